@@ -1,0 +1,28 @@
+// swift-tools-version: 6.2
+// The yardstick: measures SwiftMFA against apple/swift-crypto (BoringSSL underneath) in one
+// process, alternating rounds (DESIGN.md §5). The only package allowed a dependency.
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is its folder name, which differs between checkouts
+// (a CI clone may not be called "main"), so derive it from where this manifest lives.
+let rootIdentity = URL(fileURLWithPath: Context.packageDirectory)
+    .deletingLastPathComponent().lastPathComponent.lowercased()
+
+let package = Package(
+    name: "SwiftMFABenchmarks",
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "compare",
+            dependencies: [
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+    ]
+)

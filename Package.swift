@@ -1,0 +1,40 @@
+// swift-tools-version: 6.2
+// SwiftMFA: a pure-Swift cryptography engine and multi-factor-authentication clients.
+// The root package declares no package dependencies and no C targets (DESIGN.md §1);
+// only the nested `Benchmarks/` package may depend on swift-crypto.
+import PackageDescription
+
+let package = Package(
+    name: "SwiftMFA",
+    products: [
+        .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
+        .executable(name: "mfa", targets: ["mfa"]),
+    ],
+    targets: [
+        // Layer 0: fixed-width integers, Montgomery arithmetic, constant-time helpers, secrets,
+        // randomness and encodings. Standard library and Glibc only.
+        .target(name: "CryptoCore"),
+        // Layer 1: digests, MACs, KDFs, AES, DER/PEM (and, next, P-256, RSA, BN254CX).
+        .target(name: "CryptoPrimitives", dependencies: ["CryptoCore"]),
+        // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;
+        // it never imports a crypto target, so a parser cannot agree with the code it checks.
+        .target(name: "VectorFormats"),
+        // Top layer: runs parsed vectors against the engine; shared by `mfa` and the tests.
+        .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "VectorFormats"]),
+        .executableTarget(name: "mfa", dependencies: ["VectorRunner", "CryptoPrimitives"]),
+
+        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore"]),
+        .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "VectorFormats"]),
+        .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
+        .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner"]),
+    ]
+)
+
+// One settings loop for every target (DESIGN.md §1).
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,144 @@
+// The Montgomery arithmetic core: every modular multiplication in the engine (P-256 field and
+// order, BN254CX p and r, RSA moduli) runs through these functions, specialised per width.
+// Reference: Koç, Acar, Kaliski, "Analyzing and Comparing Montgomery Multiplication
+// Algorithms" (1996), CIOS method. R = 2^(64·limbCount).
+
+extension FixedUInt {
+    /// `a · b · R⁻¹ mod m` (CIOS). Requires `m` odd, `a · b < R · m` (true when one operand
+    /// is below `m` and the other below `R`); the result is fully reduced.
+    @inlinable @inline(__always)
+    package static func montgomeryProduct(
+        _ a: FixedUInt, _ b: FixedUInt, modulus m: FixedUInt, inverse: UInt64
+    ) -> FixedUInt {
+        var t = FixedUInt.zero
+        var top: UInt64 = 0
+        for i in 0..<limbCount {
+            let bi = b.limbs[unchecked: i]
+            var carry: UInt64 = 0
+            for j in 0..<limbCount {
+                (t.limbs[unchecked: j], carry) = UInt64.multiplyAdding(
+                    a.limbs[unchecked: j], bi, t.limbs[unchecked: j], carry: carry)
+            }
+            let (sum, overflow) = UInt64.addingWithCarry(top, carry, carry: 0)
+            let u = t.limbs[unchecked: 0] &* inverse
+            (_, carry) = UInt64.multiplyAdding(u, m.limbs[unchecked: 0], t.limbs[unchecked: 0], carry: 0)
+            for j in 1..<limbCount {
+                (t.limbs[unchecked: j - 1], carry) = UInt64.multiplyAdding(
+                    u, m.limbs[unchecked: j], t.limbs[unchecked: j], carry: carry)
+            }
+            let (last, lastCarry) = UInt64.addingWithCarry(sum, carry, carry: 0)
+            t.limbs[unchecked: limbCount - 1] = last
+            top = overflow &+ lastCarry
+        }
+        return subtractingModulusIfNeeded(t, top: top, modulus: m)
+    }
+
+    /// `(top · R + t) − m` if that is non-negative, else `t`; for values below `2m`.
+    @inlinable @inline(__always)
+    package static func subtractingModulusIfNeeded(_ t: FixedUInt, top: UInt64, modulus m: FixedUInt) -> FixedUInt {
+        let (difference, borrow) = t.subtractingReportingBorrow(m)
+        let (_, finalBorrow) = UInt64.subtractingWithBorrow(top, 0, borrow: borrow)
+        return select(t, difference, if: Choice(bit: finalBorrow))
+    }
+
+    /// `a + b mod m` for `a, b < m`.
+    @inlinable @inline(__always)
+    package static func modularSum(_ a: FixedUInt, _ b: FixedUInt, modulus m: FixedUInt) -> FixedUInt {
+        let (sum, carry) = a.addingReportingCarry(b)
+        return subtractingModulusIfNeeded(sum, top: carry, modulus: m)
+    }
+
+    /// `a − b mod m` for `a, b < m`.
+    @inlinable @inline(__always)
+    package static func modularDifference(_ a: FixedUInt, _ b: FixedUInt, modulus m: FixedUInt) -> FixedUInt {
+        let (difference, borrow) = a.subtractingReportingBorrow(b)
+        let mask = Choice(bit: borrow).mask
+        var correction = m
+        for i in 0..<limbCount {
+            correction.limbs[unchecked: i] &= mask
+        }
+        return difference.addingReportingCarry(correction).sum
+    }
+
+    /// `−a mod m` for `a < m`.
+    @inlinable @inline(__always)
+    package static func modularNegation(_ a: FixedUInt, modulus m: FixedUInt) -> FixedUInt {
+        modularDifference(.zero, a, modulus: m)
+    }
+
+    /// `base^exponent` in Montgomery form, with a fixed 4-bit window over every bit of the
+    /// exponent's width and a table read that scans all 16 entries: the time depends on the
+    /// widths only, never on the exponent's value.
+    @inlinable
+    package static func montgomeryPower<let exponentLimbs: Int>(
+        _ base: FixedUInt, _ exponent: FixedUInt<exponentLimbs>,
+        modulus m: FixedUInt, inverse: UInt64, one: FixedUInt
+    ) -> FixedUInt {
+        var table = InlineArray<16, FixedUInt>(repeating: one)
+        table[1] = base
+        for i in 2..<16 {
+            table[i] = montgomeryProduct(table[i - 1], base, modulus: m, inverse: inverse)
+        }
+        var result = one
+        var position = FixedUInt<exponentLimbs>.bitWidth - 4
+        while position >= 0 {
+            for _ in 0..<4 {
+                result = montgomeryProduct(result, result, modulus: m, inverse: inverse)
+            }
+            let window = (exponent.limbs[position >> 6] >> UInt64(position & 63)) & 0xF
+            var entry = one
+            for i in 0..<16 {
+                entry = select(table[i], entry, if: UInt64(i).isEqual(to: window))
+            }
+            result = montgomeryProduct(result, entry, modulus: m, inverse: inverse)
+            position -= 4
+        }
+        return result
+    }
+
+    /// `base^exponent` in Montgomery form by square-and-multiply. Leaks: the exponent (its
+    /// length and every bit); use only with public exponents such as RSA's `e`.
+    @inlinable
+    package static func montgomeryPowerVartime<let exponentLimbs: Int>(
+        _ base: FixedUInt, _ exponent: FixedUInt<exponentLimbs>,
+        modulus m: FixedUInt, inverse: UInt64, one: FixedUInt
+    ) -> FixedUInt {
+        var result = one
+        var i = exponent.bitLengthVartime - 1
+        while i >= 0 {
+            result = montgomeryProduct(result, result, modulus: m, inverse: inverse)
+            if exponent.bit(i) == 1 {
+                result = montgomeryProduct(result, base, modulus: m, inverse: inverse)
+            }
+            i -= 1
+        }
+        return result
+    }
+}
+
+// MARK: - Constants of a modulus
+
+extension FixedUInt {
+    /// `−m⁻¹ mod 2⁶⁴` for odd `m` (Newton iteration; public input).
+    @inlinable
+    package static func montgomeryInverse(of m: FixedUInt) -> UInt64 {
+        let m0 = m.limbs[0]
+        var x: UInt64 = 1
+        for _ in 0..<6 {  // each step doubles the number of correct low bits: 1 → 64
+            x = x &* (2 &- m0 &* x)
+        }
+        return 0 &- x
+    }
+
+    /// `2^k mod m` by repeated modular doubling from 1, for a public odd `m > 1`.
+    @inlinable
+    package static func powerOfTwo(_ k: Int, modulo m: FixedUInt) -> FixedUInt {
+        var x = FixedUInt(1)
+        x = subtractingModulusIfNeeded(x, top: 0, modulus: m)  // m could be 1 only in misuse
+        for _ in 0..<k {
+            let (doubled, carry) = x.addingReportingCarry(x)
+            x = subtractingModulusIfNeeded(doubled, top: carry, modulus: m)
+        }
+        return x
+    }
+}

@@ -1,0 +1,147 @@
+// Constant-time AES: a bitsliced implementation after BearSSL's aes_ct64 that encrypts or
+// decrypts four blocks at once with no table lookup and no branch on key or data.
+
+/// An expanded AES key and the four-block bitsliced engine (FIPS 197).
+///
+/// The round keys are stored in bitsliced form, already replicated over the four lanes, in
+/// memory that is wiped when the last reference goes away.
+final class AESBitslicedConstantTime: @unchecked Sendable {
+    /// 10, 12 or 14.
+    let rounds: Int
+    private let roundKeys: UnsafeMutablePointer<UInt64>
+    private var roundKeyWordCount: Int { 8 * (rounds + 1) }
+
+    /// Expands a 16-, 24- or 32-byte key (FIPS 197 §5.2); other lengths throw
+    /// ``CryptoError/incorrectLength``.
+    init(key: UnsafeRawBufferPointer) throws(CryptoError) {
+        guard [16, 24, 32].contains(key.count) else { throw .incorrectLength }
+        let nk = key.count / 4
+        rounds = nk + 6
+        let wordCount = 4 * (rounds + 1)
+        var schedule = [UInt32](repeating: 0, count: wordCount)
+        for i in 0..<nk {
+            schedule[i] = UInt32(littleEndian: key.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
+        }
+        let roundConstants: [UInt32] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1B, 0x36]
+        for i in nk..<wordCount {
+            var temp = schedule[i - 1]
+            if i % nk == 0 {
+                // RotWord then SubWord then Rcon, on little-endian words.
+                temp = Self.substituteWord((temp << 24) | (temp >> 8)) ^ roundConstants[i / nk - 1]
+            } else if nk > 6 && i % nk == 4 {
+                temp = Self.substituteWord(temp)
+            }
+            schedule[i] = schedule[i - nk] ^ temp
+        }
+        roundKeys = .allocate(capacity: 8 * (rounds + 1))
+        for round in 0...rounds {
+            let j = 4 * round
+            var state = Self.load(schedule[j], schedule[j + 1], schedule[j + 2], schedule[j + 3])
+            state.orthogonalize()
+            let base = roundKeys + 8 * round
+            base[0] = state.q0; base[1] = state.q1; base[2] = state.q2; base[3] = state.q3
+            base[4] = state.q4; base[5] = state.q5; base[6] = state.q6; base[7] = state.q7
+        }
+        schedule.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+    }
+
+    deinit {
+        SecretBytes.wipe(UnsafeMutableRawBufferPointer(start: roundKeys, count: 8 * roundKeyWordCount))
+        roundKeys.deallocate()
+    }
+
+    /// One round key's four words, placed in all four block positions of a lane.
+    private static func load(_ w0: UInt32, _ w1: UInt32, _ w2: UInt32, _ w3: UInt32) -> AESBitslicedState<UInt64> {
+        let (a, b) = AESInterleave.spread(w0, w1, w2, w3)
+        return AESBitslicedState(q0: a, q1: a, q2: a, q3: a, q4: b, q5: b, q6: b, q7: b)
+    }
+
+    /// SubWord (FIPS 197 §5.2) through the bitsliced S-box.
+    private static func substituteWord(_ word: UInt32) -> UInt32 {
+        var state = AESBitslicedState<UInt64>()
+        state.q0 = UInt64(word)
+        state.orthogonalize()
+        state.substituteBytes()
+        state.orthogonalize()
+        return UInt32(truncatingIfNeeded: state.q0)
+    }
+
+    /// Encrypts `4 · Word.laneCount` 16-byte blocks at `input` into `output` (which may alias
+    /// it): four blocks with `UInt64` lanes, eight with `SIMD2<UInt64>`.
+    @inline(__always)
+    func encrypt<Word: AESBitslicedWord>(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, lanes _: Word.Type) {
+        var state = AESBitslicedState<Word>.bitsliced(from: input)
+        state.addRoundKey(roundKeys)
+        for round in 1..<rounds {
+            state.substituteBytes()
+            state.shiftRows()
+            state.mixColumns()
+            state.addRoundKey(roundKeys + 8 * round)
+        }
+        state.substituteBytes()
+        state.shiftRows()
+        state.addRoundKey(roundKeys + 8 * rounds)
+        state.store(to: output)
+    }
+
+    /// Decrypts `4 · Word.laneCount` blocks (FIPS 197 §5.3, the inverse cipher).
+    @inline(__always)
+    func decrypt<Word: AESBitslicedWord>(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, lanes _: Word.Type) {
+        var state = AESBitslicedState<Word>.bitsliced(from: input)
+        state.addRoundKey(roundKeys + 8 * rounds)
+        var round = rounds - 1
+        while round > 0 {
+            state.inverseShiftRows()
+            state.inverseSubstituteBytes()
+            state.addRoundKey(roundKeys + 8 * round)
+            state.inverseMixColumns()
+            round -= 1
+        }
+        state.inverseShiftRows()
+        state.inverseSubstituteBytes()
+        state.addRoundKey(roundKeys)
+        state.store(to: output)
+    }
+}
+
+extension AESBitslicedState {
+    /// Loads `4 · Word.laneCount` blocks and converts them to bitsliced order.
+    @inline(__always)
+    static func bitsliced(from input: UnsafeRawPointer) -> Self {
+        func word(_ i: Int) -> UInt32 { UInt32(littleEndian: input.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+        var planes = InlineArray<16, UInt64>(repeating: 0)
+        for lane in 0..<Word.laneCount {
+            for block in 0..<4 {
+                let w = 16 * lane + 4 * block
+                let (a, b) = AESInterleave.spread(word(w), word(w + 1), word(w + 2), word(w + 3))
+                planes[8 * lane + block] = a
+                planes[8 * lane + block + 4] = b
+            }
+        }
+        var state = Self(
+            q0: Word(lanes: { planes[8 * $0] }), q1: Word(lanes: { planes[8 * $0 + 1] }),
+            q2: Word(lanes: { planes[8 * $0 + 2] }), q3: Word(lanes: { planes[8 * $0 + 3] }),
+            q4: Word(lanes: { planes[8 * $0 + 4] }), q5: Word(lanes: { planes[8 * $0 + 5] }),
+            q6: Word(lanes: { planes[8 * $0 + 6] }), q7: Word(lanes: { planes[8 * $0 + 7] }))
+        state.orthogonalize()
+        return state
+    }
+
+    /// Converts back to byte order and stores `4 · Word.laneCount` blocks.
+    @inline(__always)
+    func store(to output: UnsafeMutableRawPointer) {
+        var state = self
+        state.orthogonalize()
+        let planes: InlineArray<8, Word> = [state.q0, state.q1, state.q2, state.q3, state.q4, state.q5, state.q6, state.q7]
+        for lane in 0..<Word.laneCount {
+            for block in 0..<4 {
+                let words = AESInterleave.gather(planes[block].lane(lane), planes[block + 4].lane(lane))
+                let offset = 64 * lane + 16 * block
+                output.storeBytes(of: words.0.littleEndian, toByteOffset: offset, as: UInt32.self)
+                output.storeBytes(of: words.1.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
+                output.storeBytes(of: words.2.littleEndian, toByteOffset: offset + 8, as: UInt32.self)
+                output.storeBytes(of: words.3.littleEndian, toByteOffset: offset + 12, as: UInt32.self)
+            }
+        }
+    }
+}

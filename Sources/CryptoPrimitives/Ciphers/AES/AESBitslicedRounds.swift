@@ -1,0 +1,137 @@
+// The linear layers of bitsliced AES and the conversion between byte order and bitsliced
+// order, after BearSSL's aes_ct64 (64-bit lanes of four blocks each). All operations are
+// fixed sequences of shifts, masks and XORs: constant time by construction.
+
+extension AESBitslicedState {
+    /// ShiftRows (FIPS 197 §5.1.2) on the bitsliced layout.
+    @inline(__always)
+    mutating func shiftRows() {
+        q0 = Self.shiftRows(q0); q1 = Self.shiftRows(q1); q2 = Self.shiftRows(q2); q3 = Self.shiftRows(q3)
+        q4 = Self.shiftRows(q4); q5 = Self.shiftRows(q5); q6 = Self.shiftRows(q6); q7 = Self.shiftRows(q7)
+    }
+
+    /// InvShiftRows (FIPS 197 §5.3.1).
+    @inline(__always)
+    mutating func inverseShiftRows() {
+        q0 = Self.inverseShiftRows(q0); q1 = Self.inverseShiftRows(q1); q2 = Self.inverseShiftRows(q2); q3 = Self.inverseShiftRows(q3)
+        q4 = Self.inverseShiftRows(q4); q5 = Self.inverseShiftRows(q5); q6 = Self.inverseShiftRows(q6); q7 = Self.inverseShiftRows(q7)
+    }
+
+    @inline(__always)
+    private static func shiftRows(_ x: Word) -> Word {
+        (x & Word(broadcasting: 0x0000_0000_0000_FFFF))
+            | ((x & Word(broadcasting: 0x0000_0000_FFF0_0000)) &>> 4) | ((x & Word(broadcasting: 0x0000_0000_000F_0000)) &<< 12)
+            | ((x & Word(broadcasting: 0x0000_FF00_0000_0000)) &>> 8) | ((x & Word(broadcasting: 0x0000_00FF_0000_0000)) &<< 8)
+            | ((x & Word(broadcasting: 0xF000_0000_0000_0000)) &>> 12) | ((x & Word(broadcasting: 0x0FFF_0000_0000_0000)) &<< 4)
+    }
+
+    @inline(__always)
+    private static func inverseShiftRows(_ x: Word) -> Word {
+        (x & Word(broadcasting: 0x0000_0000_0000_FFFF))
+            | ((x & Word(broadcasting: 0x0000_0000_0FFF_0000)) &<< 4) | ((x & Word(broadcasting: 0x0000_0000_F000_0000)) &>> 12)
+            | ((x & Word(broadcasting: 0x0000_00FF_0000_0000)) &<< 8) | ((x & Word(broadcasting: 0x0000_FF00_0000_0000)) &>> 8)
+            | ((x & Word(broadcasting: 0x000F_0000_0000_0000)) &<< 12) | ((x & Word(broadcasting: 0xFFF0_0000_0000_0000)) &>> 4)
+    }
+
+    /// Rotation by 16 bits moves each byte to the next row of its column; by 32, two rows.
+    @inline(__always) private static func nextRow(_ x: Word) -> Word { (x &>> 16) | (x &<< 48) }
+    @inline(__always) private static func twoRows(_ x: Word) -> Word { (x &>> 32) | (x &<< 32) }
+
+    /// Multiplication by x (xtime) in GF(2⁸) on bitsliced bytes: a shift of the bit planes
+    /// with the reduction polynomial x⁸ + x⁴ + x³ + x + 1 folded into planes 0, 1, 3 and 4.
+    @inline(__always)
+    private static func times2(_ s: Self) -> Self {
+        Self(q0: s.q7, q1: s.q0 ^ s.q7, q2: s.q1, q3: s.q2 ^ s.q7,
+                          q4: s.q3 ^ s.q7, q5: s.q4, q6: s.q5, q7: s.q6)
+    }
+
+    @inline(__always)
+    private static func map(_ s: Self, _ f: (Word) -> Word) -> Self {
+        Self(q0: f(s.q0), q1: f(s.q1), q2: f(s.q2), q3: f(s.q3),
+                          q4: f(s.q4), q5: f(s.q5), q6: f(s.q6), q7: f(s.q7))
+    }
+
+    @inline(__always)
+    static func ^ (a: Self, b: Self) -> Self {
+        Self(q0: a.q0 ^ b.q0, q1: a.q1 ^ b.q1, q2: a.q2 ^ b.q2, q3: a.q3 ^ b.q3,
+                          q4: a.q4 ^ b.q4, q5: a.q5 ^ b.q5, q6: a.q6 ^ b.q6, q7: a.q7 ^ b.q7)
+    }
+
+    /// MixColumns (FIPS 197 §5.1.3): out = 2·a₀ ⊕ 3·a₁ ⊕ a₂ ⊕ a₃ = 2·(a₀ ⊕ a₁) ⊕ a₁ ⊕ rot²(a₀ ⊕ a₁),
+    /// where aᵢ is the byte i rows further down the column.
+    @inline(__always)
+    mutating func mixColumns() {
+        let a1 = Self.map(self, Self.nextRow)
+        let sum = self ^ a1
+        self = Self.times2(sum) ^ a1 ^ Self.map(sum, Self.twoRows)
+    }
+
+    /// InvMixColumns (FIPS 197 §5.3.3): out = 14·a₀ ⊕ 11·a₁ ⊕ 13·a₂ ⊕ 9·a₃
+    /// = 8·(a₀⊕a₁⊕a₂⊕a₃) ⊕ 4·(a₀⊕a₂) ⊕ 2·(a₀⊕a₁) ⊕ (a₁⊕a₂⊕a₃).
+    @inline(__always)
+    mutating func inverseMixColumns() {
+        let a1 = Self.map(self, Self.nextRow)
+        let a2 = Self.map(self, Self.twoRows)
+        let a3 = Self.map(a1, Self.twoRows)
+        let evenRows = self ^ a2
+        let all = evenRows ^ a1 ^ a3
+        let x8 = Self.times2(Self.times2(Self.times2(all)))
+        let x4 = Self.times2(Self.times2(evenRows))
+        let x2 = Self.times2(self ^ a1)
+        self = x8 ^ x4 ^ x2 ^ a1 ^ a2 ^ a3
+    }
+
+    /// AddRoundKey (FIPS 197 §5.1.4) with an expanded bitsliced round key.
+    @inline(__always)
+    mutating func addRoundKey(_ key: UnsafePointer<UInt64>) {
+        q0 = q0 ^ Word(broadcasting: key[0]); q1 = q1 ^ Word(broadcasting: key[1])
+        q2 = q2 ^ Word(broadcasting: key[2]); q3 = q3 ^ Word(broadcasting: key[3])
+        q4 = q4 ^ Word(broadcasting: key[4]); q5 = q5 ^ Word(broadcasting: key[5])
+        q6 = q6 ^ Word(broadcasting: key[6]); q7 = q7 ^ Word(broadcasting: key[7])
+    }
+
+    /// The 8×8 bit-matrix transposition between byte order and bitsliced order (an involution).
+    @inline(__always)
+    mutating func orthogonalize() {
+        Self.swap(&q0, &q1, Word(broadcasting: 0x5555_5555_5555_5555), 1); Self.swap(&q2, &q3, Word(broadcasting: 0x5555_5555_5555_5555), 1)
+        Self.swap(&q4, &q5, Word(broadcasting: 0x5555_5555_5555_5555), 1); Self.swap(&q6, &q7, Word(broadcasting: 0x5555_5555_5555_5555), 1)
+        Self.swap(&q0, &q2, Word(broadcasting: 0x3333_3333_3333_3333), 2); Self.swap(&q1, &q3, Word(broadcasting: 0x3333_3333_3333_3333), 2)
+        Self.swap(&q4, &q6, Word(broadcasting: 0x3333_3333_3333_3333), 2); Self.swap(&q5, &q7, Word(broadcasting: 0x3333_3333_3333_3333), 2)
+        Self.swap(&q0, &q4, Word(broadcasting: 0x0F0F_0F0F_0F0F_0F0F), 4); Self.swap(&q1, &q5, Word(broadcasting: 0x0F0F_0F0F_0F0F_0F0F), 4)
+        Self.swap(&q2, &q6, Word(broadcasting: 0x0F0F_0F0F_0F0F_0F0F), 4); Self.swap(&q3, &q7, Word(broadcasting: 0x0F0F_0F0F_0F0F_0F0F), 4)
+    }
+
+    @inline(__always)
+    private static func swap(_ x: inout Word, _ y: inout Word, _ low: Word, _ shift: UInt64) {
+        let a = x, b = y
+        x = (a & low) | ((b & low) &<< shift)
+        y = ((a & ~low) &>> shift) | (b & ~low)
+    }
+}
+
+/// Conversion between four little-endian block words and the two 64-bit words of one block
+/// lane, before and after `orthogonalize` (BearSSL's interleave_in/interleave_out).
+enum AESInterleave {
+    /// Spreads one 16-byte block (four little-endian words) over two words, leaving room for
+    /// the other three blocks' bytes.
+    @inline(__always)
+    static func spread(_ w0: UInt32, _ w1: UInt32, _ w2: UInt32, _ w3: UInt32) -> (UInt64, UInt64) {
+        var x0 = UInt64(w0), x1 = UInt64(w1), x2 = UInt64(w2), x3 = UInt64(w3)
+        x0 |= x0 << 16; x1 |= x1 << 16; x2 |= x2 << 16; x3 |= x3 << 16
+        x0 &= 0x0000_FFFF_0000_FFFF; x1 &= 0x0000_FFFF_0000_FFFF; x2 &= 0x0000_FFFF_0000_FFFF; x3 &= 0x0000_FFFF_0000_FFFF
+        x0 |= x0 << 8; x1 |= x1 << 8; x2 |= x2 << 8; x3 |= x3 << 8
+        x0 &= 0x00FF_00FF_00FF_00FF; x1 &= 0x00FF_00FF_00FF_00FF; x2 &= 0x00FF_00FF_00FF_00FF; x3 &= 0x00FF_00FF_00FF_00FF
+        return (x0 | (x2 << 8), x1 | (x3 << 8))
+    }
+
+    /// The inverse of ``spread(_:_:_:_:)``.
+    @inline(__always)
+    static func gather(_ a: UInt64, _ b: UInt64) -> (UInt32, UInt32, UInt32, UInt32) {
+        var x0 = a & 0x00FF_00FF_00FF_00FF, x1 = b & 0x00FF_00FF_00FF_00FF
+        var x2 = (a >> 8) & 0x00FF_00FF_00FF_00FF, x3 = (b >> 8) & 0x00FF_00FF_00FF_00FF
+        x0 |= x0 >> 8; x1 |= x1 >> 8; x2 |= x2 >> 8; x3 |= x3 >> 8
+        x0 &= 0x0000_FFFF_0000_FFFF; x1 &= 0x0000_FFFF_0000_FFFF; x2 &= 0x0000_FFFF_0000_FFFF; x3 &= 0x0000_FFFF_0000_FFFF
+        return (UInt32(truncatingIfNeeded: x0 | (x0 >> 16)), UInt32(truncatingIfNeeded: x1 | (x1 >> 16)),
+                UInt32(truncatingIfNeeded: x2 | (x2 >> 16)), UInt32(truncatingIfNeeded: x3 | (x3 >> 16)))
+    }
+}

@@ -1,0 +1,126 @@
+// The AES S-box as a Boolean circuit over bitsliced words: no table, no secret index.
+// Circuit: Boyar and Peralta, "A depth-16 circuit for the AES S-box" (2011), 113 gates,
+// as BearSSL's aes_ct64 uses it. The tests compare it with the S-box computed from its
+// definition (inversion in GF(2⁸) followed by the affine map) on all 256 inputs.
+
+/// A lane word of the bitsliced engine: `UInt64` (four blocks per call) or `SIMD2<UInt64>`
+/// (eight blocks per call, two independent 64-bit lanes in one SSE register).
+protocol AESBitslicedWord: Sendable {
+    /// How many 64-bit lanes (of four blocks each) the word holds.
+    static var laneCount: Int { get }
+    init(broadcasting value: UInt64)
+    init(lanes: (Int) -> UInt64)
+    func lane(_ index: Int) -> UInt64
+    static func & (a: Self, b: Self) -> Self
+    static func | (a: Self, b: Self) -> Self
+    static func ^ (a: Self, b: Self) -> Self
+    static prefix func ~ (a: Self) -> Self
+    static func &<< (a: Self, b: UInt64) -> Self
+    static func &>> (a: Self, b: UInt64) -> Self
+}
+
+extension UInt64: AESBitslicedWord {
+    static var laneCount: Int { 1 }
+    @inline(__always) init(broadcasting value: UInt64) { self = value }
+    @inline(__always) init(lanes: (Int) -> UInt64) { self = lanes(0) }
+    @inline(__always) func lane(_ index: Int) -> UInt64 { self }
+}
+
+extension SIMD2: AESBitslicedWord where Scalar == UInt64 {
+    static var laneCount: Int { 2 }
+    @inline(__always) init(broadcasting value: UInt64) { self.init(repeating: value) }
+    @inline(__always) init(lanes: (Int) -> UInt64) { self.init(lanes(0), lanes(1)) }
+    @inline(__always) func lane(_ index: Int) -> UInt64 { self[index] }
+}
+
+/// Eight words holding bytes in bitsliced form: word i holds bit i of every byte
+/// (64 bytes per 64-bit lane).
+struct AESBitslicedState<Word: AESBitslicedWord> {
+    var q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word
+
+    @inline(__always)
+    init(q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word) {
+        self.q0 = q0; self.q1 = q1; self.q2 = q2; self.q3 = q3
+        self.q4 = q4; self.q5 = q5; self.q6 = q6; self.q7 = q7
+    }
+
+    /// All planes zero.
+    @inline(__always)
+    init() {
+        let zero = Word(broadcasting: 0)
+        self.init(q0: zero, q1: zero, q2: zero, q3: zero, q4: zero, q5: zero, q6: zero, q7: zero)
+    }
+}
+
+extension AESBitslicedState {
+    /// SubBytes on all 64 bytes at once (FIPS 197 §5.1.1).
+    @inline(__always)
+    mutating func substituteBytes() {
+        let x0 = q7, x1 = q6, x2 = q5, x3 = q4, x4 = q3, x5 = q2, x6 = q1, x7 = q0
+
+        // Top linear transformation.
+        let y14 = x3 ^ x5, y13 = x0 ^ x6, y9 = x0 ^ x3, y8 = x0 ^ x5
+        let t0 = x1 ^ x2, y1 = t0 ^ x7, y4 = y1 ^ x3, y12 = y13 ^ y14
+        let y2 = y1 ^ x0, y5 = y1 ^ x6, y3 = y5 ^ y8, t1 = x4 ^ y12
+        let y15 = t1 ^ x5, y20 = t1 ^ x1, y6 = y15 ^ x7, y10 = y15 ^ t0
+        let y11 = y20 ^ y9, y7 = x7 ^ y11, y17 = y10 ^ y11, y19 = y10 ^ y8
+        let y16 = t0 ^ y11, y21 = y13 ^ y16, y18 = x0 ^ y16
+
+        // Non-linear section.
+        let t2 = y12 & y15, t3 = y3 & y6, t4 = t3 ^ t2, t5 = y4 & x7
+        let t6 = t5 ^ t2, t7 = y13 & y16, t8 = y5 & y1, t9 = t8 ^ t7
+        let t10 = y2 & y7, t11 = t10 ^ t7, t12 = y9 & y11, t13 = y14 & y17
+        let t14 = t13 ^ t12, t15 = y8 & y10, t16 = t15 ^ t12, t17 = t4 ^ t14
+        let t18 = t6 ^ t16, t19 = t9 ^ t14, t20 = t11 ^ t16, t21 = t17 ^ y20
+        let t22 = t18 ^ y19, t23 = t19 ^ y21, t24 = t20 ^ y18
+
+        let t25 = t21 ^ t22, t26 = t21 & t23, t27 = t24 ^ t26, t28 = t25 & t27
+        let t29 = t28 ^ t22, t30 = t23 ^ t24, t31 = t22 ^ t26, t32 = t31 & t30
+        let t33 = t32 ^ t24, t34 = t23 ^ t33, t35 = t27 ^ t33, t36 = t24 & t35
+        let t37 = t36 ^ t34, t38 = t27 ^ t36, t39 = t29 & t38, t40 = t25 ^ t39
+
+        let t41 = t40 ^ t37, t42 = t29 ^ t33, t43 = t29 ^ t40, t44 = t33 ^ t37
+        let t45 = t42 ^ t41
+        let z0 = t44 & y15, z1 = t37 & y6, z2 = t33 & x7, z3 = t43 & y16
+        let z4 = t40 & y1, z5 = t29 & y7, z6 = t42 & y11, z7 = t45 & y17
+        let z8 = t41 & y10, z9 = t44 & y12, z10 = t37 & y3, z11 = t33 & y4
+        let z12 = t43 & y13, z13 = t40 & y5, z14 = t29 & y2, z15 = t42 & y9
+        let z16 = t45 & y14, z17 = t41 & y8
+
+        // Bottom linear transformation.
+        let t46 = z15 ^ z16, t47 = z10 ^ z11, t48 = z5 ^ z13, t49 = z9 ^ z10
+        let t50 = z2 ^ z12, t51 = z2 ^ z5, t52 = z7 ^ z8, t53 = z0 ^ z3
+        let t54 = z6 ^ z7, t55 = z16 ^ z17, t56 = z12 ^ t48, t57 = t50 ^ t53
+        let t58 = z4 ^ t46, t59 = z3 ^ t54, t60 = t46 ^ t57, t61 = z14 ^ t57
+        let t62 = t52 ^ t58, t63 = t49 ^ t58, t64 = z4 ^ t59, t65 = t61 ^ t62
+        let t66 = z1 ^ t63
+        let s0 = t59 ^ t63, s6 = t56 ^ ~t62, s7 = t48 ^ ~t60, t67 = t64 ^ t65
+        let s3 = t53 ^ t66, s4 = t51 ^ t66, s5 = t47 ^ t65, s1 = t64 ^ ~s3
+        let s2 = t55 ^ ~t67
+
+        q7 = s0; q6 = s1; q5 = s2; q4 = s3; q3 = s4; q2 = s5; q1 = s6; q0 = s7
+    }
+
+    /// InvSubBytes (FIPS 197 §5.3.2) from the forward circuit: with S(x) = A(x⁻¹) ⊕ 0x63,
+    /// S⁻¹(y) = A⁻¹(S(z) ⊕ 0x63) where z = A⁻¹(y ⊕ 0x63).
+    @inline(__always)
+    mutating func inverseSubstituteBytes() {
+        inverseAffine()
+        substituteBytes()
+        inverseAffine()
+    }
+
+    /// `b ↦ A⁻¹(b ⊕ 0x63)`: negate bits 0, 1, 5, 6, then bit i = b(i+2) ⊕ b(i+5) ⊕ b(i+7).
+    @inline(__always)
+    private mutating func inverseAffine() {
+        let b0 = ~q0, b1 = ~q1, b2 = q2, b3 = q3, b4 = q4, b5 = ~q5, b6 = ~q6, b7 = q7
+        q0 = b2 ^ b5 ^ b7
+        q1 = b3 ^ b6 ^ b0
+        q2 = b4 ^ b7 ^ b1
+        q3 = b5 ^ b0 ^ b2
+        q4 = b6 ^ b1 ^ b3
+        q5 = b7 ^ b2 ^ b4
+        q6 = b0 ^ b3 ^ b5
+        q7 = b1 ^ b4 ^ b6
+    }
+}

@@ -1,0 +1,53 @@
+// Loading a file and recognising its kind from its content (DESIGN.md §3).
+
+public import FoundationEssentials
+
+/// A vector file, parsed according to its kind.
+public enum VectorFile: Sendable {
+    /// A Wycheproof JSON file.
+    case wycheproof(WycheproofFile)
+    /// A CAVP-style response file (NIST, RFC or pyca vectors in `key = value` layout).
+    case cavp(CAVPFile)
+    /// The SP 800-38A worked examples.
+    case sp80038a(SP80038AExamples)
+    /// A file of our own schema.
+    case own(OwnVectorFile)
+    /// Another JSON document (PowerAuth, Milagro, Salt Edge, CM), identified by the runner from
+    /// its shape and file name.
+    case json(JSONValue)
+    /// A text file of no known layout.
+    case unrecognized
+
+    /// Whether `path` is documentation rather than data (Markdown, licence and notice files);
+    /// such files are not vector files and are not listed.
+    public static func isDocumentation(path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.hasSuffix(".md") || name == "LICENSE" || name == "NOTICE"
+    }
+
+    /// Reads and parses the file at `path`.
+    public static func load(path: String) throws(VectorFormatError) -> VectorFile {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .malformed("cannot read: \(error)")
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Parses file contents; `path` only tells JSON from text.
+    public static func parse(_ data: Data, path: String) throws(VectorFormatError) -> VectorFile {
+        if path.hasSuffix(".json") {
+            let json = try JSONValue.parse(data)
+            if let file = try WycheproofFile(json) { return .wycheproof(file) }
+            if let file = try OwnVectorFile(json) { return .own(file) }
+            return .json(json)
+        }
+        guard [".rsp", ".txt", ".fax"].contains(where: { path.hasSuffix($0) }) else { return .unrecognized }
+        let text = String(decoding: data, as: UTF8.self)
+        if let examples = try SP80038AExamples(text: text) { return .sp80038a(examples) }
+        let file = CAVPFile(text: text)
+        return file.blocks.isEmpty ? .unrecognized : .cavp(file)
+    }
+}

@@ -1,0 +1,124 @@
+// What a vector run found: per case, per file, in total (DESIGN.md §3).
+
+/// One failed case.
+public struct CaseFailure: Sendable, Equatable {
+    /// The case identifier (`tcId`, `COUNT`, line number or our `id`).
+    public let id: String
+    /// The case comment.
+    public let comment: String
+    /// What the vector expects.
+    public let expected: String
+    /// What the engine produced.
+    public let got: String
+}
+
+/// The outcome of one file.
+public struct FileReport: Sendable {
+    /// The file's path as given.
+    public let path: String
+    /// False when the file's kind is not understood (`SKIP <path>: unrecognized`).
+    public let recognized: Bool
+    /// Passed cases.
+    public var passed = 0
+    /// Failed cases, with details.
+    public var failures: [CaseFailure] = []
+    /// Cases deliberately not run, with the reason.
+    public var skips: [(id: String, reason: String)] = []
+    /// A problem with the file as a whole (it could not be parsed, or declared counts mismatch).
+    public var fileError: String?
+
+    /// The number of failed cases (a file error counts as one).
+    public var failed: Int { failures.count + (fileError == nil ? 0 : 1) }
+    /// The number of skipped cases.
+    public var skipped: Int { skips.count }
+
+    /// `PASS`, `FAIL` or `SKIP`.
+    public var status: String {
+        if !recognized { return "SKIP" }
+        if failed > 0 { return "FAIL" }
+        return passed > 0 ? "PASS" : "SKIP"
+    }
+
+    /// A recognised file's report.
+    init(path: String) {
+        self.path = path
+        recognized = true
+    }
+
+    /// The report of a file whose kind is not understood.
+    static func unrecognized(_ path: String) -> FileReport {
+        FileReport(path: path, recognized: false)
+    }
+
+    private init(path: String, recognized: Bool) {
+        self.path = path
+        self.recognized = recognized
+    }
+}
+
+/// The outcome of a run.
+public struct RunReport: Sendable {
+    /// The roots that were read.
+    public let roots: [String]
+    /// One report per file, in path order.
+    public let files: [FileReport]
+
+    /// Passed cases in total.
+    public var passed: Int { files.reduce(0) { $0 + $1.passed } }
+    /// Failed cases in total.
+    public var failed: Int { files.reduce(0) { $0 + $1.failed } }
+    /// Skipped cases in total.
+    public var skipped: Int { files.reduce(0) { $0 + $1.skipped } }
+    /// Exit status: 0 only when nothing failed and something passed.
+    public var exitCode: Int32 { failed == 0 && passed > 0 ? 0 : 1 }
+}
+
+/// Records the cases of one file as a checker runs them.
+struct CaseLog {
+    private(set) var report: FileReport
+
+    init(path: String) {
+        report = FileReport(path: path)
+    }
+
+    /// Counts a passed case.
+    mutating func pass() {
+        report.passed += 1
+    }
+
+    /// Records a failed case.
+    mutating func fail(_ id: String, _ comment: String, expected: String, got: String) {
+        report.failures.append(CaseFailure(id: id, comment: comment, expected: expected, got: got))
+    }
+
+    /// Records a case deliberately not run.
+    mutating func skip(_ id: String, reason: String) {
+        report.skips.append((id, reason))
+    }
+
+    /// Passes when the bytes are equal, fails with both in hex otherwise.
+    mutating func expect(_ got: [UInt8], equals expected: [UInt8], _ id: String, _ comment: String = "") {
+        if got == expected {
+            pass()
+        } else {
+            fail(id, comment, expected: hex(expected), got: hex(got))
+        }
+    }
+
+    /// Passes when `condition` holds.
+    mutating func expect(_ condition: Bool, _ id: String, _ comment: String = "", expected: String, got: String) {
+        if condition { pass() } else { fail(id, comment, expected: expected, got: got) }
+    }
+
+    /// Records an error from the file as a whole.
+    mutating func fileError(_ message: String) {
+        report.fileError = message
+    }
+}
+
+/// Lower-case hex (through the vector side's own encoder).
+func hex(_ bytes: [UInt8]) -> String {
+    bytes.isEmpty ? "(empty)" : HexText.string(bytes)
+}
+
+import VectorFormats

@@ -1,0 +1,126 @@
+// Finding vector files, recognising them and running them against the engine.
+
+public import FoundationEssentials
+import Foundation
+import VectorFormats
+
+/// Runs test-vector files against the engine (the `mfa vectors` command, DESIGN.md §3).
+public enum VectorRunner {
+    /// The roots read when no path is given: `Vectors/`, `../shared/vectors` when it exists,
+    /// and every directory listed in `MFA_VECTORS` (colon-separated).
+    public static func defaultRoots(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var roots = ["Vectors"]
+        if FileManager.default.fileExists(atPath: "../shared/vectors") { roots.append("../shared/vectors") }
+        if let extra = environment["MFA_VECTORS"] {
+            roots += extra.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        }
+        return roots
+    }
+
+    /// Every vector file under `roots` (files as given, directories recursively), sorted,
+    /// without documentation files. A root that does not exist is returned in `missing`.
+    public static func files(under roots: [String]) -> (files: [String], missing: [String]) {
+        var files: [String] = []
+        var missing: [String] = []
+        for root in roots {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+                missing.append(root)
+                continue
+            }
+            if !isDirectory.boolValue {
+                files.append(root)
+                continue
+            }
+            let base = root.hasSuffix("/") ? String(root.dropLast()) : root
+            let entries = (FileManager.default.enumerator(atPath: base)?.allObjects as? [String]) ?? []
+            for entry in entries.sorted() {
+                let path = base + "/" + entry
+                var entryIsDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &entryIsDirectory), !entryIsDirectory.boolValue,
+                   !VectorFile.isDocumentation(path: path) {
+                    files.append(path)
+                }
+            }
+        }
+        return (files, missing)
+    }
+
+    /// Runs every file under `roots`.
+    public static func run(roots: [String]) -> RunReport {
+        let found = files(under: roots)
+        var reports = found.files.map(check(path:))
+        for root in found.missing {
+            var report = FileReport(path: root)
+            report.fileError = "no such file or directory"
+            reports.append(report)
+        }
+        return RunReport(roots: roots, files: reports)
+    }
+
+    /// Runs one file.
+    public static func check(path: String) -> FileReport {
+        let file: VectorFile
+        do {
+            file = try VectorFile.load(path: path)
+        } catch {
+            var report = FileReport(path: path)
+            report.fileError = error.description
+            return report
+        }
+        var log = CaseLog(path: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        switch file {
+        case .wycheproof(let wycheproof):
+            guard checkWycheproof(wycheproof, &log) else { return .unrecognized(path) }
+        case .cavp(let cavp):
+            guard checkCAVP(cavp, &log) else { return .unrecognized(path) }
+        case .sp80038a(let examples):
+            SP80038A.check(examples, &log)
+        case .own(let own):
+            guard OwnSymmetric.check(own, &log) else { return .unrecognized(path) }
+        case .json(let json):
+            guard let checker = PowerAuthFiles.checker(for: name, json) else { return .unrecognized(path) }
+            checker(json, &log)
+        case .unrecognized:
+            return .unrecognized(path)
+        }
+        return log.report
+    }
+
+    private static func checkWycheproof(_ file: WycheproofFile, _ log: inout CaseLog) -> Bool {
+        switch (file.schema, file.algorithm) {
+        case ("ind_cpa_test_schema_v1.json", "AES-CBC-PKCS5"):
+            WycheproofSymmetric.checkCBC(file, &log)
+        case ("mac_test_schema_v1.json", let algorithm) where algorithm.hasPrefix("HMAC"):
+            guard let hash = HashChoice(name: String(algorithm.dropFirst(4))) else { return false }
+            WycheproofSymmetric.checkMAC(file, hash: hash, &log)
+        default:
+            return false
+        }
+        WycheproofDecisions.checkCount(file, &log)
+        return true
+    }
+
+    private static func checkCAVP(_ file: CAVPFile, _ log: inout CaseLog) -> Bool {
+        let header = file.headerText
+        let fields = Set(file.blocks.flatMap { $0.fields.map(\.name) })
+        if let mode = CAVPAES.mode(of: file) {
+            CAVPAES.check(file, mode: mode, &log)
+        } else if fields.contains("Klen") && fields.contains("Mac") {
+            CAVPDigests.checkCAVSHMAC(file, &log)
+        } else if header.contains("HMAC-"), fields.isSuperset(of: ["Key", "Msg", "MD"]),
+                  let hash = header.split(separator: " ").lazy.compactMap({ HashChoice(name: String($0.dropFirst(5))) }).first {
+            CAVPDigests.checkRFC4231(file, hash: hash, &log)
+        } else if fields.contains("MD"), let hash = CAVPDigests.shaHash(of: file) {
+            CAVPDigests.checkSHA(file, hash: hash, &log)
+        } else if fields.isSuperset(of: ["Z", "SharedInfo", "key_data"]) {
+            CAVPKDF.checkX963(file, &log)
+        } else if fields.isSuperset(of: ["IKM", "OKM"]) {
+            CAVPKDF.checkHKDF(file, &log)
+        } else {
+            return false
+        }
+        return true
+    }
+}

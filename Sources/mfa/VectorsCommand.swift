@@ -1,0 +1,26 @@
+// `mfa vectors [--json] [--verbose] [PATH ...]`.
+
+import Foundation
+import VectorRunner
+
+enum VectorsCommand {
+    /// Runs the command; returns the exit status (0 all passed, 1 any failure, 2 usage error).
+    static func run(_ arguments: [String]) -> Int32 {
+        var json = false
+        var verbose = false
+        var paths: [String] = []
+        for argument in arguments {
+            switch argument {
+            case "--json": json = true
+            case "--verbose": verbose = true
+            case let option where option.hasPrefix("-"):
+                FileHandle.standardError.write(Data("mfa vectors: unknown option \(option)\n".utf8))
+                return 2
+            default: paths.append(argument)
+            }
+        }
+        let report = VectorRunner.run(roots: paths.isEmpty ? VectorRunner.defaultRoots() : paths)
+        print(json ? report.json() : report.text(verbose: verbose))
+        return report.exitCode
+    }
+}

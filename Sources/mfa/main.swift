@@ -1,0 +1,22 @@
+// mfa: the SwiftMFA command-line tool (DESIGN.md §3).
+
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: mfa vectors [--json] [--verbose] [PATH ...]
+           mfa bench [--filter TEXT] [--min-time SECONDS] [--json]
+    """
+
+switch arguments.first {
+case "vectors":
+    exit(VectorsCommand.run(Array(arguments.dropFirst())))
+case "bench":
+    exit(BenchCommand.run(Array(arguments.dropFirst())))
+case "--help", "-h", "help":
+    print(usage)
+    exit(0)
+default:
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(2)
+}
