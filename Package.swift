@@ -8,6 +8,7 @@ let package = Package(
     name: "SwiftMFA",
     products: [
         .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
+        .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
     targets: [
@@ -21,12 +22,16 @@ let package = Package(
         .target(name: "VectorFormats"),
         // Top layer: runs parsed vectors against the engine; shared by `mfa` and the tests.
         .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "VectorFormats"]),
-        .executableTarget(name: "mfa", dependencies: ["VectorRunner", "CryptoPrimitives"]),
+        // Top layer: the benchmark rows and their timing harness, shared by `mfa bench` and the
+        // nested Benchmarks/ package (which adds swift-crypto beside them).
+        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives"]),
+        .executableTarget(name: "mfa", dependencies: ["VectorRunner", "BenchmarkKit"]),
 
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore"]),
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "VectorFormats"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner"]),
+        .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),
     ]
 )
 

@@ -84,7 +84,7 @@ extension AES {
                         savedBase.copyMemory(from: base + offset, byteCount: count)
                         withUnsafeMutableBytes(of: &plain) { plain in
                             guard let plainBase = plain.baseAddress else { return }
-                            cipher.decrypt(savedBase, plainBase, lanes: SIMD2<UInt64>.self)
+                            cipher.decrypt(savedBase, plainBase, lanes: AESTwoLanes.self)
                             // P[i] = D(C[i]) ⊕ C[i−1], with C[−1] the IV or the previous chunk's last block.
                             for word in 0..<(count / 8) {
                                 let chain = word < 2 ? previous[word] : savedBase.load(fromByteOffset: 8 * (word - 2), as: UInt64.self)

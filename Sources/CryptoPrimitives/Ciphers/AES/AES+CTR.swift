@@ -55,7 +55,7 @@ extension AES {
                         guard let blockBase = blocks.baseAddress else { return }
                         while buffer.count - position >= 128 {
                             Self.writeCounterBlocks(&counter, into: blockBase)
-                            cipher.encrypt(blockBase, blockBase, lanes: SIMD2<UInt64>.self)
+                            cipher.encrypt(blockBase, blockBase, lanes: AESTwoLanes.self)
                             for i in stride(from: 0, to: 128, by: 8) {
                                 let k = blockBase.load(fromByteOffset: i, as: UInt64.self)
                                 let d = base.loadUnaligned(fromByteOffset: position + i, as: UInt64.self)
@@ -96,7 +96,7 @@ extension AES {
                 keystream.withUnsafeMutableBytes { raw in
                     guard let base = raw.baseAddress else { return }
                     Self.writeCounterBlocks(&counter, into: base)
-                    cipher.encrypt(base, base, lanes: SIMD2<UInt64>.self)
+                    cipher.encrypt(base, base, lanes: AESTwoLanes.self)
                 }
                 self.counter = counter
                 keystreamUsed = 0

@@ -1,5 +1,7 @@
 // Constant-time AES: a bitsliced implementation after BearSSL's aes_ct64 that encrypts or
-// decrypts four blocks at once with no table lookup and no branch on key or data.
+// decrypts four or eight blocks at once with no table lookup and no branch on key or data.
+
+import CryptoCore
 
 /// An expanded AES key and the four-block bitsliced engine (FIPS 197).
 ///
@@ -53,12 +55,12 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     /// One round key's four words, placed in all four block positions of a lane.
     private static func load(_ w0: UInt32, _ w1: UInt32, _ w2: UInt32, _ w3: UInt32) -> AESBitslicedState<UInt64> {
         let (a, b) = AESInterleave.spread(w0, w1, w2, w3)
-        return AESBitslicedState(q0: a, q1: a, q2: a, q3: a, q4: b, q5: b, q6: b, q7: b)
+        return AESBitslicedState(q0: a, q1: a, q2: a, q3: a, q4: b, q5: b, q6: b, q7: b, zero: 0)
     }
 
     /// SubWord (FIPS 197 §5.2) through the bitsliced S-box.
     private static func substituteWord(_ word: UInt32) -> UInt32 {
-        var state = AESBitslicedState<UInt64>()
+        var state = AESBitslicedState<UInt64>(zero: 0)
         state.q0 = UInt64(word)
         state.orthogonalize()
         state.substituteBytes()
@@ -122,7 +124,8 @@ extension AESBitslicedState {
             q0: Word(lanes: { planes[8 * $0] }), q1: Word(lanes: { planes[8 * $0 + 1] }),
             q2: Word(lanes: { planes[8 * $0 + 2] }), q3: Word(lanes: { planes[8 * $0 + 3] }),
             q4: Word(lanes: { planes[8 * $0 + 4] }), q5: Word(lanes: { planes[8 * $0 + 5] }),
-            q6: Word(lanes: { planes[8 * $0 + 6] }), q7: Word(lanes: { planes[8 * $0 + 7] }))
+            q6: Word(lanes: { planes[8 * $0 + 6] }), q7: Word(lanes: { planes[8 * $0 + 7] }),
+            zero: Word(broadcasting: constantTimeOpaqueZero))
         state.orthogonalize()
         return state
     }

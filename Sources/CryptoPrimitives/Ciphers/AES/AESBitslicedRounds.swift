@@ -6,6 +6,7 @@ extension AESBitslicedState {
     /// ShiftRows (FIPS 197 §5.1.2) on the bitsliced layout.
     @inline(__always)
     mutating func shiftRows() {
+        barrier()
         q0 = Self.shiftRows(q0); q1 = Self.shiftRows(q1); q2 = Self.shiftRows(q2); q3 = Self.shiftRows(q3)
         q4 = Self.shiftRows(q4); q5 = Self.shiftRows(q5); q6 = Self.shiftRows(q6); q7 = Self.shiftRows(q7)
     }
@@ -13,6 +14,7 @@ extension AESBitslicedState {
     /// InvShiftRows (FIPS 197 §5.3.1).
     @inline(__always)
     mutating func inverseShiftRows() {
+        barrier()
         q0 = Self.inverseShiftRows(q0); q1 = Self.inverseShiftRows(q1); q2 = Self.inverseShiftRows(q2); q3 = Self.inverseShiftRows(q3)
         q4 = Self.inverseShiftRows(q4); q5 = Self.inverseShiftRows(q5); q6 = Self.inverseShiftRows(q6); q7 = Self.inverseShiftRows(q7)
     }
@@ -34,47 +36,57 @@ extension AESBitslicedState {
     }
 
     /// Rotation by 16 bits moves each byte to the next row of its column; by 32, two rows.
-    @inline(__always) private static func nextRow(_ x: Word) -> Word { (x &>> 16) | (x &<< 48) }
-    @inline(__always) private static func twoRows(_ x: Word) -> Word { (x &>> 32) | (x &<< 32) }
+    ///
+    /// `opaque` is zero, but the optimiser cannot know it: XOR-ing it into one half keeps LLVM
+    /// from recognising a rotation, which on baseline x86-64 made it scalarise the whole
+    /// `SIMD2<UInt64>` engine (measured: every plane op became two GPR ops).
+    @inline(__always) private static func nextRow(_ x: Word, _ opaque: Word) -> Word { (x &>> 16) | ((x ^ opaque) &<< 48) }
+    @inline(__always) private static func twoRows(_ x: Word, _ opaque: Word) -> Word { (x &>> 32) | ((x ^ opaque) &<< 32) }
 
     /// Multiplication by x (xtime) in GF(2⁸) on bitsliced bytes: a shift of the bit planes
     /// with the reduction polynomial x⁸ + x⁴ + x³ + x + 1 folded into planes 0, 1, 3 and 4.
     @inline(__always)
     private static func times2(_ s: Self) -> Self {
         Self(q0: s.q7, q1: s.q0 ^ s.q7, q2: s.q1, q3: s.q2 ^ s.q7,
-                          q4: s.q3 ^ s.q7, q5: s.q4, q6: s.q5, q7: s.q6)
+             q4: s.q3 ^ s.q7, q5: s.q4, q6: s.q5, q7: s.q6, zero: s.zero)
     }
 
     @inline(__always)
-    private static func map(_ s: Self, _ f: (Word) -> Word) -> Self {
-        Self(q0: f(s.q0), q1: f(s.q1), q2: f(s.q2), q3: f(s.q3),
-                          q4: f(s.q4), q5: f(s.q5), q6: f(s.q6), q7: f(s.q7))
+    private static func map(_ s: Self, _ opaque: Word, _ f: (Word, Word) -> Word) -> Self {
+        Self(q0: f(s.q0, opaque), q1: f(s.q1, opaque), q2: f(s.q2, opaque), q3: f(s.q3, opaque),
+             q4: f(s.q4, opaque), q5: f(s.q5, opaque), q6: f(s.q6, opaque), q7: f(s.q7, opaque), zero: s.zero)
     }
 
     @inline(__always)
     static func ^ (a: Self, b: Self) -> Self {
         Self(q0: a.q0 ^ b.q0, q1: a.q1 ^ b.q1, q2: a.q2 ^ b.q2, q3: a.q3 ^ b.q3,
-                          q4: a.q4 ^ b.q4, q5: a.q5 ^ b.q5, q6: a.q6 ^ b.q6, q7: a.q7 ^ b.q7)
+             q4: a.q4 ^ b.q4, q5: a.q5 ^ b.q5, q6: a.q6 ^ b.q6, q7: a.q7 ^ b.q7, zero: a.zero)
     }
 
     /// MixColumns (FIPS 197 §5.1.3): out = 2·a₀ ⊕ 3·a₁ ⊕ a₂ ⊕ a₃ = 2·(a₀ ⊕ a₁) ⊕ a₁ ⊕ rot²(a₀ ⊕ a₁),
     /// where aᵢ is the byte i rows further down the column.
     @inline(__always)
     mutating func mixColumns() {
-        let a1 = Self.map(self, Self.nextRow)
+        barrier()
+        let opaque = zero
+        let a1 = Self.map(self, opaque, Self.nextRow)
         let sum = self ^ a1
-        self = Self.times2(sum) ^ a1 ^ Self.map(sum, Self.twoRows)
+        self = Self.times2(sum) ^ a1 ^ Self.map(sum, opaque, Self.twoRows)
     }
 
     /// InvMixColumns (FIPS 197 §5.3.3): out = 14·a₀ ⊕ 11·a₁ ⊕ 13·a₂ ⊕ 9·a₃
     /// = 8·(a₀⊕a₁⊕a₂⊕a₃) ⊕ 4·(a₀⊕a₂) ⊕ 2·(a₀⊕a₁) ⊕ (a₁⊕a₂⊕a₃).
     @inline(__always)
     mutating func inverseMixColumns() {
-        let a1 = Self.map(self, Self.nextRow)
-        let a2 = Self.map(self, Self.twoRows)
-        let a3 = Self.map(a1, Self.twoRows)
-        let evenRows = self ^ a2
-        let all = evenRows ^ a1 ^ a3
+        barrier()
+        let opaque = zero
+        var a1 = Self.map(self, opaque, Self.nextRow)
+        var a2 = Self.map(self, opaque, Self.twoRows)
+        var a3 = Self.map(a1, opaque, Self.twoRows)
+        a1.barrier(); a2.barrier(); a3.barrier()
+        var evenRows = self ^ a2
+        var all = evenRows ^ a1 ^ a3
+        evenRows.barrier(); all.barrier()
         let x8 = Self.times2(Self.times2(Self.times2(all)))
         let x4 = Self.times2(Self.times2(evenRows))
         let x2 = Self.times2(self ^ a1)
@@ -84,6 +96,7 @@ extension AESBitslicedState {
     /// AddRoundKey (FIPS 197 §5.1.4) with an expanded bitsliced round key.
     @inline(__always)
     mutating func addRoundKey(_ key: UnsafePointer<UInt64>) {
+        barrier()
         q0 = q0 ^ Word(broadcasting: key[0]); q1 = q1 ^ Word(broadcasting: key[1])
         q2 = q2 ^ Word(broadcasting: key[2]); q3 = q3 ^ Word(broadcasting: key[3])
         q4 = q4 ^ Word(broadcasting: key[4]); q5 = q5 ^ Word(broadcasting: key[5])

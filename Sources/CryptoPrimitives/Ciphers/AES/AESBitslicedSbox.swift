@@ -17,6 +17,9 @@ protocol AESBitslicedWord: Sendable {
     static prefix func ~ (a: Self) -> Self
     static func &<< (a: Self, b: UInt64) -> Self
     static func &>> (a: Self, b: UInt64) -> Self
+    /// `self + zero` where `zero` is the opaque zero: a no-op for `UInt64`; for two lanes a real
+    /// vector add that makes LLVM materialise the value as a vector (see `AESTwoLanes`).
+    func vectorBarrier(_ zero: Self) -> Self
 }
 
 extension UInt64: AESBitslicedWord {
@@ -24,60 +27,100 @@ extension UInt64: AESBitslicedWord {
     @inline(__always) init(broadcasting value: UInt64) { self = value }
     @inline(__always) init(lanes: (Int) -> UInt64) { self = lanes(0) }
     @inline(__always) func lane(_ index: Int) -> UInt64 { self }
+    @inline(__always) func vectorBarrier(_ zero: UInt64) -> UInt64 { self }
 }
 
-extension SIMD2: AESBitslicedWord where Scalar == UInt64 {
+/// Two 64-bit lanes in one SSE register (eight blocks per call).
+///
+/// The standard library implements `&`, `|`, `^` and shifts of `SIMD2<UInt64>` element by
+/// element (only `&+`, `&-`, `&*` are vector builtins), and LLVM's SLP vectoriser re-vectorises
+/// a dependency tree only up to depth 12: the 16-gate-deep S-box came out as scalar code.
+/// ``vectorBarrier(_:)`` adds an opaque zero with the builtin `&+` at stage boundaries, which
+/// forces a vector value there and keeps every tree short enough (measured: all `pxor`/`pand`).
+struct AESTwoLanes: AESBitslicedWord {
+    var vector: SIMD2<UInt64>
+
+    @inline(__always) init(vector: SIMD2<UInt64>) { self.vector = vector }
     static var laneCount: Int { 2 }
-    @inline(__always) init(broadcasting value: UInt64) { self.init(repeating: value) }
-    @inline(__always) init(lanes: (Int) -> UInt64) { self.init(lanes(0), lanes(1)) }
-    @inline(__always) func lane(_ index: Int) -> UInt64 { self[index] }
+    @inline(__always) init(broadcasting value: UInt64) { vector = SIMD2(repeating: value) }
+    @inline(__always) init(lanes: (Int) -> UInt64) { vector = SIMD2(lanes(0), lanes(1)) }
+    @inline(__always) func lane(_ index: Int) -> UInt64 { vector[index] }
+    @inline(__always) static func & (a: Self, b: Self) -> Self { Self(vector: a.vector & b.vector) }
+    @inline(__always) static func | (a: Self, b: Self) -> Self { Self(vector: a.vector | b.vector) }
+    @inline(__always) static func ^ (a: Self, b: Self) -> Self { Self(vector: a.vector ^ b.vector) }
+    @inline(__always) static prefix func ~ (a: Self) -> Self { Self(vector: ~a.vector) }
+    @inline(__always) static func &<< (a: Self, b: UInt64) -> Self { Self(vector: a.vector &<< SIMD2(repeating: b)) }
+    @inline(__always) static func &>> (a: Self, b: UInt64) -> Self { Self(vector: a.vector &>> SIMD2(repeating: b)) }
+    @inline(__always) func vectorBarrier(_ zero: Self) -> Self { Self(vector: vector &+ zero.vector) }
 }
 
 /// Eight words holding bytes in bitsliced form: word i holds bit i of every byte
 /// (64 bytes per 64-bit lane).
 struct AESBitslicedState<Word: AESBitslicedWord> {
     var q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word
+    /// The opaque zero (`constantTimeOpaqueZero` broadcast) used by `vectorBarrier` and the
+    /// rotations.
+    let zero: Word
 
     @inline(__always)
-    init(q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word) {
+    init(q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word, zero: Word) {
         self.q0 = q0; self.q1 = q1; self.q2 = q2; self.q3 = q3
         self.q4 = q4; self.q5 = q5; self.q6 = q6; self.q7 = q7
+        self.zero = zero
     }
 
     /// All planes zero.
     @inline(__always)
-    init() {
-        let zero = Word(broadcasting: 0)
-        self.init(q0: zero, q1: zero, q2: zero, q3: zero, q4: zero, q5: zero, q6: zero, q7: zero)
+    init(zero: Word) {
+        let plane = Word(broadcasting: 0)
+        self.init(q0: plane, q1: plane, q2: plane, q3: plane, q4: plane, q5: plane, q6: plane, q7: plane, zero: zero)
+    }
+
+    /// Every plane through `vectorBarrier`.
+    @inline(__always)
+    mutating func barrier() {
+        q0 = q0.vectorBarrier(zero); q1 = q1.vectorBarrier(zero); q2 = q2.vectorBarrier(zero); q3 = q3.vectorBarrier(zero)
+        q4 = q4.vectorBarrier(zero); q5 = q5.vectorBarrier(zero); q6 = q6.vectorBarrier(zero); q7 = q7.vectorBarrier(zero)
     }
 }
 
 extension AESBitslicedState {
-    /// SubBytes on all 64 bytes at once (FIPS 197 §5.1.1).
+    /// SubBytes on every byte at once (FIPS 197 §5.1.1). Values pass a `vectorBarrier` at
+    /// the three stage boundaries of the circuit.
     @inline(__always)
     mutating func substituteBytes() {
+        barrier()
+        let z = zero
         let x0 = q7, x1 = q6, x2 = q5, x3 = q4, x4 = q3, x5 = q2, x6 = q1, x7 = q0
 
         // Top linear transformation.
-        let y14 = x3 ^ x5, y13 = x0 ^ x6, y9 = x0 ^ x3, y8 = x0 ^ x5
-        let t0 = x1 ^ x2, y1 = t0 ^ x7, y4 = y1 ^ x3, y12 = y13 ^ y14
-        let y2 = y1 ^ x0, y5 = y1 ^ x6, y3 = y5 ^ y8, t1 = x4 ^ y12
-        let y15 = t1 ^ x5, y20 = t1 ^ x1, y6 = y15 ^ x7, y10 = y15 ^ t0
-        let y11 = y20 ^ y9, y7 = x7 ^ y11, y17 = y10 ^ y11, y19 = y10 ^ y8
-        let y16 = t0 ^ y11, y21 = y13 ^ y16, y18 = x0 ^ y16
+        let a14 = x3 ^ x5, a13 = x0 ^ x6, a9 = x0 ^ x3, a8 = x0 ^ x5
+        let t0 = x1 ^ x2, a1 = t0 ^ x7, a4 = a1 ^ x3, a12 = a13 ^ a14
+        let a2 = a1 ^ x0, a5 = a1 ^ x6, a3 = a5 ^ a8, t1 = x4 ^ a12
+        let a15 = t1 ^ x5, a20 = t1 ^ x1, a6 = a15 ^ x7, a10 = a15 ^ t0
+        let a11 = a20 ^ a9, a7 = x7 ^ a11, a17 = a10 ^ a11, a19 = a10 ^ a8
+        let a16 = t0 ^ a11, a21 = a13 ^ a16, a18 = x0 ^ a16
+        let y1 = a1.vectorBarrier(z), y2 = a2.vectorBarrier(z), y3 = a3.vectorBarrier(z), y4 = a4.vectorBarrier(z)
+        let y5 = a5.vectorBarrier(z), y6 = a6.vectorBarrier(z), y7 = a7.vectorBarrier(z), y8 = a8.vectorBarrier(z)
+        let y9 = a9.vectorBarrier(z), y10 = a10.vectorBarrier(z), y11 = a11.vectorBarrier(z), y12 = a12.vectorBarrier(z)
+        let y13 = a13.vectorBarrier(z), y14 = a14.vectorBarrier(z), y15 = a15.vectorBarrier(z), y16 = a16.vectorBarrier(z)
+        let y17 = a17.vectorBarrier(z), y18 = a18.vectorBarrier(z), y19 = a19.vectorBarrier(z), y20 = a20.vectorBarrier(z)
+        let y21 = a21.vectorBarrier(z)
 
         // Non-linear section.
         let t2 = y12 & y15, t3 = y3 & y6, t4 = t3 ^ t2, t5 = y4 & x7
         let t6 = t5 ^ t2, t7 = y13 & y16, t8 = y5 & y1, t9 = t8 ^ t7
         let t10 = y2 & y7, t11 = t10 ^ t7, t12 = y9 & y11, t13 = y14 & y17
         let t14 = t13 ^ t12, t15 = y8 & y10, t16 = t15 ^ t12, t17 = t4 ^ t14
-        let t18 = t6 ^ t16, t19 = t9 ^ t14, t20 = t11 ^ t16, t21 = t17 ^ y20
-        let t22 = t18 ^ y19, t23 = t19 ^ y21, t24 = t20 ^ y18
+        let t18 = t6 ^ t16, t19 = t9 ^ t14, t20 = t11 ^ t16
+        let t21 = (t17 ^ y20).vectorBarrier(z), t22 = (t18 ^ y19).vectorBarrier(z)
+        let t23 = (t19 ^ y21).vectorBarrier(z), t24 = (t20 ^ y18).vectorBarrier(z)
 
         let t25 = t21 ^ t22, t26 = t21 & t23, t27 = t24 ^ t26, t28 = t25 & t27
-        let t29 = t28 ^ t22, t30 = t23 ^ t24, t31 = t22 ^ t26, t32 = t31 & t30
-        let t33 = t32 ^ t24, t34 = t23 ^ t33, t35 = t27 ^ t33, t36 = t24 & t35
-        let t37 = t36 ^ t34, t38 = t27 ^ t36, t39 = t29 & t38, t40 = t25 ^ t39
+        let t29 = (t28 ^ t22).vectorBarrier(z), t30 = t23 ^ t24, t31 = t22 ^ t26, t32 = t31 & t30
+        let t33 = (t32 ^ t24).vectorBarrier(z), t34 = t23 ^ t33, t35 = t27 ^ t33, t36 = t24 & t35
+        let t37 = (t36 ^ t34).vectorBarrier(z), t38 = t27 ^ t36, t39 = t29 & t38
+        let t40 = (t25 ^ t39).vectorBarrier(z)
 
         let t41 = t40 ^ t37, t42 = t29 ^ t33, t43 = t29 ^ t40, t44 = t33 ^ t37
         let t45 = t42 ^ t41
@@ -113,6 +156,7 @@ extension AESBitslicedState {
     /// `b ↦ A⁻¹(b ⊕ 0x63)`: negate bits 0, 1, 5, 6, then bit i = b(i+2) ⊕ b(i+5) ⊕ b(i+7).
     @inline(__always)
     private mutating func inverseAffine() {
+        barrier()
         let b0 = ~q0, b1 = ~q1, b2 = q2, b3 = q3, b4 = q4, b5 = ~q5, b6 = ~q6, b7 = q7
         q0 = b2 ^ b5 ^ b7
         q1 = b3 ^ b6 ^ b0

@@ -1,0 +1,94 @@
+// Timing without dependencies: warm-up, calibrated rounds of at least a minimum time, the
+// median round (BearSSL test_speed.c style, DESIGN.md §5). Timings are benchmarks, never tests.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One benchmark row: a name `layer/algorithm/op[/size]` and a body that performs the
+/// operation `iterations` times.
+public struct BenchmarkCase: Sendable {
+    /// The row name, e.g. `sha256/1MiB`.
+    public let name: String
+    /// Bytes processed per operation, for bulk rows (MB/s is then reported).
+    public let bytesPerOperation: Int?
+    /// Performs the operation `iterations` times.
+    public let body: @Sendable (_ iterations: Int) -> Void
+
+    /// A row.
+    public init(_ name: String, bytesPerOperation: Int? = nil, body: @escaping @Sendable (_ iterations: Int) -> Void) {
+        self.name = name
+        self.bytesPerOperation = bytesPerOperation
+        self.body = body
+    }
+}
+
+/// A measured row.
+public struct BenchmarkResult: Sendable {
+    /// The row name.
+    public let name: String
+    /// Median nanoseconds per operation.
+    public let nanosecondsPerOperation: Double
+    /// Bytes per operation for bulk rows.
+    public let bytesPerOperation: Int?
+
+    /// Operations per second.
+    public var operationsPerSecond: Double { 1e9 / nanosecondsPerOperation }
+    /// Bytes per second for bulk rows.
+    public var bytesPerSecond: Double? { bytesPerOperation.map { Double($0) * operationsPerSecond } }
+}
+
+/// The timing loop.
+public enum BenchmarkHarness {
+    /// Monotonic seconds.
+    public static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
+    /// Seconds taken by one round of `iterations` operations.
+    public static func round(_ benchmark: BenchmarkCase, iterations: Int) -> Double {
+        let start = now()
+        benchmark.body(iterations)
+        return now() - start
+    }
+
+    /// The number of iterations that makes one round last at least `minTime` seconds, found
+    /// while warming up.
+    public static func calibrate(_ benchmark: BenchmarkCase, minTime: Double) -> Int {
+        var iterations = 1
+        while true {
+            let elapsed = round(benchmark, iterations: iterations)
+            if elapsed >= minTime || iterations >= 1 << 40 { return iterations }
+            let factor = elapsed > 0 ? min(10, max(2, minTime * 1.2 / elapsed)) : 10
+            iterations = Int((Double(iterations) * factor).rounded(.up))
+        }
+    }
+
+    /// Warm-up and calibration, then `rounds` rounds; the median round gives the result.
+    public static func measure(_ benchmark: BenchmarkCase, minTime: Double, rounds: Int = 5) -> BenchmarkResult {
+        let iterations = calibrate(benchmark, minTime: minTime)
+        let times = (0..<max(rounds, 1)).map { _ in round(benchmark, iterations: iterations) / Double(iterations) }
+        return BenchmarkResult(name: benchmark.name, nanosecondsPerOperation: median(times) * 1e9,
+                               bytesPerOperation: benchmark.bytesPerOperation)
+    }
+
+    /// The median (the mean of the middle two for an even count).
+    public static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+/// A sink the optimiser must assume is read elsewhere.
+nonisolated(unsafe) public var benchmarkSink: UInt8 = 0
+
+/// Consumes a value so the optimiser cannot drop the work that produced it: its first byte
+/// is folded into a public global.
+@inline(never)
+public func blackHole<T>(_ value: T) {
+    withUnsafeBytes(of: value) { benchmarkSink ^= $0.first ?? 0 }
+}

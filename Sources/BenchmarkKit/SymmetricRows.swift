@@ -1,0 +1,57 @@
+// Benchmark rows of the symmetric primitives (issue: engine foundation).
+
+import CryptoPrimitives
+
+extension BenchmarkCatalog {
+    static var symmetricRows: [BenchmarkCase] {
+        let key16 = SymmetricKey(data: (0..<16).map { UInt8($0) })
+        let key32 = SymmetricKey(data: (0..<32).map { UInt8($0) })
+        let iv = [UInt8](repeating: 0x24, count: 16)
+        let message64 = [UInt8](repeating: 0x61, count: 64)
+        let message1K = [UInt8](repeating: 0x61, count: 1024)
+        let message1M = [UInt8](repeating: 0x61, count: 1 << 20)
+        let message32 = [UInt8](repeating: 0x61, count: 32)
+        let ciphertext1M = (try? AES.UnauthenticatedCBC.encrypt(message1M, using: key16, iv: iv, padding: .none)) ?? []
+        let secret24 = [UInt8](repeating: 0x5A, count: 24)
+        let salt16 = [UInt8](repeating: 0xA5, count: 16)
+        let password = Array("correct horse battery staple".utf8)
+
+        return [
+            BenchmarkCase("sha256/64B", bytesPerOperation: 64) { n in
+                for _ in 0..<n { blackHole(SHA256.hash(data: message64)) }
+            },
+            BenchmarkCase("sha256/1KiB", bytesPerOperation: 1024) { n in
+                for _ in 0..<n { blackHole(SHA256.hash(data: message1K)) }
+            },
+            BenchmarkCase("sha256/1MiB", bytesPerOperation: 1 << 20) { n in
+                for _ in 0..<n { blackHole(SHA256.hash(data: message1M)) }
+            },
+            BenchmarkCase("hmac-sha256/32B", bytesPerOperation: 32) { n in
+                for _ in 0..<n { blackHole(HMAC<SHA256>.authenticationCode(for: message32, using: key32)) }
+            },
+            BenchmarkCase("hmac-sha256/1KiB", bytesPerOperation: 1024) { n in
+                for _ in 0..<n { blackHole(HMAC<SHA256>.authenticationCode(for: message1K, using: key32)) }
+            },
+            BenchmarkCase("aes128/cbc/encrypt/1KiB", bytesPerOperation: 1024) { n in
+                for _ in 0..<n { blackHole(try? AES.UnauthenticatedCBC.encrypt(message1K, using: key16, iv: iv, padding: .none)) }
+            },
+            BenchmarkCase("aes128/cbc/encrypt/1MiB", bytesPerOperation: 1 << 20) { n in
+                for _ in 0..<n { blackHole(try? AES.UnauthenticatedCBC.encrypt(message1M, using: key16, iv: iv, padding: .none)) }
+            },
+            BenchmarkCase("aes128/cbc/decrypt/1MiB", bytesPerOperation: 1 << 20) { n in
+                for _ in 0..<n { blackHole(try? AES.UnauthenticatedCBC.decrypt(ciphertext1M, using: key16, iv: iv, padding: .none)) }
+            },
+            BenchmarkCase("aes128/ctr/1MiB", bytesPerOperation: 1 << 20) { n in
+                for _ in 0..<n { blackHole(try? AES.UnauthenticatedCTR.encrypt(message1M, using: key16, counterBlock: iv)) }
+            },
+            BenchmarkCase("x963kdf/sha256/48B") { n in
+                for _ in 0..<n { blackHole(try? X963KDF<SHA256>.deriveKey(sharedSecret: secret24, sharedInfo: salt16, outputByteCount: 48)) }
+            },
+            BenchmarkCase("pbkdf2/sha1/10000") { n in
+                for _ in 0..<n {
+                    blackHole(try? PBKDF2<Insecure.SHA1>.deriveKey(from: password, salt: salt16, rounds: 10_000, outputByteCount: 16))
+                }
+            },
+        ]
+    }
+}
