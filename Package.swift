@@ -27,10 +27,14 @@ let package = Package(
         .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives"]),
         .executableTarget(name: "mfa", dependencies: ["VectorRunner", "BenchmarkKit"]),
 
-        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore"]),
-        .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "VectorFormats"]),
+        // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
+        // hex without the engine, and where ../shared/vectors lives.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
+        .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
-        .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner"]),
+        .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),
     ]
 )

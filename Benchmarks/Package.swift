@@ -19,9 +19,9 @@ let package = Package(
         .executableTarget(
             name: "compare",
             dependencies: [
-                .product(name: "CryptoPrimitives", package: rootIdentity),
+                .product(name: "BenchmarkKit", package: rootIdentity),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
     ]

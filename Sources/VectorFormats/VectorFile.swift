@@ -18,11 +18,11 @@ public enum VectorFile: Sendable {
     /// A text file of no known layout.
     case unrecognized
 
-    /// Whether `path` is documentation rather than data (Markdown, licence and notice files);
-    /// such files are not vector files and are not listed.
+    /// Whether `path` is documentation or tooling rather than data (Markdown, licence and
+    /// notice files, generator scripts); such files are not vector files and are not listed.
     public static func isDocumentation(path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.hasSuffix(".md") || name == "LICENSE" || name == "NOTICE"
+        return name.hasSuffix(".md") || name.hasSuffix(".py") || name == "LICENSE" || name == "NOTICE"
     }
 
     /// Reads and parses the file at `path`.

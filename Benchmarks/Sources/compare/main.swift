@@ -1,16 +1,81 @@
-import Crypto
-import Glibc
-func now() -> Double { var ts = timespec(); clock_gettime(CLOCK_MONOTONIC, &ts); return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9 }
-let big = [UInt8](repeating: 0x61, count: 1 << 20)
-var t0 = now()
-var d = SHA256.hash(data: big)
-for _ in 0..<50 { d = SHA256.hash(data: big) }
-var t1 = now()
-print("swift-crypto sha256 MB/s", 51.0 / (t1 - t0), d)
-let key = SymmetricKey(size: .bits256)
-let msg = [UInt8](repeating: 1, count: 32)
-t0 = now()
-var m = HMAC<SHA256>.authenticationCode(for: msg, using: key)
-for _ in 0..<1_000_000 { m = HMAC<SHA256>.authenticationCode(for: msg, using: key) }
-t1 = now()
-print("swift-crypto hmac32 ns", (t1 - t0) / 1e6 * 1e9, m)
+// compare: SwiftMFA against swift-crypto (BoringSSL) in one process, alternating rounds
+// (DESIGN.md §5). Prints `name | ours ops/s | swift-crypto ops/s | ours/theirs`; rows
+// swift-crypto cannot do are given in units of one swift-crypto P-256 signature.
+
+import BenchmarkKit
+import Foundation
+
+var filter: String?
+var minTime = 0.2
+var rounds = 7
+var json = false
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "--json": json = true
+    case "--filter" where !arguments.isEmpty: filter = arguments.removeFirst()
+    case "--min-time" where !arguments.isEmpty: minTime = Double(arguments.removeFirst()) ?? minTime
+    case "--rounds" where !arguments.isEmpty: rounds = Int(arguments.removeFirst()) ?? rounds
+    default:
+        FileHandle.standardError.write(Data("usage: compare [--filter TEXT] [--min-time SECONDS] [--rounds N] [--json]\n".utf8))
+        exit(2)
+    }
+}
+
+/// Ours and theirs measured round by round in alternation; medians of each.
+@MainActor
+func alternate(_ ours: BenchmarkCase, _ theirs: BenchmarkCase) -> (ours: Double, theirs: Double) {
+    let oursIterations = BenchmarkHarness.calibrate(ours, minTime: minTime)
+    let theirsIterations = BenchmarkHarness.calibrate(theirs, minTime: minTime)
+    var oursTimes: [Double] = []
+    var theirsTimes: [Double] = []
+    for _ in 0..<rounds {
+        oursTimes.append(BenchmarkHarness.round(ours, iterations: oursIterations) / Double(oursIterations))
+        theirsTimes.append(BenchmarkHarness.round(theirs, iterations: theirsIterations) / Double(theirsIterations))
+    }
+    return (BenchmarkHarness.median(oursTimes) * 1e9, BenchmarkHarness.median(theirsTimes) * 1e9)
+}
+
+let yardstick = SwiftCryptoRows.yardstick
+let rows = BenchmarkCatalog.rows(matching: filter)
+var yardstickTimes: [Double] = []
+var report: [[String: Any]] = []
+if !json {
+    print("name | ours ops/s | swift-crypto ops/s | ours/theirs")
+}
+for row in rows {
+    let output: [String: Any]
+    if let theirs = SwiftCryptoRows.all[row.name] {
+        let (ours, theirsNs) = alternate(row, theirs)
+        let ratio = theirsNs / ours
+        output = ["name": row.name, "ours_ops_per_s": 1e9 / ours, "theirs_ops_per_s": 1e9 / theirsNs, "ratio": ratio,
+                  "units": NSNull(), "ours_bytes_per_s": row.bytesPerOperation.map { Double($0) * 1e9 / ours } ?? NSNull()]
+        if !json {
+            var line = String(format: "%@ | %.1f | %.1f | %.3f", row.name, 1e9 / ours, 1e9 / theirsNs, ratio)
+            if let bytes = row.bytesPerOperation {
+                line += String(format: "   (ours %.1f MB/s, theirs %.1f MB/s)", Double(bytes) * 1e3 / ours, Double(bytes) * 1e3 / theirsNs)
+            }
+            print(line)
+        }
+    } else {
+        // Interleave with the yardstick so the unit comes from the same moments.
+        let (ours, stick) = alternate(row, yardstick)
+        yardstickTimes.append(stick)
+        let units = ours / stick
+        output = ["name": row.name, "ours_ops_per_s": 1e9 / ours, "theirs_ops_per_s": NSNull(), "ratio": NSNull(),
+                  "units": units, "ours_bytes_per_s": row.bytesPerOperation.map { Double($0) * 1e9 / ours } ?? NSNull()]
+        if !json {
+            print(String(format: "%@ | %.1f | - | - | %.3f units (%.3f µs; 1 unit = %.2f µs)", row.name, 1e9 / ours, units, ours / 1000, stick / 1000))
+        }
+    }
+    report.append(output)
+}
+let stickNs = yardstickTimes.isEmpty ? alternate(yardstick, yardstick).ours : BenchmarkHarness.median(yardstickTimes)
+if json {
+    let document: [String: Any] = ["yardstick_ns": stickNs, "rows": report]
+    let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data()
+    print(String(decoding: data, as: UTF8.self))
+} else {
+    print(String(format: "yardstick: one swift-crypto P-256 signature = %.1f ns", stickNs))
+}

@@ -1,0 +1,73 @@
+// swift-crypto's side of every row it can do, under the same names as BenchmarkCatalog.
+
+import BenchmarkKit
+import Crypto
+import CryptoExtras
+import Foundation
+
+enum SwiftCryptoRows {
+    /// One P-256 ECDSA signature: the unit for rows swift-crypto cannot do.
+    static var yardstick: BenchmarkCase {
+        let key = P256.Signing.PrivateKey()
+        let message = Data(repeating: 0x61, count: 32)
+        return BenchmarkCase("yardstick/p256/sign") { n in
+            for _ in 0..<n { blackHole(try? key.signature(for: message)) }
+        }
+    }
+
+    static var all: [String: BenchmarkCase] {
+        let key16 = SymmetricKey(data: (0..<16).map { UInt8($0) })
+        let key32 = SymmetricKey(data: (0..<32).map { UInt8($0) })
+        let iv = [UInt8](repeating: 0x24, count: 16)
+        let message64 = [UInt8](repeating: 0x61, count: 64)
+        let message1K = [UInt8](repeating: 0x61, count: 1024)
+        let message1M = [UInt8](repeating: 0x61, count: 1 << 20)
+        let message32 = [UInt8](repeating: 0x61, count: 32)
+        let salt16 = [UInt8](repeating: 0xA5, count: 16)
+        let password = Array("correct horse battery staple".utf8)
+        let cbcIV = try? AES._CBC.IV(ivBytes: iv)
+        let ctrNonce = try? AES._CTR.Nonce(nonceBytes: iv)
+        let ciphertext1M = cbcIV.flatMap { try? AES._CBC.encrypt(message1M, using: key16, iv: $0, noPadding: true) } ?? Data()
+
+        let rows: [BenchmarkCase] = [
+            BenchmarkCase("sha256/64B", bytesPerOperation: 64) { n in
+                for _ in 0..<n { blackHole(SHA256.hash(data: message64)) }
+            },
+            BenchmarkCase("sha256/1KiB", bytesPerOperation: 1024) { n in
+                for _ in 0..<n { blackHole(SHA256.hash(data: message1K)) }
+            },
+            BenchmarkCase("sha256/1MiB", bytesPerOperation: 1 << 20) { n in
+                for _ in 0..<n { blackHole(SHA256.hash(data: message1M)) }
+            },
+            BenchmarkCase("hmac-sha256/32B", bytesPerOperation: 32) { n in
+                for _ in 0..<n { blackHole(HMAC<SHA256>.authenticationCode(for: message32, using: key32)) }
+            },
+            BenchmarkCase("hmac-sha256/1KiB", bytesPerOperation: 1024) { n in
+                for _ in 0..<n { blackHole(HMAC<SHA256>.authenticationCode(for: message1K, using: key32)) }
+            },
+            BenchmarkCase("aes128/cbc/encrypt/1KiB", bytesPerOperation: 1024) { n in
+                guard let cbcIV else { return }
+                for _ in 0..<n { blackHole(try? AES._CBC.encrypt(message1K, using: key16, iv: cbcIV, noPadding: true)) }
+            },
+            BenchmarkCase("aes128/cbc/encrypt/1MiB", bytesPerOperation: 1 << 20) { n in
+                guard let cbcIV else { return }
+                for _ in 0..<n { blackHole(try? AES._CBC.encrypt(message1M, using: key16, iv: cbcIV, noPadding: true)) }
+            },
+            BenchmarkCase("aes128/cbc/decrypt/1MiB", bytesPerOperation: 1 << 20) { n in
+                guard let cbcIV else { return }
+                for _ in 0..<n { blackHole(try? AES._CBC.decrypt(ciphertext1M, using: key16, iv: cbcIV, noPadding: true)) }
+            },
+            BenchmarkCase("aes128/ctr/1MiB", bytesPerOperation: 1 << 20) { n in
+                guard let ctrNonce else { return }
+                for _ in 0..<n { blackHole(try? AES._CTR.encrypt(message1M, using: key16, nonce: ctrNonce)) }
+            },
+            BenchmarkCase("pbkdf2/sha1/10000") { n in
+                for _ in 0..<n {
+                    blackHole(try? KDF.Insecure.PBKDF2.deriveKey(from: password, salt: salt16, using: .insecureSHA1,
+                                                                 outputByteCount: 16, unsafeUncheckedRounds: 10_000))
+                }
+            },
+        ]
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.name, $0) })
+    }
+}

@@ -1,0 +1,44 @@
+// The benchmark harness: medians, calibration, the catalogue's names. (Timings are never
+// asserted: the machine is noisy and timings are benchmarks, not tests.)
+
+import BenchmarkKit
+import Testing
+
+@Suite struct HarnessTests {
+    @Test func medianOfOddAndEvenCounts() {
+        #expect(BenchmarkHarness.median([3, 1, 2]) == 2)
+        #expect(BenchmarkHarness.median([4, 1, 3, 2]) == 2.5)
+        #expect(BenchmarkHarness.median([]).isNaN)
+    }
+
+    @Test func calibrationRunsTheBodyUntilTheMinimumTime() {
+        let row = BenchmarkCase("test/sleepless/op") { n in
+            var x = 0
+            for i in 0..<n { x &+= i }
+            blackHole(x)
+        }
+        let iterations = BenchmarkHarness.calibrate(row, minTime: 0.01)
+        #expect(iterations >= 1)
+        let result = BenchmarkHarness.measure(row, minTime: 0.005, rounds: 3)
+        #expect(result.name == "test/sleepless/op" && result.nanosecondsPerOperation > 0 && result.bytesPerSecond == nil)
+    }
+
+    @Test func catalogueNamesAreUniqueAndLayered() {
+        let names = BenchmarkCatalog.all.map(\.name)
+        #expect(Set(names).count == names.count)
+        for required in ["sha256/64B", "sha256/1KiB", "sha256/1MiB", "hmac-sha256/32B", "hmac-sha256/1KiB",
+                         "aes128/cbc/encrypt/1KiB", "aes128/cbc/encrypt/1MiB", "aes128/cbc/decrypt/1MiB", "aes128/ctr/1MiB",
+                         "x963kdf/sha256/48B", "pbkdf2/sha1/10000", "core/u256/mul", "core/montgomery256/mul"] {
+            #expect(names.contains(required), "missing \(required)")
+        }
+        #expect(names.allSatisfy { $0.split(separator: "/").count >= 2 })
+        #expect(BenchmarkCatalog.rows(matching: "aes128/ctr").map(\.name) == ["aes128/ctr/1MiB"])
+        #expect(BenchmarkCatalog.rows(matching: nil).count == names.count)
+    }
+
+    @Test func everyRowRunsOnce() {
+        for row in BenchmarkCatalog.all where !row.name.contains("1MiB") && !row.name.contains("pbkdf2") {
+            row.body(1)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+// Fixed-width arithmetic against the reference integer (logged seed).
+
+import CryptoCore
+import Testing
+import TestSupport
+
+@Suite struct FixedUIntTests {
+    @Test func additionAndSubtractionMatchReference() {
+        check(FixedUInt<1>.self)
+        check(FixedUInt<4>.self)
+        check(FixedUInt<8>.self)
+        check(FixedUInt<17>.self)
+
+        func check<let n: Int>(_: FixedUInt<n>.Type) {
+            var random = TestRandom("FixedUInt<\(n)> add/sub")
+            let modulus = ReferenceInteger.one << (64 * n)
+            for _ in 0..<300 {
+                let a: FixedUInt<n> = edgyValue(&random), b: FixedUInt<n> = edgyValue(&random)
+                let (sum, carry) = a.addingReportingCarry(b)
+                let expectedSum = a.reference + b.reference
+                #expect(sum.reference == expectedSum % modulus)
+                #expect(carry == (expectedSum >= modulus ? 1 : 0))
+                let (difference, borrow) = a.subtractingReportingBorrow(b)
+                let expectedBorrow: UInt64 = a.reference < b.reference ? 1 : 0
+                #expect(borrow == expectedBorrow)
+                #expect(difference.reference == (a.reference + (expectedBorrow == 1 ? modulus : .zero) - b.reference))
+            }
+        }
+    }
+
+    @Test func multiplicationMatchesReference() {
+        check(FixedUInt<1>.self)
+        check(FixedUInt<4>.self)
+        check(FixedUInt<6>.self)
+        check(FixedUInt<16>.self)
+
+        func check<let n: Int>(_: FixedUInt<n>.Type) {
+            var random = TestRandom("FixedUInt<\(n)> mul")
+            let modulus = ReferenceInteger.one << (64 * n)
+            for _ in 0..<200 {
+                let a: FixedUInt<n> = edgyValue(&random), b: FixedUInt<n> = edgyValue(&random)
+                let (high, low) = a.multipliedFullWidth(by: b)
+                let product = a.reference * b.reference
+                #expect(low.reference == product % modulus)
+                #expect(high.reference == product.quotientAndRemainder(dividingBy: modulus).quotient)
+                let small = random.next()
+                let (scaled, carry) = a.multipliedAdding(small, 7)
+                let expected = a.reference * ReferenceInteger(small) + ReferenceInteger(7)
+                #expect(scaled.reference == expected % modulus)
+                #expect(ReferenceInteger(carry) == expected.quotientAndRemainder(dividingBy: modulus).quotient)
+            }
+        }
+    }
+
+    @Test func shiftsAndComparisonsMatchReference() {
+        var random = TestRandom("FixedUInt shifts")
+        let modulus = ReferenceInteger.one << 320
+        for _ in 0..<200 {
+            let a: FixedUInt<5> = edgyValue(&random), b: FixedUInt<5> = edgyValue(&random)
+            let amount = Int(random.next() % 330)
+            #expect(a.shiftedLeft(by: amount).reference == (a.reference << amount) % modulus)
+            #expect(a.shiftedRight(by: amount).reference == a.reference.quotientAndRemainder(dividingBy: .one << amount).quotient)
+            let top = random.next() & 1
+            #expect(a.shiftedRightOne(insertingTopBit: top).reference
+                    == a.reference.quotientAndRemainder(dividingBy: ReferenceInteger(2)).quotient + (top == 1 ? .one << 319 : .zero))
+            #expect(a.isLess(than: b).isTrueVartime == (a.reference < b.reference))
+            #expect(a.isEqual(to: b).isTrueVartime == (a.reference == b.reference))
+            #expect(a.isEqual(to: a).isTrueVartime)
+            #expect(a.isZero.isTrueVartime == a.reference.isZero)
+            #expect(a.compareVartime(b) == (a.reference < b.reference ? -1 : a.reference == b.reference ? 0 : 1))
+            #expect(a.bitLengthVartime == a.reference.bitLength)
+            for bit in [0, 63, 64, 200, 319] {
+                #expect((a.bit(bit) == 1) == a.reference.bit(bit))
+            }
+        }
+    }
+
+    @Test func byteEncodingsRoundTripAndRejectOverflow() {
+        var random = TestRandom("FixedUInt bytes")
+        for _ in 0..<100 {
+            let a = FixedUInt<4>.random(using: &random)
+            let bytes = a.bigEndianBytes()
+            #expect(bytes == a.reference.bigEndian(count: 32))
+            #expect(FixedUInt<4>(bigEndian: bytes)?.isEqual(to: a).isTrueVartime == true)
+            #expect(FixedUInt<4>(littleEndian: bytes.reversed())?.isEqual(to: a).isTrueVartime == true)
+        }
+        // Shorter input is zero-extended; longer input only with zero padding.
+        #expect(FixedUInt<1>(bigEndian: [0x01, 0x02])?.limbs[0] == 0x0102)
+        #expect(FixedUInt<1>(bigEndian: [0, 0, 0, 0, 0, 0, 0, 0, 0, 5])?.limbs[0] == 5)
+        #expect(FixedUInt<1>(bigEndian: [1, 0, 0, 0, 0, 0, 0, 0, 0]) == nil)
+        #expect(FixedUInt<1>(littleEndian: [UInt8](repeating: 0, count: 9)) == nil)
+        #expect(FixedUInt<2>(bigEndian: [UInt8]())?.isZero.isTrueVartime == true)
+        #expect(FixedUInt<2>(0xABCD).bigEndianBytes(count: 3) == [0x00, 0xAB, 0xCD])
+    }
+
+    @Test func selectionAndSwapFollowTheChoice() {
+        var random = TestRandom("FixedUInt select")
+        for _ in 0..<50 {
+            let a = FixedUInt<3>.random(using: &random), b = FixedUInt<3>.random(using: &random)
+            let flag = random.next() & 1 == 1
+            #expect(FixedUInt.select(a, b, if: Choice(flag)).reference == (flag ? a : b).reference)
+            var x = a, y = b
+            FixedUInt.conditionalSwap(&x, &y, if: Choice(flag))
+            #expect(x.reference == (flag ? b : a).reference)
+            #expect(y.reference == (flag ? a : b).reference)
+            var z = a
+            z.conditionalAssign(b, if: Choice(flag))
+            #expect(z.reference == (flag ? b : a).reference)
+        }
+    }
+
+    @Test func resizingKeepsTheLowLimbs() {
+        let value = FixedUInt<3>(limbs: [1, 2, 3])
+        #expect(Array(value.resized(to: FixedUInt<5>.self).reference.words(count: 5)) == [1, 2, 3, 0, 0])
+        #expect(Array(value.resized(to: FixedUInt<2>.self).reference.words(count: 2)) == [1, 2])
+    }
+}

@@ -1,0 +1,163 @@
+// A deliberately simple arbitrary-precision unsigned integer for cross-checking the engine's
+// fixed-width and Montgomery arithmetic. 32-bit limbs, schoolbook everything, bit-by-bit long
+// division: slow and obviously right, and it shares no code with CryptoCore.
+
+/// An unsigned integer of any size (little-endian 32-bit limbs, no leading zero limbs).
+public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, Sendable {
+    public private(set) var limbs: [UInt32]
+
+    public init(limbs: [UInt32]) {
+        self.limbs = limbs
+        normalize()
+    }
+
+    public init(_ value: UInt64) {
+        self.init(limbs: [UInt32(truncatingIfNeeded: value), UInt32(truncatingIfNeeded: value >> 32)])
+    }
+
+    /// From 64-bit words, least significant first.
+    public init(words: [UInt64]) {
+        self.init(limbs: words.flatMap { [UInt32(truncatingIfNeeded: $0), UInt32(truncatingIfNeeded: $0 >> 32)] })
+    }
+
+    /// From big-endian bytes.
+    public init(bigEndian bytes: [UInt8]) {
+        var limbs = [UInt32](repeating: 0, count: (bytes.count + 3) / 4)
+        for (i, byte) in bytes.reversed().enumerated() {
+            limbs[i / 4] |= UInt32(byte) << UInt32(8 * (i % 4))
+        }
+        self.init(limbs: limbs)
+    }
+
+    /// From hex digits (no prefix).
+    public init(hex: String) {
+        self.init(bigEndian: TestHex.bytes(hex.count % 2 == 1 ? "0" + hex : hex))
+    }
+
+    private mutating func normalize() {
+        while let last = limbs.last, last == 0 { limbs.removeLast() }
+    }
+
+    public static let zero = ReferenceInteger(limbs: [])
+    public static let one = ReferenceInteger(1)
+
+    public var isZero: Bool { limbs.isEmpty }
+
+    /// 64-bit words, least significant first, padded to `count`.
+    public func words(count: Int) -> [UInt64] {
+        (0..<count).map { i in
+            let low = 2 * i < limbs.count ? UInt64(limbs[2 * i]) : 0
+            let high = 2 * i + 1 < limbs.count ? UInt64(limbs[2 * i + 1]) : 0
+            return low | high << 32
+        }
+    }
+
+    /// Big-endian bytes, padded to `count`.
+    public func bigEndian(count: Int) -> [UInt8] {
+        (0..<count).reversed().map { i in
+            i / 4 < limbs.count ? UInt8(truncatingIfNeeded: limbs[i / 4] >> UInt32(8 * (i % 4))) : 0
+        }
+    }
+
+    public var bitLength: Int {
+        guard let top = limbs.last else { return 0 }
+        return 32 * (limbs.count - 1) + (32 - top.leadingZeroBitCount)
+    }
+
+    public func bit(_ i: Int) -> Bool {
+        i / 32 < limbs.count && (limbs[i / 32] >> UInt32(i % 32)) & 1 == 1
+    }
+
+    public static func + (a: ReferenceInteger, b: ReferenceInteger) -> ReferenceInteger {
+        var result = [UInt32]()
+        var carry: UInt64 = 0
+        for i in 0..<max(a.limbs.count, b.limbs.count) {
+            let sum = UInt64(i < a.limbs.count ? a.limbs[i] : 0) + UInt64(i < b.limbs.count ? b.limbs[i] : 0) + carry
+            result.append(UInt32(truncatingIfNeeded: sum))
+            carry = sum >> 32
+        }
+        result.append(UInt32(carry))
+        return ReferenceInteger(limbs: result)
+    }
+
+    /// `a − b`; requires `a ≥ b`.
+    public static func - (a: ReferenceInteger, b: ReferenceInteger) -> ReferenceInteger {
+        precondition(a >= b, "ReferenceInteger subtraction would go negative")
+        var result = [UInt32]()
+        var borrow: Int64 = 0
+        for i in 0..<a.limbs.count {
+            var difference = Int64(a.limbs[i]) - Int64(i < b.limbs.count ? b.limbs[i] : 0) - borrow
+            borrow = difference < 0 ? 1 : 0
+            if difference < 0 { difference += 1 << 32 }
+            result.append(UInt32(difference))
+        }
+        return ReferenceInteger(limbs: result)
+    }
+
+    public static func * (a: ReferenceInteger, b: ReferenceInteger) -> ReferenceInteger {
+        guard !a.isZero, !b.isZero else { return .zero }
+        var result = [UInt64](repeating: 0, count: a.limbs.count + b.limbs.count + 1)
+        for i in 0..<a.limbs.count {
+            var carry: UInt64 = 0
+            for j in 0..<b.limbs.count {
+                let t = UInt64(a.limbs[i]) * UInt64(b.limbs[j]) + result[i + j] + carry
+                result[i + j] = t & 0xFFFF_FFFF
+                carry = t >> 32
+            }
+            result[i + b.limbs.count] += carry
+        }
+        return ReferenceInteger(limbs: result.map { UInt32(truncatingIfNeeded: $0) })
+    }
+
+    public static func << (a: ReferenceInteger, shift: Int) -> ReferenceInteger {
+        var result = a
+        for _ in 0..<shift { result = result + result }
+        return result
+    }
+
+    /// Quotient and remainder by bit-by-bit long division.
+    public func quotientAndRemainder(dividingBy divisor: ReferenceInteger) -> (quotient: ReferenceInteger, remainder: ReferenceInteger) {
+        precondition(!divisor.isZero, "division by zero")
+        var quotient = [UInt32](repeating: 0, count: limbs.count)
+        var remainder = ReferenceInteger.zero
+        var i = bitLength - 1
+        while i >= 0 {
+            remainder = remainder + remainder
+            if bit(i) { remainder = remainder + .one }
+            if remainder >= divisor {
+                remainder = remainder - divisor
+                quotient[i / 32] |= 1 << UInt32(i % 32)
+            }
+            i -= 1
+        }
+        return (ReferenceInteger(limbs: quotient), remainder)
+    }
+
+    public static func % (a: ReferenceInteger, m: ReferenceInteger) -> ReferenceInteger {
+        a.quotientAndRemainder(dividingBy: m).remainder
+    }
+
+    /// `self^exponent mod m` by square-and-multiply.
+    public func power(_ exponent: ReferenceInteger, modulo m: ReferenceInteger) -> ReferenceInteger {
+        var result = ReferenceInteger.one % m
+        var i = exponent.bitLength - 1
+        while i >= 0 {
+            result = result * result % m
+            if exponent.bit(i) { result = result * (self % m) % m }
+            i -= 1
+        }
+        return result
+    }
+
+    public static func < (a: ReferenceInteger, b: ReferenceInteger) -> Bool {
+        if a.limbs.count != b.limbs.count { return a.limbs.count < b.limbs.count }
+        for i in stride(from: a.limbs.count - 1, through: 0, by: -1) where a.limbs[i] != b.limbs[i] {
+            return a.limbs[i] < b.limbs[i]
+        }
+        return false
+    }
+
+    public var description: String {
+        limbs.isEmpty ? "0x0" : "0x" + TestHex.string(bigEndian(count: 4 * limbs.count))
+    }
+}

@@ -1,0 +1,76 @@
+// The runner over every file of the engine-foundation issue, our own vectors, and files
+// built to fail: the runner must be able to say FAIL.
+
+import Foundation
+import Testing
+import TestSupport
+import VectorRunner
+
+@Suite struct RunnerTests {
+    /// Every third-party file the foundation issue names, with its case count.
+    static let foundationFiles: [(String, Int)] = [
+        ("wycheproof/testvectors_v1/aes_cbc_pkcs5_test.json", 216), ("wycheproof/testvectors_v1/hmac_sha256_test.json", 174),
+        ("cavp/aes/CBCGFSbox128.rsp", 14), ("cavp/aes/CBCKeySbox256.rsp", 32), ("cavp/aes/CBCVarKey256.rsp", 512),
+        ("cavp/aes/CBCVarTxt128.rsp", 256), ("cavp/aes/CBCMMT128.rsp", 20), ("cavp/aes/CBCMCT256.rsp", 200),
+        ("cavp/aes/ECBGFSbox256.rsp", 10), ("cavp/aes/ECBKeySbox128.rsp", 42), ("cavp/aes/ECBVarKey128.rsp", 256),
+        ("cavp/aes/ECBVarTxt256.rsp", 256), ("cavp/aes/ECBMMT256.rsp", 20), ("cavp/aes/ECBMCT128.rsp", 200),
+        ("cavp/aes/SP800-38A_AES_CBC_examples.txt", 6), ("cavp/aes/SP800-38A_AES_CTR_examples.txt", 6),
+        ("cavp/aes/SP800-38A_F5_CTR.rsp", 6), ("cavp/aes/rfc3686-aes-128-ctr.txt", 3), ("cavp/aes/rfc3686-aes-256-ctr.txt", 3),
+        ("cavp/sha/SHA256ShortMsg.rsp", 65), ("cavp/sha/SHA256LongMsg.rsp", 64), ("cavp/sha/SHA256Monte.rsp", 100),
+        ("cavp/hmac/HMAC_SHA256_L32.rsp", 225), ("cavp/hmac/rfc-4231-sha256.txt", 6),
+        ("cavp/kdf/ansx963_2001_SHA256.rsp", 20), ("mpin/milagro-crypto-c/sha2/SHA256ShortMsg.rsp", 65),
+        ("mpin/milagro-crypto-c/sha2/HMAC_SHA256.rsp", 225), ("mpin/milagro-crypto-c/sha2/HKDF_SHA256.rsp", 2),
+        ("powerauth/kdf-x963-sha256.json", 20), ("powerauth/crc16-arc.json", 10),
+    ]
+
+    @Test(.enabled(if: SharedVectors.isAvailable, "needs ../shared/vectors"))
+    func everyFoundationFileIsRecognisedAndPasses() {
+        for (path, cases) in Self.foundationFiles {
+            let report = VectorRunner.check(path: SharedVectors.path(path))
+            #expect(report.recognized, "\(path) not recognised")
+            #expect(report.failed == 0, "\(path): \(report.failures.prefix(3)) \(report.fileError ?? "")")
+            #expect(report.passed == cases, "\(path) passed \(report.passed), expected \(cases)")
+        }
+    }
+
+    @Test func ourOwnVectorsAllPass() {
+        let report = VectorRunner.run(roots: [SharedVectors.packageRoot + "/Vectors"])
+        #expect(report.files.count >= 22)
+        #expect(report.files.allSatisfy { $0.recognized })
+        #expect(report.failed == 0)
+        #expect(report.passed > 3000)
+        #expect(report.exitCode == 0)
+    }
+
+    @Test func corruptedVectorsFailAndAreReported() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A correct case and a wrong digest (SHA-256 of "abc" with its last byte changed).
+        let json = #"{"schema":"swiftmfa-vectors-v1","algorithm":"SHA-256","cases":["#
+            + #"{"id":1,"comment":"right","result":"valid","inputs":{"msg":"616263"},"outputs":{"digest":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}},"#
+            + #"{"id":2,"comment":"wrong","result":"valid","inputs":{"msg":"616263"},"outputs":{"digest":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ae"}}]}"#
+        try json.write(to: folder.appendingPathComponent("sha.json"), atomically: true, encoding: .utf8)
+        try "KEY = 00\n".write(to: folder.appendingPathComponent("mystery.rsp"), atomically: true, encoding: .utf8)
+        try "{broken".write(to: folder.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        let report = VectorRunner.run(roots: [folder.path, folder.path + "/missing"])
+        #expect(report.passed == 1)
+        #expect(report.failed == 3)  // the wrong digest, the broken file, the missing root
+        #expect(report.exitCode == 1)
+        let text = report.text(verbose: true)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("FAIL ") && $0.hasSuffix("sha.json: 1 passed, 1 failed, 0 skipped") })
+        #expect(lines.contains { $0.contains("sha.json #2 wrong: expected ba7816bf") && $0.contains("15ae, got ba7816bf") && $0.hasSuffix("15ad") })
+        #expect(lines.contains { $0.hasPrefix("SKIP ") && $0.hasSuffix("mystery.rsp: unrecognized") })
+        #expect(lines.last == "1 passed, 3 failed, 0 skipped")
+        let document = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any]
+        #expect(document?["failed"] as? Int == 3)
+        #expect((document?["files"] as? [Any])?.count == 4)
+    }
+
+    @Test func defaultRootsFollowTheEnvironment() {
+        let roots = VectorRunner.defaultRoots(environment: ["MFA_VECTORS": "/a:/b:"])
+        #expect(roots.first == "Vectors")
+        #expect(Array(roots.suffix(2)) == ["/a", "/b"])
+    }
+}

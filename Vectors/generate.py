@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Records SwiftMFA's own test vectors (DESIGN.md §4).
+
+Every expected value comes from an independent implementation: Python's hashlib and hmac
+(OpenSSL underneath) and pyca/cryptography (its own OpenSSL build). Inputs come from fixed
+seeds, so running this script again reproduces every file byte for byte.
+
+    python3 Vectors/generate.py            # rewrite every file
+    python3 Vectors/generate.py --check    # verify the files on disk are what it would write
+
+Schema `swiftmfa-vectors-v1`: {"schema", "algorithm", "reference", "generator", "cases": [
+{"id", "comment", "result": "valid"|"invalid", "inputs": {...}, "outputs": {...}}]}. Byte
+strings are lower-case hex, or {"repeat": hex, "count": n} for long repetitive messages.
+"""
+
+import hashlib
+import hmac
+import json
+import os
+import random
+import sys
+
+from cryptography import __version__ as cryptography_version
+from cryptography.hazmat.backends.openssl import backend
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.kdf.x963kdf import X963KDF
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HASHLIB_REFERENCE = "Python %s hashlib/hmac (OpenSSL)" % sys.version.split()[0]
+PYCA_REFERENCE = "pyca/cryptography %s (%s)" % (cryptography_version, backend.openssl_version_text())
+HASHES = {"SHA-1": "sha1", "SHA-224": "sha224", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512"}
+PYCA_HASHES = {"SHA1": hashes.SHA1, "SHA256": hashes.SHA256, "SHA512": hashes.SHA512}
+
+
+def rng(label):
+    """A PRNG seeded from the file's label, so each file is independent of the others."""
+    return random.Random("swiftmfa-vectors-v1/" + label)
+
+
+def hx(data):
+    return data.hex()
+
+
+def document(algorithm, reference, cases):
+    return {"schema": "swiftmfa-vectors-v1", "algorithm": algorithm, "reference": reference,
+            "generator": "Vectors/generate.py", "cases": cases}
+
+
+def case(cases, comment, inputs, outputs, result="valid"):
+    cases.append({"id": len(cases) + 1, "comment": comment, "result": result, "inputs": inputs, "outputs": outputs})
+
+
+def digests():
+    files = {}
+    for name, hashlib_name in HASHES.items():
+        r = rng("digest/" + name)
+        cases = []
+        for length in list(range(0, 301)) + [1000, 4095, 4096, 4097]:
+            message = r.randbytes(length)
+            case(cases, "length %d" % length, {"msg": hx(message)},
+                 {"digest": hashlib.new(hashlib_name, message).hexdigest()})
+        million = b"\x61" * (1 << 20)
+        case(cases, "1 MiB of 'a'", {"msg": {"repeat": "61", "count": 1 << 20}},
+             {"digest": hashlib.new(hashlib_name, million).hexdigest()})
+        files["digest/%s.json" % hashlib_name] = document(name, HASHLIB_REFERENCE, cases)
+    return files
+
+
+def hmacs():
+    files = {}
+    for name, hashlib_name in HASHES.items():
+        r = rng("hmac/" + name)
+        digest_size = hashlib.new(hashlib_name).digest_size
+        key_lengths = range(0, 301) if name == "SHA-256" else range(0, 301, 7)
+        cases = []
+        for key_length in key_lengths:
+            key, message = r.randbytes(key_length), r.randbytes(r.randrange(0, 200))
+            tag = hmac.new(key, message, hashlib_name).digest()
+            case(cases, "key length %d" % key_length, {"key": hx(key), "msg": hx(message)}, {"tag": hx(tag)})
+        # Truncated tags: accepted from max(10, half the digest) bytes up (RFC 2104 §5, our rule).
+        minimum = max(10, digest_size // 2)
+        for length in range(1, digest_size + 1):
+            key, message = r.randbytes(32), r.randbytes(50)
+            tag = hmac.new(key, message, hashlib_name).digest()[:length]
+            result = "valid" if length >= minimum else "invalid"
+            case(cases, "tag truncated to %d bytes" % length, {"key": hx(key), "msg": hx(message)}, {"tag": hx(tag)}, result)
+        # Tampered tags: one flipped bit anywhere in the tag must be rejected.
+        for bit in range(0, 8 * digest_size, 5):
+            key, message = r.randbytes(32), r.randbytes(40)
+            tag = bytearray(hmac.new(key, message, hashlib_name).digest())
+            tag[bit // 8] ^= 1 << (bit % 8)
+            case(cases, "bit %d of the tag flipped" % bit, {"key": hx(key), "msg": hx(message)}, {"tag": hx(tag)}, "invalid")
+        files["hmac/hmac-%s.json" % hashlib_name] = document("HMAC-" + name.replace("-", ""), HASHLIB_REFERENCE, cases)
+    return files
+
+
+def pbkdf2():
+    files = {}
+    for name, hashlib_name in [("SHA1", "sha1"), ("SHA256", "sha256")]:
+        r = rng("pbkdf2/" + name)
+        cases = []
+        for rounds in [1, 2, 3, 10, 100, 1000, 4096, 10000]:
+            for _ in range(6):
+                password, salt = r.randbytes(r.randrange(0, 101)), r.randbytes(r.randrange(0, 65))
+                length = r.randrange(1, 101)
+                key = hashlib.pbkdf2_hmac(hashlib_name, password, salt, rounds, length)
+                case(cases, "%d rounds, %d-byte output" % (rounds, length),
+                     {"password": hx(password), "salt": hx(salt), "rounds": rounds}, {"key": hx(key)})
+        files["kdf/pbkdf2-hmac-%s.json" % hashlib_name] = document("PBKDF2-HMAC-" + name, HASHLIB_REFERENCE, cases)
+    return files
+
+
+def hkdf():
+    files = {}
+    for name, algorithm in PYCA_HASHES.items():
+        r = rng("hkdf/" + name)
+        hash_length = algorithm.digest_size
+        cases = []
+        lengths = [1, 2, hash_length - 1, hash_length, hash_length + 1, 2 * hash_length, 255 * hash_length]
+        lengths += [r.randrange(1, 255 * hash_length + 1) for _ in range(30)]
+        for length in lengths:
+            ikm = r.randbytes(r.randrange(1, 101))
+            salt = r.randbytes(r.choice([0, 1, 16, hash_length, 100, 200]))
+            info = r.randbytes(r.randrange(0, 101))
+            okm = HKDF(algorithm=algorithm(), length=length, salt=salt or None, info=info).derive(ikm)
+            case(cases, "L = %d, salt %d bytes" % (length, len(salt)),
+                 {"ikm": hx(ikm), "salt": hx(salt), "info": hx(info)}, {"okm": hx(okm)})
+        files["kdf/hkdf-%s.json" % name.lower()] = document("HKDF-" + name, PYCA_REFERENCE, cases)
+    return files
+
+
+def x963():
+    files = {}
+    for name, algorithm in PYCA_HASHES.items():
+        r = rng("x963/" + name)
+        cases = []
+        lengths = range(1, 201) if name == "SHA256" else range(1, 201, 9)
+        for length in lengths:
+            z = r.randbytes(r.choice([24, 32, 48, 66]))
+            shared_info = r.randbytes(r.choice([0, 1, 16, 32, 65]))
+            key = X963KDF(algorithm=algorithm(), length=length, sharedinfo=shared_info or None).derive(z)
+            case(cases, "%d-byte output" % length, {"z": hx(z), "sharedInfo": hx(shared_info)}, {"key": hx(key)})
+        files["kdf/x963kdf-%s.json" % name.lower()] = document("X963KDF-" + name, PYCA_REFERENCE, cases)
+    return files
+
+
+def aes_lengths():
+    return sorted(set(list(range(0, 81)) + list(range(96, 1101, 29)) + [127, 128, 129, 255, 256, 257, 1023, 1024, 1025, 1100]))
+
+
+def aes_encrypt(key, mode, data):
+    encryptor = Cipher(algorithms.AES(key), mode).encryptor()
+    return encryptor.update(data) + encryptor.finalize()
+
+
+def aes_cbc():
+    r = rng("aes/cbc")
+    padded, unpadded, ecb = [], [], []
+    for key_bits in [128, 192, 256]:
+        for length in aes_lengths():
+            key, iv, plaintext = r.randbytes(key_bits // 8), r.randbytes(16), r.randbytes(length)
+            pad = 16 - length % 16
+            ciphertext = aes_encrypt(key, modes.CBC(iv), plaintext + bytes([pad]) * pad)
+            case(padded, "AES-%d, %d bytes" % (key_bits, length), {"key": hx(key), "iv": hx(iv), "pt": hx(plaintext)}, {"ct": hx(ciphertext)})
+            if length % 16 == 0:
+                ciphertext = aes_encrypt(key, modes.CBC(iv), plaintext)
+                case(unpadded, "AES-%d, %d bytes" % (key_bits, length), {"key": hx(key), "iv": hx(iv), "pt": hx(plaintext)}, {"ct": hx(ciphertext)})
+        # Bad padding: every way the last block can be wrong decrypts to the same failure.
+        key, iv = r.randbytes(key_bits // 8), r.randbytes(16)
+        body = r.randbytes(r.choice([0, 16, 32]))
+        bad_tails = [bytes(15) + b"\x00", bytes(15) + b"\x11", bytes(15) + b"\xff", bytes(14) + b"\x01\x02",
+                     b"\x10" * 15 + b"\x0f", b"\x03" * 13 + b"\x02\x03\x03", bytes([5] * 11) + bytes([5, 5, 4, 5, 5]),
+                     b"\x10" * 15 + b"\x11", bytes(range(16))]
+        for index, tail in enumerate(bad_tails):
+            ciphertext = aes_encrypt(key, modes.CBC(iv), body + tail)
+            case(padded, "AES-%d, bad padding %d" % (key_bits, index), {"key": hx(key), "iv": hx(iv), "ct": hx(ciphertext)}, {}, "invalid")
+        for length in [1, 15, 17, 31]:
+            case(padded, "AES-%d, ciphertext of %d bytes" % (key_bits, length),
+                 {"key": hx(key), "iv": hx(iv), "ct": hx(r.randbytes(length))}, {}, "invalid")
+        case(padded, "AES-%d, empty ciphertext" % key_bits, {"key": hx(key), "iv": hx(iv), "ct": ""}, {}, "invalid")
+        for _ in range(8):
+            key, block = r.randbytes(key_bits // 8), r.randbytes(16)
+            case(ecb, "AES-%d single block" % key_bits, {"key": hx(key), "pt": hx(block)}, {"ct": hx(aes_encrypt(key, modes.ECB(), block))})
+    return {"aes/aes-cbc-pkcs7.json": document("AES-CBC-PKCS7", PYCA_REFERENCE, padded),
+            "aes/aes-cbc-nopad.json": document("AES-CBC-NOPAD", PYCA_REFERENCE, unpadded),
+            "aes/aes-ecb.json": document("AES-ECB", PYCA_REFERENCE, ecb)}
+
+
+def aes_ctr():
+    r = rng("aes/ctr")
+    cases = []
+    for key_bits in [128, 192, 256]:
+        for length in aes_lengths():
+            key, counter, plaintext = r.randbytes(key_bits // 8), r.randbytes(16), r.randbytes(length)
+            case(cases, "AES-%d, %d bytes" % (key_bits, length), {"key": hx(key), "counter": hx(counter), "pt": hx(plaintext)},
+                 {"ct": hx(aes_encrypt(key, modes.CTR(counter), plaintext))})
+        # Counters that carry out of the low 64 bits, and that wrap the whole 128-bit block.
+        for start, label in [((1 << 64) - 3, "crosses 2^64"), ((1 << 128) - 3, "wraps 2^128"),
+                             ((1 << 64) - 1, "at 2^64 - 1"), ((1 << 128) - 1, "at 2^128 - 1")]:
+            for length in [48, 100, 160]:
+                key, plaintext = r.randbytes(key_bits // 8), r.randbytes(length)
+                counter = start.to_bytes(16, "big")
+                case(cases, "AES-%d, counter %s, %d bytes" % (key_bits, label, length),
+                     {"key": hx(key), "counter": hx(counter), "pt": hx(plaintext)},
+                     {"ct": hx(aes_encrypt(key, modes.CTR(counter), plaintext))})
+    return {"aes/aes-ctr.json": document("AES-CTR", PYCA_REFERENCE, cases)}
+
+
+def render(doc):
+    """One case per line: diffable, and compact enough for long hex."""
+    head = {k: v for k, v in doc.items() if k != "cases"}
+    lines = ["{"]
+    for key, value in head.items():
+        lines.append(" %s: %s," % (json.dumps(key), json.dumps(value)))
+    lines.append(' "cases": [')
+    rendered = [json.dumps(c, sort_keys=True, separators=(",", ":")) for c in doc["cases"]]
+    lines.append(",\n".join("  " + c for c in rendered))
+    lines.append(" ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    check = "--check" in sys.argv
+    files = {}
+    for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr]:
+        files.update(producer())
+    stale = []
+    for relative, doc in sorted(files.items()):
+        path = os.path.join(HERE, relative)
+        text = render(doc)
+        if check:
+            with open(path) as handle:
+                if handle.read() != text:
+                    stale.append(relative)
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as handle:
+            handle.write(text)
+        print("wrote %s: %d cases" % (relative, len(doc["cases"])))
+    if stale:
+        print("stale: " + ", ".join(stale))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
