@@ -4,17 +4,11 @@ import CryptoPrimitives
 
 extension BenchmarkCatalog {
     static var symmetricRows: [BenchmarkCase] {
-        let key16 = SymmetricKey(data: (0..<16).map { UInt8($0) })
-        let key32 = SymmetricKey(data: (0..<32).map { UInt8($0) })
-        let iv = [UInt8](repeating: 0x24, count: 16)
-        let message64 = [UInt8](repeating: 0x61, count: 64)
-        let message1K = [UInt8](repeating: 0x61, count: 1024)
-        let message1M = [UInt8](repeating: 0x61, count: 1 << 20)
-        let message32 = [UInt8](repeating: 0x61, count: 32)
+        typealias F = BenchmarkFixtures
+        let key16 = SymmetricKey(data: F.key16), key32 = SymmetricKey(data: F.key32), iv = F.iv
+        let (message32, message64, message1K, message1M) = (F.message32, F.message64, F.message1K, F.message1M)
         let ciphertext1M = (try? AES.UnauthenticatedCBC.encrypt(message1M, using: key16, iv: iv, padding: .none)) ?? []
-        let secret24 = [UInt8](repeating: 0x5A, count: 24)
-        let salt16 = [UInt8](repeating: 0xA5, count: 16)
-        let password = Array("correct horse battery staple".utf8)
+        let (secret24, salt16, password) = (F.secret24, F.salt16, F.password)
 
         return [
             BenchmarkCase("sha256/64B", bytesPerOperation: 64) { n in

@@ -16,15 +16,10 @@ enum SwiftCryptoRows {
     }
 
     static var all: [String: BenchmarkCase] {
-        let key16 = SymmetricKey(data: (0..<16).map { UInt8($0) })
-        let key32 = SymmetricKey(data: (0..<32).map { UInt8($0) })
-        let iv = [UInt8](repeating: 0x24, count: 16)
-        let message64 = [UInt8](repeating: 0x61, count: 64)
-        let message1K = [UInt8](repeating: 0x61, count: 1024)
-        let message1M = [UInt8](repeating: 0x61, count: 1 << 20)
-        let message32 = [UInt8](repeating: 0x61, count: 32)
-        let salt16 = [UInt8](repeating: 0xA5, count: 16)
-        let password = Array("correct horse battery staple".utf8)
+        typealias F = BenchmarkFixtures
+        let key16 = SymmetricKey(data: F.key16), key32 = SymmetricKey(data: F.key32), iv = F.iv
+        let (message32, message64, message1K, message1M) = (F.message32, F.message64, F.message1K, F.message1M)
+        let (salt16, password) = (F.salt16, F.password)
         let cbcIV = try? AES._CBC.IV(ivBytes: iv)
         let ctrNonce = try? AES._CTR.Nonce(nonceBytes: iv)
         let ciphertext1M = cbcIV.flatMap { try? AES._CBC.encrypt(message1M, using: key16, iv: $0, noPadding: true) } ?? Data()
