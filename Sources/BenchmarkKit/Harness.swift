@@ -21,6 +21,13 @@ public struct BenchmarkCase: Sendable {
         self.bytesPerOperation = bytesPerOperation
         self.body = body
     }
+
+    /// A row that calls `operation` once per iteration and consumes its result.
+    public init<Result>(_ name: String, bytesPerOperation: Int? = nil, repeating operation: @escaping @Sendable () -> Result) {
+        self.init(name, bytesPerOperation: bytesPerOperation) { iterations in
+            for _ in 0..<iterations { blackHole(operation()) }
+        }
+    }
 }
 
 /// A measured row.

@@ -11,41 +11,24 @@ extension BenchmarkCatalog {
         let (secret24, salt16, password) = (F.secret24, F.salt16, F.password)
 
         return [
-            BenchmarkCase("sha256/64B", bytesPerOperation: 64) { n in
-                for _ in 0..<n { blackHole(SHA256.hash(data: message64)) }
-            },
-            BenchmarkCase("sha256/1KiB", bytesPerOperation: 1024) { n in
-                for _ in 0..<n { blackHole(SHA256.hash(data: message1K)) }
-            },
-            BenchmarkCase("sha256/1MiB", bytesPerOperation: 1 << 20) { n in
-                for _ in 0..<n { blackHole(SHA256.hash(data: message1M)) }
-            },
-            BenchmarkCase("hmac-sha256/32B", bytesPerOperation: 32) { n in
-                for _ in 0..<n { blackHole(HMAC<SHA256>.authenticationCode(for: message32, using: key32)) }
-            },
-            BenchmarkCase("hmac-sha256/1KiB", bytesPerOperation: 1024) { n in
-                for _ in 0..<n { blackHole(HMAC<SHA256>.authenticationCode(for: message1K, using: key32)) }
-            },
-            BenchmarkCase("aes128/cbc/encrypt/1KiB", bytesPerOperation: 1024) { n in
-                for _ in 0..<n { blackHole(try? AES.UnauthenticatedCBC.encrypt(message1K, using: key16, iv: iv, padding: .none)) }
-            },
-            BenchmarkCase("aes128/cbc/encrypt/1MiB", bytesPerOperation: 1 << 20) { n in
-                for _ in 0..<n { blackHole(try? AES.UnauthenticatedCBC.encrypt(message1M, using: key16, iv: iv, padding: .none)) }
-            },
-            BenchmarkCase("aes128/cbc/decrypt/1MiB", bytesPerOperation: 1 << 20) { n in
-                for _ in 0..<n { blackHole(try? AES.UnauthenticatedCBC.decrypt(ciphertext1M, using: key16, iv: iv, padding: .none)) }
-            },
-            BenchmarkCase("aes128/ctr/1MiB", bytesPerOperation: 1 << 20) { n in
-                for _ in 0..<n { blackHole(try? AES.UnauthenticatedCTR.encrypt(message1M, using: key16, counterBlock: iv)) }
-            },
-            BenchmarkCase("x963kdf/sha256/48B") { n in
-                for _ in 0..<n { blackHole(try? X963KDF<SHA256>.deriveKey(sharedSecret: secret24, sharedInfo: salt16, outputByteCount: 48)) }
-            },
-            BenchmarkCase("pbkdf2/sha1/10000") { n in
-                for _ in 0..<n {
-                    blackHole(try? PBKDF2<Insecure.SHA1>.deriveKey(from: password, salt: salt16, rounds: 10_000, outputByteCount: 16))
-                }
-            },
+            BenchmarkCase("sha256/64B", bytesPerOperation: 64, repeating: { SHA256.hash(data: message64) }),
+            BenchmarkCase("sha256/1KiB", bytesPerOperation: 1024, repeating: { SHA256.hash(data: message1K) }),
+            BenchmarkCase("sha256/1MiB", bytesPerOperation: 1 << 20, repeating: { SHA256.hash(data: message1M) }),
+            BenchmarkCase("hmac-sha256/32B", bytesPerOperation: 32, repeating: { HMAC<SHA256>.authenticationCode(for: message32, using: key32) }),
+            BenchmarkCase("hmac-sha256/1KiB", bytesPerOperation: 1024, repeating: { HMAC<SHA256>.authenticationCode(for: message1K, using: key32) }),
+            BenchmarkCase("aes128/cbc/encrypt/1KiB", bytesPerOperation: 1024,
+                          repeating: { try? AES.UnauthenticatedCBC.encrypt(message1K, using: key16, iv: iv, padding: .none) }),
+            BenchmarkCase("aes128/cbc/encrypt/1MiB", bytesPerOperation: 1 << 20,
+                          repeating: { try? AES.UnauthenticatedCBC.encrypt(message1M, using: key16, iv: iv, padding: .none) }),
+            BenchmarkCase("aes128/cbc/decrypt/1MiB", bytesPerOperation: 1 << 20,
+                          repeating: { try? AES.UnauthenticatedCBC.decrypt(ciphertext1M, using: key16, iv: iv, padding: .none) }),
+            BenchmarkCase("aes128/ctr/1MiB", bytesPerOperation: 1 << 20,
+                          repeating: { try? AES.UnauthenticatedCTR.encrypt(message1M, using: key16, counterBlock: iv) }),
+            BenchmarkCase("x963kdf/sha256/48B",
+                          repeating: { try? X963KDF<SHA256>.deriveKey(sharedSecret: secret24, sharedInfo: salt16, outputByteCount: 48) }),
+            BenchmarkCase("pbkdf2/sha1/10000", repeating: {
+                try? PBKDF2<Insecure.SHA1>.deriveKey(from: password, salt: salt16, rounds: 10_000, outputByteCount: 16)
+            }),
         ]
     }
 }
