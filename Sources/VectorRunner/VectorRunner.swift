@@ -95,6 +95,14 @@ public enum VectorRunner {
         case ("mac_test_schema_v1.json", let algorithm) where algorithm.hasPrefix("HMAC"):
             guard let hash = HashChoice(name: String(algorithm.dropFirst(4))) else { return false }
             WycheproofSymmetric.checkMAC(file, hash: hash, &log)
+        case ("ecdsa_verify_schema_v1.json", "ECDSA") where isP256(file):
+            WycheproofEC.checkECDSA(file, p1363: false, &log)
+        case ("ecdsa_p1363_verify_schema_v1.json", "ECDSA") where isP256(file):
+            WycheproofEC.checkECDSA(file, p1363: true, &log)
+        case ("ecdh_test_schema_v1.json", "ECDH") where isP256(file):
+            WycheproofEC.checkECDH(file, ecpoint: false, &log)
+        case ("ecdh_ecpoint_test_schema_v1.json", "ECDH") where isP256(file):
+            WycheproofEC.checkECDH(file, ecpoint: true, &log)
         default:
             return false
         }
@@ -102,10 +110,17 @@ public enum VectorRunner {
         return true
     }
 
+    /// Whether every group of an EC file is on secp256r1.
+    private static func isP256(_ file: WycheproofFile) -> Bool {
+        file.groups.allSatisfy { ($0.fields["curve"] ?? $0.fields["publicKey"]?["curve"])?.string == "secp256r1" }
+    }
+
     private static func checkCAVP(_ file: CAVPFile, _ log: inout CaseLog) -> Bool {
         let header = file.headerText
         let fields = Set(file.blocks.flatMap { $0.fields.map(\.name) })
-        if let mode = CAVPAES.mode(of: file) {
+        if let kind = CAVPEC.kind(of: file) {
+            CAVPEC.check(file, kind: kind, &log)
+        } else if let mode = CAVPAES.mode(of: file) {
             CAVPAES.check(file, mode: mode, &log)
         } else if fields.contains("Klen") && fields.contains("Mac") {
             CAVPDigests.checkCAVSHMAC(file, &log)

@@ -6,6 +6,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: mfa vectors [--json] [--verbose] [PATH ...]
            mfa bench [--filter TEXT] [--min-time SECONDS] [--json]
+           mfa generate p256-tables
     """
 
 switch arguments.first {
@@ -13,6 +14,8 @@ case "vectors":
     exit(VectorsCommand.run(Array(arguments.dropFirst())))
 case "bench":
     exit(BenchCommand.run(Array(arguments.dropFirst())))
+case "generate":
+    exit(GenerateCommand.run(Array(arguments.dropFirst())))
 case "--help", "-h", "help":
     print(usage)
     exit(0)

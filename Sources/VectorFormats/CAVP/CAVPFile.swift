@@ -32,6 +32,13 @@ public struct CAVPFile: Sendable {
             return try HexText.bytes(text, field: name)
         }
 
+        /// The field `name` as a big-endian integer given in hex, which CAVP writes with an odd
+        /// number of digits when the value needs it (out-of-range coordinates in PKV files).
+        public func integerBytes(_ name: String) throws(VectorFormatError) -> [UInt8] {
+            guard let text = self[name] else { throw .missingField(name) }
+            return try HexText.bytes(text.count % 2 == 1 ? "0" + text : text, field: name)
+        }
+
         /// The field `name` as a decimal integer.
         public func integer(_ name: String) throws(VectorFormatError) -> Int {
             guard let text = self[name], let value = Int(text) else { throw .missingField(name) }

@@ -1,9 +1,10 @@
 // The files under ../shared/vectors/powerauth, recognised by shape and file name
-// (DESIGN.md §3). Only the primitives of the engine so far; the protocol files come with the
-// PowerAuth issue and are reported unrecognised until then.
+// (DESIGN.md §3). The primitive-level files so far (KDF, CRC, ECDH fold, activation-code
+// signature); the protocol files come with the PowerAuth issue and are unrecognised until then.
 
 import CryptoCore
 import CryptoPrimitives
+import Foundation
 import VectorFormats
 
 enum PowerAuthFiles {
@@ -12,6 +13,8 @@ enum PowerAuthFiles {
         switch name {
         case "kdf-x963-sha256.json" where json["cases"] != nil: checkX963
         case "crc16-arc.json" where json["cases"] != nil: checkCRC16
+        case "compute-master-secret-key.json" where json["data"] != nil: checkMasterSecret
+        case "verify-activation-data-signature-v3.json" where json["data"] != nil: checkActivationSignature
         default: nil
         }
     }
@@ -45,6 +48,53 @@ enum PowerAuthFiles {
             log.expect(got == expected, id, input.count > 20 ? String(input.prefix(20)) + "…" : input,
                        expected: text, got: "0x" + String(got, radix: 16, uppercase: true))
         }
+    }
+
+    /// ECDH then fold16 (powerauth.md §1): both sides must reach `masterSecretKey`.
+    static func checkMasterSecret(_ json: JSONValue, _ log: inout CaseLog) {
+        for (index, entry) in (json["data"]?.array ?? []).enumerated() {
+            let id = "data[\(index)]"
+            do throws(VectorFormatError) {
+                let input = entry["input"] ?? .null
+                let expected = try base64(entry["output"] ?? .null, "masterSecretKey")
+                for (privateName, publicName) in [("devicePrivateKey", "serverPublicKey"), ("serverPrivateKey", "devicePublicKey")] {
+                    let ours = try? P256.KeyAgreement.PrivateKey(rawRepresentation: try base64(input, privateName))
+                    let peer = try? P256.KeyAgreement.PublicKey(sec1Representation: try base64(input, publicName))
+                    let shared = (peer.flatMap { try? ours?.sharedSecretFromKeyAgreement(with: $0) })?.secret.unsafeExposedBytes ?? []
+                    let folded = shared.count == 32 ? (0..<16).map { shared[$0] ^ shared[$0 + 16] } : []
+                    log.expect(folded, equals: expected, id, "\(privateName) × \(publicName)")
+                }
+            } catch {
+                log.fail(id, "", expected: "well-formed case", got: error.description)
+            }
+        }
+    }
+
+    /// The activation code's ASCII bytes, signed with the master key (powerauth.md §3.2).
+    static func checkActivationSignature(_ json: JSONValue, _ log: inout CaseLog) {
+        for (index, entry) in (json["data"]?.array ?? []).enumerated() {
+            let id = "data[\(index)]"
+            do throws(VectorFormatError) {
+                let input = entry["input"] ?? .null
+                guard let code = input["activationCode"]?.string else { throw .missingField("activationCode") }
+                let publicKey = try? P256.Signing.PublicKey(sec1Representation: try base64(input, "masterPublicKey"))
+                let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: try base64(input, "masterPrivateKey"))
+                let signature = try? P256.Signing.ECDSASignature(derRepresentation: try base64(entry["output"] ?? .null, "activationSignature"))
+                let consistent = publicKey != nil && privateKey?.publicKey == publicKey
+                let verifies = signature.map { publicKey?.isValidSignature($0, for: Array(code.utf8)) ?? false } ?? false
+                log.expect(consistent && verifies, id, code, expected: "key pair consistent, signature valid",
+                           got: "consistent \(consistent), valid \(verifies)")
+            } catch {
+                log.fail(id, "", expected: "well-formed case", got: error.description)
+            }
+        }
+    }
+
+    /// A standard Base64 field, decoded by Foundation (not by the engine under test).
+    static func base64(_ entry: JSONValue, _ name: String) throws(VectorFormatError) -> [UInt8] {
+        guard let text = entry[name]?.string else { throw .missingField(name) }
+        guard let data = Data(base64Encoded: text) else { throw .malformed("\(name) is not Base64") }
+        return Array(data)
     }
 
     static func bytes(_ entry: JSONValue, _ name: String) throws(VectorFormatError) -> [UInt8] {

@@ -1,0 +1,91 @@
+// Wycheproof EcdsaVerify, EcdsaP1363Verify, EcdhTest and EcdhEcpointTest files for secp256r1.
+
+import CryptoPrimitives
+import VectorFormats
+
+enum WycheproofEC {
+    /// Flags of the ECDSA files; none marks an "acceptable" case in the v1 files, so none needs
+    /// a decision beyond being known. BER-encoded signatures are invalid there, and we refuse BER.
+    static let ecdsaFlags: Set<String> = [
+        "ArithmeticError", "InvalidEncoding", "InvalidSignature", "InvalidTypesInSignature", "SpecialCaseHash",
+        "ModifiedSignature", "EdgeCasePublicKey", "ModularInverse", "ValidSignature", "SmallRandS", "BerEncodedSignature",
+        "PointDuplication", "RangeCheck", "ModifiedInteger", "IntegerOverflow", "MissingZero",
+        "EdgeCaseShamirMultiplication", "SignatureSize",
+    ]
+
+    /// ECDH flags, with our decision for each flag that appears on an "acceptable" case:
+    /// - `CompressedPublic`, `CompressedPoint`: **accept** — we decode SEC 1 compressed points
+    ///   (PowerAuth's SDK sends them).
+    /// - `InvalidAsn`: **reject** — public keys are read as strict DER; BER variants fail.
+    /// - `UnnamedCurve` (with `UnusedParam`, `WrongOrder`, `ModifiedGenerator`, `ModifiedCofactor`,
+    ///   `NoCofactor`, `ModifiedCurveParameter`): **reject** — only the named curve secp256r1 is
+    ///   accepted in SubjectPublicKeyInfo; explicit parameters are never parsed.
+    static let ecdhDecisions: [String: WycheproofDecisions.Decision] = [
+        "CompressedPublic": .accept, "CompressedPoint": .accept, "InvalidAsn": .reject, "UnnamedCurve": .reject,
+        "UnusedParam": .reject, "WrongOrder": .reject, "ModifiedGenerator": .reject, "ModifiedCofactor": .reject,
+        "NoCofactor": .reject, "ModifiedCurveParameter": .reject,
+    ]
+    static let ecdhFlags: Set<String> = Set(ecdhDecisions.keys).union([
+        "Normal", "EdgeCaseSharedSecret", "EdgeCaseEphemeralKey", "EdgeCaseDoubling", "AdditionChain", "CVE-2017-8932",
+        "InvalidCurveAttack", "InvalidEncoding", "WrongCurve", "ModifiedPublicPoint", "InvalidPublic", "NegativeCofactor",
+        "LargeCofactor", "ModifiedPrime", "ModifiedGroup", "WeakPublicKey", "InvalidCompressedPublic",
+    ])
+
+    /// EcdsaVerify (DER signatures) or EcdsaP1363Verify (r‖s) with SHA-256.
+    static func checkECDSA(_ file: WycheproofFile, p1363: Bool, _ log: inout CaseLog) {
+        for group in file.groups {
+            guard group.fields["sha"]?.string == "SHA-256",
+                  let keyHex = group.fields["publicKey"]?["uncompressed"]?.string,
+                  let keyBytes = try? HexText.bytes(keyHex) else {
+                for test in group.tests { log.skip("#\(test.id)", reason: "only SHA-256 with an uncompressed key is run") }
+                continue
+            }
+            let key = try? P256.Signing.PublicKey(x963Representation: keyBytes)
+            if let der = group.fields["publicKeyDer"]?.string.flatMap({ try? HexText.bytes($0) }),
+               (try? P256.Signing.PublicKey(derRepresentation: der))?.x963Representation != key?.x963Representation {
+                log.fileError("publicKeyDer of a group does not decode to its uncompressed key")
+            }
+            for test in group.tests {
+                guard WycheproofDecisions.knownFlags(test, ecdsaFlags, &log) else { continue }
+                do throws(VectorFormatError) {
+                    let message = try test.bytes("msg"), signatureBytes = try test.bytes("sig")
+                    let signature = p1363
+                        ? try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
+                        : try? P256.Signing.ECDSASignature(derRepresentation: signatureBytes)
+                    let verifies = signature.map { key?.isValidSignature($0, for: message) ?? false } ?? false
+                    let expected = test.result == .valid
+                    log.expect(verifies == expected, "#\(test.id)", test.comment,
+                               expected: expected ? "valid" : "invalid", got: verifies ? "valid" : "invalid")
+                } catch {
+                    log.fail("#\(test.id)", test.comment, expected: "well-formed case", got: error.description)
+                }
+            }
+        }
+    }
+
+    /// EcdhTest (SubjectPublicKeyInfo public keys) or EcdhEcpointTest (SEC 1 points).
+    static func checkECDH(_ file: WycheproofFile, ecpoint: Bool, _ log: inout CaseLog) {
+        for group in file.groups {
+            for test in group.tests {
+                let id = "#\(test.id)"
+                guard WycheproofDecisions.knownFlags(test, ecdhFlags, &log) else { continue }
+                guard let expectSuccess = WycheproofDecisions.expectsSuccess(test, ecdhDecisions, &log) else { continue }
+                do throws(VectorFormatError) {
+                    let publicBytes = try test.bytes("public"), shared = try test.bytes("shared")
+                    let peer = ecpoint
+                        ? try? P256.KeyAgreement.PublicKey(sec1Representation: publicBytes)
+                        : try? P256.KeyAgreement.PublicKey(derRepresentation: publicBytes)
+                    let ours: P256.KeyAgreement.PrivateKey? = ECInputs.privateKey(try test.bytes("private"))
+                    let result = peer.flatMap { peer in try? ours?.sharedSecretFromKeyAgreement(with: peer) }
+                    if expectSuccess {
+                        log.expect(result?.secret.unsafeExposedBytes ?? [], equals: shared, id, test.comment)
+                    } else {
+                        log.expect(result == nil, id, test.comment, expected: "rejected", got: "shared secret computed")
+                    }
+                } catch {
+                    log.fail(id, test.comment, expected: "well-formed case", got: error.description)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+// `mfa generate p256-tables`: writes the generated tables of the engine to standard output.
+
+import CryptoPrimitives
+import Foundation
+
+enum GenerateCommand {
+    /// Runs the command; returns the exit status (0, or 2 on a usage error).
+    static func run(_ arguments: [String]) -> Int32 {
+        switch arguments.first {
+        case "p256-tables":
+            print(P256.generatorTablesSource(), terminator: "")
+            return 0
+        default:
+            FileHandle.standardError.write(Data("usage: mfa generate p256-tables > Sources/CryptoPrimitives/EC/P256/P256GeneratorTables.swift\n".utf8))
+            return 2
+        }
+    }
+}
