@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
-        .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "VectorFormats", "TestSupport"]),
+        .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "CryptoCore", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),

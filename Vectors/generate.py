@@ -23,6 +23,9 @@ import sys
 from cryptography import __version__ as cryptography_version
 from cryptography.hazmat.backends.openssl import backend
 from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.x963kdf import X963KDF
@@ -208,6 +211,76 @@ def aes_ctr():
     return {"aes/aes-ctr.json": document("AES-CTR", PYCA_REFERENCE, cases)}
 
 
+P256_N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+P256_P = 2**256 - 2**224 + 2**192 + 2**96 - 1
+
+
+def p256_key(r):
+    return ec.derive_private_key(r.randrange(1, P256_N), ec.SECP256R1())
+
+
+def point_bytes(key, compressed=False):
+    form = serialization.PublicFormat.CompressedPoint if compressed else serialization.PublicFormat.UncompressedPoint
+    return key.public_key().public_bytes(serialization.Encoding.X962, form)
+
+
+def scalar_bytes(key):
+    return key.private_numbers().private_value.to_bytes(32, "big")
+
+
+def p256():
+    r = rng("p256")
+    verify, deterministic, keys, ecdh = [], [], [], []
+    for index in range(60):
+        key = p256_key(r)
+        message = r.randbytes(r.randrange(0, 300))
+        # Deterministic (RFC 6979) so that the file is reproducible; OpenSSL picks the nonce.
+        der = key.sign(message, ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+        public = hx(point_bytes(key))
+        rr, ss = decode_dss_signature(der)
+        case(verify, "OpenSSL signature", {"publicKey": public, "msg": hx(message), "sig": hx(der)}, {})
+        case(verify, "high s (no low-s rule on P-256)", {"publicKey": public, "msg": hx(message),
+             "sig": hx(encode_dss_signature(rr, P256_N - ss))}, {})
+        if index % 3 == 0:
+            case(verify, "message changed", {"publicKey": public, "msg": hx(message + b"\x00"), "sig": hx(der)}, {}, "invalid")
+            case(verify, "r and s swapped", {"publicKey": public, "msg": hx(message), "sig": hx(encode_dss_signature(ss, rr))}, {}, "invalid")
+            case(verify, "s + n", {"publicKey": public, "msg": hx(message), "sig": hx(encode_dss_signature(rr, ss + P256_N))}, {}, "invalid")
+            other = hx(point_bytes(p256_key(r)))
+            case(verify, "another key", {"publicKey": other, "msg": hx(message), "sig": hx(der)}, {}, "invalid")
+            bad = bytearray(der)
+            bad[-1 - r.randrange(0, 30)] ^= 1 << r.randrange(0, 8)
+            case(verify, "one bit of s flipped", {"publicKey": public, "msg": hx(message), "sig": hx(bytes(bad))}, {}, "invalid")
+        other_message = r.randbytes(r.randrange(0, 300))
+        deterministic_der = key.sign(other_message, ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+        case(deterministic, "RFC 6979, %d-byte message" % len(other_message), {"privateKey": hx(scalar_bytes(key)), "msg": hx(other_message)},
+             {"sig": hx(deterministic_der)})
+        pkcs8 = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        sec1 = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption())
+        spki = key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+        case(keys, "OpenSSL key encodings", {"privateKey": hx(scalar_bytes(key)), "pkcs8": hx(pkcs8), "sec1": hx(sec1)},
+             {"publicKey": public, "compressedPublicKey": hx(point_bytes(key, True)), "spki": hx(spki)})
+        peer = p256_key(r)
+        compressed = index % 2 == 1
+        case(ecdh, "shared secret, %s peer point" % ("compressed" if compressed else "uncompressed"),
+             {"privateKey": hx(scalar_bytes(key)), "publicKey": hx(point_bytes(peer, compressed))},
+             {"shared": hx(key.exchange(ec.ECDH(), peer.public_key()))})
+    # Invalid peer points: off the curve, coordinates ≥ p, x without a square root, bad prefixes.
+    key = p256_key(r)
+    good = point_bytes(p256_key(r))
+    invalid = [("y changed: off the curve", good[:-1] + bytes([good[-1] ^ 1])),
+               ("x = p", b"\x04" + P256_P.to_bytes(32, "big") + good[33:]),
+               ("y = p + y", b"\x04" + good[1:33] + (int.from_bytes(good[33:], "big") + P256_P).to_bytes(33, "big")[1:]),
+               ("all zero", b"\x04" + bytes(64)), ("infinity", b"\x00"), ("prefix 05", b"\x05" + good[1:]),
+               ("compressed x = 1 (no square root)", b"\x02" + (1).to_bytes(32, "big")),
+               ("compressed x = p", b"\x03" + P256_P.to_bytes(32, "big")), ("truncated", good[:-1])]
+    for label, point in invalid:
+        case(ecdh, "invalid peer point: " + label, {"privateKey": hx(scalar_bytes(key)), "publicKey": hx(point)}, {}, "invalid")
+    return {"p256/ecdsa-p256-sha256-verify.json": document("ECDSA-P256-SHA256-VERIFY", PYCA_REFERENCE, verify),
+            "p256/ecdsa-p256-sha256-deterministic.json": document("ECDSA-P256-SHA256-RFC6979", PYCA_REFERENCE, deterministic),
+            "p256/p256-key-encodings.json": document("P256-KEYS", PYCA_REFERENCE, keys),
+            "p256/ecdh-p256.json": document("ECDH-P256", PYCA_REFERENCE, ecdh)}
+
+
 def render(doc):
     """One case per line: diffable, and compact enough for long hex."""
     head = {k: v for k, v in doc.items() if k != "cases"}
@@ -225,7 +298,7 @@ def render(doc):
 def main():
     check = "--check" in sys.argv
     files = {}
-    for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr]:
+    for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr, p256]:
         files.update(producer())
     stale = []
     for relative, doc in sorted(files.items()):

@@ -23,9 +23,25 @@ import VectorRunner
         ("powerauth/kdf-x963-sha256.json", 20), ("powerauth/crc16-arc.json", 10),
     ]
 
+    /// Every third-party file the P-256 issue names, with its case count.
+    static let p256Files: [(String, Int)] = [
+        ("wycheproof/testvectors_v1/ecdsa_secp256r1_sha256_test.json", 484),
+        ("wycheproof/testvectors_v1/ecdsa_secp256r1_sha256_p1363_test.json", 262),
+        ("wycheproof/testvectors_v1/ecdh_secp256r1_test.json", 612), ("wycheproof/testvectors_v1/ecdh_secp256r1_ecpoint_test.json", 355),
+        ("cavp/ecdsa/SigVer_P256_SHA256.rsp", 15), ("cavp/ecdsa/SigGen_P256_SHA256.rsp", 15),
+        ("cavp/ecdsa/SigGen_P256_SHA256_with_k.txt", 15), ("cavp/ecdsa/SigGenComponent_P256_SHA256.rsp", 10),
+        ("cavp/ecdsa/SigGenComponent_P256_SHA256_with_k.txt", 10), ("cavp/ecdsa/KeyPair_P256.rsp", 10),
+        ("cavp/ecdsa/PKV_P256.rsp", 12), ("cavp/ecdh/KAS_ECC_CDH_PrimitiveTest_P256.txt", 25),
+        ("mpin/milagro-crypto-c/nist256/ecdh_P-256_KAS_ECC_CDH_PrimitiveTest.txt", 25),
+        ("mpin/milagro-crypto-c/nist256/ecdsa_P-256_KeyPair.rsp", 10),
+        ("mpin/milagro-crypto-c/nist256/ecdsa_P-256_sha256Sign.rsp", 15), ("mpin/milagro-crypto-c/nist256/ecdsa_P-256_sha256Verify.rsp", 15),
+        ("mpin/milagro-crypto-c/nist256/ecdsa_P-256_sha512Sign.rsp", 15), ("mpin/milagro-crypto-c/nist256/ecdsa_P-256_sha512Verify.rsp", 15),
+        ("powerauth/verify-activation-data-signature-v3.json", 20), ("powerauth/compute-master-secret-key.json", 40),
+    ]
+
     @Test(.enabled(if: SharedVectors.isAvailable, "needs ../shared/vectors"))
-    func everyFoundationFileIsRecognisedAndPasses() {
-        for (path, cases) in Self.foundationFiles {
+    func everyFoundationAndP256FileIsRecognisedAndPasses() {
+        for (path, cases) in Self.foundationFiles + Self.p256Files {
             let report = VectorRunner.check(path: SharedVectors.path(path))
             #expect(report.recognized, "\(path) not recognised")
             #expect(report.failed == 0, "\(path): \(report.failures.prefix(3)) \(report.fileError ?? "")")

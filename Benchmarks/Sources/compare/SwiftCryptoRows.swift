@@ -41,6 +41,23 @@ enum SwiftCryptoRows {
                                                    outputByteCount: 16, unsafeUncheckedRounds: 10_000)
             }),
         ]
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0.name, $0) })
+        return Dictionary(uniqueKeysWithValues: (rows + p256).map { ($0.name, $0) })
+    }
+}
+
+extension SwiftCryptoRows {
+    /// swift-crypto's P-256 rows.
+    static var p256: [BenchmarkCase] {
+        let message = BenchmarkFixtures.message32
+        let signingKey = P256.Signing.PrivateKey()
+        let signature = try? signingKey.signature(for: message)
+        let agreementKey = P256.KeyAgreement.PrivateKey()
+        let peerKey = P256.KeyAgreement.PrivateKey().publicKey
+        return [
+            BenchmarkCase("p256/ecdsa/sign", repeating: { try? signingKey.signature(for: message) }),
+            BenchmarkCase("p256/ecdsa/verify", repeating: { signature.map { signingKey.publicKey.isValidSignature($0, for: message) } ?? false }),
+            BenchmarkCase("p256/ecdh", repeating: { try? agreementKey.sharedSecretFromKeyAgreement(with: peerKey) }),
+            BenchmarkCase("p256/keygen", repeating: { P256.Signing.PrivateKey() }),
+        ]
     }
 }

@@ -96,21 +96,38 @@ extension FixedUInt {
         return result
     }
 
-    /// `base^exponent` in Montgomery form by square-and-multiply. Leaks: the exponent (its
-    /// length and every bit); use only with public exponents such as RSA's `e`.
+    /// `base^exponent` in Montgomery form with a width-5 sliding window.
+    ///
+    /// Leaks: the exponent (its bits shape the sequence of squarings and multiplications). The
+    /// base is never branched on and never indexes memory, so this is constant time for a
+    /// secret base under a public exponent — RSA's `e`, or `m − 2` in a Fermat inversion.
     @inlinable
     package static func montgomeryPowerVartime<let exponentLimbs: Int>(
         _ base: FixedUInt, _ exponent: FixedUInt<exponentLimbs>,
         modulus m: FixedUInt, inverse: UInt64, one: FixedUInt
     ) -> FixedUInt {
+        // Odd powers base¹, base³, …, base³¹.
+        var oddPowers = InlineArray<16, FixedUInt>(repeating: base)
+        let squared = montgomeryProduct(base, base, modulus: m, inverse: inverse)
+        for i in 1..<16 {
+            oddPowers[i] = montgomeryProduct(oddPowers[i - 1], squared, modulus: m, inverse: inverse)
+        }
         var result = one
         var i = exponent.bitLengthVartime - 1
         while i >= 0 {
-            result = montgomeryProduct(result, result, modulus: m, inverse: inverse)
-            if exponent.bit(i) == 1 {
-                result = montgomeryProduct(result, base, modulus: m, inverse: inverse)
+            if exponent.bit(i) == 0 {
+                result = montgomeryProduct(result, result, modulus: m, inverse: inverse)
+                i -= 1
+                continue
             }
-            i -= 1
+            // The longest window of at most 5 bits that starts here and ends on a one.
+            var length = min(5, i + 1)
+            while exponent.bit(i - length + 1) == 0 { length -= 1 }
+            var window = 0
+            for j in 0..<length { window = window << 1 | Int(exponent.bit(i - j)) }
+            for _ in 0..<length { result = montgomeryProduct(result, result, modulus: m, inverse: inverse) }
+            result = montgomeryProduct(result, oddPowers[window >> 1], modulus: m, inverse: inverse)
+            i -= length
         }
         return result
     }

@@ -93,18 +93,20 @@ where Modulus.Integer == FixedUInt<limbCount> {
             montgomeryForm, exponent, modulus: Modulus.modulus, inverse: Modulus.inverse, one: Modulus.montgomeryOne))
     }
 
-    /// `self^exponent`. Leaks: the exponent; use only with public exponents.
+    /// `self^exponent`. Leaks: the exponent; use only with public exponents (the base stays
+    /// secret: it is never branched on).
     @inlinable
     package func powerVartime<let exponentLimbs: Int>(_ exponent: FixedUInt<exponentLimbs>) -> Self {
         Self(montgomeryForm: .montgomeryPowerVartime(
             montgomeryForm, exponent, modulus: Modulus.modulus, inverse: Modulus.inverse, one: Modulus.montgomeryOne))
     }
 
-    /// The multiplicative inverse by Fermat's little theorem (`self^(m−2)`), in constant time.
-    /// The modulus must be prime; the inverse of zero is zero.
+    /// The multiplicative inverse by Fermat's little theorem (`self^(m−2)`). Constant time in
+    /// `self`: only the public exponent m − 2 shapes the sliding window. The modulus must be
+    /// prime; the inverse of zero is zero.
     @inlinable
     package func inverted() -> Self {
-        power(Modulus.modulus.subtractingReportingBorrow(FixedUInt(2)).difference)
+        powerVartime(Modulus.modulus.subtractingReportingBorrow(FixedUInt(2)).difference)
     }
 
     /// Whether the residue is zero.

@@ -4,7 +4,7 @@ import CryptoCore
 
 /// The HMAC-DRBG of RFC 6979 §3.2 over the hash H, for the P-256 order.
 struct RFC6979<H: HashFunction> {
-    private var key: [UInt8]
+    private var keyed: HMAC<H>
     private var v: [UInt8]
 
     /// Steps b–g of RFC 6979 §3.2: seeds the DRBG with int2octets(x) ‖ bits2octets(h1) and,
@@ -12,11 +12,11 @@ struct RFC6979<H: HashFunction> {
     init(privateKey: [UInt8], digest: some Collection<UInt8>, additionalData: [UInt8]) {
         let h1 = P256.Scalar(digest: digest).canonicalBytes  // bits2octets(h1) = int2octets(bits2int(h1) mod q)
         v = [UInt8](repeating: 0x01, count: H.byteCount)
-        key = [UInt8](repeating: 0x00, count: H.byteCount)
-        key = mac(key, v + [0x00] + privateKey + h1 + additionalData)  // step d
-        v = mac(key, v)                                                // step e
-        key = mac(key, v + [0x01] + privateKey + h1 + additionalData)  // step f
-        v = mac(key, v)                                                // step g
+        keyed = HMAC<H>(key: SymmetricKey(data: [UInt8](repeating: 0x00, count: H.byteCount)))
+        keyed = Self.rekey(keyed, v + [0x00] + privateKey + h1 + additionalData)  // step d
+        v = Self.mac(keyed, v)                                                     // step e
+        keyed = Self.rekey(keyed, v + [0x01] + privateKey + h1 + additionalData)  // step f
+        v = Self.mac(keyed, v)                                                     // step g
     }
 
     /// Step h: the next candidate k in [1, n), as its 32 big-endian bytes.
@@ -27,7 +27,7 @@ struct RFC6979<H: HashFunction> {
         while true {
             var t: [UInt8] = []
             while t.count < 32 {
-                v = mac(key, v)
+                v = Self.mac(keyed, v)
                 t += v
             }
             let candidate = FixedUInt<4>(bigEndian: t.prefix(32)) ?? .zero  // bits2int: leftmost 256 bits
@@ -35,12 +35,20 @@ struct RFC6979<H: HashFunction> {
             if (!candidate.isZero & candidate.isLess(than: P256OrderModulus.modulus)).isTrueVartime {
                 return candidate
             }
-            key = mac(key, v + [0x00])
-            v = mac(key, v)
+            keyed = Self.rekey(keyed, v + [0x00])
+            v = Self.mac(keyed, v)
         }
     }
 
-    private func mac(_ key: [UInt8], _ data: [UInt8]) -> [UInt8] {
-        HMAC<H>.authenticationCode(for: data, using: SymmetricKey(data: key)).bytes
+    /// HMAC under the current key K, from its keyed state (the key pads are absorbed once).
+    private static func mac(_ keyed: HMAC<H>, _ data: [UInt8]) -> [UInt8] {
+        var mac = keyed
+        mac.update(data: data)
+        return mac.finalize().bytes
+    }
+
+    /// K ← HMAC_K(data), returned as the keyed state of the new K.
+    private static func rekey(_ keyed: HMAC<H>, _ data: [UInt8]) -> HMAC<H> {
+        HMAC<H>(key: SymmetricKey(data: mac(keyed, data)))
     }
 }
