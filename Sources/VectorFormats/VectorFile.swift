@@ -12,6 +12,10 @@ public enum VectorFile: Sendable {
     case sp80038a(SP80038AExamples)
     /// A file of our own schema.
     case own(OwnVectorFile)
+    /// RSA example vectors in the labelled-hex layout (RSA Laboratories, pyca).
+    case labelledHex(LabelledHexFile)
+    /// A PEM file (key fixtures).
+    case pem(String)
     /// Another JSON document (PowerAuth, Milagro, Salt Edge, CM), identified by the runner from
     /// its shape and file name.
     case json(JSONValue)
@@ -44,10 +48,13 @@ public enum VectorFile: Sendable {
             if let file = try OwnVectorFile(json) { return .own(file) }
             return .json(json)
         }
+        if path.hasSuffix(".pem") { return .pem(String(decoding: data, as: UTF8.self)) }
         guard [".rsp", ".txt", ".fax"].contains(where: { path.hasSuffix($0) }) else { return .unrecognized }
         let text = String(decoding: data, as: UTF8.self)
         if let examples = try SP80038AExamples(text: text) { return .sp80038a(examples) }
         let file = CAVPFile(text: text)
-        return file.blocks.isEmpty ? .unrecognized : .cavp(file)
+        if !file.blocks.isEmpty { return .cavp(file) }
+        if let labelled = try LabelledHexFile(text: text) { return .labelledHex(labelled) }
+        return .unrecognized
     }
 }

@@ -25,6 +25,17 @@ enum HashChoice: String, CaseIterable {
         }
     }
 
+    /// The engine's run-time hash value.
+    var algorithm: HashAlgorithm {
+        switch self {
+        case .sha1: .insecureSHA1
+        case .sha224: .sha224
+        case .sha256: .sha256
+        case .sha384: .sha384
+        case .sha512: .sha512
+        }
+    }
+
     /// Calls `body` with the hash function's type.
     func with<R>(_ body: (any HashFunction.Type) -> R) -> R {
         switch self {

@@ -79,6 +79,10 @@ public enum VectorRunner {
             SP80038A.check(examples, &log)
         case .own(let own):
             guard OwnSymmetric.check(own, &log) else { return .unrecognized(path) }
+        case .labelledHex(let labelled):
+            RSAExampleFiles.check(labelled, &log)
+        case .pem(let text):
+            guard PEMFixtures.check(text, &log) else { return .unrecognized(path) }
         case .json(let json):
             guard let checker = PowerAuthFiles.checker(for: name, json) else { return .unrecognized(path) }
             checker(json, &log)
@@ -103,6 +107,16 @@ public enum VectorRunner {
             WycheproofEC.checkECDH(file, ecpoint: false, &log)
         case ("ecdh_ecpoint_test_schema_v1.json", "ECDH") where isP256(file):
             WycheproofEC.checkECDH(file, ecpoint: true, &log)
+        case ("rsaes_oaep_decrypt_schema_v1.json", _):
+            WycheproofRSA.check(file, kind: .oaepDecrypt, &log)
+        case ("rsaes_pkcs1_decrypt_schema_v1.json", _):
+            WycheproofRSA.check(file, kind: .pkcs1Decrypt, &log)
+        case ("rsassa_pkcs1_verify_schema_v1.json", _):
+            WycheproofRSA.check(file, kind: .pkcs1Verify, &log)
+        case ("rsassa_pkcs1_generate_schema_v1.json", _):
+            WycheproofRSA.check(file, kind: .pkcs1Generate, &log)
+        case ("rsassa_pss_verify_schema_v1.json", _):
+            WycheproofRSA.check(file, kind: .pssVerify, &log)
         default:
             return false
         }
@@ -120,6 +134,10 @@ public enum VectorRunner {
         let fields = Set(file.blocks.flatMap { $0.fields.map(\.name) })
         if let kind = CAVPEC.kind(of: file) {
             CAVPEC.check(file, kind: kind, &log)
+        } else if let kind = CAVPRSA.kind(of: file) {
+            CAVPRSA.check(file, kind: kind, &log)
+        } else if MilagroRSA.isMilagroRSA(file) {
+            MilagroRSA.check(file, &log)
         } else if let mode = CAVPAES.mode(of: file) {
             CAVPAES.check(file, mode: mode, &log)
         } else if fields.contains("Klen") && fields.contains("Mac") {

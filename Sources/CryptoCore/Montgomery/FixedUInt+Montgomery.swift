@@ -96,7 +96,8 @@ extension FixedUInt {
         return result
     }
 
-    /// `base^exponent` in Montgomery form with a width-5 sliding window.
+    /// `base^exponent` in Montgomery form with a width-5 sliding window (width 1 for exponents
+    /// of at most 64 bits).
     ///
     /// Leaks: the exponent (its bits shape the sequence of squarings and multiplications). The
     /// base is never branched on and never indexes memory, so this is constant time for a
@@ -106,22 +107,27 @@ extension FixedUInt {
         _ base: FixedUInt, _ exponent: FixedUInt<exponentLimbs>,
         modulus m: FixedUInt, inverse: UInt64, one: FixedUInt
     ) -> FixedUInt {
-        // Odd powers base¹, base³, …, base³¹.
+        // Odd powers base¹, base³, …, base³¹ — worth it for long exponents only; a short one
+        // such as RSA's 65537 uses plain square-and-multiply (width 1, no table).
+        let bitLength = exponent.bitLengthVartime
+        let width = bitLength > 64 ? 5 : 1
         var oddPowers = InlineArray<16, FixedUInt>(repeating: base)
-        let squared = montgomeryProduct(base, base, modulus: m, inverse: inverse)
-        for i in 1..<16 {
-            oddPowers[i] = montgomeryProduct(oddPowers[i - 1], squared, modulus: m, inverse: inverse)
+        if width > 1 {
+            let squared = montgomeryProduct(base, base, modulus: m, inverse: inverse)
+            for i in 1..<16 {
+                oddPowers[i] = montgomeryProduct(oddPowers[i - 1], squared, modulus: m, inverse: inverse)
+            }
         }
         var result = one
-        var i = exponent.bitLengthVartime - 1
+        var i = bitLength - 1
         while i >= 0 {
             if exponent.bit(i) == 0 {
                 result = montgomeryProduct(result, result, modulus: m, inverse: inverse)
                 i -= 1
                 continue
             }
-            // The longest window of at most 5 bits that starts here and ends on a one.
-            var length = min(5, i + 1)
+            // The longest window of at most `width` bits that starts here and ends on a one.
+            var length = min(width, i + 1)
             while exponent.bit(i - length + 1) == 0 { length -= 1 }
             var window = 0
             for j in 0..<length { window = window << 1 | Int(exponent.bit(i - j)) }

@@ -57,6 +57,15 @@ package enum DER {
             return bytes[range]
         }
 
+        /// Reads the next element, whatever its tag, and returns its whole encoding (header
+        /// included) — for skipping fields and for signed structures such as a TBSCertificate.
+        package mutating func readElement() throws(CryptoError) -> [UInt8] {
+            guard let tag = nextTag else { throw .invalidEncoding }
+            let start = position
+            _ = try readElement(tag: tag)
+            return Array(bytes[start..<position])
+        }
+
         /// Reads a constructed element with `tag` and returns a reader over its contents.
         package mutating func readConstructed(tag: UInt8) throws(CryptoError) -> Reader {
             Reader(bytes: bytes, range: try readElement(tag: tag))

@@ -11,6 +11,14 @@ public struct HashDigest<Function: HashFunction>: Sendable, Sequence, Equatable,
         self.storage = storage
     }
 
+    /// A digest from bytes computed elsewhere (exactly `Function.byteCount` of them; extra
+    /// bytes are ignored, missing ones are zero). For verifying precomputed digests.
+    public init(replaying bytes: some Sequence<UInt8>) {
+        var storage = InlineArray<64, UInt8>(repeating: 0)
+        for (i, byte) in bytes.prefix(Swift.min(64, Function.byteCount)).enumerated() { storage[i] = byte }
+        self.storage = storage
+    }
+
     /// The number of bytes (`Function.byteCount`).
     @inlinable public var byteCount: Int { Function.byteCount }
 

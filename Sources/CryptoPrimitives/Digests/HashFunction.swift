@@ -6,6 +6,8 @@ public protocol HashFunction: Sendable {
     static var blockByteCount: Int { get }
     /// The digest size in bytes.
     static var byteCount: Int { get }
+    /// The same function as a run-time value.
+    static var algorithm: HashAlgorithm { get }
 
     /// A fresh hash state.
     init()

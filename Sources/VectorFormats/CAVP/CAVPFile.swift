@@ -109,9 +109,11 @@ public struct CAVPFile: Sendable {
             }
             guard let equals = trimmed.firstIndex(of: "=") else { continue }
             let pair = (name: String(trimmed[..<equals]).trimmingSpaces(), value: String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces())
+            guard !pair.name.isEmpty, pair.name.count < 40, !pair.name.contains(where: { $0 == "," || $0 == "." }) else { continue }  // "=====" rules, prose
             if line.first == "\t" || line.first == " " {
                 intermediates.append(pair)
             } else {
+                if pair.name == "COUNT" { closeBlock() }  // COUNT always opens a record, blank line or not
                 if fields.isEmpty { blockLine = index + 1 }
                 fields.append(pair)
             }

@@ -1,0 +1,92 @@
+// RSA encryption: RSAES-OAEP (RFC 8017 §7.1) and RSAES-PKCS1-v1_5 (§7.2).
+
+import CryptoCore
+
+extension RSA {
+    /// Encryption and decryption.
+    public enum Encryption: RSAKeyPurpose {
+        /// An encryption public key.
+        public typealias PublicKey = RSA.PublicKey<Encryption>
+        /// A decryption private key.
+        public typealias PrivateKey = RSA.PrivateKey<Encryption>
+
+        /// How a message is encoded into a block.
+        public struct Padding: Sendable, Equatable {
+            enum Kind: Sendable, Equatable {
+                case oaep(hash: HashAlgorithm, mgf1Hash: HashAlgorithm)
+                case pkcs1v1_5
+            }
+            let kind: Kind
+
+            /// OAEP with SHA-256 and MGF1-SHA-256.
+            public static let oaepSHA256 = Padding(kind: .oaep(hash: .sha256, mgf1Hash: .sha256))
+            /// OAEP with SHA-256 and MGF1-SHA-1 (Java's and Android's default OAEP with SHA-256).
+            public static let oaepSHA256MGF1SHA1 = Padding(kind: .oaep(hash: .sha256, mgf1Hash: .insecureSHA1))
+            /// OAEP with SHA-1 and MGF1-SHA-1 (RFC 8017's default parameters).
+            public static let oaepSHA1 = Padding(kind: .oaep(hash: .insecureSHA1, mgf1Hash: .insecureSHA1))
+            /// OAEP with any label hash and MGF1 hash.
+            public static func oaep(hash: HashAlgorithm, mgf1Hash: HashAlgorithm) -> Padding {
+                Padding(kind: .oaep(hash: hash, mgf1Hash: mgf1Hash))
+            }
+            /// PKCS #1 v1.5 encryption. Only for protocols that demand it (Salt Edge): it is open to
+            /// padding-oracle attacks wherever a decryption failure is observable.
+            public static let insecurePKCS1v1_5 = Padding(kind: .pkcs1v1_5)
+        }
+    }
+}
+
+extension RSA.PublicKey where Purpose == RSA.Encryption {
+    /// Encrypts `message` (RSAES-OAEP-ENCRYPT or RSAES-PKCS1-V1_5-ENCRYPT) with randomness from
+    /// `random`. Throws ``CryptoError/incorrectLength`` when the message is too long for the key.
+    public func encrypt(_ message: some Sequence<UInt8>, padding: RSA.Encryption.Padding, label: some Sequence<UInt8> = [UInt8](),
+                        using random: inout some RandomSource) throws(CryptoError) -> [UInt8] {
+        let message = Array(message)
+        let em: [UInt8]
+        switch padding.kind {
+        case .oaep(let hash, let mgf1Hash):
+            em = try RSAEncryptionPadding.oaepEncode(message, label: Array(label), hash: hash, mgf1Hash: mgf1Hash, k: byteCount, random: &random)
+        case .pkcs1v1_5:
+            em = try RSAEncryptionPadding.pkcs1Encode(message, k: byteCount, random: &random)
+        }
+        guard let ciphertext = publicOperationVartime(em) else { throw .incorrectLength }
+        return ciphertext
+    }
+
+    /// Encrypts `message` with randomness from the system source.
+    public func encrypt(_ message: some Sequence<UInt8>, padding: RSA.Encryption.Padding,
+                        label: some Sequence<UInt8> = [UInt8]()) throws(CryptoError) -> [UInt8] {
+        var random = SystemRandomSource()
+        return try encrypt(message, padding: padding, label: label, using: &random)
+    }
+}
+
+extension RSA.PrivateKey where Purpose == RSA.Encryption {
+    /// Decrypts `ciphertext` (RSAES-OAEP-DECRYPT or RSAES-PKCS1-V1_5-DECRYPT).
+    ///
+    /// Every failure — a ciphertext of the wrong length or not below n, bad padding, a wrong
+    /// label, a failed consistency check — throws the one error ``CryptoError/authenticationFailure``,
+    /// and the padding is checked over the whole block without an early exit.
+    public func decrypt(_ ciphertext: some Sequence<UInt8>, padding: RSA.Encryption.Padding,
+                        label: some Sequence<UInt8> = [UInt8]()) throws(CryptoError) -> [UInt8] {
+        let ciphertext = Array(ciphertext)
+        guard ciphertext.count == publicKey.byteCount, Self.isInOpenRange(ciphertext, modulus: publicKey.modulus),
+              let em = privateOperation(ciphertext) else { throw .authenticationFailure }
+        switch padding.kind {
+        case .oaep(let hash, let mgf1Hash):
+            return try RSAEncryptionPadding.oaepDecode(em, label: Array(label), hash: hash, mgf1Hash: mgf1Hash)
+        case .pkcs1v1_5:
+            return try RSAEncryptionPadding.pkcs1Decode(em)
+        }
+    }
+
+    /// Whether 1 < c < n − 1 (SP 800-56B r2 §7.1.2.1 step 1): 0, 1 and n − 1 are fixed points of
+    /// the RSA permutation, so they reveal nothing but must not decode. Leaks: c (public).
+    private static func isInOpenRange(_ c: [UInt8], modulus: [UInt8]) -> Bool {
+        let n = [UInt8](repeating: 0, count: max(0, c.count - modulus.count)) + modulus
+        guard n.count == c.count, let last = n.last, last & 1 == 1 else { return false }
+        let nMinusOne = n.dropLast() + [last - 1]  // n is odd: no borrow
+        let aboveOne = c.dropLast().contains { $0 != 0 } || (c.last ?? 0) > 1
+        return aboveOne && c.lexicographicallyPrecedes(nMinusOne)
+    }
+}
+

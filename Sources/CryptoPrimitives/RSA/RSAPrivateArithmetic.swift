@@ -1,0 +1,103 @@
+// The private arithmetic of a key at the width class of its modulus: CRT when both primes fit
+// half the width (every key FIPS 186-5 A.1 allows, and every key we generate), otherwise the
+// direct exponentiation cᵈ mod n, so keys with unbalanced primes still work.
+
+import CryptoCore
+
+/// One strategy for RSADP/RSASP1 (RFC 8017 §5.1.2, §5.2.1) on a fixed width.
+protocol RSAPrivateOperation: AnyObject, Sendable {
+    /// cᵈ mod n as k bytes, for c < n given in at most k bytes; nil when c ≥ n or the result
+    /// fails its check against e. Constant time in the key and in c.
+    func privateOperation(_ input: [UInt8], byteCount k: Int) -> [UInt8]?
+}
+
+/// The private arithmetic of a key.
+struct RSAPrivateArithmetic: Sendable {
+    private let operation: any RSAPrivateOperation
+
+    /// The arithmetic from a key's components, checked for consistency; throws
+    /// ``CryptoError/invalidKey`` when they are inconsistent.
+    init(_ key: RSAKeyComponents) throws(CryptoError) {
+        switch try RSAPublicArithmetic(modulus: key.modulus, exponent: key.publicExponent) {
+        case .bits1024(let c): operation = try Self.operation(c, key, half: 8)
+        case .bits2048(let c): operation = try Self.operation(c, key, half: 16)
+        case .bits3072(let c): operation = try Self.operation(c, key, half: 24)
+        case .bits4096(let c): operation = try Self.operation(c, key, half: 32)
+        case .bits8192(let c): operation = try Self.operation(c, key, half: 64)
+        }
+    }
+
+    func privateOperation(_ input: [UInt8], byteCount k: Int) -> [UInt8]? {
+        operation.privateOperation(input, byteCount: k)
+    }
+
+    /// The CRT core when p and q fit `halfCount` limbs, else the direct core. Which one is used
+    /// depends only on the primes' public lengths.
+    private static func operation<let n: Int>(_ publicCore: RSAPublicCore<n>, _ key: RSAKeyComponents,
+                                              half: Int) throws(CryptoError) -> any RSAPrivateOperation {
+        let fits = key.prime1.count <= half * 8 && key.prime2.count <= half * 8
+        switch (fits, half) {
+        case (true, 8): return try crt(publicCore, key, FixedUInt<8>.self)
+        case (true, 16): return try crt(publicCore, key, FixedUInt<16>.self)
+        case (true, 24): return try crt(publicCore, key, FixedUInt<24>.self)
+        case (true, 32): return try crt(publicCore, key, FixedUInt<32>.self)
+        case (true, 64): return try crt(publicCore, key, FixedUInt<64>.self)
+        default:
+            guard let core = RSADirectCore(publicCore: publicCore, key: key) else { throw .invalidKey }
+            return core
+        }
+    }
+
+    private static func crt<let n: Int, let h: Int>(_ publicCore: RSAPublicCore<n>, _ key: RSAKeyComponents,
+                                                    _: FixedUInt<h>.Type) throws(CryptoError) -> any RSAPrivateOperation {
+        func half(_ secret: SecretBytes) -> FixedUInt<h>? { secret.withUnsafeBytes { FixedUInt<h>(bigEndian: $0) } }
+        guard let p = half(key.prime1), let q = half(key.prime2), let dP = half(key.exponent1), let dQ = half(key.exponent2),
+              let qInv = half(key.coefficient),
+              let core = RSAPrivateCore<n, h>(publicCore: publicCore, p: p, q: q, dP: dP, dQ: dQ, qInv: qInv) else { throw .invalidKey }
+        return core
+    }
+}
+
+extension RSAPrivateCore: RSAPrivateOperation {
+    func privateOperation(_ input: [UInt8], byteCount k: Int) -> [UInt8]? {
+        guard input.count <= k, let c = FixedUInt<limbCount>(bigEndian: input), publicCore.contains(c),
+              let m = privateOperation(c) else { return nil }
+        return m.bigEndianBytes(count: k)
+    }
+}
+
+/// cᵈ mod n without the CRT, for keys whose primes do not fit half the modulus width (about
+/// four times slower than CRT). d is checked against e through a test exponentiation; memory
+/// is wiped on release.
+final class RSADirectCore<let limbCount: Int>: RSAPrivateOperation, @unchecked Sendable {
+    private let publicCore: RSAPublicCore<limbCount>
+    private var exponent: FixedUInt<limbCount>
+
+    /// nil when d ≥ n or (2ᵉ)ᵈ ≠ 2 mod n, which catches a d that does not match e.
+    init?(publicCore: RSAPublicCore<limbCount>, key: RSAKeyComponents) {
+        guard let d = key.privateExponent.withUnsafeBytes({ FixedUInt<limbCount>(bigEndian: $0) }),
+              publicCore.contains(d) else { return nil }
+        self.publicCore = publicCore
+        exponent = d
+        let two = FixedUInt<limbCount>(2)
+        guard let roundTrip = privateOperation(publicCore.publicOperationVartime(two)),
+              roundTrip.isEqual(to: two).isTrueVartime else { return nil }
+    }
+
+    deinit {
+        withUnsafeMutableBytes(of: &exponent) { SecretBytes.wipe($0) }
+    }
+
+    func privateOperation(_ input: [UInt8], byteCount k: Int) -> [UInt8]? {
+        guard input.count <= k, let c = FixedUInt<limbCount>(bigEndian: input), publicCore.contains(c) else { return nil }
+        return privateOperation(c)?.bigEndianBytes(count: k)
+    }
+
+    /// cᵈ mod n, checked by m^e = c. Constant time: the ladder runs over every bit of d.
+    private func privateOperation(_ c: FixedUInt<limbCount>) -> FixedUInt<limbCount>? {
+        let context = publicCore.context
+        let m = context.canonical(of: context.power(context.montgomeryForm(of: c), exponent))
+        guard publicCore.publicOperationVartime(m).isEqual(to: c).isTrueVartime else { return nil }
+        return m
+    }
+}
