@@ -70,7 +70,9 @@ enum TestP256Prime: MontgomeryModulus {
         try check(FixedUInt<1>.self)
         try check(FixedUInt<2>.self)
         try check(FixedUInt<5>.self)
+        try check(FixedUInt<8>.self)    // the smallest width with the product-scanning square
         try check(FixedUInt<16>.self)
+        try check(FixedUInt<32>.self)
 
         func check<let n: Int>(_: FixedUInt<n>.Type) throws {
             var random = TestRandom("MontgomeryContext<\(n)>")
@@ -81,8 +83,9 @@ enum TestP256Prime: MontgomeryModulus {
                 if round == 1 { m.limbs[n - 1] >>= 40 }                         // a short modulus
                 let context = try #require(MontgomeryContext(modulus: m))
                 let mRef = m.reference
-                for _ in 0..<8 {
-                    let a = FixedUInt<n>(ReferenceInteger(words: (0..<n).map { _ in random.next() }) % mRef)
+                for sample in 0..<8 {
+                    let a = sample == 0 ? FixedUInt<n>(mRef - .one)                   // the largest residue
+                        : FixedUInt<n>(ReferenceInteger(words: (0..<n).map { _ in random.next() }) % mRef)
                     let b = FixedUInt<n>(ReferenceInteger(words: (0..<n).map { _ in random.next() }) % mRef)
                     let am = context.montgomeryForm(of: a), bm = context.montgomeryForm(of: b)
                     #expect(context.canonical(of: context.product(am, bm)).reference == a.reference * b.reference % mRef)
@@ -92,6 +95,11 @@ enum TestP256Prime: MontgomeryModulus {
                     let expected = a.reference.power(exponent.reference, modulo: mRef)
                     #expect(context.canonical(of: context.power(am, exponent)).reference == expected)
                     #expect(context.canonical(of: context.powerVartime(am, exponent)).reference == expected)
+                    #expect(context.canonical(of: context.squared(am)).reference == a.reference * a.reference % mRef)
+                    let longExponent = FixedUInt<3>.random(using: &random)            // the width-5 window
+                    let longExpected = a.reference.power(longExponent.reference, modulo: mRef)
+                    #expect(context.canonical(of: context.power(am, longExponent)).reference == longExpected)
+                    #expect(context.canonical(of: context.powerVartime(am, longExponent)).reference == longExpected)
                 }
             }
             #expect(MontgomeryContext(modulus: FixedUInt<n>(4)) == nil)  // even

@@ -4,8 +4,10 @@
 // Algorithms" (1996), CIOS method. R = 2^(64·limbCount).
 
 extension FixedUInt {
-    /// `a · b · R⁻¹ mod m` (CIOS). Requires `m` odd, `a · b < R · m` (true when one operand
-    /// is below `m` and the other below `R`); the result is fully reduced.
+    /// `a · b · R⁻¹ mod m` (CIOS with the multiplication and reduction passes fused, so each
+    /// limb of the accumulator is loaded and stored once per outer step). Requires `m` odd,
+    /// `a · b < R · m` (true when one operand is below `m` and the other below `R`); the
+    /// result is fully reduced.
     @inlinable @inline(__always)
     package static func montgomeryProduct(
         _ a: FixedUInt, _ b: FixedUInt, modulus m: FixedUInt, inverse: UInt64
@@ -14,21 +16,16 @@ extension FixedUInt {
         var top: UInt64 = 0
         for i in 0..<limbCount {
             let bi = b.limbs[unchecked: i]
-            var carry: UInt64 = 0
-            for j in 0..<limbCount {
-                (t.limbs[unchecked: j], carry) = UInt64.multiplyAdding(
-                    a.limbs[unchecked: j], bi, t.limbs[unchecked: j], carry: carry)
-            }
-            let (sum, overflow) = UInt64.addingWithCarry(top, carry, carry: 0)
-            let u = t.limbs[unchecked: 0] &* inverse
-            (_, carry) = UInt64.multiplyAdding(u, m.limbs[unchecked: 0], t.limbs[unchecked: 0], carry: 0)
+            var (x, productCarry) = UInt64.multiplyAdding(a.limbs[unchecked: 0], bi, t.limbs[unchecked: 0], carry: 0)
+            let u = x &* inverse
+            var (_, reductionCarry) = UInt64.multiplyAdding(u, m.limbs[unchecked: 0], x, carry: 0)
             for j in 1..<limbCount {
-                (t.limbs[unchecked: j - 1], carry) = UInt64.multiplyAdding(
-                    u, m.limbs[unchecked: j], t.limbs[unchecked: j], carry: carry)
+                (x, productCarry) = UInt64.multiplyAdding(a.limbs[unchecked: j], bi, t.limbs[unchecked: j], carry: productCarry)
+                (t.limbs[unchecked: j - 1], reductionCarry) = UInt64.multiplyAdding(u, m.limbs[unchecked: j], x, carry: reductionCarry)
             }
-            let (last, lastCarry) = UInt64.addingWithCarry(sum, carry, carry: 0)
-            t.limbs[unchecked: limbCount - 1] = last
-            top = overflow &+ lastCarry
+            let last = UInt128(top) &+ UInt128(productCarry) &+ UInt128(reductionCarry)
+            t.limbs[unchecked: limbCount - 1] = UInt64(truncatingIfNeeded: last)
+            top = UInt64(truncatingIfNeeded: last &>> 64)
         }
         return subtractingModulusIfNeeded(t, top: top, modulus: m)
     }
@@ -83,7 +80,7 @@ extension FixedUInt {
         var position = FixedUInt<exponentLimbs>.bitWidth - 4
         while position >= 0 {
             for _ in 0..<4 {
-                result = montgomeryProduct(result, result, modulus: m, inverse: inverse)
+                result = montgomerySquare(result, modulus: m, inverse: inverse)
             }
             let window = (exponent.limbs[position >> 6] >> UInt64(position & 63)) & 0xF
             var entry = one
@@ -113,16 +110,18 @@ extension FixedUInt {
         let width = bitLength > 64 ? 5 : 1
         var oddPowers = InlineArray<16, FixedUInt>(repeating: base)
         if width > 1 {
-            let squared = montgomeryProduct(base, base, modulus: m, inverse: inverse)
+            let squared = montgomerySquare(base, modulus: m, inverse: inverse)
             for i in 1..<16 {
                 oddPowers[i] = montgomeryProduct(oddPowers[i - 1], squared, modulus: m, inverse: inverse)
             }
         }
+        // The leading window starts the result directly (no squaring of one).
         var result = one
+        var started = false
         var i = bitLength - 1
         while i >= 0 {
             if exponent.bit(i) == 0 {
-                result = montgomeryProduct(result, result, modulus: m, inverse: inverse)
+                result = montgomerySquare(result, modulus: m, inverse: inverse)
                 i -= 1
                 continue
             }
@@ -131,8 +130,13 @@ extension FixedUInt {
             while exponent.bit(i - length + 1) == 0 { length -= 1 }
             var window = 0
             for j in 0..<length { window = window << 1 | Int(exponent.bit(i - j)) }
-            for _ in 0..<length { result = montgomeryProduct(result, result, modulus: m, inverse: inverse) }
-            result = montgomeryProduct(result, oddPowers[window >> 1], modulus: m, inverse: inverse)
+            if started {
+                for _ in 0..<length { result = montgomerySquare(result, modulus: m, inverse: inverse) }
+                result = montgomeryProduct(result, oddPowers[window >> 1], modulus: m, inverse: inverse)
+            } else {
+                result = oddPowers[window >> 1]
+                started = true
+            }
             i -= length
         }
         return result

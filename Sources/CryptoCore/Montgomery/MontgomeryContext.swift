@@ -44,6 +44,12 @@ package struct MontgomeryContext<let limbCount: Int>: Sendable {
         .montgomeryProduct(a, b, modulus: modulus, inverse: inverse)
     }
 
+    /// The Montgomery square of `a` (`a < m`), in constant time.
+    @inlinable
+    package func squared(_ a: FixedUInt<limbCount>) -> FixedUInt<limbCount> {
+        .montgomerySquare(a, modulus: modulus, inverse: inverse)
+    }
+
     /// `base^exponent` for a base in Montgomery form, in constant time.
     @inlinable
     package func power<let exponentLimbs: Int>(

@@ -57,7 +57,7 @@ extension RSA {
     }
 
     /// An RSA private key with its CRT parameters, all in wiped storage.
-    public struct PrivateKey<Purpose: RSAKeyPurpose>: Sendable, CustomStringConvertible {
+    public struct PrivateKey<Purpose: RSAKeyPurpose>: Sendable, CustomStringConvertible, CustomReflectable {
         let components: RSAKeyComponents
         let arithmetic: RSAPrivateArithmetic
         /// The matching public key.
@@ -111,6 +111,8 @@ extension RSA {
         public var keySizeInBits: Int { publicKey.keySizeInBits }
         /// A redacted description.
         public var description: String { "RSA.PrivateKey(\(keySizeInBits) bits, redacted)" }
+        /// A mirror with no children, so `dump` shows nothing secret.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
         private static func pem(_ label: String, _ der: SecretBytes) -> SecretBytes {
             der.withUnsafeBytes { SecretBytes(PEM.encode(label: label, der: $0).utf8) }

@@ -4,16 +4,15 @@
 
 import CryptoCore
 
-/// One strategy for RSADP/RSASP1 (RFC 8017 §5.1.2, §5.2.1) on a fixed width.
-protocol RSAPrivateOperation: AnyObject, Sendable {
-    /// cᵈ mod n as k bytes, for c < n given in at most k bytes; nil when c ≥ n or the result
-    /// fails its check against e. Constant time in the key and in c.
-    func privateOperation(_ input: [UInt8], byteCount k: Int) -> [UInt8]?
-}
+/// RSADP/RSASP1 (RFC 8017 §5.1.2, §5.2.1): cᵈ mod n as k bytes, for c < n given in at most
+/// k bytes; nil when c ≥ n or the result fails its check against e. Constant time in the key
+/// and in c. A closure made where the width is concrete, so the arithmetic inside is
+/// specialised (a protocol witness on a generic class would run the unspecialised code).
+typealias RSAPrivateOperation = @Sendable (_ input: [UInt8], _ byteCount: Int) -> [UInt8]?
 
 /// The private arithmetic of a key.
 struct RSAPrivateArithmetic: Sendable {
-    private let operation: any RSAPrivateOperation
+    private let operation: RSAPrivateOperation
 
     /// The arithmetic from a key's components, checked for consistency; throws
     /// ``CryptoError/invalidKey`` when they are inconsistent.
@@ -28,13 +27,13 @@ struct RSAPrivateArithmetic: Sendable {
     }
 
     func privateOperation(_ input: [UInt8], byteCount k: Int) -> [UInt8]? {
-        operation.privateOperation(input, byteCount: k)
+        operation(input, k)
     }
 
     /// The CRT core when p and q fit `halfCount` limbs, else the direct core. Which one is used
     /// depends only on the primes' public lengths.
     private static func operation<let n: Int>(_ publicCore: RSAPublicCore<n>, _ key: RSAKeyComponents,
-                                              half: Int) throws(CryptoError) -> any RSAPrivateOperation {
+                                              half: Int) throws(CryptoError) -> RSAPrivateOperation {
         let fits = key.prime1.count <= half * 8 && key.prime2.count <= half * 8
         switch (fits, half) {
         case (true, 8): return try crt(publicCore, key, FixedUInt<8>.self)
@@ -44,21 +43,21 @@ struct RSAPrivateArithmetic: Sendable {
         case (true, 64): return try crt(publicCore, key, FixedUInt<64>.self)
         default:
             guard let core = RSADirectCore(publicCore: publicCore, key: key) else { throw .invalidKey }
-            return core
+            return { core.privateOperation($0, byteCount: $1) }
         }
     }
 
     private static func crt<let n: Int, let h: Int>(_ publicCore: RSAPublicCore<n>, _ key: RSAKeyComponents,
-                                                    _: FixedUInt<h>.Type) throws(CryptoError) -> any RSAPrivateOperation {
+                                                    _: FixedUInt<h>.Type) throws(CryptoError) -> RSAPrivateOperation {
         func half(_ secret: SecretBytes) -> FixedUInt<h>? { secret.withUnsafeBytes { FixedUInt<h>(bigEndian: $0) } }
         guard let p = half(key.prime1), let q = half(key.prime2), let dP = half(key.exponent1), let dQ = half(key.exponent2),
               let qInv = half(key.coefficient),
               let core = RSAPrivateCore<n, h>(publicCore: publicCore, p: p, q: q, dP: dP, dQ: dQ, qInv: qInv) else { throw .invalidKey }
-        return core
+        return { core.privateOperation($0, byteCount: $1) }
     }
 }
 
-extension RSAPrivateCore: RSAPrivateOperation {
+extension RSAPrivateCore {
     func privateOperation(_ input: [UInt8], byteCount k: Int) -> [UInt8]? {
         guard input.count <= k, let c = FixedUInt<limbCount>(bigEndian: input), publicCore.contains(c),
               let m = privateOperation(c) else { return nil }
@@ -69,7 +68,7 @@ extension RSAPrivateCore: RSAPrivateOperation {
 /// cᵈ mod n without the CRT, for keys whose primes do not fit half the modulus width (about
 /// four times slower than CRT). d is checked against e through a test exponentiation; memory
 /// is wiped on release.
-final class RSADirectCore<let limbCount: Int>: RSAPrivateOperation, @unchecked Sendable {
+final class RSADirectCore<let limbCount: Int>: @unchecked Sendable {
     private let publicCore: RSAPublicCore<limbCount>
     private var exponent: FixedUInt<limbCount>
 

@@ -17,7 +17,8 @@ final class RSAPrivateCore<let limbCount: Int, let halfCount: Int>: @unchecked S
     private var primeQ: FixedUInt<halfCount>
 
     /// Checks the parameters' consistency (odd primes that fit the half width, n = p·q,
-    /// qInv·q ≡ 1 mod p, dP < p, dQ < q); nil when they are inconsistent.
+    /// qInv·q ≡ 1 mod p, dP < p, dQ < q, and dP, dQ against e by a test operation); nil when
+    /// they are inconsistent.
     init?(publicCore: RSAPublicCore<limbCount>, p: FixedUInt<halfCount>, q: FixedUInt<halfCount>,
           dP: FixedUInt<halfCount>, dQ: FixedUInt<halfCount>, qInv: FixedUInt<halfCount>) {
         guard limbCount == 2 * halfCount,
@@ -38,6 +39,10 @@ final class RSAPrivateCore<let limbCount: Int, let halfCount: Int>: @unchecked S
         pRCubed = pContext.product(pContext.rSquared, pContext.rSquared)
         qRCubed = qContext.product(qContext.rSquared, qContext.rSquared)
         primeQ = q
+        // dP and dQ against e: one private operation on 2ᵉ must give 2 back (its own check
+        // against e catches a mismatch), so a key that cannot work is refused when it is loaded.
+        let two = FixedUInt<limbCount>(2)
+        guard privateOperation(publicCore.publicOperationVartime(two)) != nil else { return nil }
     }
 
     deinit {
