@@ -115,22 +115,39 @@ public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, 
         return result
     }
 
-    /// Quotient and remainder by bit-by-bit long division.
+    /// Quotient and remainder by bit-by-bit long division (shift in one bit, subtract the divisor
+    /// when it fits), done in place on 32-bit words so that RSA-sized values stay quick.
     public func quotientAndRemainder(dividingBy divisor: ReferenceInteger) -> (quotient: ReferenceInteger, remainder: ReferenceInteger) {
         precondition(!divisor.isZero, "division by zero")
+        let width = divisor.limbs.count + 1
+        let d = divisor.limbs + [0]
         var quotient = [UInt32](repeating: 0, count: limbs.count)
-        var remainder = ReferenceInteger.zero
+        var remainder = [UInt32](repeating: 0, count: width)
         var i = bitLength - 1
         while i >= 0 {
-            remainder = remainder + remainder
-            if bit(i) { remainder = remainder + .one }
-            if remainder >= divisor {
-                remainder = remainder - divisor
+            var carry: UInt32 = bit(i) ? 1 : 0
+            for k in 0..<width {
+                let word = remainder[k]
+                remainder[k] = word << 1 | carry
+                carry = word >> 31
+            }
+            var fits = true
+            for k in stride(from: width - 1, through: 0, by: -1) where remainder[k] != d[k] {
+                fits = remainder[k] > d[k]
+                break
+            }
+            if fits {
+                var borrow: Int64 = 0
+                for k in 0..<width {
+                    let difference = Int64(remainder[k]) - Int64(d[k]) - borrow
+                    remainder[k] = UInt32(truncatingIfNeeded: difference)
+                    borrow = difference < 0 ? 1 : 0
+                }
                 quotient[i / 32] |= 1 << UInt32(i % 32)
             }
             i -= 1
         }
-        return (ReferenceInteger(limbs: quotient), remainder)
+        return (ReferenceInteger(limbs: quotient), ReferenceInteger(limbs: remainder))
     }
 
     public static func % (a: ReferenceInteger, m: ReferenceInteger) -> ReferenceInteger {

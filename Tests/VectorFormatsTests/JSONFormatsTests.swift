@@ -50,8 +50,12 @@ import VectorFormats
             Issue.record("prose recognised")
             return
         }
-        guard case .unrecognized = try VectorFile.parse(Data("a = b".utf8), path: "key.pem") else {
+        guard case .unrecognized = try VectorFile.parse(Data("a = b".utf8), path: "key.bin") else {
             Issue.record("unknown extension recognised")
+            return
+        }
+        guard case .pem(let text) = try VectorFile.parse(Data("-----BEGIN X-----".utf8), path: "key.pem"), text == "-----BEGIN X-----" else {
+            Issue.record("PEM file not kept as text")
             return
         }
         #expect(throws: VectorFormatError.self) { _ = try VectorFile.parse(Data("{not json".utf8), path: "bad.json") }
