@@ -25,6 +25,8 @@ from cryptography.hazmat.backends.openssl import backend
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import padding as rsa_padding
+from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -34,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 HASHLIB_REFERENCE = "Python %s hashlib/hmac (OpenSSL)" % sys.version.split()[0]
 PYCA_REFERENCE = "pyca/cryptography %s (%s)" % (cryptography_version, backend.openssl_version_text())
 HASHES = {"SHA-1": "sha1", "SHA-224": "sha224", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512"}
-PYCA_HASHES = {"SHA1": hashes.SHA1, "SHA256": hashes.SHA256, "SHA512": hashes.SHA512}
+PYCA_HASHES = {"SHA1": hashes.SHA1, "SHA256": hashes.SHA256, "SHA384": hashes.SHA384, "SHA512": hashes.SHA512}
 
 
 def rng(label):
@@ -281,6 +283,173 @@ def p256():
             "p256/ecdh-p256.json": document("ECDH-P256", PYCA_REFERENCE, ecdh)}
 
 
+RSA_SIZES = [2048, 2048, 3072, 4096]
+
+
+def probable_prime(r, bits):
+    """A prime of `bits` bits with the top two bits set, e = 65537 coprime to p − 1: seeded
+    candidates and 40 Miller–Rabin rounds here; OpenSSL checks the assembled key on load."""
+    small = [p for p in range(3, 2000) if all(p % q for q in range(2, int(p ** 0.5) + 1))]
+    while True:
+        w = r.getrandbits(bits) | (3 << (bits - 2)) | 1
+        if any(w % p == 0 for p in small) or w % 65537 == 1:
+            continue
+        d, a = w - 1, 0
+        while d % 2 == 0:
+            d, a = d // 2, a + 1
+        for _ in range(40):
+            x = pow(r.randrange(2, w - 1), d, w)
+            if x in (1, w - 1):
+                continue
+            for _ in range(a - 1):
+                x = pow(x, 2, w)
+                if x == w - 1:
+                    break
+            else:
+                break
+        else:
+            return w
+
+
+def rsa_keys():
+    """The recorded keys, built by OpenSSL (through pyca) from seeded primes."""
+    r = rng("rsa-keys")
+    keys = []
+    for bits in RSA_SIZES:
+        p, q = probable_prime(r, bits // 2), probable_prime(r, bits // 2)
+        n, e = p * q, 65537
+        d = pow(e, -1, (p - 1) * (q - 1) // __import__("math").gcd(p - 1, q - 1))
+        numbers = rsa.RSAPrivateNumbers(p, q, d, rsa.rsa_crt_dmp1(d, p), rsa.rsa_crt_dmq1(d, q), rsa.rsa_crt_iqmp(p, q),
+                                        rsa.RSAPublicNumbers(e, n))
+        keys.append(numbers.private_key())
+    return keys
+
+
+def rsa_der(key):
+    pkcs8 = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    spki = key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return pkcs8, spki
+
+
+def mgf1(seed, length, name):
+    out = b""
+    counter = 0
+    while len(out) < length:
+        out += hashlib.new(name, seed + counter.to_bytes(4, "big")).digest()
+        counter += 1
+    return out[:length]
+
+
+def oaep_encrypt(key, message, label, name, mgf_name, seed):
+    """RFC 8017 §7.1.1 with a chosen seed (so the file is reproducible), then the raw RSA
+    operation; the caller has OpenSSL decrypt every result."""
+    numbers = key.public_key().public_numbers()
+    k = (numbers.n.bit_length() + 7) // 8
+    h_len = hashlib.new(name).digest_size
+    db = hashlib.new(name, label).digest() + bytes(k - len(message) - 2 * h_len - 2) + b"\x01" + message
+    masked_db = bytes(a ^ b for a, b in zip(db, mgf1(seed, k - h_len - 1, mgf_name)))
+    masked_seed = bytes(a ^ b for a, b in zip(seed, mgf1(masked_db, h_len, mgf_name)))
+    em = b"\x00" + masked_seed + masked_db
+    return pow(int.from_bytes(em, "big"), numbers.e, numbers.n).to_bytes(k, "big")
+
+
+def pss_sign(key, message, name, salt):
+    """RFC 8017 §9.1.1 with a chosen salt, then the raw private operation; OpenSSL verifies."""
+    numbers = key.private_numbers()
+    n = numbers.public_numbers.n
+    em_bits = n.bit_length() - 1
+    em_len = (em_bits + 7) // 8
+    m_hash = hashlib.new(name, message).digest()
+    h = hashlib.new(name, bytes(8) + m_hash + salt).digest()
+    db = bytes(em_len - len(salt) - len(h) - 2) + b"\x01" + salt
+    masked = bytearray(a ^ b for a, b in zip(db, mgf1(h, em_len - len(h) - 1, name)))
+    masked[0] &= 0xFF >> (8 * em_len - em_bits)
+    em = bytes(masked) + h + b"\xbc"
+    return pow(int.from_bytes(em, "big"), numbers.d, n).to_bytes((n.bit_length() + 7) // 8, "big")
+
+
+def flip(r, data):
+    out = bytearray(data)
+    out[r.randrange(len(out))] ^= 1 << r.randrange(8)
+    return bytes(out)
+
+
+def rsa_vectors():
+    r = rng("rsa")
+    keys = rsa_keys()
+    encodings, oaep, pkcs1_enc, pkcs1_sig, pss = [], [], [], [], []
+    pairings = [("SHA-256", "SHA-256"), ("SHA-256", "SHA-1"), ("SHA-1", "SHA-1")]
+    for key in keys:
+        bits = key.key_size
+        pkcs8, spki = rsa_der(key)
+        pkcs1 = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption())
+        pkcs1_public = key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.PKCS1)
+        case(encodings, "OpenSSL %d-bit key" % bits, {"pkcs8": hx(pkcs8), "pkcs1": hx(pkcs1)},
+             {"spki": hx(spki), "pkcs1Public": hx(pkcs1_public)})
+        k = bits // 8
+        n = key.public_key().public_numbers().n
+        for name, mgf_name in pairings:
+            h_len = hashlib.new(HASHES[name]).digest_size
+            longest = k - 2 * h_len - 2
+            for length, label in [(0, b""), (1, b"ABC"), (r.randrange(2, 64), r.randbytes(r.randrange(0, 40))), (longest, b"")]:
+                message, seed = r.randbytes(length), r.randbytes(h_len)
+                ct = oaep_encrypt(key, message, label, HASHES[name], HASHES[mgf_name], seed)
+                pad = rsa_padding.OAEP(rsa_padding.MGF1(PYCA_HASHES[mgf_name.replace("-", "")]()),
+                                       PYCA_HASHES[name.replace("-", "")](), label or None)
+                assert key.decrypt(ct, pad) == message, "OpenSSL must decrypt the recorded ciphertext"
+                inputs = {"privateKey": hx(pkcs8), "hash": name, "mgf1Hash": mgf_name, "label": hx(label), "seed": hx(seed)}
+                case(oaep, "%d-bit key, %d-byte message, %d-byte label" % (bits, length, len(label)), dict(inputs, ct=hx(ct)),
+                     {"msg": hx(message)})
+            case(oaep, "%d-bit key: one ciphertext bit flipped" % bits, dict(inputs, ct=hx(flip(r, ct))), {}, "invalid")
+            case(oaep, "%d-bit key: another label" % bits, dict(inputs, ct=hx(ct), label=hx(b"other")), {}, "invalid")
+        case(oaep, "%d-bit key: c = n" % bits, dict(inputs, ct=hx(n.to_bytes(k, "big"))), {}, "invalid")
+        case(oaep, "%d-bit key: c one byte short" % bits, dict(inputs, ct=hx(ct[1:])), {}, "invalid")
+        # PKCS #1 v1.5 encryption (RFC 8017 §7.2.1) with a seeded nonzero padding string, so the
+        # file is reproducible; OpenSSL decrypts each one.
+        e = key.public_key().public_numbers().e
+        for length in [0, 1, r.randrange(2, 100), k - 11]:
+            message = r.randbytes(length)
+            ps = bytes(r.randrange(1, 256) for _ in range(k - 3 - length))
+            ct = pow(int.from_bytes(b"\x00\x02" + ps + b"\x00" + message, "big"), e, n).to_bytes(k, "big")
+            assert key.decrypt(ct, rsa_padding.PKCS1v15()) == message, "OpenSSL must decrypt the recorded ciphertext"
+            case(pkcs1_enc, "%d-bit key, %d-byte message" % (bits, length), {"privateKey": hx(pkcs8), "ct": hx(ct)}, {"msg": hx(message)})
+        # Blocks that break RFC 8017 §7.2.2 step 3, encrypted raw (invalid by the RFC's rule:
+        # OpenSSL 3 answers those with implicit rejection instead of an error).
+        bad_blocks = [("first byte 01", b"\x01\x02" + bytes([1] * (k - 3)) + b"\x00"),
+                      ("block type 01", b"\x00\x01" + bytes([0xFF] * (k - 4)) + b"\x00\x00"),
+                      ("no zero separator", b"\x00\x02" + bytes([7] * (k - 2))),
+                      ("padding string of 7 bytes", b"\x00\x02" + bytes([7] * 7) + b"\x00" + bytes([9] * (k - 10)))]
+        for label, em in bad_blocks:
+            ct = pow(int.from_bytes(em, "big"), e, n).to_bytes(k, "big")
+            case(pkcs1_enc, "%d-bit key: %s" % (bits, label), {"privateKey": hx(pkcs8), "ct": hx(ct)}, {}, "invalid")
+        # PKCS #1 v1.5 signatures (deterministic): OpenSSL's, to reproduce and verify.
+        for name in ["SHA-256", "SHA-384", "SHA-512", "SHA-1"]:
+            message = r.randbytes(r.randrange(0, 200))
+            sig = key.sign(message, rsa_padding.PKCS1v15(), PYCA_HASHES[name.replace("-", "")]())
+            case(pkcs1_sig, "%d-bit key, %s" % (bits, name), {"privateKey": hx(pkcs8), "publicKey": hx(spki), "hash": name,
+                 "msg": hx(message), "sig": hx(sig)}, {})
+            case(pkcs1_sig, "%d-bit key, %s: one bit flipped" % (bits, name), {"publicKey": hx(spki), "hash": name,
+                 "msg": hx(message), "sig": hx(flip(r, sig))}, {}, "invalid")
+        case(pkcs1_sig, "%d-bit key: message changed" % bits, {"publicKey": hx(spki), "hash": "SHA-1",
+             "msg": hx(message + b"!"), "sig": hx(sig)}, {}, "invalid")
+        # PSS, SHA-256 with MGF1-SHA-256: salts of 0 and 32 bytes chosen here; OpenSSL verifies.
+        for salt_length in [0, 32, 0, 32]:
+            message, salt = r.randbytes(r.randrange(0, 200)), r.randbytes(salt_length)
+            sig = pss_sign(key, message, "sha256", salt)
+            key.public_key().verify(sig, message, rsa_padding.PSS(rsa_padding.MGF1(hashes.SHA256()), salt_length), hashes.SHA256())
+            inputs = {"privateKey": hx(pkcs8), "publicKey": hx(spki), "hash": "SHA-256", "saltLength": salt_length,
+                      "salt": hx(salt), "msg": hx(message), "sig": hx(sig)}
+            case(pss, "%d-bit key, %d-byte salt" % (bits, salt_length), inputs, {})
+        case(pss, "%d-bit key: one bit flipped" % bits, dict(inputs, sig=hx(flip(r, sig))), {}, "invalid")
+        case(pss, "%d-bit key: message changed" % bits, dict(inputs, msg=hx(message + b"!")), {}, "invalid")
+        case(pss, "%d-bit key: salt length 0 expected" % bits, dict(inputs, saltLength=0), {}, "invalid")
+    return {"rsa/rsa-key-encodings.json": document("RSA-KEYS", PYCA_REFERENCE, encodings),
+            "rsa/rsaes-oaep.json": document("RSAES-OAEP", PYCA_REFERENCE, oaep),
+            "rsa/rsaes-pkcs1v15.json": document("RSAES-PKCS1-V1_5", PYCA_REFERENCE, pkcs1_enc),
+            "rsa/rsassa-pkcs1v15.json": document("RSASSA-PKCS1-V1_5", PYCA_REFERENCE, pkcs1_sig),
+            "rsa/rsassa-pss.json": document("RSASSA-PSS", PYCA_REFERENCE, pss)}
+
+
 def render(doc):
     """One case per line: diffable, and compact enough for long hex."""
     head = {k: v for k, v in doc.items() if k != "cases"}
@@ -298,7 +467,7 @@ def render(doc):
 def main():
     check = "--check" in sys.argv
     files = {}
-    for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr, p256]:
+    for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr, p256, rsa_vectors]:
         files.update(producer())
     stale = []
     for relative, doc in sorted(files.items()):
