@@ -41,7 +41,7 @@ enum SwiftCryptoRows {
                                                    outputByteCount: 16, unsafeUncheckedRounds: 10_000)
             }),
         ]
-        return Dictionary(uniqueKeysWithValues: (rows + p256).map { ($0.name, $0) })
+        return Dictionary(uniqueKeysWithValues: (rows + p256 + rsa).map { ($0.name, $0) })
     }
 }
 
