@@ -1,0 +1,71 @@
+// The optimal ate pairing e: G2 × G1 → GT and the target group GT ⊂ Fp12 (mpin.md §2.4).
+
+import CryptoCore
+
+extension BN254CX {
+    /// An element of GT, the order-r subgroup of Fp12*, with Milagro's 384-byte encoding.
+    public struct GT: Sendable {
+        package var value: Fp12
+
+        package init(_ value: Fp12) {
+            self.value = value
+        }
+
+        /// The identity, 1.
+        public static var one: GT { GT(.one) }
+
+        /// Whether this is the identity (all twelve coefficients those of 1, mpin.md §2.4).
+        public var isOne: Bool { value.isOne.isTrueVartime }
+
+        /// 384 bytes a ‖ b ‖ c, each Fp4 as c0 ‖ c1, each Fp2 real part first (mpin.md §2.3).
+        public var rawRepresentation: [UInt8] { value.canonicalBytes }
+
+        /// Decodes 384 bytes. Throws ``CryptoError/invalidEncoding`` for another length or a
+        /// coordinate not below p, and ``CryptoError/invalidKey`` for a value outside GT.
+        public init(rawRepresentation bytes: some Collection<UInt8>) throws(CryptoError) {
+            guard let value = Fp12(canonicalBytes: bytes) else { throw .invalidEncoding }
+            guard value.isInGTVartime else { throw .invalidKey }
+            self.init(value)
+        }
+
+        /// The product.
+        public static func * (a: GT, b: GT) -> GT { GT(a.value * b.value) }
+
+        /// The inverse (the conjugate, for an element of GT).
+        public var inverse: GT { GT(value.conjugate) }
+    }
+
+    /// e(Q, P), the optimal ate pairing with the full final exponentiation (p¹² − 1)/r, so the
+    /// value equals Milagro's `PAIR_ate` + `PAIR_fexp` byte for byte. Constant time in P.
+    public static func pairing(_ q: G2Point, _ p: G1Point) -> GT {
+        multiPairing([(q, p)])
+    }
+
+    /// Π e(Qᵢ, Pᵢ) with one shared Miller loop and one final exponentiation (Milagro
+    /// `PAIR_double_ate` for two pairs).
+    public static func multiPairing(_ pairs: [(G2Point, G1Point)]) -> GT {
+        var prepared: [(q: G2Prepared, px: Fp, py: Fp)] = []
+        for (q, p) in pairs where !q.isInfinity && !p.isInfinity {
+            let (qx, qy) = q.point.affine()
+            let (px, py) = p.point.affine()
+            prepared.append((G2Prepared(x: qx, y: qy, isInfinity: false), px, py))
+        }
+        return GT(millerLoop(prepared).finalExponentiation())
+    }
+}
+
+extension BN254CX.Fp12 {
+    /// Whether the value lies in GT: in the cyclotomic subgroup (f^(p⁴ − p² + 1) = 1, checked
+    /// as f^(p⁴)·f = f^(p²)) and f^p = f^(6u²), a test that is sound because gcd(p − 6u²,
+    /// Φ₁₂(p)/r) = 1 for BN254CX (a test recomputes that gcd). Leaks: nothing about a value in
+    /// GT beyond membership; used on public values.
+    package var isInGTVartime: Bool {
+        let p2 = frobeniusSquared()
+        guard (p2.frobeniusSquared() * self).isEqual(to: p2).isTrueVartime else { return false }
+        // f^(6u²) = (f^(u²))² · (f^(u²))⁴; two exponentiations by u (the signs cancel).
+        let u2 = powerByU().powerByU()
+        let u2Squared = u2.cyclotomicSquared()
+        let sixU2 = u2Squared * u2Squared.cyclotomicSquared()
+        return frobenius().isEqual(to: sixU2).isTrueVartime
+    }
+}

@@ -1,0 +1,130 @@
+// Scalars modulo the group order r of BN254CX, held in wiped storage (they are secrets in
+// M-Pin: master-secret shares, x, z).
+
+import CryptoCore
+
+extension BN254CX {
+    /// An integer modulo r, 32 bytes big-endian in wiped storage; `==` is constant time and
+    /// `description` redacted.
+    public struct Scalar: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+        package let storage: SecretBytes
+
+        package init(_ value: Fr) {
+            storage = SecretBytes(value.canonical.bigEndianBytes())
+        }
+
+        /// A scalar from 32 big-endian bytes below r. Throws ``CryptoError/invalidEncoding``
+        /// for another length or a value not below r. Constant time in the value.
+        public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
+            let bytes = Array(bytes)
+            guard bytes.count == 32, let value = FixedUInt<4>(bigEndian: bytes) else { throw .invalidEncoding }
+            let (residue, isCanonical) = Fr.fromCanonical(value)
+            guard isCanonical.isTrueVartime else { throw .invalidEncoding }
+            self.init(residue)
+        }
+
+        /// The scalar of a 32-byte string taken as a big-endian integer and reduced mod r
+        /// (Milagro's `BIG_mod` of a hash, mpin.md §3 `GET_Y`). Constant time.
+        public init(reducing bytes: some Sequence<UInt8>) {
+            var value = FixedUInt<4>.zero
+            for byte in Array(bytes).suffix(32) {
+                value = value.shiftedLeft(by: 8)
+                value.limbs[0] |= UInt64(byte)
+            }
+            self.init(Fr(reducing: value))
+        }
+
+        /// The scalar of a small integer (a PIN, a factor).
+        public init(_ value: UInt64) {
+            self.init(Fr(reducing: FixedUInt(value)))
+        }
+
+        /// A uniform scalar in [0, r) from `random`, by rejection of 254-bit candidates
+        /// (Milagro `RANDOM_GENERATE` draws uniformly below r too, mpin.md §4).
+        public static func random(using random: inout some RandomSource) throws(CryptoError) -> Scalar {
+            while true {
+                var bytes = try random.bytes(count: 32)
+                bytes[0] &= 0x3F
+                if let value = FixedUInt<4>(bigEndian: bytes), value.isLess(than: BN254CX.r).isTrueVartime {
+                    return Scalar(Fr(reducing: value))  // rejection reveals only failed candidates
+                }
+            }
+        }
+
+        /// 32 big-endian bytes.
+        public var rawRepresentation: SecretBytes { storage }
+
+        package var value: Fr {
+            storage.withUnsafeBytes { Fr(reducing: FixedUInt<4>(bigEndian: $0) ?? .zero) }
+        }
+
+        package var integer: FixedUInt<4> {
+            storage.withUnsafeBytes { FixedUInt<4>(bigEndian: $0) ?? .zero }
+        }
+
+        /// a + b mod r.
+        public static func + (a: Scalar, b: Scalar) -> Scalar { Scalar(a.value + b.value) }
+        /// a − b mod r.
+        public static func - (a: Scalar, b: Scalar) -> Scalar { Scalar(a.value - b.value) }
+        /// a·b mod r.
+        public static func * (a: Scalar, b: Scalar) -> Scalar { Scalar(a.value * b.value) }
+        /// −a mod r.
+        public static prefix func - (a: Scalar) -> Scalar { Scalar(-a.value) }
+
+        /// a⁻¹ mod r (zero for zero). Constant time.
+        public var inverse: Scalar { Scalar(value.inverted()) }
+
+        /// Whether the scalar is zero.
+        public var isZero: Bool { value.isZero.isTrueVartime }
+
+        /// Constant-time equality.
+        public static func == (a: Scalar, b: Scalar) -> Bool { a.storage == b.storage }
+
+        /// A redacted description.
+        public var description: String { "BN254CX.Scalar(redacted)" }
+        /// A mirror with no children.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    }
+}
+
+extension BN254CX.CurvePoint {
+    /// k·P for a secret k below 2²⁵⁶ with a fixed 4-bit window over all 256 bits and a table
+    /// read that scans all 16 entries. Constant time in k and P.
+    package func multipliedConstantTime(by k: FixedUInt<4>) -> Self {
+        var table = InlineArray<16, Self>(repeating: .infinity)
+        for i in 1..<16 { table[i] = table[i - 1] + self }
+        var result = Self.infinity
+        for window in stride(from: 63, through: 0, by: -1) {
+            for _ in 0..<4 { result = result.doubled() }
+            let bits = (k.limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF
+            var entry = Self.infinity
+            for i in 0..<16 { entry = Self.select(table[i], entry, if: UInt64(i).isEqual(to: bits)) }
+            result = result + entry
+        }
+        return result
+    }
+}
+
+extension BN254CX.G1Point {
+    /// k·P. Constant time in k and P.
+    public func multiplied(by k: BN254CX.Scalar) -> BN254CX.G1Point {
+        BN254CX.G1Point(point.multipliedConstantTime(by: k.integer))
+    }
+
+    /// k·P for a public k. Leaks: k.
+    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G1Point {
+        BN254CX.G1Point(point.multipliedVartime(by: k.integer))
+    }
+}
+
+extension BN254CX.G2Point {
+    /// k·Q. Constant time in k and Q.
+    public func multiplied(by k: BN254CX.Scalar) -> BN254CX.G2Point {
+        BN254CX.G2Point(point.multipliedConstantTime(by: k.integer))
+    }
+
+    /// k·Q for a public k. Leaks: k.
+    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G2Point {
+        BN254CX.G2Point(point.multipliedVartime(by: k.integer))
+    }
+}

@@ -1,0 +1,73 @@
+// Frobenius maps of Fp12, arithmetic in the cyclotomic subgroup, and the final exponentiation
+// of the pairing (mpin.md §2.2, §2.4).
+
+import CryptoCore
+
+extension BN254CX.Fp12 {
+    /// The p-th power: each Fp2 coefficient of wᵏ is conjugated and multiplied by γₖ
+    /// (w^(p) = γ1·w). Coefficients of wᵏ: k = 0, 3 in `a`, 1, 4 in `b`, 2, 5 in `c`.
+    package func frobenius() -> BN254CX.Fp12 {
+        BN254CX.Fp12(BN254CX.Fp4(a.c0.conjugate, a.c1.conjugate * BN254CX.frobeniusGamma3),
+                     BN254CX.Fp4(b.c0.conjugate * BN254CX.frobeniusGamma1, b.c1.conjugate * BN254CX.frobeniusGamma4),
+                     BN254CX.Fp4(c.c0.conjugate * BN254CX.frobeniusGamma2, c.c1.conjugate * BN254CX.frobeniusGamma5))
+    }
+
+    /// The p²-th power: coefficients are multiplied by δₖ ∈ Fp.
+    package func frobeniusSquared() -> BN254CX.Fp12 {
+        BN254CX.Fp12(BN254CX.Fp4(a.c0, a.c1 * BN254CX.frobeniusDelta3),
+                     BN254CX.Fp4(b.c0 * BN254CX.frobeniusDelta1, b.c1 * BN254CX.frobeniusDelta4),
+                     BN254CX.Fp4(c.c0 * BN254CX.frobeniusDelta2, c.c1 * BN254CX.frobeniusDelta5))
+    }
+
+    /// The p³-th power.
+    package func frobeniusCubed() -> BN254CX.Fp12 { frobeniusSquared().frobenius() }
+
+    /// The square of an element with f·conj(f) = 1 (Granger and Scott, "Faster squaring in
+    /// the cyclotomic subgroup of sixth degree extensions", 2010): with x̄ the conjugate over
+    /// Fp2, f² = (3a² − 2ā) + (3s·c² + 2b̄)·t + (3b² − 2c̄)·t². Wrong for other elements.
+    package func cyclotomicSquared() -> BN254CX.Fp12 {
+        let a2 = a.squared(), b2 = b.squared(), c2 = c.squared().timesS
+        return BN254CX.Fp12(a2 + a2 + a2 - a.conjugate.doubled,
+                            c2 + c2 + c2 + b.conjugate.doubled,
+                            b2 + b2 + b2 - c.conjugate.doubled)
+    }
+
+    /// f^u for u = −|u| of BN254CX, for f in the cyclotomic subgroup: square-and-multiply over
+    /// the fixed bits of |u| (public), then the conjugate.
+    package func powerByU() -> BN254CX.Fp12 {
+        let e = BN254CX.absoluteU
+        var result = self
+        for i in stride(from: 61, through: 0, by: -1) {  // below bit 62, the top bit of |u|
+            result = result.cyclotomicSquared()
+            if (e >> UInt64(i)) & 1 == 1 { result = result * self }
+        }
+        return result.conjugate
+    }
+
+    /// The final exponentiation f^((p¹²−1)/r) (mpin.md §2.4): the easy part
+    /// f^((p⁶−1)(p²+1)), then the hard part (p⁴ − p² + 1)/r as
+    /// λ₀ + λ₁p + λ₂p² + λ₃p³ with λ₃ = 1, λ₂ = 6u² + 1, λ₁ = −36u³ − 18u² − 12u + 1,
+    /// λ₀ = −36u³ − 30u² − 18u − 2, by the addition chain of Scott, Benger, Charlemagne,
+    /// Dominguez Perez and Kachisa ("On the final exponentiation for calculating pairings on
+    /// ordinary elliptic curves", 2009, §5). Constant time.
+    package func finalExponentiation() -> BN254CX.Fp12 {
+        var f = conjugate * inverted()          // f^(p⁶ − 1)
+        f = f.frobeniusSquared() * f            // f^((p⁶ − 1)(p² + 1))
+        let fx = f.powerByU(), fx2 = fx.powerByU(), fx3 = fx2.powerByU()
+        let y0 = f.frobenius() * f.frobeniusSquared() * f.frobeniusCubed()
+        let y1 = f.conjugate
+        let y2 = fx2.frobeniusSquared()
+        let y3 = fx.frobenius().conjugate
+        let y4 = (fx * fx2.frobenius()).conjugate
+        let y5 = fx2.conjugate
+        let y6 = (fx3 * fx3.frobenius()).conjugate
+        var t0 = y6.cyclotomicSquared() * y4 * y5
+        var t1 = y3 * y5 * t0
+        t0 = t0 * y2
+        t1 = (t1.cyclotomicSquared() * t0).cyclotomicSquared()
+        t0 = t1 * y1
+        t1 = t1 * y0
+        t0 = t0.cyclotomicSquared()
+        return t1 * t0
+    }
+}

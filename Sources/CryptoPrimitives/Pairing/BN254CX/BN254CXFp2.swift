@@ -1,0 +1,140 @@
+// Fp2 = Fp[i]/(i² + 1) (mpin.md §2.2): element c0 + c1·i, serialised c0 ‖ c1 (real part
+// first, mpin.md §2.3). Karatsuba products, complex squaring; constant time except where
+// a name says `Vartime`.
+
+import CryptoCore
+
+extension BN254CX {
+    /// An element c0 + c1·i of Fp2.
+    package struct Fp2: Sendable {
+        package var c0: Fp
+        package var c1: Fp
+
+        @inline(__always)
+        package init(_ c0: Fp, _ c1: Fp) {
+            self.c0 = c0
+            self.c1 = c1
+        }
+
+        package static var zero: Fp2 { Fp2(.zero, .zero) }
+        package static var one: Fp2 { Fp2(.one, .zero) }
+
+        @inline(__always)
+        package static func + (a: Fp2, b: Fp2) -> Fp2 { Fp2(a.c0 + b.c0, a.c1 + b.c1) }
+        @inline(__always)
+        package static func - (a: Fp2, b: Fp2) -> Fp2 { Fp2(a.c0 - b.c0, a.c1 - b.c1) }
+        @inline(__always)
+        package static prefix func - (a: Fp2) -> Fp2 { Fp2(-a.c0, -a.c1) }
+
+        /// (a0 + a1·i)(b0 + b1·i) with three Fp products.
+        @inline(__always)
+        package static func * (a: Fp2, b: Fp2) -> Fp2 {
+            let v0 = a.c0 * b.c0, v1 = a.c1 * b.c1
+            return Fp2(v0 - v1, (a.c0 + a.c1) * (b.c0 + b.c1) - v0 - v1)
+        }
+
+        /// The product by an element of Fp.
+        @inline(__always)
+        package static func * (a: Fp2, b: Fp) -> Fp2 { Fp2(a.c0 * b, a.c1 * b) }
+
+        /// (a0 + a1·i)² = (a0 + a1)(a0 − a1) + 2·a0·a1·i.
+        @inline(__always)
+        package func squared() -> Fp2 {
+            let t = c0 * c1
+            return Fp2((c0 + c1) * (c0 - c1), t + t)
+        }
+
+        /// 2·self.
+        @inline(__always)
+        package var doubled: Fp2 { self + self }
+
+        /// The conjugate c0 − c1·i, which is also the p-th power.
+        @inline(__always)
+        package var conjugate: Fp2 { Fp2(c0, -c1) }
+
+        /// The product by ξ = 1 + i, the sextic non-residue: (c0 − c1) + (c0 + c1)·i.
+        @inline(__always)
+        package var timesXi: Fp2 { Fp2(c0 - c1, c0 + c1) }
+
+        /// The product by i: −c1 + c0·i.
+        @inline(__always)
+        package var timesI: Fp2 { Fp2(-c1, c0) }
+
+        /// The inverse (zero for zero): conj / (c0² + c1²). Constant time.
+        package func inverted() -> Fp2 {
+            let normInverse = (c0.squared() + c1.squared()).inverted()
+            return Fp2(c0 * normInverse, -(c1 * normInverse))
+        }
+
+        /// Half of the value.
+        package var halved: Fp2 { self * BN254CX.Fp.half }
+
+        package var isZero: Choice { c0.isZero & c1.isZero }
+
+        package func isEqual(to other: Fp2) -> Choice {
+            c0.isEqual(to: other.c0) & c1.isEqual(to: other.c1)
+        }
+
+        package static func select(_ a: Fp2, _ b: Fp2, if choice: Choice) -> Fp2 {
+            Fp2(Fp.select(a.c0, b.c0, if: choice), Fp.select(a.c1, b.c1, if: choice))
+        }
+
+        /// `self^exponent` by a fixed 4-bit window over the exponent's width. Constant time.
+        package func power(_ exponent: FixedUInt<4>) -> Fp2 {
+            var table = InlineArray<16, Fp2>(repeating: .one)
+            for i in 1..<16 { table[i] = table[i - 1] * self }
+            var result = Fp2.one
+            for window in stride(from: 63, through: 0, by: -1) {
+                for _ in 0..<4 { result = result.squared() }
+                let bits = (exponent.limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF
+                var entry = Fp2.one
+                for i in 0..<16 { entry = Fp2.select(table[i], entry, if: UInt64(i).isEqual(to: bits)) }
+                result = result * entry
+            }
+            return result
+        }
+
+        /// 64 big-endian bytes c0 ‖ c1 (mpin.md §2.3).
+        package var canonicalBytes: [UInt8] { c0.canonicalBytes + c1.canonicalBytes }
+
+        /// Decodes c0 ‖ c1, each canonical; nil otherwise. The input is public.
+        package init?(canonicalBytes bytes: some Collection<UInt8>) {
+            let bytes = Array(bytes)
+            guard bytes.count == 64, let c0 = Fp(canonicalBytes: bytes[0..<32]), let c1 = Fp(canonicalBytes: bytes[32..<64]) else {
+                return nil
+            }
+            self.init(c0, c1)
+        }
+    }
+}
+
+extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
+    /// 1/2 in Fp, that is (p + 1)/2.
+    package static var half: Self { Self(reducing: FixedUInt(limbs: [0xDF33_11F7_AE0D_AADA, 0x921F_EB77_0C04_9F70, 0xD85E_EFB2_3D31_B369, 0x1200_0000_0438_1506])) }
+}
+
+extension BN254CX.Fp2 {
+    /// A square root, or nil when there is none (Adj and Rodríguez-Henríquez, "Square root
+    /// computation over even extension fields", 2012, algorithm 9, for p ≡ 3 mod 4).
+    /// Leaks: whether a root exists and which branch of the algorithm finds it; use only on
+    /// public values.
+    package func squareRootVartime() -> BN254CX.Fp2? {
+        typealias Fp2 = BN254CX.Fp2
+        let a1 = power(BN254CXFieldConstants.sqrtExponentMinusOne)  // a^((p−3)/4)
+        let alpha = a1 * (a1 * self)
+        let a0 = alpha.conjugate * alpha
+        let minusOne = -Fp2.one
+        if a0.isEqual(to: minusOne).isTrueVartime { return nil }
+        let x0 = a1 * self
+        if alpha.isEqual(to: minusOne).isTrueVartime { return x0.timesI }
+        let b = (Fp2.one + alpha).power(BN254CXFieldConstants.legendreExponent)
+        return b * x0
+    }
+}
+
+extension BN254CXFieldConstants {
+    /// (p − 3)/4.
+    package static var sqrtExponentMinusOne: FixedUInt<4> {
+        FixedUInt(limbs: [0x6F99_88FB_D706_D56C, 0xC90F_F5BB_8602_4FB8, 0x6C2F_77D9_1E98_D9B4, 0x0900_0000_021C_0A83])
+    }
+}

@@ -1,0 +1,110 @@
+// The optimal ate Miller loop (mpin.md §2.4): lines through points of the D-type twist,
+// evaluated at an affine G1 point, with the running point in homogeneous projective
+// coordinates. The line coefficients depend on Q only, so they are computed once
+// (`G2Prepared`) and replayed for any P, and several pairs share one loop.
+
+import CryptoCore
+
+extension BN254CX {
+    /// One line ℓ = c0·yP + c1·w³ + c2·xP·w, i.e. the Fp12 value (c0·yP + c1·s) + (c2·xP)·t.
+    package struct LineCoefficients: Sendable {
+        package var c0: Fp2
+        package var c1: Fp2
+        package var c2: Fp2
+    }
+
+    /// The signed digits of |6u + 2| used by the loop, most significant first (after the
+    /// implicit leading 1): dᵢ = bitᵢ(3n) − bitᵢ(n) for i = nbits(3n) − 2 … 1 (mpin.md §2.4).
+    package static let millerDigits: [Int8] = {
+        let n: UInt128 = 6 * UInt128(absoluteU) - 2        // |6u + 2| for u < 0
+        let n3 = 3 * n
+        let bits = 128 - n3.leadingZeroBitCount
+        return stride(from: bits - 2, through: 1, by: -1).map { i in
+            Int8(truncatingIfNeeded: (n3 >> i) & 1) - Int8(truncatingIfNeeded: (n >> i) & 1)
+        }
+    }()
+
+    /// The lines of the Miller loop for one G2 point, in the order the loop uses them.
+    package struct G2Prepared: Sendable {
+        package let lines: [LineCoefficients]
+        /// Whether Q is the point at infinity (the pairing is then 1).
+        package let isInfinity: Bool
+
+        /// Precomputes the lines for the affine point (x, y) of the twist. The point is public
+        /// in every use the engine makes (the generator, sQ, client public keys).
+        package init(x qx: Fp2, y qy: Fp2, isInfinity: Bool) {
+            self.isInfinity = isInfinity
+            var lines: [LineCoefficients] = []
+            lines.reserveCapacity(2 * BN254CX.millerDigits.count + 2)
+            var t = G2Projective(affineX: qx, y: qy)
+            for digit in BN254CX.millerDigits {
+                lines.append(Self.doublingStep(&t))
+                if digit == 1 { lines.append(Self.additionStep(&t, qx, qy)) }
+                if digit == -1 { lines.append(Self.additionStep(&t, qx, -qy)) }
+            }
+            // u < 0: the loop value is negative, so T = −T (the accumulator is conjugated in
+            // the loop), then the two Frobenius corrections with π(Q) and −π²(Q).
+            t = -t
+            let q1x = qx.conjugate * BN254CX.frobeniusGamma2, q1y = qy.conjugate * BN254CX.frobeniusGamma3
+            lines.append(Self.additionStep(&t, q1x, q1y))
+            let q2x = qx * BN254CX.frobeniusDelta2, q2y = -(qy * BN254CX.frobeniusDelta3)
+            lines.append(Self.additionStep(&t, q2x, q2y))
+            self.lines = lines
+        }
+
+        /// T ← 2T and the tangent line at T (Costello, Lange and Naehrig, "Faster pairing
+        /// computations on curves with high-degree twists", 2010; D-type form of Aranha et al.,
+        /// 2011): ℓ = 2YZ·yP + (Y² − 3b′Z²)·w³ − 3X²·xP·w.
+        @inline(__always)
+        static func doublingStep(_ t: inout G2Projective) -> LineCoefficients {
+            let a = (t.x * t.y).halved
+            let b = t.y.squared(), c = t.z.squared()
+            let e = Fp2.curveB3 * c
+            let f = e + e + e
+            let g = (b + f).halved
+            let h = (t.y + t.z).squared() - (b + c)
+            let xSquared = t.x.squared()
+            let line = LineCoefficients(c0: h, c1: b - e, c2: -(xSquared + xSquared + xSquared))
+            t = G2Projective(x: a * (b - f), y: g.squared() - (e.squared() + e.squared() + e.squared()), z: b * h)
+            return line
+        }
+
+        /// T ← T + (x, y) and the line through T and (x, y): with θ = Y − y·Z and λ = X − x·Z,
+        /// ℓ = λ·yP + (θ·x − λ·y)·w³ − θ·xP·w.
+        @inline(__always)
+        static func additionStep(_ t: inout G2Projective, _ qx: Fp2, _ qy: Fp2) -> LineCoefficients {
+            let theta = t.y - qy * t.z, lambda = t.x - qx * t.z
+            let c = theta.squared(), d = lambda.squared()
+            let e = lambda * d, f = t.z * c, g = t.x * d
+            let h = e + f - g - g
+            let line = LineCoefficients(c0: lambda, c1: theta * qx - lambda * qy, c2: -theta)
+            t = G2Projective(x: lambda * h, y: theta * (g - h) - t.y * e, z: t.z * e)
+            return line
+        }
+    }
+
+    /// The Miller loop value Π fᵢ for pairs (Qᵢ, Pᵢ), before the final exponentiation; pairs
+    /// with a point at infinity contribute 1. The G1 points are affine (x, y) and may be
+    /// secret: the loop only multiplies by them.
+    package static func millerLoop(_ pairs: [(q: G2Prepared, px: Fp, py: Fp)]) -> Fp12 {
+        let active = pairs.filter { !$0.q.isInfinity }
+        var f = Fp12.one
+        var index = 0
+        func multiplyLines(_ f: inout Fp12) {
+            for pair in active {
+                let line = pair.q.lines[index]
+                f = f.timesLine(line.c0 * pair.py, line.c1, line.c2 * pair.px)
+            }
+            index += 1
+        }
+        for digit in millerDigits {
+            f = f.squared()
+            multiplyLines(&f)
+            if digit != 0 { multiplyLines(&f) }
+        }
+        f = f.conjugate
+        multiplyLines(&f)
+        multiplyLines(&f)
+        return f
+    }
+}

@@ -1,0 +1,57 @@
+// `mpin/own/pairing_bn254cx_milagro_generated.json`: Milagro's PAIR_ate + PAIR_fexp on
+// Q = b·G2 and P = a·G1 (mpin/README.md §C). Each case checks both multiples, both G1
+// encodings and the 384-byte GT value.
+
+import CryptoPrimitives
+import VectorFormats
+
+enum MPinPairingFile {
+    static func check(_ json: JSONValue, _ log: inout CaseLog) {
+        for entry in json.array ?? [] {
+            let id = "case \(entry["case"]?.int ?? -1)"
+            do throws(VectorFormatError) {
+                let a = try MPinFiles.scalar(entry, "a"), b = try MPinFiles.scalar(entry, "b")
+                let pBytes = try MPinFiles.bytes(entry, "P_eq_a_times_G1"), qBytes = try MPinFiles.bytes(entry, "Q_eq_b_times_G2")
+                let expected = try MPinFiles.bytes(entry, "e_Q_P_after_fexp")
+                guard let p = try? BN254CX.G1Point(encoded: pBytes), let q = try? BN254CX.G2Point(encoded: qBytes),
+                      let compressed = try? BN254CX.G1Point(encoded: try MPinFiles.bytes(entry, "P_compressed")) else {
+                    log.fail(id, "", expected: "decodable points", got: "refused")
+                    continue
+                }
+                let compressedBytes = try MPinFiles.bytes(entry, "P_compressed")
+                let multiples = BN254CX.G1Point.generator.multiplied(by: a) == p && BN254CX.G2Point.generator.multiplied(by: b) == q
+                    && compressed == p && p.compressedRepresentation == compressedBytes
+                guard multiples else {
+                    log.fail(id, "", expected: "P = a·G1, Q = b·G2", got: "different points")
+                    continue
+                }
+                log.expect(BN254CX.pairing(q, p).rawRepresentation, equals: expected, id, "e(Q, P)")
+            } catch {
+                log.fail(id, "", expected: "well-formed case", got: error.description)
+            }
+        }
+    }
+}
+
+/// Shared field readers and the dispatch of the M-Pin files.
+enum MPinFiles {
+    static func checker(for name: String, _ json: JSONValue) -> ((JSONValue, inout CaseLog) -> Void)? {
+        switch name {
+        case "pairing_bn254cx_milagro_generated.json" where json.array != nil: MPinPairingFile.check
+        default: nil
+        }
+    }
+
+    static func bytes(_ entry: JSONValue, _ name: String) throws(VectorFormatError) -> [UInt8] {
+        guard let text = entry[name]?.string else { throw .missingField(name) }
+        return try HexText.bytes(text, field: name)
+    }
+
+    static func scalar(_ entry: JSONValue, _ name: String) throws(VectorFormatError) -> BN254CX.Scalar {
+        let raw = try bytes(entry, name)
+        guard let value = try? BN254CX.Scalar(rawRepresentation: [UInt8](repeating: 0, count: max(0, 32 - raw.count)) + raw) else {
+            throw .badHex(name)
+        }
+        return value
+    }
+}
