@@ -134,7 +134,9 @@ public enum VectorRunner {
     private static func checkCAVP(_ file: CAVPFile, _ log: inout CaseLog) -> Bool {
         let header = file.headerText
         let fields = Set(file.blocks.flatMap { $0.fields.map(\.name) })
-        if let kind = CAVPEC.kind(of: file) {
+        if let kind = MilagroFieldArithmetic.kind(of: file) {
+            MilagroFieldArithmetic.check(file, kind: kind, &log)
+        } else if let kind = CAVPEC.kind(of: file) {
             CAVPEC.check(file, kind: kind, &log)
         } else if let kind = CAVPRSA.kind(of: file) {
             CAVPRSA.check(file, kind: kind, &log)

@@ -69,3 +69,27 @@ extension BN254CX.Fp12 {
         return frobenius().isEqual(to: sixU2).isTrueVartime
     }
 }
+
+extension BN254CX.GT {
+    /// g^k for an integer k below 2²⁵⁶, with cyclotomic squarings and a fixed 4-bit window
+    /// whose table read scans all 16 entries. Constant time in k and g.
+    package func power(by k: FixedUInt<4>) -> BN254CX.GT {
+        typealias Fp12 = BN254CX.Fp12
+        var table = InlineArray<16, Fp12>(repeating: .one)
+        for i in 1..<16 { table[i] = table[i - 1] * value }
+        var result = Fp12.one
+        for window in stride(from: 63, through: 0, by: -1) {
+            for _ in 0..<4 { result = result.cyclotomicSquared() }
+            let bits = (k.limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF
+            var entry = Fp12.one
+            for i in 0..<16 { entry = Fp12.select(table[i], entry, if: UInt64(i).isEqual(to: bits)) }
+            result = result * entry
+        }
+        return BN254CX.GT(result)
+    }
+
+    /// g^k. Constant time in k and g.
+    public func power(_ k: BN254CX.Scalar) -> BN254CX.GT {
+        power(by: k.integer)
+    }
+}
