@@ -13,13 +13,13 @@ enum MPinPairingFile {
                 let a = try MPinFiles.scalar(entry, "a"), b = try MPinFiles.scalar(entry, "b")
                 let pBytes = try MPinFiles.bytes(entry, "P_eq_a_times_G1"), qBytes = try MPinFiles.bytes(entry, "Q_eq_b_times_G2")
                 let expected = try MPinFiles.bytes(entry, "e_Q_P_after_fexp")
-                guard let p = try? BN254CX.G1Point(encoded: pBytes), let q = try? BN254CX.G2Point(encoded: qBytes),
-                      let compressed = try? BN254CX.G1Point(encoded: try MPinFiles.bytes(entry, "P_compressed")) else {
+                guard let p = try? BN254CX.G1(encoded: pBytes), let q = try? BN254CX.G2(encoded: qBytes),
+                      let compressed = try? BN254CX.G1(encoded: try MPinFiles.bytes(entry, "P_compressed")) else {
                     log.fail(id, "", expected: "decodable points", got: "refused")
                     continue
                 }
                 let compressedBytes = try MPinFiles.bytes(entry, "P_compressed")
-                let multiples = BN254CX.G1Point.generator.multiplied(by: a) == p && BN254CX.G2Point.generator.multiplied(by: b) == q
+                let multiples = BN254CX.G1.generator.multiplied(by: a) == p && BN254CX.G2.generator.multiplied(by: b) == q
                     && compressed == p && p.compressedRepresentation == compressedBytes
                 guard multiples else {
                     log.fail(id, "", expected: "P = a·G1, Q = b·G2", got: "different points")

@@ -24,7 +24,7 @@ enum MilagroCurveArithmetic {
         try c.check("ECPsub") { () throws(VectorFormatError) in try same(p - q, "ECPsub") }
         try c.check("ECPdbl") { () throws(VectorFormatError) in try same(p.doubled(), "ECPdbl") && p.doubled().isEqual(to: p + p).isTrueVartime }
         try c.check("ECPmul") { () throws(VectorFormatError) in
-            let point = BN254CX.G1Point(p)
+            let point = BN254CX.G1(p)
             let k = BN254CX.Scalar(reducing: s1.bigEndianBytes())
             return try same(point.multiplied(by: k).point, "ECPmul") && point.multipliedVartime(by: k) == point.multiplied(by: k)
         }
@@ -41,7 +41,7 @@ enum MilagroCurveArithmetic {
 
     /// The point with abscissa x and a y of the given parity, through the public decoder.
     private static func point(x: BN254CX.Fp, odd: Bool) throws(VectorFormatError) -> BN254CX.G1Projective {
-        guard let point = try? BN254CX.G1Point(encoded: [odd ? 0x03 : 0x02] + x.canonicalBytes) else { throw .badHex("x") }
+        guard let point = try? BN254CX.G1(encoded: [odd ? 0x03 : 0x02] + x.canonicalBytes) else { throw .badHex("x") }
         return point.point
     }
 
@@ -64,7 +64,7 @@ enum MilagroCurveArithmetic {
         try c.check("ECP2sub") { () throws(VectorFormatError) in try same(p - q, "ECP2sub") }
         try c.check("ECP2dbl") { () throws(VectorFormatError) in try same(p.doubled(), "ECP2dbl") }
         try c.check("ECP2mul") { () throws(VectorFormatError) in
-            let point = BN254CX.G2Point(p)
+            let point = BN254CX.G2(p)
             let k = BN254CX.Scalar(reducing: scalars[0].bigEndianBytes())
             return try same(point.multiplied(by: k).point, "ECP2mul") && point.multipliedVartime(by: k) == point.multiplied(by: k)
         }

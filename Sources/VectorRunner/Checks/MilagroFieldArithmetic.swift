@@ -18,13 +18,14 @@ enum MilagroFieldArithmetic {
     enum Kind { case fp, fp2, fp4, fp12, ecp, ecp2 }
 
     static func kind(of file: CAVPFile) -> Kind? {
-        let header = file.headerText
-        guard header.contains("BN254_CX") else { return nil }
+        // By the modulus, not the curve label: Milagro's BN254 point files are labelled BN254_CX.
+        let header = file.headerText.lowercased()
+        guard header.contains("2400000008702a0db0bddf647a6366d3243fd6ee18093ee1be6623ef5c1b55b3") else { return nil }
         let fields = Set(file.blocks.flatMap { $0.fields.map(\.name) })
-        if header.contains("FP ARITHMETICS") { return .fp }
-        if header.contains("FP2 ARITHMETICS") { return .fp2 }
-        if header.contains("FP4 ARITHMETICS") { return .fp4 }
-        if header.contains("FP12 ARITHMETICS") { return .fp12 }
+        if header.contains("fp arithmetics") { return .fp }
+        if header.contains("fp2 arithmetics") { return .fp2 }
+        if header.contains("fp4 arithmetics") { return .fp4 }
+        if header.contains("fp12 arithmetics") { return .fp12 }
         if fields.contains("ECP21") { return .ecp2 }
         if fields.contains("ECP1") { return .ecp }
         return nil

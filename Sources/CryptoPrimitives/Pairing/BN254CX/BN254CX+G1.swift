@@ -6,7 +6,7 @@ import CryptoCore
 extension BN254CX {
     /// A point of G1. Every point of E(Fp) other than infinity has order r, so decoding a
     /// point on the curve is a subgroup check.
-    public struct G1Point: Sendable {
+    public struct G1: Sendable {
         package var point: G1Projective
 
         package init(_ point: G1Projective) {
@@ -14,12 +14,12 @@ extension BN254CX {
         }
 
         /// The generator (−1, 1) (mpin.md §2.1).
-        public static var generator: G1Point {
-            G1Point(G1Projective(affineX: -Fp.one, y: .one))
+        public static var generator: G1 {
+            G1(G1Projective(affineX: -Fp.one, y: .one))
         }
 
         /// The point at infinity (the identity). It has no encoding.
-        public static var infinity: G1Point { G1Point(.infinity) }
+        public static var infinity: G1 { G1(.infinity) }
 
         /// Whether this is the point at infinity.
         public var isInfinity: Bool { point.isInfinity.isTrueVartime }
@@ -65,20 +65,20 @@ extension BN254CX {
         }
 
         /// P + Q.
-        public static func + (p: G1Point, q: G1Point) -> G1Point { G1Point(p.point + q.point) }
+        public static func + (p: G1, q: G1) -> G1 { G1(p.point + q.point) }
         /// P − Q.
-        public static func - (p: G1Point, q: G1Point) -> G1Point { G1Point(p.point - q.point) }
+        public static func - (p: G1, q: G1) -> G1 { G1(p.point - q.point) }
         /// −P.
-        public static prefix func - (p: G1Point) -> G1Point { G1Point(-p.point) }
+        public static prefix func - (p: G1) -> G1 { G1(-p.point) }
     }
 }
 
-extension BN254CX.G1Point: Equatable {
+extension BN254CX.G1: Equatable {
     /// Equality of points (in constant time).
     public static func == (a: Self, b: Self) -> Bool { a.point.isEqual(to: b.point).isTrueVartime }
 }
 
-extension BN254CX.G1Point {
+extension BN254CX.G1 {
     /// The point of a 32-byte hash by Milagro's "hunt and peck" (`ECP_mapit`, mpin.md §3): x is
     /// the hash as an integer reduced mod p; while x³ + 2 is not a square, x ← x + 1; y is the
     /// even square root. Leaks: the number of increments (the hash is public, M-Pin identities

@@ -6,7 +6,7 @@ import CryptoCore
 
 extension BN254CX {
     /// A point of G2.
-    public struct G2Point: Sendable {
+    public struct G2: Sendable {
         package var point: G2Projective
 
         package init(_ point: G2Projective) {
@@ -14,8 +14,8 @@ extension BN254CX {
         }
 
         /// The generator of mpin.md §2.2 (Milagro crypto-c and miracl/core; not AMCL 4.1's).
-        public static var generator: G2Point {
-            G2Point(G2Projective(
+        public static var generator: G2 {
+            G2(G2Projective(
                 affineX: Fp2(Fp(reducing: FixedUInt(limbs: [0xC085_1CEE_E4D2_EC74, 0x907C_85BF_A03E_2726, 0x358B_2500_F5C3_4BBB, 0x1968_2D2C_7053_B256])),
                              Fp(reducing: FixedUInt(limbs: [0x47A5_8E8B_2E29_CFE1, 0xF81B_97B0_C209_C30F, 0xA011_C937_A8E9_9743, 0x1466_B9EC_3E19_F64A]))),
                 y: Fp2(Fp(reducing: FixedUInt(limbs: [0x0CFB_FCEB_CF0B_E09F, 0x6361_B33D_847E_C1B3, 0xD81E_2215_7DAE_E209, 0x0A79_EDD9_7233_2B8D])),
@@ -23,7 +23,7 @@ extension BN254CX {
         }
 
         /// The point at infinity (the identity). It has no encoding.
-        public static var infinity: G2Point { G2Point(.infinity) }
+        public static var infinity: G2 { G2(.infinity) }
 
         /// Whether this is the point at infinity.
         public var isInfinity: Bool { point.isInfinity.isTrueVartime }
@@ -51,15 +51,15 @@ extension BN254CX {
         }
 
         /// P + Q.
-        public static func + (p: G2Point, q: G2Point) -> G2Point { G2Point(p.point + q.point) }
+        public static func + (p: G2, q: G2) -> G2 { G2(p.point + q.point) }
         /// P − Q.
-        public static func - (p: G2Point, q: G2Point) -> G2Point { G2Point(p.point - q.point) }
+        public static func - (p: G2, q: G2) -> G2 { G2(p.point - q.point) }
         /// −P.
-        public static prefix func - (p: G2Point) -> G2Point { G2Point(-p.point) }
+        public static prefix func - (p: G2) -> G2 { G2(-p.point) }
     }
 }
 
-extension BN254CX.G2Point: Equatable {
+extension BN254CX.G2: Equatable {
     /// Equality of points (in constant time).
     public static func == (a: Self, b: Self) -> Bool { a.point.isEqual(to: b.point).isTrueVartime }
 }

@@ -37,13 +37,13 @@ extension BN254CX {
 
     /// e(Q, P), the optimal ate pairing with the full final exponentiation (p¹² − 1)/r, so the
     /// value equals Milagro's `PAIR_ate` + `PAIR_fexp` byte for byte. Constant time in P.
-    public static func pairing(_ q: G2Point, _ p: G1Point) -> GT {
+    public static func pairing(_ q: G2, _ p: G1) -> GT {
         multiPairing([(q, p)])
     }
 
     /// Π e(Qᵢ, Pᵢ) with one shared Miller loop and one final exponentiation (Milagro
     /// `PAIR_double_ate` for two pairs).
-    public static func multiPairing(_ pairs: [(G2Point, G1Point)]) -> GT {
+    public static func multiPairing(_ pairs: [(G2, G1)]) -> GT {
         var prepared: [(q: G2Prepared, px: Fp, py: Fp)] = []
         for (q, p) in pairs where !q.isInfinity && !p.isInfinity {
             let (qx, qy) = q.point.affine()

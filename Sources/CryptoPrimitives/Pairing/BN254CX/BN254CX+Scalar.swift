@@ -105,26 +105,26 @@ extension BN254CX.CurvePoint {
     }
 }
 
-extension BN254CX.G1Point {
+extension BN254CX.G1 {
     /// k·P. Constant time in k and P.
-    public func multiplied(by k: BN254CX.Scalar) -> BN254CX.G1Point {
-        BN254CX.G1Point(point.multipliedConstantTime(by: k.integer))
+    public func multiplied(by k: BN254CX.Scalar) -> BN254CX.G1 {
+        BN254CX.G1(point.multipliedConstantTime(by: k.integer))
     }
 
     /// k·P for a public k. Leaks: k.
-    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G1Point {
-        BN254CX.G1Point(point.multipliedVartime(by: k.integer))
+    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G1 {
+        BN254CX.G1(point.multipliedVartime(by: k.integer))
     }
 }
 
-extension BN254CX.G2Point {
+extension BN254CX.G2 {
     /// k·Q. Constant time in k and Q.
-    public func multiplied(by k: BN254CX.Scalar) -> BN254CX.G2Point {
-        BN254CX.G2Point(point.multipliedConstantTime(by: k.integer))
+    public func multiplied(by k: BN254CX.Scalar) -> BN254CX.G2 {
+        BN254CX.G2(point.multipliedConstantTime(by: k.integer))
     }
 
     /// k·Q for a public k. Leaks: k.
-    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G2Point {
-        BN254CX.G2Point(point.multipliedVartime(by: k.integer))
+    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G2 {
+        BN254CX.G2(point.multipliedVartime(by: k.integer))
     }
 }
