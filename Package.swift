@@ -8,6 +8,7 @@ let package = Package(
     name: "SwiftMFA",
     products: [
         .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
+        .library(name: "MPin", targets: ["MPin"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
@@ -15,16 +16,18 @@ let package = Package(
         // Layer 0: fixed-width integers, Montgomery arithmetic, constant-time helpers, secrets,
         // randomness and encodings. Standard library and Glibc only.
         .target(name: "CryptoCore"),
-        // Layer 1: digests, MACs, KDFs, AES, DER/PEM (and, next, P-256, RSA, BN254CX).
+        // Layer 1: digests, MACs, KDFs, AES, DER/PEM, P-256, RSA, the BN254CX pairing.
         .target(name: "CryptoPrimitives", dependencies: ["CryptoCore"]),
+        // Layer 2: the M-Pin / DVS protocol of the MIRACL MFA platform, sans-I/O.
+        .target(name: "MPin", dependencies: ["CryptoPrimitives"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;
         // it never imports a crypto target, so a parser cannot agree with the code it checks.
         .target(name: "VectorFormats"),
         // Top layer: runs parsed vectors against the engine; shared by `mfa` and the tests.
-        .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "VectorFormats"]),
+        .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "MPin", "VectorFormats"]),
         // Top layer: the benchmark rows and their timing harness, shared by `mfa bench` and the
         // nested Benchmarks/ package (which adds swift-crypto beside them).
-        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives"]),
+        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives", "MPin"]),
         .executableTarget(name: "mfa", dependencies: ["VectorRunner", "BenchmarkKit"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
@@ -33,6 +36,7 @@ let package = Package(
 
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "CryptoCore", "VectorFormats", "TestSupport"]),
+        .testTarget(name: "MPinTests", dependencies: ["MPin", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),

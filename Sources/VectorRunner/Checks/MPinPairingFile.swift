@@ -3,6 +3,7 @@
 // encodings and the 384-byte GT value.
 
 import CryptoPrimitives
+import MPin
 import VectorFormats
 
 enum MPinPairingFile {
@@ -38,6 +39,9 @@ enum MPinFiles {
     static func checker(for name: String, _ json: JSONValue) -> ((JSONValue, inout CaseLog) -> Void)? {
         switch name {
         case "pairing_bn254cx_milagro_generated.json" where json.array != nil: MPinPairingFile.check
+        case "BN254_CX.json" where json.array?.first?["V"] != nil: MPinMilagroFiles.checkTwoPass
+        case "BN254_CXOnePass.json" where json.array?.first?["TimeValue"] != nil: MPinMilagroFiles.checkOnePass
+        case "mpin_dvs_milagro_generated.json" where json.array?.first?["DVS_PUBLIC_KEY"] != nil: MPinDVSFile.check
         default: nil
         }
     }
@@ -45,6 +49,15 @@ enum MPinFiles {
     static func bytes(_ entry: JSONValue, _ name: String) throws(VectorFormatError) -> [UInt8] {
         guard let text = entry[name]?.string else { throw .missingField(name) }
         return try HexText.bytes(text, field: name)
+    }
+
+    static func masterShare(_ entry: JSONValue, _ name: String) throws(VectorFormatError) -> MPin.MasterSecretShare {
+        MPin.MasterSecretShare(try scalar(entry, name))
+    }
+
+    /// Whether a secret point's encoding equals the field.
+    static func same(_ value: some MPinSecretPoint, _ entry: JSONValue, _ name: String) throws(VectorFormatError) -> Bool {
+        value.rawRepresentation.unsafeExposedBytes == (try bytes(entry, name))
     }
 
     static func scalar(_ entry: JSONValue, _ name: String) throws(VectorFormatError) -> BN254CX.Scalar {

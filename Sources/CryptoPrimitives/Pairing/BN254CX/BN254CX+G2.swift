@@ -43,6 +43,18 @@ extension BN254CX {
             self.init(point)
         }
 
+        /// Decodes bytes this engine produced from a point already checked to lie in G2 (the
+        /// subgroup test is skipped; the curve equation is still checked). Nil otherwise.
+        package init?(validatedEncoding bytes: some Collection<UInt8>) {
+            let bytes = Array(bytes)
+            guard bytes.count == 128, let x = Fp2(canonicalBytes: bytes[0..<64]), let y = Fp2(canonicalBytes: bytes[64..<128]) else {
+                return nil
+            }
+            let point = G2Projective(affineX: x, y: y)
+            guard point.isOnCurve.isTrueVartime else { return nil }
+            self.init(point)
+        }
+
         /// x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1, 128 bytes; empty for infinity.
         public var rawRepresentation: [UInt8] {
             guard !isInfinity else { return [] }

@@ -93,3 +93,24 @@ extension BN254CX.GT {
         power(by: k.integer)
     }
 }
+
+extension BN254CX.GT {
+    /// The lowest 56-bit limb of the first Fp coefficient (a.c0.c0) as Milagro's 64-bit build
+    /// stores it: in Montgomery form with R = 2²⁸⁰ (five 56-bit limbs), fully reduced. Milagro's
+    /// PIN-error kangaroo picks its jumps from this value, so reproducing its answers needs it.
+    /// Leaks: the value (use on public GT elements only).
+    package var milagroFirstLimbVartime: UInt64 {
+        // Our Montgomery form is x·2²⁵⁶ mod p; the product by 2²⁴ in Montgomery form carries it
+        // to x·2²⁸⁰ mod p.
+        let shifted = value.a.c0.c0 * BN254CX.Fp(small: 1 << 24)
+        return shifted.montgomeryForm.limbs[0] & ((1 << 56) - 1)
+    }
+
+    /// g².
+    package func squared() -> BN254CX.GT { BN254CX.GT(value.cyclotomicSquared()) }
+}
+
+extension BN254CX.GT: Equatable {
+    /// Equality of the twelve coefficients (constant time).
+    public static func == (a: Self, b: Self) -> Bool { a.value.isEqual(to: b.value).isTrueVartime }
+}

@@ -128,3 +128,23 @@ extension BN254CX.G2 {
         BN254CX.G2(point.multipliedVartime(by: k.integer))
     }
 }
+
+extension BN254CX.G1 {
+    /// k·P for a secret k below 2^bitCount (a PIN or an extra factor; Milagro `ECP_pinmul`
+    /// over `PBLEN` bits), with 4-bit windows over exactly ⌈bitCount/4⌉ windows and table reads
+    /// that scan all 16 entries. Constant time in k and P for a given bitCount.
+    public func multiplied(bySmall k: UInt32, bitCount: Int) -> BN254CX.G1 {
+        typealias Point = BN254CX.G1Projective
+        var table = InlineArray<16, Point>(repeating: .infinity)
+        for i in 1..<16 { table[i] = table[i - 1] + point }
+        var result = Point.infinity
+        for window in stride(from: (bitCount + 3) / 4 - 1, through: 0, by: -1) {
+            for _ in 0..<4 { result = result.doubled() }
+            let bits = (UInt64(k) >> UInt64(window * 4)) & 0xF
+            var entry = Point.infinity
+            for i in 0..<16 { entry = Point.select(table[i], entry, if: UInt64(i).isEqual(to: bits)) }
+            result = result + entry
+        }
+        return BN254CX.G1(result)
+    }
+}

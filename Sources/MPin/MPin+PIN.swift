@@ -1,0 +1,45 @@
+// The PIN as the integer the protocol multiplies in, and the two ways MIRACL clients have turned
+// PIN text into it (mpin.md §3).
+
+
+extension MPin {
+    /// A PIN as the integer the protocol uses, below 2²⁰ (``MPin/pinBitCount``). Redacted in
+    /// `description` and `dump`; compared in constant time.
+    public struct PIN: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+        package let value: UInt32
+
+        /// A PIN from its integer value, reduced mod ``MPin/maximumPIN`` (Milagro's
+        /// `pin % MAXPIN`).
+        public init(_ value: UInt32) {
+            self.value = value % MPin.maximumPIN
+        }
+
+        /// The PIN text read as a decimal number, as the MIRACL Trust SDKs and client-js do
+        /// (`Int32("0123")` = 123; mpin.md §3). nil unless the text is 1–9 ASCII digits.
+        public init?(decimal text: String) {
+            let digits = Array(text.utf8)
+            guard (1...9).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            self.init(digits.reduce(UInt32(0)) { $0 * 10 + UInt32($1 - 0x30) })
+        }
+
+        /// The PIN text as the 2017 SDK core converted it: Java's `String.hashCode` over the
+        /// bytes (h = 31·h + byte, signed 32-bit), then C's `% MAXPIN`, which keeps the sign
+        /// (mpin.md §3). A negative remainder is taken as Milagro's 20-bit PIN ladder reads it:
+        /// its two's-complement low 20 bits (assumed from `ECP_pinmul`, which walks the bits of
+        /// a signed int; the SDK never shipped vectors for such PINs).
+        public init(legacyHashOf text: String) {
+            var hash: Int32 = 0
+            for byte in text.utf8 { hash = hash &* 31 &+ Int32(Int8(bitPattern: byte)) }
+            let remainder = hash % Int32(MPin.maximumPIN)
+            value = UInt32(bitPattern: remainder) & ((1 << UInt32(MPin.pinBitCount)) - 1)
+        }
+
+        /// Constant-time equality.
+        public static func == (a: PIN, b: PIN) -> Bool { (a.value ^ b.value) == 0 }
+
+        /// A redacted description.
+        public var description: String { "MPin.PIN(redacted)" }
+        /// A mirror with no children.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    }
+}

@@ -1,0 +1,145 @@
+// The secret values of M-Pin as their own types (mpin.md §4, §6): each holds its bytes in
+// wiped storage, compares in constant time and is redacted in `description` and `dump`.
+
+public import CryptoPrimitives
+
+/// A point of G1 kept secret: its 65-byte encoding 04 ‖ x ‖ y in wiped storage.
+package struct SecretG1Storage: Sendable, Equatable {
+    package let bytes: SecretBytes
+
+    package init(_ point: BN254CX.G1) {
+        bytes = SecretBytes(point.uncompressedRepresentation)
+    }
+
+    /// Decodes (strictly) and keeps the canonical uncompressed form.
+    package init(encoded: some Sequence<UInt8>) throws(CryptoError) {
+        self.init(try BN254CX.G1(encoded: Array(encoded)))
+    }
+
+    package var point: BN254CX.G1 {
+        // The bytes were produced by the encoder, so they decode; infinity has no encoding.
+        bytes.withUnsafeBytes { (try? BN254CX.G1(encoded: $0)) ?? .infinity }
+    }
+}
+
+/// Declares the shared shape of the secret G1 values.
+package protocol MPinSecretPoint: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    var storage: SecretG1Storage { get }
+    init(storage: SecretG1Storage)
+}
+
+extension MPinSecretPoint {
+    /// Decodes 04 ‖ x ‖ y (or the 33-byte compressed form). Throws
+    /// ``CryptoError/invalidEncoding`` or ``CryptoError/invalidKey`` (Milagro
+    /// `MPIN_INVALID_POINT`) for bytes that are not a point of G1.
+    public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
+        self.init(storage: try SecretG1Storage(encoded: bytes))
+    }
+
+    /// 04 ‖ x ‖ y, 65 bytes, in wiped storage.
+    public var rawRepresentation: SecretBytes { storage.bytes }
+
+    package var point: BN254CX.G1 { storage.point }
+
+    package init(_ point: BN254CX.G1) { self.init(storage: SecretG1Storage(point)) }
+
+    /// Constant-time equality.
+    public static func == (a: Self, b: Self) -> Bool { a.storage == b.storage }
+    /// A mirror with no children.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+extension MPin {
+    /// A share of the client secret from one issuing authority, s₁·A (mpin.md §4
+    /// `GET_CLIENT_SECRET`).
+    public struct ClientSecretShare: MPinSecretPoint {
+        package let storage: SecretG1Storage
+        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// A redacted description.
+        public var description: String { "MPin.ClientSecretShare(redacted)" }
+    }
+
+    /// The client secret s·A, the sum of the shares (`RECOMBINE_G1`).
+    public struct ClientSecret: MPinSecretPoint {
+        package let storage: SecretG1Storage
+        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// A redacted description.
+        public var description: String { "MPin.ClientSecret(redacted)" }
+    }
+
+    /// The token the client stores: the client secret less PIN·A (`EXTRACT_PIN`).
+    public struct Token: MPinSecretPoint {
+        package let storage: SecretG1Storage
+        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// A redacted description.
+        public var description: String { "MPin.Token(redacted)" }
+    }
+
+    /// A time permit s·AT(date), or one authority's share of it (`GET_CLIENT_PERMIT`).
+    public struct TimePermit: MPinSecretPoint {
+        package let storage: SecretG1Storage
+        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// A redacted description.
+        public var description: String { "MPin.TimePermit(redacted)" }
+    }
+
+    /// The client's authentication value SEC = TOKEN + PIN·A (+ permit), kept between the
+    /// two passes.
+    public struct AuthenticationSecret: MPinSecretPoint {
+        package let storage: SecretG1Storage
+        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// A redacted description.
+        public var description: String { "MPin.AuthenticationSecret(redacted)" }
+    }
+
+    /// A master-secret share s of an issuing authority (a scalar mod r).
+    public struct MasterSecretShare: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+        /// The scalar.
+        public let scalar: BN254CX.Scalar
+
+        /// Wraps a scalar.
+        public init(_ scalar: BN254CX.Scalar) { self.scalar = scalar }
+
+        /// 32 big-endian bytes below r; throws ``CryptoError/invalidEncoding`` otherwise.
+        public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
+            scalar = try BN254CX.Scalar(rawRepresentation: bytes)
+        }
+
+        /// A uniform share from `random` (`RANDOM_GENERATE`).
+        public static func random(using random: inout some RandomSource) throws(CryptoError) -> MasterSecretShare {
+            MasterSecretShare(try BN254CX.Scalar.random(using: &random))
+        }
+
+        /// A redacted description.
+        public var description: String { "MPin.MasterSecretShare(redacted)" }
+        /// A mirror with no children.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    }
+
+    /// The server secret s·Q in G2 (`GET_SERVER_SECRET`), or one authority's share of it. It
+    /// lets its holder verify, so it is kept like a key.
+    public struct ServerSecret: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+        package let storage: SecretBytes
+
+        package init(_ point: BN254CX.G2) { storage = SecretBytes(point.rawRepresentation) }
+
+        /// Decodes 128 bytes; throws like ``CryptoPrimitives/BN254CX/G2/init(encoded:)``.
+        public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
+            self.init(try BN254CX.G2(encoded: Array(bytes)))
+        }
+
+        /// The 128-byte encoding, in wiped storage.
+        public var rawRepresentation: SecretBytes { storage }
+
+        package var point: BN254CX.G2 {
+            storage.withUnsafeBytes { BN254CX.G2(validatedEncoding: $0) ?? .infinity }
+        }
+
+        /// Constant-time equality.
+        public static func == (a: ServerSecret, b: ServerSecret) -> Bool { a.storage == b.storage }
+        /// A redacted description.
+        public var description: String { "MPin.ServerSecret(redacted)" }
+        /// A mirror with no children.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    }
+}
