@@ -1,4 +1,5 @@
-// `mfa generate p256-tables`: writes the generated tables of the engine to standard output.
+// `mfa generate p256-tables | bn254cx-constants`: writes the generated tables of the engine to
+// standard output.
 
 import CryptoPrimitives
 import Foundation
@@ -10,8 +11,11 @@ enum GenerateCommand {
         case "p256-tables":
             print(P256.generatorTablesSource(), terminator: "")
             return 0
+        case "bn254cx-constants":
+            print(BN254CX.constantsSource(), terminator: "")
+            return 0
         default:
-            FileHandle.standardError.write(Data("usage: mfa generate p256-tables > Sources/CryptoPrimitives/EC/P256/P256GeneratorTables.swift\n".utf8))
+            FileHandle.standardError.write(Data("usage: mfa generate p256-tables > Sources/CryptoPrimitives/EC/P256/P256GeneratorTables.swift\n       mfa generate bn254cx-constants > Sources/CryptoPrimitives/Pairing/BN254CX/BN254CXConstants.swift\n".utf8))
             return 2
         }
     }

@@ -5,6 +5,20 @@ import Testing
 import TestSupport
 
 @Suite struct FixedUIntTests {
+    /// Swift 6.3.1 release builds once dropped the limb writes of these calls inside an array
+    /// literal (the result was the unmodified left operand); the returns now go through
+    /// `withExtendedLifetime`. Run in release, as the README's test command does.
+    @Test func arrayLiteralsKeepTheResult() {
+        let a = opaque(100), b = opaque(5)
+        let values: [FixedUInt<4>] = [a.addingReportingCarry(b).sum, a.subtractingReportingBorrow(b).difference,
+                                      a.multipliedFullWidth(by: b).low, a.multipliedAdding(3).product]
+        #expect(values.map { $0.limbs[0] } == [105, 95, 500, 300])
+        let nested: [[FixedUInt<4>]] = [[a.addingReportingCarry(b).sum]]
+        #expect(nested[0][0].limbs[0] == 105)
+    }
+
+    @inline(never) private func opaque(_ value: UInt64) -> FixedUInt<4> { FixedUInt(value) }
+
     @Test func additionAndSubtractionMatchReference() {
         check(FixedUInt<1>.self)
         check(FixedUInt<4>.self)

@@ -1,6 +1,12 @@
 // Addition, subtraction, multiplication and shifts on `FixedUInt`, in constant time.
 
 extension FixedUInt {
+    // These two return through `withExtendedLifetime`: Swift 6.3.1 in release builds loses the
+    // limb writes of an `@inline(__always)` function that mutates a local `InlineArray` and
+    // returns it in a tuple when the call sits in an array literal
+    // (`[a.addingReportingCarry(b).sum]` yielded `a`); FixedUIntTests.arrayLiteralsKeepTheResult
+    // guards it.
+
     /// `self + other` modulo 2^bitWidth, with the carry out (0 or 1).
     @inlinable @inline(__always)
     package func addingReportingCarry(_ other: FixedUInt, carry: UInt64 = 0) -> (sum: FixedUInt, carry: UInt64) {
@@ -9,7 +15,7 @@ extension FixedUInt {
         for i in 0..<limbCount {
             (result.limbs[unchecked: i], carry) = UInt64.addingWithCarry(limbs[unchecked: i], other.limbs[unchecked: i], carry: carry)
         }
-        return (result, carry)
+        return withExtendedLifetime(result) { (result, carry) }
     }
 
     /// `self − other` modulo 2^bitWidth, with the borrow out (0 or 1).
@@ -20,7 +26,7 @@ extension FixedUInt {
         for i in 0..<limbCount {
             (result.limbs[unchecked: i], borrow) = UInt64.subtractingWithBorrow(limbs[unchecked: i], other.limbs[unchecked: i], borrow: borrow)
         }
-        return (result, borrow)
+        return withExtendedLifetime(result) { (result, borrow) }
     }
 
     /// The full `2 · bitWidth`-bit product as (high, low) halves (schoolbook).
@@ -41,7 +47,7 @@ extension FixedUInt {
             }
             high.limbs[unchecked: i] = carry
         }
-        return (high, low)
+        return withExtendedLifetime((high, low)) { (high, low) }  // see addingReportingCarry
     }
 
     /// `self · small + addend` as the low word-width result and the carry-out word.
@@ -52,7 +58,7 @@ extension FixedUInt {
         for i in 0..<limbCount {
             (result.limbs[unchecked: i], carry) = UInt64.multiplyAdding(limbs[unchecked: i], small, 0, carry: carry)
         }
-        return (result, carry)
+        return withExtendedLifetime(result) { (result, carry) }  // see addingReportingCarry
     }
 
     /// Shifts left by a public amount, dropping bits that leave the width.

@@ -88,9 +88,9 @@ extension BN254CX.GT {
         return BN254CX.GT(result)
     }
 
-    /// g^k. Constant time in k and g.
+    /// g^k (Galbraith–Scott). Constant time in k and g.
     public func power(_ k: BN254CX.Scalar) -> BN254CX.GT {
-        power(by: k.integer)
+        powerGS(by: k.integer)
     }
 }
 

@@ -106,9 +106,9 @@ extension BN254CX.CurvePoint {
 }
 
 extension BN254CX.G1 {
-    /// k·P. Constant time in k and P.
+    /// k·P (GLV). Constant time in k and P.
     public func multiplied(by k: BN254CX.Scalar) -> BN254CX.G1 {
-        BN254CX.G1(point.multipliedConstantTime(by: k.integer))
+        BN254CX.G1(point.multipliedGLV(by: k.integer))
     }
 
     /// k·P for a public k. Leaks: k.
@@ -118,9 +118,9 @@ extension BN254CX.G1 {
 }
 
 extension BN254CX.G2 {
-    /// k·Q. Constant time in k and Q.
+    /// k·Q (Galbraith–Scott). Constant time in k and Q.
     public func multiplied(by k: BN254CX.Scalar) -> BN254CX.G2 {
-        BN254CX.G2(point.multipliedConstantTime(by: k.integer))
+        BN254CX.G2(point.multipliedGS(by: k.integer))
     }
 
     /// k·Q for a public k. Leaks: k.

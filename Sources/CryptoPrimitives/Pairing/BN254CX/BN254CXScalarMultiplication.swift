@@ -1,0 +1,97 @@
+// Constant-time scalar multiplication with the endomorphisms of BN254CX: GLV on G1 (two
+// pieces of ≤ 129 bits), Galbraith–Scott on G2 with ψ and on GT with the Frobenius (four
+// pieces of ≤ 66 bits). Each piece walks fixed 4-bit windows over a fixed width and reads its
+// table by scanning all 16 entries; signs are applied with conditional negations.
+
+import CryptoCore
+
+extension BN254CX.CurvePoint {
+    /// The 16 multiples 0·P … 15·P.
+    static func multiplesTable(_ p: Self) -> InlineArray<16, Self> {
+        var table = InlineArray<16, Self>(repeating: .infinity)
+        for i in 1..<16 { table[i] = table[i - 1] + p }
+        return table
+    }
+
+    /// The entry `index` of a table, by scanning every entry. Constant time.
+    @inline(__always)
+    static func scan(_ table: InlineArray<16, Self>, _ index: UInt64) -> Self {
+        var entry = Self.infinity
+        for i in 0..<16 { entry = Self.select(table[i], entry, if: UInt64(i).isEqual(to: index)) }
+        return entry
+    }
+
+    /// Σ kᵢ·Tᵢ[1] for tables Tᵢ of multiples, over `windows` 4-bit windows. Constant time.
+    static func jointMultiply<let count: Int>(_ tables: InlineArray<count, InlineArray<16, Self>>,
+                                             _ scalars: InlineArray<count, FixedUInt<4>>, windows: Int) -> Self {
+        var result = Self.infinity
+        for window in stride(from: windows - 1, through: 0, by: -1) {
+            for _ in 0..<4 { result = result.doubled() }
+            for i in 0..<count {
+                let digit = (scalars[i].limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF
+                result = result + scan(tables[i], digit)
+            }
+        }
+        return result
+    }
+}
+
+extension BN254CX.CurvePoint where Field == BN254CX.Fp {
+    /// φ(P) = (βX : Y : Z), which is λ·P on G1.
+    package func phi() -> Self { Self(x: x * BN254CX.glvBeta, y: y, z: z) }
+
+    /// k·P by GLV: k ≡ k1 + k2·λ, then k1·P + k2·φ(P). Constant time in k and P.
+    package func multipliedGLV(by k: FixedUInt<4>) -> Self {
+        let (k1, k2) = BN254CX.glvDecomposition(k)
+        let t1 = Self.multiplesTable(negated(if: k1.isNegative))
+        let flip = k1.isNegative ^ k2.isNegative
+        var t2 = t1
+        for i in 0..<16 { t2[i] = t1[i].phi().negated(if: flip) }
+        return Self.jointMultiply([t1, t2], [k1.magnitude, k2.magnitude], windows: 33)
+    }
+}
+
+extension BN254CX.CurvePoint where Field == BN254CX.Fp2 {
+    /// k·Q by Galbraith–Scott: k ≡ Σ kᵢ·pⁱ (mod r), then Σ kᵢ·ψⁱ(Q). Constant time in k and Q.
+    package func multipliedGS(by k: FixedUInt<4>) -> Self {
+        let pieces = BN254CX.gsDecomposition(k)
+        let base = Self.multiplesTable(self)
+        var tables = InlineArray<4, InlineArray<16, Self>>(repeating: base)
+        for i in 1..<4 {
+            for j in 0..<16 { tables[i][j] = tables[i - 1][j].psi() }
+        }
+        for i in 0..<4 {
+            for j in 0..<16 { tables[i][j] = tables[i][j].negated(if: pieces[i].isNegative) }
+        }
+        return Self.jointMultiply(tables, InlineArray<4, FixedUInt<4>> { pieces[$0].magnitude }, windows: 17)
+    }
+}
+
+extension BN254CX.GT {
+    /// g^k by Galbraith–Scott with the p-power Frobenius and cyclotomic squarings. Constant
+    /// time in k and g.
+    package func powerGS(by k: FixedUInt<4>) -> BN254CX.GT {
+        typealias Fp12 = BN254CX.Fp12
+        let pieces = BN254CX.gsDecomposition(k)
+        var base = InlineArray<16, Fp12>(repeating: .one)
+        for i in 1..<16 { base[i] = base[i - 1] * value }
+        var tables = InlineArray<4, InlineArray<16, Fp12>>(repeating: base)
+        for i in 1..<4 {
+            for j in 0..<16 { tables[i][j] = tables[i - 1][j].frobenius() }
+        }
+        for i in 0..<4 {
+            for j in 0..<16 { tables[i][j] = Fp12.select(tables[i][j].conjugate, tables[i][j], if: pieces[i].isNegative) }
+        }
+        var result = Fp12.one
+        for window in stride(from: 16, through: 0, by: -1) {
+            for _ in 0..<4 { result = result.cyclotomicSquared() }
+            for i in 0..<4 {
+                let digit = (pieces[i].magnitude.limbs[0 + (window >> 4)] >> UInt64((window & 15) * 4)) & 0xF
+                var entry = Fp12.one
+                for j in 0..<16 { entry = Fp12.select(tables[i][j], entry, if: UInt64(j).isEqual(to: digit)) }
+                result = result * entry
+            }
+        }
+        return BN254CX.GT(result)
+    }
+}
