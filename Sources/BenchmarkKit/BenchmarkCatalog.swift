@@ -4,7 +4,7 @@
 public enum BenchmarkCatalog {
     /// All rows, in reporting order.
     public static var all: [BenchmarkCase] {
-        coreRows + symmetricRows + p256Rows + rsaRows + pairingRows
+        coreRows + symmetricRows + p256Rows + rsaRows + pairingRows + mpinRows
     }
 
     /// The rows whose name contains `filter` (all rows for nil or an empty filter).

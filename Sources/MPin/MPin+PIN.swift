@@ -16,10 +16,19 @@ extension MPin {
 
         /// The PIN text read as a decimal number, as the MIRACL Trust SDKs and client-js do
         /// (`Int32("0123")` = 123; mpin.md §3). nil unless the text is 1–9 ASCII digits.
+        /// The digits are read without branching on them; only the length and the final
+        /// validity show.
         public init?(decimal text: String) {
             let digits = Array(text.utf8)
-            guard (1...9).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-            self.init(digits.reduce(UInt32(0)) { $0 * 10 + UInt32($1 - 0x30) })
+            guard (1...9).contains(digits.count) else { return nil }
+            var value: UInt32 = 0, invalid: UInt32 = 0
+            for byte in digits {
+                let digit = Int32(byte) - 0x30
+                invalid |= UInt32(bitPattern: digit | (9 - digit)) >> 31   // sign bit set iff digit ∉ 0…9
+                value = value &* 10 &+ UInt32(bitPattern: digit & 0xF)
+            }
+            guard invalid == 0 else { return nil }
+            self.init(value)
         }
 
         /// The PIN text as the 2017 SDK core converted it: Java's `String.hashCode` over the

@@ -6,7 +6,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: mfa vectors [--json] [--verbose] [PATH ...]
            mfa bench [--filter TEXT] [--min-time SECONDS] [--json]
-           mfa generate p256-tables | bn254cx-constants
+           mfa generate p256-tables|bn254cx-constants
     """
 
 switch arguments.first {

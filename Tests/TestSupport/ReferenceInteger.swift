@@ -166,6 +166,13 @@ public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, 
         return result
     }
 
+    /// The greatest common divisor (Euclid).
+    public static func gcd(_ a: ReferenceInteger, _ b: ReferenceInteger) -> ReferenceInteger {
+        var (x, y) = (a, b)
+        while !y.isZero { (x, y) = (y, x % y) }
+        return x
+    }
+
     public static func < (a: ReferenceInteger, b: ReferenceInteger) -> Bool {
         if a.limbs.count != b.limbs.count { return a.limbs.count < b.limbs.count }
         for i in stride(from: a.limbs.count - 1, through: 0, by: -1) where a.limbs[i] != b.limbs[i] {

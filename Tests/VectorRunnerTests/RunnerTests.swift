@@ -69,6 +69,16 @@ import VectorRunner
         ("wycheproof/testvectors_v1/rsa_signature_4096_sha256_test.json", 258),
     ]
 
+    /// Every third-party file the BN254CX / M-Pin issue names, with its case count (arithmetic
+    /// files: one case per operation line).
+    static let mpinFiles: [(String, Int)] = [
+        ("mpin/milagro-crypto-c/mpin/BN254_CX.json", 300), ("mpin/milagro-crypto-c/mpin/BN254_CXOnePass.json", 300),
+        ("mpin/milagro-crypto-c/bn254cx/fp_BN254CX.txt", 119), ("mpin/milagro-crypto-c/bn254cx/fp2_BN254CX.txt", 130),
+        ("mpin/milagro-crypto-c/bn254cx/fp4_BN254CX.txt", 170), ("mpin/milagro-crypto-c/bn254cx/fp12_BN254CX.txt", 140),
+        ("mpin/milagro-crypto-c/bn254cx/ecp_BN254CX.txt", 110), ("mpin/milagro-crypto-c/bn254cx/ecp2_BN254CX.txt", 90),
+        ("mpin/own/mpin_dvs_milagro_generated.json", 16), ("mpin/own/pairing_bn254cx_milagro_generated.json", 10),
+    ]
+
     @Test(.enabled(if: SharedVectors.isAvailable, "needs ../shared/vectors"))
     func theSHA1SigningCasesAreSkippedWithTheirReason() {
         let report = VectorRunner.check(path: SharedVectors.path("wycheproof/testvectors_v1/rsa_pkcs1_2048_sig_gen_test.json"))
@@ -77,8 +87,8 @@ import VectorRunner
     }
 
     @Test(.enabled(if: SharedVectors.isAvailable, "needs ../shared/vectors"))
-    func everyFoundationP256AndRSAFileIsRecognisedAndPasses() {
-        for (path, cases) in Self.foundationFiles + Self.p256Files + Self.rsaFiles {
+    func everyNamedThirdPartyFileIsRecognisedAndPasses() {
+        for (path, cases) in Self.foundationFiles + Self.p256Files + Self.rsaFiles + Self.mpinFiles {
             let report = VectorRunner.check(path: SharedVectors.path(path))
             #expect(report.recognized, "\(path) not recognised")
             #expect(report.failed == 0, "\(path): \(report.failures.prefix(3)) \(report.fileError ?? "")")

@@ -111,10 +111,6 @@ extension BN254CX.G1 {
         BN254CX.G1(point.multipliedGLV(by: k.integer))
     }
 
-    /// k·P for a public k. Leaks: k.
-    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G1 {
-        BN254CX.G1(point.multipliedVartime(by: k.integer))
-    }
 }
 
 extension BN254CX.G2 {
@@ -123,10 +119,6 @@ extension BN254CX.G2 {
         BN254CX.G2(point.multipliedGS(by: k.integer))
     }
 
-    /// k·Q for a public k. Leaks: k.
-    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G2 {
-        BN254CX.G2(point.multipliedVartime(by: k.integer))
-    }
 }
 
 extension BN254CX.G1 {

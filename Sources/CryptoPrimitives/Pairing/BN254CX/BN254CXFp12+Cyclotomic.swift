@@ -22,9 +22,11 @@ extension BN254CX.Fp12 {
     /// The p³-th power.
     package func frobeniusCubed() -> BN254CX.Fp12 { frobeniusSquared().frobenius() }
 
-    /// The square of an element with f·conj(f) = 1 (Granger and Scott, "Faster squaring in
-    /// the cyclotomic subgroup of sixth degree extensions", 2010): with x̄ the conjugate over
-    /// Fp2, f² = (3a² − 2ā) + (3s·c² + 2b̄)·t + (3b² − 2c̄)·t². Wrong for other elements.
+    /// The square of an element of the cyclotomic subgroup, f^(p⁴ − p² + 1) = 1 (Granger and
+    /// Scott, "Faster squaring in the cyclotomic subgroup of sixth degree extensions", 2010):
+    /// with x̄ the conjugate over Fp2, f² = (3a² − 2ā) + (3s·c² + 2b̄)·t + (3b² − 2c̄)·t².
+    /// Wrong for other elements (even unitary ones), so used only after the easy part of the
+    /// final exponentiation and on GT.
     package func cyclotomicSquared() -> BN254CX.Fp12 {
         let a2 = a.squared(), b2 = b.squared(), c2 = c.squared().timesS
         return BN254CX.Fp12(a2 + a2 + a2 - a.conjugate.doubled,

@@ -95,3 +95,43 @@ extension BN254CX.GT {
         return BN254CX.GT(result)
     }
 }
+
+extension BN254CX.CurvePoint {
+    /// Σ kᵢ·Tᵢ[1] reading the tables by index and skipping zero digits. Leaks: the scalars.
+    static func jointMultiplyVartime<let count: Int>(_ tables: InlineArray<count, InlineArray<16, Self>>,
+                                                    _ scalars: InlineArray<count, FixedUInt<4>>, windows: Int) -> Self {
+        var result = Self.infinity
+        for window in stride(from: windows - 1, through: 0, by: -1) {
+            for _ in 0..<4 { result = result.doubled() }
+            for i in 0..<count {
+                let digit = Int((scalars[i].limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF)
+                if digit != 0 { result = result + tables[i][digit] }
+            }
+        }
+        return result
+    }
+}
+
+extension BN254CX.G1 {
+    /// k·P for a public k, by GLV with direct table reads. Leaks: k.
+    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G1 {
+        let (k1, k2) = BN254CX.glvDecomposition(k.integer)
+        let p1 = point.negated(if: k1.isNegative), p2 = point.phi().negated(if: k2.isNegative)
+        let tables: InlineArray<2, InlineArray<16, BN254CX.G1Projective>> = [BN254CX.G1Projective.multiplesTable(p1), BN254CX.G1Projective.multiplesTable(p2)]
+        return BN254CX.G1(BN254CX.G1Projective.jointMultiplyVartime(tables, [k1.magnitude, k2.magnitude], windows: 33))
+    }
+}
+
+extension BN254CX.G2 {
+    /// k·Q for a public k, by Galbraith–Scott with direct table reads. Leaks: k.
+    public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G2 {
+        let pieces = BN254CX.gsDecomposition(k.integer)
+        var base = point
+        var tables = InlineArray<4, InlineArray<16, BN254CX.G2Projective>>(repeating: BN254CX.G2Projective.multiplesTable(base))
+        for i in 0..<4 {
+            if i > 0 { base = base.psi() }
+            tables[i] = BN254CX.G2Projective.multiplesTable(base.negated(if: pieces[i].isNegative))
+        }
+        return BN254CX.G2(BN254CX.G2Projective.jointMultiplyVartime(tables, InlineArray<4, FixedUInt<4>> { pieces[$0].magnitude }, windows: 17))
+    }
+}

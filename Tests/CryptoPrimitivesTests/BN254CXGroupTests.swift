@@ -1,0 +1,129 @@
+// BN254CX groups: laws, encodings (Milagro's generator bytes), strict decoding including the
+// G2 subgroup check, the GLV and Galbraith–Scott splits, and every multiplication method
+// against the plain double-and-add.
+
+@testable import CryptoPrimitives
+import CryptoCore
+import Testing
+import TestSupport
+
+@Suite struct BN254CXGroupTests {
+    typealias R = BN254CXReference
+
+    static func scalar(_ random: inout TestRandom) -> BN254CX.Scalar {
+        BN254CX.Scalar(reducing: random.bytes(32))
+    }
+
+    @Test func generatorsAndEncodingsMatchMilagro() throws {
+        let g1 = BN254CX.G1.generator, g2 = BN254CX.G2.generator
+        #expect(TestHex.string(g1.uncompressedRepresentation) == "04" + TestHex.string((R.p - .one).bigEndian(count: 32)) + String(repeating: "0", count: 63) + "1")
+        if BN254CXParams.curve != nil {
+            #expect(TestHex.string(g1.uncompressedRepresentation) == BN254CXParams.string("G1gen_uncompressed_65B"))
+            #expect(TestHex.string(g1.compressedRepresentation) == BN254CXParams.string("G1gen_compressed_33B"))
+            #expect(TestHex.string(g2.rawRepresentation) == BN254CXParams.string("G2gen_milagro_128B"))
+        }
+        #expect(try BN254CX.G1(encoded: g1.compressedRepresentation) == g1)
+        #expect(try BN254CX.G2(encoded: g2.rawRepresentation) == g2)
+        // Both groups have order r.
+        #expect(g1.point.multipliedVartime(by: BN254CX.r).isInfinity.isTrueVartime)
+        #expect(g2.point.multipliedVartime(by: BN254CX.r).isInfinity.isTrueVartime)
+    }
+
+    @Test func groupLawsHold() {
+        var random = TestRandom("BN254CX group laws")
+        let a = Self.scalar(&random), b = Self.scalar(&random)
+        let p = BN254CX.G1.generator.multiplied(by: a), q = BN254CX.G1.generator.multiplied(by: b)
+        #expect(p + q == q + p && (p + q) - q == p && (p - p).isInfinity)
+        #expect(p + p == p.multiplied(by: BN254CX.Scalar(2)) && p + .infinity == p)
+        #expect(BN254CX.G1.generator.multiplied(by: a + b) == p + q)
+        let s = BN254CX.G2.generator.multiplied(by: a), t = BN254CX.G2.generator.multiplied(by: b)
+        #expect(s + t == t + s && (s - s).isInfinity && BN254CX.G2.generator.multiplied(by: a * b) == s.multiplied(by: b))
+        // The complete formulas on the doubling case and with infinity.
+        #expect((p.point + p.point).isEqual(to: p.point.doubled()).isTrueVartime)
+        #expect((BN254CX.G1Projective.infinity + p.point).isEqual(to: p.point).isTrueVartime)
+    }
+
+    @Test func everyMultiplicationAgrees() {
+        var random = TestRandom("BN254CX multiplication")
+        let p = BN254CX.G1.generator.multiplied(by: Self.scalar(&random))
+        let q = BN254CX.G2.generator.multiplied(by: Self.scalar(&random))
+        for trial in 0..<8 {
+            let k = trial == 0 ? BN254CX.Scalar(0) : trial == 1 ? -BN254CX.Scalar(1) : Self.scalar(&random)
+            let plainG1 = p.point.multipliedVartime(by: k.integer), plainG2 = q.point.multipliedVartime(by: k.integer)
+            #expect(p.multiplied(by: k).point.isEqual(to: plainG1).isTrueVartime)
+            #expect(p.multipliedVartime(by: k).point.isEqual(to: plainG1).isTrueVartime)
+            #expect(p.point.multipliedConstantTime(by: k.integer).isEqual(to: plainG1).isTrueVartime)
+            #expect(q.multiplied(by: k).point.isEqual(to: plainG2).isTrueVartime)
+            #expect(q.multipliedVartime(by: k).point.isEqual(to: plainG2).isTrueVartime)
+        }
+        let pin = UInt32(987_654)
+        #expect(p.multiplied(bySmall: pin, bitCount: 20) == p.multipliedVartime(by: BN254CX.Scalar(UInt64(pin))))
+    }
+
+    @Test func splitsRecombineAndAreShort() {
+        var random = TestRandom("BN254CX splits")
+        let glvLambda = ReferenceInteger(36) * R.u * R.u * R.u + ReferenceInteger(6) * R.u - ReferenceInteger(18) * R.u * R.u - ReferenceInteger(2)
+        let gsLambda = R.sixUSquared
+        func signed(_ piece: BN254CX.SignedPiece) -> ReferenceInteger {
+            piece.isNegative.isTrueVartime ? (R.r - piece.magnitude.reference % R.r) % R.r : piece.magnitude.reference
+        }
+        for _ in 0..<20 {
+            let k = Self.scalar(&random).integer
+            let (k1, k2) = BN254CX.glvDecomposition(k)
+            #expect(k1.magnitude.reference < .one << 129 && k2.magnitude.reference < .one << 129)
+            #expect((signed(k1) + signed(k2) * glvLambda) % R.r == k.reference)
+            let pieces = BN254CX.gsDecomposition(k)
+            var sum = ReferenceInteger.zero, power = ReferenceInteger.one
+            for i in 0..<4 {
+                #expect(pieces[i].magnitude.reference < .one << 66)
+                sum = sum + signed(pieces[i]) * power
+                power = power * gsLambda % R.r
+            }
+            #expect(sum % R.r == k.reference)
+        }
+    }
+
+    @Test func decodingIsStrict() throws {
+        let g1 = BN254CX.G1.generator.uncompressedRepresentation
+        #expect(throws: CryptoError.invalidEncoding) { try BN254CX.G1(encoded: g1.dropLast()) }
+        #expect(throws: CryptoError.invalidEncoding) { try BN254CX.G1(encoded: [0x05] + g1.dropFirst()) }
+        #expect(throws: CryptoError.invalidEncoding) { try BN254CX.G1(encoded: [UInt8]()) }
+        var offCurve = g1
+        offCurve[64] ^= 1
+        #expect(throws: CryptoError.invalidKey) { try BN254CX.G1(encoded: offCurve) }
+        #expect(throws: CryptoError.invalidEncoding) { try BN254CX.G1(encoded: [0x04] + BN254CX.p.bigEndianBytes() + g1[33...]) }
+        // x = 1: 1 + 2 = 3 is not a square mod p, so no point has it.
+        #expect(throws: CryptoError.invalidKey) { try BN254CX.G1(encoded: [0x02] + BN254CX.Fp.one.canonicalBytes) }
+        // A point of the twist outside G2: decodes on the curve, refused by the subgroup test.
+        var x = BN254CX.Fp2(.one, .zero)
+        var outside: BN254CX.G2Projective?
+        while outside == nil {
+            if let y = (x.squared() * x + BN254CX.Fp2.curveB).squareRootVartime() { outside = BN254CX.G2Projective(affineX: x, y: y) }
+            x = x + .one
+        }
+        let point = try #require(outside)
+        #expect(point.isOnCurve.isTrueVartime && !point.isInG2Vartime)
+        #expect(!point.multipliedVartime(by: BN254CX.r).isInfinity.isTrueVartime)
+        let (px, py) = point.affine()
+        #expect(throws: CryptoError.invalidKey) { try BN254CX.G2(encoded: px.canonicalBytes + py.canonicalBytes) }
+        #expect(throws: CryptoError.invalidEncoding) { try BN254CX.G2(encoded: BN254CX.G2.generator.rawRepresentation.dropLast()) }
+    }
+
+    @Test func gtExponentiationsAgreeAndDecodingChecksMembership() throws {
+        var random = TestRandom("BN254CX GT")
+        let g = BN254CX.pairing(.generator, .generator)
+        for _ in 0..<4 {
+            let k = Self.scalar(&random)
+            #expect(g.power(k) == g.power(by: k.integer))
+            #expect(g.power(k).value.isEqual(to: g.value.plainPower(k.integer.reference)).isTrueVartime)
+        }
+        #expect(try BN254CX.GT(rawRepresentation: g.rawRepresentation) == g)
+        #expect(throws: CryptoError.invalidKey) { try BN254CX.GT(rawRepresentation: BN254CX.Fp12.random(&random).canonicalBytes) }
+        // The unitary part of a random element is in the cyclotomic subgroup but not in GT.
+        let f = BN254CX.Fp12.random(&random)
+        var unitary = f.conjugate * f.inverted()
+        unitary = unitary.frobeniusSquared() * unitary
+        #expect(!unitary.isInGTVartime && unitary.finalExponentiation().isInGTVartime)
+        #expect(throws: CryptoError.invalidEncoding) { try BN254CX.GT(rawRepresentation: g.rawRepresentation.dropLast()) }
+    }
+}

@@ -1,0 +1,43 @@
+// The optimal ate pairing: Milagro's e(G2, G1), bilinearity, non-degeneracy, order r, the
+// shared Miller loop, and the verifier identity M-Pin relies on.
+
+@testable import CryptoPrimitives
+import CryptoCore
+import Testing
+import TestSupport
+
+@Suite struct BN254CXPairingTests {
+    @Test func generatorPairingIsMilagros() throws {
+        let e = BN254CX.pairing(.generator, .generator)
+        #expect(!e.isOne)
+        // e^r = 1: the exponent r taken as an integer, not reduced.
+        #expect(BN254CX.GT(e.value).power(by: BN254CX.r).isOne)
+        if BN254CXParams.curve != nil {
+            #expect(TestHex.string(e.rawRepresentation) == BN254CXParams.string("GT_e(G2gen,G1gen)_milagro_order"))
+        }
+    }
+
+    @Test func pairingIsBilinear() {
+        var random = TestRandom("BN254CX bilinearity")
+        let a = BN254CXGroupTests.scalar(&random), b = BN254CXGroupTests.scalar(&random)
+        let p = BN254CX.G1.generator, q = BN254CX.G2.generator
+        let e = BN254CX.pairing(q, p)
+        #expect(BN254CX.pairing(q.multiplied(by: b), p.multiplied(by: a)) == e.power(a * b))
+        #expect(BN254CX.pairing(q, p.multiplied(by: a)) == BN254CX.pairing(q.multiplied(by: a), p))
+        let p2 = p.multiplied(by: b)
+        #expect(BN254CX.pairing(q, p + p2) == BN254CX.pairing(q, p) * BN254CX.pairing(q, p2))
+        #expect(BN254CX.pairing(q, -p) == e.inverse)
+    }
+
+    @Test func sharedMillerLoopAndInfinity() {
+        var random = TestRandom("BN254CX multi-pairing")
+        let s = BN254CXGroupTests.scalar(&random), x = BN254CXGroupTests.scalar(&random)
+        let a = BN254CX.G1.generator.multiplied(by: x)
+        let q = BN254CX.G2.generator, sQ = q.multiplied(by: s)
+        // e(Q, −s·A)·e(s·Q, A) = 1, the M-Pin verifier's product.
+        #expect(BN254CX.multiPairing([(q, -a.multiplied(by: s)), (sQ, a)]).isOne)
+        #expect(BN254CX.multiPairing([(q, a), (sQ, a)]) == BN254CX.pairing(q, a) * BN254CX.pairing(sQ, a))
+        #expect(BN254CX.pairing(.infinity, a).isOne && BN254CX.pairing(q, .infinity).isOne)
+        #expect(BN254CX.multiPairing([]).isOne)
+    }
+}
