@@ -7,9 +7,12 @@ public enum BenchmarkCatalog {
         coreRows + symmetricRows + p256Rows + rsaRows + pairingRows + mpinRows
     }
 
-    /// The rows whose name contains `filter` (all rows for nil or an empty filter).
+    /// The rows whose name contains `filter`, or one of its `|`-separated alternatives (all rows
+    /// for nil or an empty filter).
     public static func rows(matching filter: String?) -> [BenchmarkCase] {
         guard let filter, !filter.isEmpty else { return all }
-        return all.filter { $0.name.contains(filter) }
+        // `a|b` selects the rows matching either, so related rows can share one run.
+        let alternatives = filter.split(separator: "|").map(String.init)
+        return all.filter { row in alternatives.contains { row.name.contains($0) } }
     }
 }
