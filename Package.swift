@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
         .library(name: "MPin", targets: ["MPin"]),
+        .library(name: "SaltEdge", targets: ["SaltEdge"]),
+        .library(name: "CMAuthenticator", targets: ["CMAuthenticator"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
@@ -20,14 +22,20 @@ let package = Package(
         .target(name: "CryptoPrimitives", dependencies: ["CryptoCore"]),
         // Layer 2: the M-Pin / DVS protocol of the MIRACL MFA platform, sans-I/O.
         .target(name: "MPin", dependencies: ["CryptoPrimitives"]),
+        // Layer 2 support: what every sans-I/O protocol target shares — exact JSON bodies,
+        // transport-free HTTP request values, URL text, timestamps, the rich error type.
+        .target(name: "ProtocolSupport", dependencies: ["CryptoPrimitives"]),
+        // Layer 2: the Salt Edge Authenticator API v2 client and the CM Authenticator client.
+        .target(name: "SaltEdge", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
+        .target(name: "CMAuthenticator", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;
         // it never imports a crypto target, so a parser cannot agree with the code it checks.
         .target(name: "VectorFormats"),
         // Top layer: runs parsed vectors against the engine; shared by `mfa` and the tests.
-        .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "MPin", "VectorFormats"]),
+        .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "MPin", "SaltEdge", "CMAuthenticator", "VectorFormats"]),
         // Top layer: the benchmark rows and their timing harness, shared by `mfa bench` and the
         // nested Benchmarks/ package (which adds swift-crypto beside them).
-        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives", "MPin"]),
+        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives", "MPin", "SaltEdge", "CMAuthenticator"]),
         .executableTarget(name: "mfa", dependencies: ["VectorRunner", "BenchmarkKit"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
@@ -37,6 +45,9 @@ let package = Package(
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "CryptoCore", "VectorFormats", "TestSupport"]),
         .testTarget(name: "MPinTests", dependencies: ["MPin", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
+        .testTarget(name: "ProtocolSupportTests", dependencies: ["ProtocolSupport"]),
+        .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
+        .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),

@@ -3,7 +3,7 @@
 public import FoundationEssentials
 
 /// A JSON value. Vector files are heterogeneous, so they are read as trees and queried.
-public enum JSONValue: Sendable, Equatable, Decodable {
+public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
     case number(Double)
@@ -27,6 +27,26 @@ public enum JSONValue: Sendable, Equatable, Decodable {
         } else {
             self = .object(try container.decode([String: JSONValue].self))
         }
+    }
+
+    /// Encodes the value (numbers that are whole are written as integers).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value):
+            if value == value.rounded(), abs(value) < 9e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The value serialised as JSON bytes (member order unspecified), for feeding recorded
+    /// response objects to parsers.
+    public var serialized: [UInt8] {
+        (try? JSONEncoder().encode(self)).map { Array($0) } ?? []
     }
 
     /// Parses a JSON document.

@@ -1,0 +1,58 @@
+// The bearer JWT of environment calls (cm-authenticator.md §5): HS256 keyed with the secret's
+// UTF-8 bytes, `iat` = `nbf` = now, `exp` = now + 60, and — in Android's shape — `auth_id` on
+// the instant answer and `sig`, the lower-case hex HMAC-SHA-256 of the exact body bytes.
+
+import CryptoPrimitives
+public import FoundationEssentials
+import ProtocolSupport
+
+extension CMAuthenticator {
+    /// Which official client's token shape to produce (§5). Both are accepted by the service.
+    public struct TokenStyle: Sendable, Hashable {
+        enum Kind { case android, iOS }
+        let kind: Kind
+
+        /// Header `{"alg":"HS256"}`; claims `auth_id` (when answering a request), `iat`, `nbf`,
+        /// `exp`, then `sig` over a non-empty body. The recommended default (§5).
+        public static let android = TokenStyle(kind: .android)
+        /// Header `{"alg":"HS256","typ":"JWT"}`; claims `nbf`, `iat`, `exp` only — what iOS
+        /// actually sends, kept as a fallback switch.
+        public static let iOS = TokenStyle(kind: .iOS)
+    }
+
+    /// The compact HS256 JWT for one request.
+    ///
+    /// - Parameters:
+    ///   - secret: the environment secret (the HMAC key).
+    ///   - now: the current time; `iat` = `nbf` = its whole seconds, `exp` = 60 s later.
+    ///   - authenticationID: the request being answered, for `auth_id` (Android style only).
+    ///   - body: the exact body bytes that will be sent; `sig` covers them when non-empty.
+    ///   - style: the token shape.
+    public static func bearerToken(secret: EnvironmentSecret, now: Date, authenticationID: String? = nil,
+                                   body: [UInt8]? = nil, style: TokenStyle = .android) -> String {
+        let issued = Int64(now.timeIntervalSince1970.rounded(.down))
+        let header: JSONText
+        var claims: [(String, JSONText)] = []
+        switch style.kind {
+        case .iOS:
+            header = .object([("alg", .string("HS256")), ("typ", .string("JWT"))])
+            claims = [("nbf", .integer(issued)), ("iat", .integer(issued)), ("exp", .integer(issued + tokenLifetime))]
+        case .android:
+            header = .object([("alg", .string("HS256"))])
+            if let authenticationID { claims.append(("auth_id", .string(authenticationID))) }
+            claims += [("iat", .integer(issued)), ("nbf", .integer(issued)), ("exp", .integer(issued + tokenLifetime))]
+            if let body, !body.isEmpty {
+                // §5, pitfall 3: lower-case hex, not Base64.
+                let mac = HMAC<SHA256>.authenticationCode(for: body, using: secret.key)
+                claims.append(("sig", .string(Hex.encode(mac.bytes))))
+            }
+        }
+        let signingInput = base64URL(header.bytes) + "." + base64URL(JSONText.object(claims).bytes)
+        let signature = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: secret.key)
+        return signingInput + "." + base64URL(signature.bytes)
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Base64.encode(bytes, alphabet: .urlSafe, padded: false)
+    }
+}

@@ -1,0 +1,32 @@
+// The CM Authenticator device API client (cm-authenticator.md), sans-I/O: request builders and
+// response parsers; the clock and the transport belong to the caller.
+
+public import ProtocolSupport
+
+/// The CM.com Authenticator device API client: phone registration, push token, environments
+/// linked by QR code, instant and OTP authentication requests, and the signed certificate list.
+///
+/// Device-level calls carry no authentication; environment calls carry an HS256 bearer JWT keyed
+/// with the environment secret (cm-authenticator.md §5).
+public enum CMAuthenticator {
+    /// The service's base URL; every path is appended to it (cm-authenticator.md §1).
+    public static let defaultBaseURL = "https://api.auth.cmtelecom.com/authenticator/v1.0"
+
+    /// Lifetime of a bearer JWT, in seconds (§5).
+    public static let tokenLifetime: Int64 = 60
+
+    /// Default `expiry` of an authentication request when the server omits it (§4, as Android).
+    public static let defaultRequestExpiry: Int64 = 60
+
+    /// How often the certificate list may be refreshed, in seconds (§6).
+    public static let certificateRefreshInterval: Int64 = 3600
+}
+
+extension ProtocolError.Code {
+    /// The QR code is not `<36-character environment id>,<secret>` (§3.1).
+    public static let invalidQRCode = Self(rawValue: "invalidQRCode")
+    /// A register call answered 401: the environment id or secret is wrong (§3, as Android).
+    public static let environmentInvalid = Self(rawValue: "environmentInvalid")
+    /// The authentication request has expired (HTTP 410, §4).
+    public static let requestExpired = Self(rawValue: "requestExpired")
+}

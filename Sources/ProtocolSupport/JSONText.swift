@@ -1,0 +1,86 @@
+// Exact JSON bytes for request bodies. Signed protocols (Salt Edge's detached JWS, CM's body
+// `sig`) sign the bytes that go on the wire, so a body is serialised once, by this writer, with
+// keys in the order given and no re-encoding afterwards (saltedge-v2.md §5.2,
+// cm-authenticator.md §5).
+
+/// A JSON value whose serialisation is fully determined: object members keep their order,
+/// output is compact, and strings escape only what RFC 8259 §7 requires.
+public indirect enum JSONText: Sendable, Equatable {
+    /// An object; members are written in this order.
+    case object([(String, JSONText)])
+    /// An array.
+    case array([JSONText])
+    /// A string.
+    case string(String)
+    /// An integer.
+    case integer(Int64)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// `null`.
+    case null
+
+    /// The compact UTF-8 serialisation: no whitespace, `/` not escaped, non-ASCII characters
+    /// written as UTF-8, control characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`.
+    public var bytes: [UInt8] {
+        var out = [UInt8]()
+        write(to: &out)
+        return out
+    }
+
+    /// The serialisation as a string.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    private func write(to out: inout [UInt8]) {
+        switch self {
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(member.0, to: &out)
+                out.append(UInt8(ascii: ":"))
+                member.1.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                element.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .string(let value):
+            Self.writeString(value, to: &out)
+        case .integer(let value):
+            out.append(contentsOf: String(value).utf8)
+        case .bool(let value):
+            out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null:
+            out.append(contentsOf: "null".utf8)
+        }
+    }
+
+    private static func writeString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(digits[Int(byte >> 4)])
+                out.append(digits[Int(byte & 15)])
+            default:
+                out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    public static func == (lhs: JSONText, rhs: JSONText) -> Bool { lhs.bytes == rhs.bytes }
+}
