@@ -61,9 +61,9 @@ extension CMAuthenticator {
         /// (nothing pending). An OTP request without `pin`, or an unknown `auth_type`, is malformed.
         public static func pending(from response: HTTPResponse) throws(ProtocolError) -> AuthenticationRequest? {
             try CMAuthenticator.requireSuccess(response)
-            let items = try JSONResponse.decode([Wire].self, from: response.body, what: "authentication requests")
-            guard let first = items.first else { return nil }
-            return try AuthenticationRequest(first)
+            // Only the first element counts (both SDKs); the rest is not even decoded.
+            let first = try JSONResponse.decode(FirstElement.self, from: response.body, what: "authentication requests").value
+            return try first.map(AuthenticationRequest.init)
         }
 
         private init(_ wire: Wire) throws(ProtocolError) {
@@ -81,6 +81,15 @@ extension CMAuthenticator {
             ip = wire.ip
             geoIP = wire.geoip
             status = wire.auth_status
+        }
+
+        private struct FirstElement: Decodable {
+            let value: Wire?
+
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                value = container.isAtEnd ? nil : try container.decode(Wire.self)
+            }
         }
 
         private struct Wire: Decodable {

@@ -28,6 +28,13 @@ extension CMAuthenticator {
         /// The `algorithm` member as given (e.g. `sha-256`).
         public let algorithm: String?
 
+        /// Creates a pin.
+        public init(certificateSHA256Hex: String?, spkiSHA256Base64: String?, algorithm: String?) {
+            self.certificateSHA256Hex = certificateSHA256Hex
+            self.spkiSHA256Base64 = spkiSHA256Base64
+            self.algorithm = algorithm
+        }
+
         /// Android's pin text: `<algorithm without '-'>/<spki hash>`, when both are present.
         public var okHttpPin: String? {
             guard let spkiSHA256Base64, let algorithm else { return nil }

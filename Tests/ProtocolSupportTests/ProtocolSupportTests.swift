@@ -1,0 +1,57 @@
+// The shared protocol helpers against hand-written expectations and Foundation's own parsers.
+
+import Foundation
+import ProtocolSupport
+import Testing
+
+@Suite struct ProtocolSupportTests {
+    @Test func jsonTextIsCompactOrderedAndEscapesOnlyWhatItMust() throws {
+        let value = JSONText.object([
+            ("z", .string("a/b \"q\" \\ \n\t\u{1}é€")), ("a", .array([.integer(-5), .bool(true), .null, .object([])])),
+        ])
+        #expect(value.text == #"{"z":"a/b \"q\" \\ \n\t\u0001é€","a":[-5,true,null,{}]}"#)
+        // Foundation reads back the same values.
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(value.bytes)) as? [String: Any])
+        #expect(parsed["z"] as? String == "a/b \"q\" \\ \n\t\u{1}é€")
+        #expect(JSONText.integer(Int64.min).text == "-9223372036854775808")
+    }
+
+    @Test func percentCodingKeepsPlusAndRejectsBrokenEscapes() {
+        #expect(URLText.percentEncoded("a+b/c=d é~") == "a%2Bb%2Fc%3Dd%20%C3%A9~")
+        #expect(URLText.percentDecoded("a+b%2F%3d%C3%A9") == "a+b/=é")
+        for bad in ["%", "%4", "%G0", "%C3"] { #expect(URLText.percentDecoded(bad) == nil) }
+        let split = URLText.split("authenticator://x/y?a=1&b=&c&d=%2B+#frag")
+        #expect(split?.base == "authenticator://x/y")
+        #expect(split?.query == [HTTPHeader("a", "1"), HTTPHeader("b", ""), HTTPHeader("c", ""), HTTPHeader("d", "++")])
+        #expect(URLText.components(of: "https://Host.example:8443/a//b/?q")?.path == ["a", "b"])
+        #expect(URLText.components(of: "https:///path") == nil)
+        #expect(URLText.components(of: "no scheme") == nil)
+    }
+
+    @Test func requestURLsKeepTheBasePrefix() {
+        let request = HTTPRequest(method: .get, path: "api/x", query: [HTTPHeader("action id", "1/2")])
+        #expect(request.url(relativeTo: "https://h.example/prefix/") == "https://h.example/prefix/api/x?action%20id=1%2F2")
+        #expect(request.url(relativeTo: "https://h.example") == "https://h.example/api/x?action%20id=1%2F2")
+    }
+
+    @Test func timestampsInEveryServerLayout() {
+        // 2021-03-11T10:00:00Z is 1615456800 (date -u -d @1615456800).
+        for text in ["2021-03-11T10:00:00Z", "2021-03-11T11:00:00+01:00", "2021-03-11T11:00:00+0100", "2021-03-11T08:30:00-01:30",
+                     "2021-03-11 10:00:00Z", "2021-03-11T11:00:00+01"] {
+            #expect(Timestamp.parseISO8601(text) == Date(timeIntervalSince1970: 1_615_456_800), "\(text)")
+        }
+        #expect(Timestamp.parseISO8601("2020-02-29T00:00:00.250Z") == Date(timeIntervalSince1970: 1_582_934_400.25))
+        #expect(Timestamp.parseISO8601("1969-12-31T23:59:59Z") == Date(timeIntervalSince1970: -1))
+        for bad in ["", "2021-03-11", "2021-02-29T00:00:00Z", "2021-13-01T00:00:00Z", "2021-03-11T24:00:00Z", "2021-03-11T10:00:00",
+                    "2021-03-11T10:00:00+1", "2021-03-11T10:00:00.Z", "2021-03-11T10:00:00Zjunk", "２０２１-03-11T10:00:00Z"] {
+            #expect(Timestamp.parseISO8601(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func errorsCompareByCode() {
+        #expect(ProtocolError(.expired, "a") == ProtocolError(.expired, "b"))
+        #expect(ProtocolError(.expired, "a") != ProtocolError(.malformedInput, "a"))
+        #expect(ProtocolError.decryptionFailure().reason == "decryption failed")
+        #expect("\(ProtocolError(.expired, "late"))".hasPrefix("expired: late (ProtocolSupportTests/"))
+    }
+}
