@@ -60,7 +60,8 @@ import VectorFormats
         }
         #expect(throws: VectorFormatError.self) { _ = try VectorFile.parse(Data("{not json".utf8), path: "bad.json") }
         #expect(VectorFile.isDocumentation(path: "a/README.md") && VectorFile.isDocumentation(path: "x/LICENSE"))
-        #expect(!VectorFile.isDocumentation(path: "a/b.json"))
+        #expect(!VectorFile.isDocumentation(path: "a/b.json") && !VectorFile.isDocumentation(path: "cavp/sha/SHA256ShortMsg.rsp"))
+        #expect(VectorFile.isDocumentation(path: "cavp/rsa/NIST_RSADP_Readme.txt") && VectorFile.isDocumentation(path: "x/pkcs-1v2-1d2-vec_readme.txt"))
     }
 
     @Test func hexTextIsStrictButToleratesSpaces() throws {

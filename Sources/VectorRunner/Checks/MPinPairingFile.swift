@@ -42,6 +42,7 @@ enum MPinFiles {
         case "BN254_CX.json" where json.array?.first?["V"] != nil: MPinMilagroFiles.checkTwoPass
         case "BN254_CXOnePass.json" where json.array?.first?["TimeValue"] != nil: MPinMilagroFiles.checkOnePass
         case "mpin_dvs_milagro_generated.json" where json.array?.first?["DVS_PUBLIC_KEY"] != nil: MPinDVSFile.check
+        case "bn254cx_params.json" where json["curves"]?["BN254CX"] != nil: MPinParamsFile.check
         default: nil
         }
     }
