@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
         .library(name: "MPin", targets: ["MPin"]),
+        .library(name: "PowerAuth", targets: ["PowerAuth"]),
         .library(name: "SaltEdge", targets: ["SaltEdge"]),
         .library(name: "CMAuthenticator", targets: ["CMAuthenticator"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
@@ -25,6 +26,8 @@ let package = Package(
         // Layer 2 support: what every sans-I/O protocol target shares — exact JSON bodies,
         // transport-free HTTP request values, URL text, timestamps, the rich error type.
         .target(name: "ProtocolSupport", dependencies: ["CryptoPrimitives"]),
+        // Layer 2: the PowerAuth 3.x client core (in progress: its cryptography first).
+        .target(name: "PowerAuth", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
         // Layer 2: the Salt Edge Authenticator API v2 client and the CM Authenticator client.
         .target(name: "SaltEdge", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
         .target(name: "CMAuthenticator", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
@@ -32,10 +35,10 @@ let package = Package(
         // it never imports a crypto target, so a parser cannot agree with the code it checks.
         .target(name: "VectorFormats"),
         // Top layer: runs parsed vectors against the engine; shared by `mfa` and the tests.
-        .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "MPin", "SaltEdge", "CMAuthenticator", "VectorFormats"]),
+        .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "MPin", "PowerAuth", "SaltEdge", "CMAuthenticator", "VectorFormats"]),
         // Top layer: the benchmark rows and their timing harness, shared by `mfa bench` and the
         // nested Benchmarks/ package (which adds swift-crypto beside them).
-        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives", "MPin", "SaltEdge", "CMAuthenticator"]),
+        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives", "MPin", "PowerAuth", "SaltEdge", "CMAuthenticator"]),
         .executableTarget(name: "mfa", dependencies: ["VectorRunner", "BenchmarkKit"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
@@ -46,6 +49,7 @@ let package = Package(
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "CryptoCore", "VectorFormats", "TestSupport"]),
         .testTarget(name: "MPinTests", dependencies: ["MPin", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "ProtocolSupportTests", dependencies: ["ProtocolSupport"]),
+        .testTarget(name: "PowerAuthTests", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),

@@ -84,7 +84,10 @@ public enum VectorRunner {
         case .pem(let text):
             guard PEMFixtures.check(text, &log) else { return .unrecognized(path) }
         case .json(let json):
-            guard let checker = PowerAuthFiles.checker(for: name, json) ?? MPinFiles.checker(for: name, json)
+            guard let checker = PowerAuthFiles.checker(for: name, json) ?? PowerAuthProtocolFiles.checker(for: name, json)
+                    ?? PowerAuthCodeFiles.checker(for: name, json) ?? PowerAuthECIESFiles.checker(for: name, json)
+                    ?? PowerAuthWorkedExamples.checker(for: name, json)
+                    ?? MPinFiles.checker(for: name, json)
                     ?? SaltEdgeFiles.checker(forPath: path, json) ?? CMFiles.checker(for: name, json) else {
                 return .unrecognized(path)
             }

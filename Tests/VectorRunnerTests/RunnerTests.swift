@@ -77,6 +77,26 @@ import VectorRunner
         ("mpin/milagro-crypto-c/bn254cx/fp4_BN254CX.txt", 170), ("mpin/milagro-crypto-c/bn254cx/fp12_BN254CX.txt", 140),
         ("mpin/milagro-crypto-c/bn254cx/ecp_BN254CX.txt", 110), ("mpin/milagro-crypto-c/bn254cx/ecp2_BN254CX.txt", 90),
         ("mpin/own/mpin_dvs_milagro_generated.json", 16), ("mpin/own/pairing_bn254cx_milagro_generated.json", 10),
+        ("mpin/own/bn254cx_params.json", 7),
+    ]
+
+    /// Every Salt Edge and CM file (the protocol-cores issue), with its case count.
+    static let saltEdgeAndCMFiles: [(String, Int)] = [
+        ("saltedge/derived_vectors.json", 50), ("saltedge/ios-fixtures/correct_encrypted_data.json", 3),
+        ("saltedge/ios-fixtures/incorrect_encrypted_data.json", 1), ("saltedge/ios-fixtures/valid_unconfirmed_session_response.json", 3),
+        ("saltedge/ios-fixtures/valid_encrypted_authorization_data.json", 3),
+        ("cm/jwt_vectors.json", 8), ("cm/qr_samples.json", 6), ("cm/sdk_constants.json", 11),
+    ]
+
+    /// The PowerAuth protocol files (besides the four of the foundation and P-256 issues), with
+    /// their case counts.
+    static let powerAuthFiles: [(String, Int)] = [
+        ("powerauth/compute-derived-keys.json", 100), ("powerauth/signatures-v3.json", 300), ("powerauth/signatures-v31.json", 300),
+        ("powerauth/signatures-offline.json", 200), ("powerauth/activation-status-blob-iv.json", 32),
+        ("powerauth/activation-status-blob-data.json", 72), ("powerauth/public-key-fingerprint-v3.json", 100),
+        ("powerauth/activation-code-cases.json", 138), ("powerauth/url-encoding-and-config.json", 10),
+        ("powerauth/ecies-v3.0-v3.1.json", 48), ("powerauth/ecies-v3.2-v3.3.json", 192),
+        ("powerauth/worked-examples-self-computed.json", 11),
     ]
 
     @Test(.enabled(if: SharedVectors.isAvailable, "needs ../shared/vectors"))
@@ -88,7 +108,7 @@ import VectorRunner
 
     @Test(.enabled(if: SharedVectors.isAvailable, "needs ../shared/vectors"))
     func everyNamedThirdPartyFileIsRecognisedAndPasses() {
-        for (path, cases) in Self.foundationFiles + Self.p256Files + Self.rsaFiles + Self.mpinFiles {
+        for (path, cases) in Self.foundationFiles + Self.p256Files + Self.rsaFiles + Self.mpinFiles + Self.saltEdgeAndCMFiles + Self.powerAuthFiles {
             let report = VectorRunner.check(path: SharedVectors.path(path))
             #expect(report.recognized, "\(path) not recognised")
             #expect(report.failed == 0, "\(path): \(report.failures.prefix(3)) \(report.fileError ?? "")")

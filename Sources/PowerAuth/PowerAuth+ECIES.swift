@@ -1,0 +1,109 @@
+// ECIES end-to-end encryption (powerauth.md §9): the envelope key from ECDH + X9.63, the
+// parameters of each scope and version, and both halves of one request/response exchange.
+// Both halves live here because a PowerAuth server is the same protocol seen from the other
+// side (the vectors check the request by decrypting it and the response by re-encrypting it).
+
+public import CryptoPrimitives
+
+extension PowerAuth {
+    /// ECIES as PowerAuth uses it (powerauth.md §9).
+    public enum ECIES {
+        /// The sharedInfo1 constants of §9.1.
+        public enum SharedInfo1: String, Sendable, CaseIterable {
+            case applicationScopeGeneric = "/pa/generic/application"
+            case activationScopeGeneric = "/pa/generic/activation"
+            case activationLayer2 = "/pa/activation"
+            case upgrade = "/pa/upgrade"
+            case vaultUnlock = "/pa/vault/unlock"
+            case createToken = "/pa/token/create"
+            case confirmRecoveryCode = "/pa/recovery/confirm"
+        }
+
+        /// Everything both sides must agree on for one exchange (powerauth.md §9.1).
+        public struct Parameters: Sendable {
+            /// The protocol version; selects IV, nonce, timestamp and KDF-info rules.
+            public let version: ProtocolVersion
+            /// The KDF info before the ephemeral key: SH1 (3.0, 3.1) or version ‖ SH1 (3.2+).
+            public let kdfInfo: [UInt8]
+            /// SH2_BASE (3.0, 3.1: the whole SH2).
+            public let sharedInfo2Base: [UInt8]
+            /// The associated data (3.2+), `nil` before.
+            public let associatedData: [UInt8]?
+            /// The temporary key id carried in the request (3.3).
+            public let temporaryKeyID: String?
+
+            /// Raw parameters, as the low-level vectors state them.
+            public init(version: ProtocolVersion, sharedInfo1: [UInt8], sharedInfo2Base: [UInt8], associatedData: [UInt8]?, temporaryKeyID: String?) {
+                self.version = version
+                kdfInfo = version >= .v3_2 ? Array(version.rawValue.utf8) + sharedInfo1 : sharedInfo1
+                self.sharedInfo2Base = sharedInfo2Base
+                self.associatedData = version >= .v3_2 ? associatedData : nil
+                self.temporaryKeyID = version >= .v3_3 ? temporaryKeyID : nil
+            }
+
+            /// Application scope: SH2_BASE = SHA-256(APP_SECRET text); AD = lenPrefixed(version,
+            /// APP_KEY[, temporary key id]).
+            public static func applicationScope(_ sharedInfo1: SharedInfo1, version: ProtocolVersion, applicationKey: String,
+                                                applicationSecret: String, temporaryKeyID: String? = nil) -> Parameters {
+                let ad = lengthPrefixed([Array(version.rawValue.utf8), Array(applicationKey.utf8)]
+                                        + (version >= .v3_3 ? [Array((temporaryKeyID ?? "").utf8)] : []))
+                return Parameters(version: version, sharedInfo1: Array(sharedInfo1.rawValue.utf8),
+                                  sharedInfo2Base: SHA256.hash(data: Array(applicationSecret.utf8)).bytes, associatedData: ad, temporaryKeyID: temporaryKeyID)
+            }
+
+            /// Activation scope: SH2_BASE = HMAC-SHA256(KEY_TRANSPORT, APP_SECRET text); AD =
+            /// lenPrefixed(version, APP_KEY, activation id[, temporary key id]).
+            public static func activationScope(_ sharedInfo1: SharedInfo1, version: ProtocolVersion, applicationKey: String, applicationSecret: String,
+                                               transportKey: SymmetricKey, activationID: String, temporaryKeyID: String? = nil) -> Parameters {
+                let ad = lengthPrefixed([Array(version.rawValue.utf8), Array(applicationKey.utf8), Array(activationID.utf8)]
+                                        + (version >= .v3_3 ? [Array((temporaryKeyID ?? "").utf8)] : []))
+                let base = HMAC<SHA256>.authenticationCode(for: Array(applicationSecret.utf8), using: transportKey).bytes
+                return Parameters(version: version, sharedInfo1: Array(sharedInfo1.rawValue.utf8), sharedInfo2Base: base,
+                                  associatedData: ad, temporaryKeyID: temporaryKeyID)
+            }
+
+            /// SH2 (§9.2, §9.3): the base alone before 3.2, then lenPrefixed(base, nonce,
+            /// BE64(timestamp), ephemeral key or empty, AD).
+            func sharedInfo2(nonce: [UInt8]?, timestamp: UInt64?, ephemeralPublicKey: [UInt8]) -> [UInt8] {
+                guard version >= .v3_2 else { return sharedInfo2Base }
+                let ts = (0..<8).map { UInt8(truncatingIfNeeded: (timestamp ?? 0) >> (56 - 8 * UInt64($0))) }
+                return lengthPrefixed([sharedInfo2Base, nonce ?? [], ts, ephemeralPublicKey, associatedData ?? []])
+            }
+        }
+
+        /// lenPrefixed (powerauth.md §1): BE32(length) ‖ bytes for each item.
+        public static func lengthPrefixed(_ items: [[UInt8]]) -> [UInt8] {
+            items.flatMap { item in
+                [UInt8(truncatingIfNeeded: item.count >> 24), UInt8(truncatingIfNeeded: item.count >> 16),
+                 UInt8(truncatingIfNeeded: item.count >> 8), UInt8(truncatingIfNeeded: item.count)] + item
+            }
+        }
+
+        /// K = X963KDF-SHA256(Z, info ‖ E, 48) split into the three keys (§9.2).
+        public struct EnvelopeKey: Sendable {
+            /// K[0..<16].
+            public let encryptionKey: SymmetricKey
+            /// K[16..<32].
+            public let macKey: SymmetricKey
+            /// K[32..<48] (unused by 3.0).
+            public let ivKey: SymmetricKey
+
+            /// Derives K from the ECDH x-coordinate.
+            public init(sharedSecret: SharedSecret, kdfInfo: [UInt8], ephemeralPublicKey: [UInt8]) throws(CryptoError) {
+                let k = try X963KDF<SHA256>.deriveKey(sharedSecret: sharedSecret.secret.unsafeExposedBytes,
+                                                      sharedInfo: kdfInfo + ephemeralPublicKey, outputByteCount: 48)
+                var bytes = k.secret.unsafeExposedBytes
+                defer { bytes.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
+                encryptionKey = SymmetricKey(data: bytes[0..<16])
+                macKey = SymmetricKey(data: bytes[16..<32])
+                ivKey = SymmetricKey(data: bytes[32..<48])
+            }
+
+            /// The IV: zero for 3.0, KDF_INTERNAL(ivKey, nonce) after (§9.2).
+            func iv(nonce: [UInt8]?, version: ProtocolVersion) -> [UInt8] {
+                guard version >= .v3_1, let nonce else { return [UInt8](repeating: 0, count: 16) }
+                return KeyDerivation.deriveInternal(ivKey, index: nonce).withUnsafeBytes { Array($0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+// The server half of one ECIES exchange (powerauth.md §9.2–§9.3 seen from the server): decrypt
+// a request with the scope's private key, then encrypt the response. Used by the vectors, the
+// tests and the coming PowerAuthServer target.
+
+public import CryptoPrimitives
+public import ProtocolSupport
+
+extension PowerAuth.ECIES {
+    /// Decrypts requests made to one private key under one set of parameters.
+    public struct RequestDecryptor: Sendable {
+        let privateKey: P256.KeyAgreement.PrivateKey
+        let parameters: Parameters
+
+        /// A decryptor for `privateKey` (master, server or temporary key).
+        public init(privateKey: P256.KeyAgreement.PrivateKey, parameters: Parameters) {
+            self.privateKey = privateKey
+            self.parameters = parameters
+        }
+
+        /// Checks the MAC in constant time and decrypts. Every failure — a field missing for the
+        /// version, an invalid ephemeral point, a wrong MAC, bad padding — is the one
+        /// ``ProtocolError/decryptionFailure(file:line:)``.
+        public func decrypt(_ request: Request) throws(ProtocolError) -> (plaintext: [UInt8], responseEncryptor: ResponseEncryptor) {
+            let version = parameters.version
+            guard version < .v3_1 || request.nonce?.count == 16, version < .v3_2 || request.timestamp != nil,
+                  request.temporaryKeyID == parameters.temporaryKeyID, request.mac.count == 32,
+                  let ephemeral = try? P256.KeyAgreement.PublicKey(sec1Representation: request.ephemeralPublicKey),
+                  let shared = try? privateKey.sharedSecretFromKeyAgreement(with: ephemeral),
+                  let envelope = try? EnvelopeKey(sharedSecret: shared, kdfInfo: parameters.kdfInfo, ephemeralPublicKey: request.ephemeralPublicKey)
+            else { throw .decryptionFailure() }
+            let sh2 = parameters.sharedInfo2(nonce: request.nonce, timestamp: request.timestamp, ephemeralPublicKey: request.ephemeralPublicKey)
+            guard HMAC<SHA256>.isValidAuthenticationCode(request.mac, authenticating: request.encryptedData + sh2, using: envelope.macKey) else {
+                throw .decryptionFailure()
+            }
+            let iv = envelope.iv(nonce: request.nonce, version: version)
+            guard let plaintext = try? AES.UnauthenticatedCBC.decrypt(request.encryptedData, using: envelope.encryptionKey, iv: iv) else {
+                throw .decryptionFailure()
+            }
+            return (plaintext, ResponseEncryptor(envelope: envelope, parameters: parameters, requestIV: iv))
+        }
+    }
+
+    /// Encrypts the one response to a decrypted request.
+    public struct ResponseEncryptor: Sendable {
+        let envelope: EnvelopeKey
+        let parameters: Parameters
+        let requestIV: [UInt8]
+
+        /// Encrypts with the given response nonce and timestamp (3.2+; ignored before: 3.0 uses a
+        /// zero IV, 3.1 the request's IV).
+        public func encrypt(_ plaintext: some Sequence<UInt8>, nonce: [UInt8]?, timestamp: UInt64?) throws(ProtocolError) -> Response {
+            let version = parameters.version
+            let (n, ts): ([UInt8]?, UInt64?) = version >= .v3_2 ? (nonce, timestamp) : (nil, nil)
+            guard version < .v3_2 || (n?.count == 16 && ts != nil) else {
+                throw ProtocolError(.invalidArgument, "3.2+ responses need a 16-byte nonce and a timestamp")
+            }
+            let iv = version >= .v3_2 ? envelope.iv(nonce: n, version: version) : requestIV
+            guard let ciphertext = try? AES.UnauthenticatedCBC.encrypt(plaintext, using: envelope.encryptionKey, iv: iv) else {
+                throw ProtocolError(.cryptoFailure, "AES failed")
+            }
+            let sh2 = parameters.sharedInfo2(nonce: n, timestamp: ts, ephemeralPublicKey: [])
+            let mac = HMAC<SHA256>.authenticationCode(for: ciphertext + sh2, using: envelope.macKey).bytes
+            return Response(encryptedData: ciphertext, mac: mac, nonce: n, timestamp: ts)
+        }
+
+        /// Encrypts with a fresh nonce from `random` and `timestamp` (ms).
+        public func encrypt(_ plaintext: some Sequence<UInt8>, timestamp: UInt64, using random: inout some RandomSource) throws(ProtocolError) -> Response {
+            guard let nonce = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+            return try encrypt(plaintext, nonce: nonce, timestamp: timestamp)
+        }
+    }
+}

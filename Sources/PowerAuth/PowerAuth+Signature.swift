@@ -1,0 +1,149 @@
+// The symmetric multi-factor signature (powerauth.md §7): the hash-chain counter, the
+// normalised data, the factor cascade, and the decimal and Base64 formats.
+
+public import CryptoPrimitives
+public import ProtocolSupport
+
+extension PowerAuth {
+    /// CTR_DATA, the 16-byte hash-chain counter (powerauth.md §7.1). A secret value: wiped,
+    /// redacted, compared in constant time.
+    public struct CounterData: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+        /// The 16 bytes.
+        public let rawRepresentation: SecretBytes
+
+        /// Wraps 16 bytes; throws ``CryptoError/incorrectLength`` otherwise.
+        public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
+            let secret = SecretBytes(bytes)
+            guard secret.count == 16 else { throw .incorrectLength }
+            rawRepresentation = secret
+        }
+
+        /// `next(c) = fold16(SHA-256(c))`: the value after one signature (§7.1, §6.4).
+        public var next: CounterData {
+            var digest = SHA256.hash(data: rawRepresentation.unsafeExposedBytes).bytes
+            defer { digest.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
+            // fold16 of 32 bytes is always 16 bytes.
+            return (try? CounterData(rawRepresentation: PowerAuth.fold16(digest))) ?? self
+        }
+
+        /// `CounterData(redacted)`.
+        public var description: String { "PowerAuth.CounterData(redacted)" }
+        /// No children.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    }
+
+    /// A combination of signature factors (powerauth.md §7.4): the six strings the server accepts.
+    public struct SignatureFactors: Sendable, Hashable, CustomStringConvertible {
+        /// The wire value, e.g. `possession_knowledge`.
+        public let rawValue: String
+        let usesPossession: Bool, usesKnowledge: Bool, usesBiometry: Bool
+
+        private init(_ possession: Bool, _ knowledge: Bool, _ biometry: Bool) {
+            usesPossession = possession
+            usesKnowledge = knowledge
+            usesBiometry = biometry
+            rawValue = [possession ? "possession" : nil, knowledge ? "knowledge" : nil, biometry ? "biometry" : nil]
+                .compactMap { $0 }.joined(separator: "_")
+        }
+
+        /// Reads one of the six accepted strings; `nil` for anything else (e.g. `knowledge_biometry`).
+        public init?(rawValue: String) {
+            guard let match = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = match
+        }
+
+        public static let possession = SignatureFactors(true, false, false)
+        public static let knowledge = SignatureFactors(false, true, false)
+        public static let biometry = SignatureFactors(false, false, true)
+        public static let possessionKnowledge = SignatureFactors(true, true, false)
+        public static let possessionBiometry = SignatureFactors(true, false, true)
+        public static let possessionKnowledgeBiometry = SignatureFactors(true, true, true)
+        static let all: [SignatureFactors] = [.possession, .knowledge, .biometry, .possessionKnowledge, .possessionBiometry, .possessionKnowledgeBiometry]
+
+        /// The wire value.
+        public var description: String { rawValue }
+    }
+
+    /// The unlocked factor keys a signature uses.
+    public struct SignatureKeys: Sendable {
+        /// KEY_SIGNATURE_POSSESSION, if unlocked.
+        public var possession: SymmetricKey?
+        /// KEY_SIGNATURE_KNOWLEDGE, if unlocked.
+        public var knowledge: SymmetricKey?
+        /// KEY_SIGNATURE_BIOMETRY, if unlocked.
+        public var biometry: SymmetricKey?
+
+        /// Collects unlocked keys.
+        public init(possession: SymmetricKey? = nil, knowledge: SymmetricKey? = nil, biometry: SymmetricKey? = nil) {
+            self.possession = possession
+            self.knowledge = knowledge
+            self.biometry = biometry
+        }
+
+        /// The keys `factors` asks for, in the order possession, knowledge, biometry; `nil` when
+        /// one of them is not unlocked.
+        func keys(for factors: SignatureFactors) -> [SymmetricKey]? {
+            var out: [SymmetricKey] = []
+            for (wanted, key) in [(factors.usesPossession, possession), (factors.usesKnowledge, knowledge), (factors.usesBiometry, biometry)] where wanted {
+                guard let key else { return nil }
+                out.append(key)
+            }
+            return out
+        }
+    }
+
+    /// How the signature components are written (powerauth.md §7.3).
+    public enum SignatureFormat: Sendable, Hashable {
+        /// Base64 of the last 16 bytes of each component, concatenated (online, 3.1+).
+        case base64
+        /// `decimalize(S_i, digits)` joined with `-` (online 3.0 with 8 digits; offline 4…8).
+        case decimal(digits: Int)
+    }
+
+    /// Signature computation (powerauth.md §7.3).
+    public enum Signature {
+        /// The signature of `data` under `keys` with `counter`.
+        ///
+        /// Throws ``ProtocolError/Code/invalidArgument`` when a factor's key is missing or the
+        /// decimal length is outside 4…8.
+        public static func compute(data: some Sequence<UInt8>, counter: CounterData, factors: SignatureFactors,
+                                   keys: SignatureKeys, format: SignatureFormat) throws(ProtocolError) -> String {
+            guard let factorKeys = keys.keys(for: factors), !factorKeys.isEmpty else {
+                throw ProtocolError(.invalidArgument, "a key of \(factors) is not unlocked")
+            }
+            if case .decimal(let digits) = format, !(4...8).contains(digits) {
+                throw ProtocolError(.invalidArgument, "decimal components have 4 to 8 digits")
+            }
+            let message = Array(data)
+            let ctr = counter.rawRepresentation.unsafeExposedBytes
+            // H_i = HMAC(K_i, CTR), computed once: D_i starts as H_i and, for j < i, becomes
+            // HMAC(H_{j+1}, D_i); S_i = HMAC(D_i, DATA).
+            let chain = factorKeys.map { SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: ctr, using: $0).bytes) }
+            var components: [[UInt8]] = []
+            for i in 0..<factorKeys.count {
+                var d = chain[i]
+                for j in 0..<i {
+                    let previous = d
+                    d = SymmetricKey(data: previous.withUnsafeBytes { HMAC<SHA256>.authenticationCode(for: $0, using: chain[j + 1]) }.bytes)
+                }
+                components.append(HMAC<SHA256>.authenticationCode(for: message, using: d).bytes)
+            }
+            switch format {
+            case .base64:
+                return Base64.encode(components.flatMap { $0[16..<32] })
+            case .decimal(let digits):
+                return components.map { decimalize($0, digits: digits) }.joined(separator: "-")
+            }
+        }
+
+        /// decimalize (powerauth.md §1): the last 4 bytes as a big-endian UInt32, top bit cleared,
+        /// mod 10^digits, zero-padded.
+        static func decimalize(_ hash: [UInt8], digits: Int) -> String {
+            let tail = hash.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
+            var modulus: UInt32 = 1
+            for _ in 0..<digits { modulus *= 10 }
+            let text = String(tail % modulus)
+            return String(repeating: "0", count: digits - text.count) + text
+        }
+    }
+}

@@ -1,0 +1,32 @@
+// The PowerAuth 3.x client core (powerauth.md), sans-I/O. This first part holds the protocol's
+// cryptography: key derivation (§1, §4), signatures (§7), the status blob (§6), the activation
+// fingerprint (§5.3) and the codes (§3). Activation, ECIES, tokens and the vault follow.
+
+
+/// The PowerAuth 3.x client core (Wultra).
+public enum PowerAuth {
+    /// The protocol version spoken on the wire (powerauth.md §0).
+    public struct ProtocolVersion: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// `"3.0"` … `"3.3"`.
+        public let rawValue: String
+        /// Accepts the four 3.x versions only.
+        public init?(rawValue: String) {
+            guard ["3.0", "3.1", "3.2", "3.3"].contains(rawValue) else { return nil }
+            self.rawValue = rawValue
+        }
+        private init(_ value: String) { rawValue = value }
+        public static let v3_0 = ProtocolVersion("3.0")
+        public static let v3_1 = ProtocolVersion("3.1")
+        public static let v3_2 = ProtocolVersion("3.2")
+        public static let v3_3 = ProtocolVersion("3.3")
+        /// Versions order by their text, which is a single digit after `3.`.
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// The text.
+        public var description: String { rawValue }
+    }
+
+    /// fold16 (powerauth.md §1): `r[i] = b[i] XOR b[i+16]` of a 32-byte value.
+    static func fold16(_ bytes: [UInt8]) -> [UInt8] {
+        (0..<16).map { bytes[$0] ^ bytes[$0 + 16] }
+    }
+}

@@ -1,0 +1,91 @@
+// `powerauth/activation-code-cases.json` and `powerauth/url-encoding-and-config.json` (vectors
+// README §B): activation and recovery codes, PUKs, auto-correction, form encoding, GET
+// canonicalisation and the SDK configuration string.
+
+import CryptoPrimitives
+import FoundationEssentials
+import PowerAuth
+import VectorFormats
+
+enum PowerAuthCodeFiles {
+    static func checker(for name: String, _ json: JSONValue) -> ((JSONValue, inout CaseLog) -> Void)? {
+        switch name {
+        case "activation-code-cases.json" where json["validActivationCodes"] != nil: checkCodes
+        case "url-encoding-and-config.json" where json["urlEncoding"] != nil: checkEncoding
+        default: nil
+        }
+    }
+
+    static func checkCodes(_ json: JSONValue, _ log: inout CaseLog) {
+        for entry in json["validActivationCodes"]?.array ?? [] {
+            let code = entry["code"]?.string ?? ""
+            let decoded = try? Base32.decode(code.filter { $0 != "-" })
+            let expected = (try? HexText.bytes(entry["decodedHex"]?.string ?? "")) ?? []
+            log.expect(PowerAuth.isValidCode(code) && decoded == expected, "valid \(code)", expected: "valid, \(hex(expected))",
+                       got: "\(PowerAuth.isValidCode(code)), \(decoded.map(hex) ?? "undecodable")")
+        }
+        for code in (json["invalidActivationCodes"]?.array ?? []).compactMap(\.string) {
+            log.expect(!PowerAuth.isValidCode(code) && (try? PowerAuth.ActivationCode(parsing: code)) == nil, "invalid \"\(code)\"",
+                       expected: "invalid", got: "accepted")
+        }
+        for entry in json["activationCodeParser"]?.array ?? [] {
+            let input = entry["input"]?.string ?? ""
+            let parsed = try? PowerAuth.ActivationCode(parsing: input)
+            if entry["valid"]?.bool == true {
+                let same = parsed?.code == entry["activationCode"]?.string && parsed?.signature == entry["activationSignature"]?.string
+                log.expect(same, "parser \"\(input)\"", expected: "\(entry["activationCode"]?.string ?? "") # \(entry["activationSignature"]?.string ?? "none")",
+                           got: parsed.map { "\($0.code) # \($0.signature ?? "none")" } ?? "rejected")
+            } else {
+                log.expect(parsed == nil, "parser \"\(input)\"", expected: "rejected", got: "accepted")
+            }
+        }
+        let recovery = json["recoveryCodeValidation"]
+        for code in (recovery?["valid_prefixAllowed"]?.array ?? []).compactMap(\.string) {
+            log.expect((try? PowerAuth.recoveryCode(parsing: code)) != nil, "recovery \(code)", expected: "valid", got: "rejected")
+        }
+        for code in (recovery?["invalid"]?.array ?? []).compactMap(\.string) {
+            log.expect((try? PowerAuth.recoveryCode(parsing: code)) == nil, "recovery \"\(code)\"", expected: "invalid", got: "accepted")
+        }
+        for entry in json["recoveryCodeParser"]?.array ?? [] {
+            let input = entry["input"]?.string ?? ""
+            let parsed = try? PowerAuth.recoveryCode(parsing: input)
+            let expected = entry["valid"]?.bool == true ? entry["recoveryCode"]?.string : nil
+            log.expect(parsed == expected, "recovery parser \"\(input)\"", expected: expected ?? "rejected", got: parsed ?? "rejected")
+        }
+        for (key, valid) in [("valid", true), ("invalid", false)] {
+            for puk in (json["puk"]?[key]?.array ?? []).compactMap(\.string) {
+                log.expect(PowerAuth.isValidPUK(puk) == valid, "PUK \"\(puk)\"", expected: valid ? "valid" : "invalid", got: valid ? "invalid" : "valid")
+            }
+        }
+        let autocorrect = json["typedCharacterAutocorrection"]
+        for example in autocorrect?["examples"]?.array ?? [] {
+            let typed = example["typed"]?.string ?? ""
+            let corrected = String(typed.compactMap(PowerAuth.correctedCodeCharacter))
+            log.expect(corrected == example["corrected"]?.string && corrected.count == typed.count, "autocorrect \(typed)",
+                       expected: example["corrected"]?.string ?? "", got: corrected)
+        }
+        for typed in (autocorrect?["rejected"]?.array ?? []).compactMap(\.string) {
+            log.expect(typed.allSatisfy { PowerAuth.correctedCodeCharacter($0) == nil }, "autocorrect rejects \(typed)", expected: "rejected", got: "accepted")
+        }
+    }
+
+    static func checkEncoding(_ json: JSONValue, _ log: inout CaseLog) {
+        for (index, entry) in (json["urlEncoding"]?["cases"]?.array ?? []).enumerated() {
+            let got = entry["inputHex"]?.string.map { PowerAuth.NormalizedData.formEncoded(bytes: (try? HexText.bytes($0)) ?? []) }
+                ?? PowerAuth.NormalizedData.formEncoded(entry["input"]?.string ?? "")
+            log.expect(got == entry["expected"]?.string, "urlEncoding[\(index)]", expected: entry["expected"]?.string ?? "", got: got)
+        }
+        let normalization = json["getParameterNormalization"]
+        let parameters = (normalization?["params"]?.object ?? [:]).map { ($0.key, $0.value.string ?? "") }
+        let canonical = PowerAuth.NormalizedData.canonicalQuery(parameters)
+        log.expect(canonical == normalization?["expectedCanonicalString"]?.string, "getParameterNormalization",
+                   expected: normalization?["expectedCanonicalString"]?.string ?? "", got: canonical)
+        let config = json["sdkConfigurationString"]
+        let parsed = try? PowerAuth.Configuration(configurationString: config?["config"]?.string ?? "", baseURL: "https://example.com")
+        let decoded = config?["decoded"]
+        let masterKey = (decoded?["masterServerPublicKey"]?.string).flatMap { Data(base64Encoded: $0) }.map(Array.init)
+        let same = parsed?.applicationKey == decoded?["appKey"]?.string && parsed?.applicationSecret == decoded?["appSecret"]?.string
+            && parsed?.masterServerPublicKey.x963Representation == masterKey
+        log.expect(same, "sdkConfigurationString", expected: "appKey, appSecret, master key as decoded", got: parsed == nil ? "not parsed" : "different")
+    }
+}

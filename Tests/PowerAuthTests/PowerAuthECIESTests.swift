@@ -1,0 +1,110 @@
+// ECIES client ↔ server round trips for every version and both scopes with a seeded source;
+// tampering anywhere gives the one decryption error; malformed responses are typed errors.
+
+import CryptoPrimitives
+import Foundation
+import PowerAuth
+import ProtocolSupport
+import Testing
+import TestSupport
+
+@Suite struct PowerAuthECIESTests {
+    static let versions: [PowerAuth.ProtocolVersion] = [.v3_0, .v3_1, .v3_2, .v3_3]
+
+    func parameters(_ version: PowerAuth.ProtocolVersion, activation: Bool) -> PowerAuth.ECIES.Parameters {
+        activation
+            ? .activationScope(.createToken, version: version, applicationKey: "lceX5qe+O+Sb0t8TQqg35A==", applicationSecret: "m3JdVJMIu65fXXFi4VqjjA==",
+                               transportKey: SymmetricKey(data: Array(repeating: 9, count: 16)), activationID: "act-1", temporaryKeyID: "tmp-1")
+            : .applicationScope(.activationLayer2, version: version, applicationKey: "lceX5qe+O+Sb0t8TQqg35A==",
+                                applicationSecret: "m3JdVJMIu65fXXFi4VqjjA==", temporaryKeyID: "tmp-0")
+    }
+
+    @Test(arguments: versions) func roundTripsInBothScopes(_ version: PowerAuth.ProtocolVersion) throws {
+        var random = SeededRandomSource(seed: 0xEC1E5)
+        let serverKey = try P256.KeyAgreement.PrivateKey(using: &random)
+        for activation in [false, true] {
+            let p = parameters(version, activation: activation)
+            let (request, decryptor) = try PowerAuth.ECIES.Encryptor(publicKey: serverKey.publicKey, parameters: p)
+                .encryptRequest(Array(#"{"a":1}"#.utf8), timestamp: 1_700_000_000_123, using: &random)
+            #expect((request.nonce != nil) == (version >= .v3_1) && (request.timestamp != nil) == (version >= .v3_2))
+            #expect((request.temporaryKeyID != nil) == (version >= .v3_3) && request.ephemeralPublicKey.count == 33)
+            let (plaintext, encryptor) = try PowerAuth.ECIES.RequestDecryptor(privateKey: serverKey, parameters: p).decrypt(request)
+            #expect(plaintext == Array(#"{"a":1}"#.utf8))
+            let response = try encryptor.encrypt(Array("ok".utf8), timestamp: 1_700_000_000_456, using: &random)
+            let parsed = try PowerAuth.ECIES.Response(jsonBytes: response.json.bytes)
+            #expect(try decryptor.decrypt(parsed) == Array("ok".utf8))
+
+            // Tampering: every byte of the MAC or ciphertext, the timestamp, the other scope.
+            var badMAC = response
+            badMAC.mac[0] ^= 1
+            var badData = response
+            badData.encryptedData[badData.encryptedData.count - 1] ^= 0x80
+            var candidates = [badMAC, badData]
+            if version >= .v3_2 {
+                var badTime = response
+                badTime.timestamp = (badTime.timestamp ?? 0) + 1
+                candidates.append(badTime)
+            }
+            for bad in candidates {
+                #expect(throws: ProtocolError.decryptionFailure()) { try decryptor.decrypt(bad) }
+            }
+            let otherScope = parameters(version, activation: !activation)
+            #expect(throws: ProtocolError.decryptionFailure()) { try PowerAuth.ECIES.RequestDecryptor(privateKey: serverKey, parameters: otherScope).decrypt(request) }
+            var badPoint = request
+            badPoint.ephemeralPublicKey[5] ^= 1
+            #expect(throws: ProtocolError.decryptionFailure()) { try PowerAuth.ECIES.RequestDecryptor(privateKey: serverKey, parameters: p).decrypt(badPoint) }
+        }
+    }
+
+    @Test func requestJSONCarriesExactlyTheVersionsFields() throws {
+        var random = SeededRandomSource(seed: 3)
+        let key = try P256.KeyAgreement.PrivateKey(using: &random)
+        let (request, _) = try PowerAuth.ECIES.Encryptor(publicKey: key.publicKey, parameters: parameters(.v3_3, activation: false))
+            .encryptRequest([1], timestamp: 42, using: &random)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(request.json.bytes)) as? [String: Any])
+        #expect(Set(object.keys) == ["temporaryKeyId", "ephemeralPublicKey", "encryptedData", "mac", "nonce", "timestamp"])
+        #expect(object["timestamp"] as? Int == 42)
+        let (old, _) = try PowerAuth.ECIES.Encryptor(publicKey: key.publicKey, parameters: parameters(.v3_0, activation: false))
+            .encryptRequest([1], timestamp: 42, using: &random)
+        #expect(String(decoding: old.json.bytes, as: UTF8.self).hasPrefix(#"{"ephemeralPublicKey":""#))
+        #expect(!String(decoding: old.json.bytes, as: UTF8.self).contains("nonce"))
+    }
+
+    static let garbage = ["", "{}", "[]", #"{"encryptedData":"!!","mac":"AA=="}"#, #"{"encryptedData":"AA==","mac":1}"#,
+                          #"{"encryptedData":"AA==","mac":"AA==","nonce":"%%"}"#, #"{"encryptedData":"AA==","mac":"AA==","timestamp":-1}"#,
+                          String(repeating: "[", count: 3000)]
+
+    @Test(arguments: garbage) func malformedResponsesAreTypedErrors(_ text: String) {
+        #expect(throws: ProtocolError(.malformedInput, "")) { try PowerAuth.ECIES.Response(jsonBytes: Array(text.utf8)) }
+    }
+
+    @Test func tokensAndKeystore() throws {
+        let token = PowerAuth.Token(id: "5f3f0ef6-1d2b-4ad5-9d4e-4d1b2f0b9c11", secret: SymmetricKey(data: Array(repeating: 7, count: 16)))
+        let header = token.headerValue(nonce: Array(0..<16), timestamp: 1_691_762_307_382, version: .v3_3)
+        #expect(header.hasPrefix(#"PowerAuth version="3.3", token_id="5f3f0ef6-1d2b-4ad5-9d4e-4d1b2f0b9c11", token_digest=""#))
+        #expect(header.hasSuffix(#"nonce="AAECAwQFBgcICQoLDA0ODw==", timestamp="1691762307382""#))
+        // 3.2+ binds the version: the same nonce and time give another digest than 3.1.
+        #expect(token.digest(nonce: Array(0..<16), timestamp: 1, version: .v3_3) != token.digest(nonce: Array(0..<16), timestamp: 1, version: .v3_1))
+        #expect(!"\(token)".contains("07"))
+        let jwt = PowerAuth.Keystore.requestJWT(applicationKey: "k/+=", challenge: [0xFF], activationID: "a\"b", key: SymmetricKey(data: [1]))
+        let payload = try #require(jwt.split(separator: ".").dropFirst().first)
+        var b64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while b64.count % 4 != 0 { b64 += "=" }
+        let decoded = try #require(Data(base64Encoded: b64))
+        let claims = try #require(try JSONSerialization.jsonObject(with: decoded) as? [String: String])
+        #expect(claims == ["applicationKey": "k/+=", "challenge": "/w==", "activationId": "a\"b"])
+    }
+
+    @Test func activationCodeSignatureIsCheckedWithTheMasterKey() throws {
+        var random = SeededRandomSource(seed: 11)
+        let master = try P256.Signing.PrivateKey(using: &random)
+        let code = "VVVVV-VVVVV-VVVVV-VTFVA"
+        let signature = try master.signature(for: Array(code.utf8), randomness: &random)
+        let parsed = try PowerAuth.ActivationCode(parsing: code + "#" + Data(signature.derRepresentation).base64EncodedString())
+        #expect(parsed.isSignatureValid(masterServerPublicKey: master.publicKey))
+        let other = try P256.Signing.PrivateKey(using: &random)
+        #expect(!parsed.isSignatureValid(masterServerPublicKey: other.publicKey))
+        #expect(try PowerAuth.ActivationCode(parsing: code).isSignatureValid(masterServerPublicKey: other.publicKey))
+        #expect(!(try PowerAuth.ActivationCode(parsing: code + "#AAAA")).isSignatureValid(masterServerPublicKey: master.publicKey))
+    }
+}
