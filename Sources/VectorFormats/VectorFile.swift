@@ -23,12 +23,14 @@ public enum VectorFile: Sendable {
     case unrecognized
 
     /// Whether `path` is documentation or tooling rather than data (Markdown, licence and
-    /// notice files, generator scripts, the CAVP `…Readme.txt` / `…_readme.txt` notes); such
-    /// files are not vector files and are not listed.
+    /// notice files, generator scripts, the CAVP `…Readme.txt` / `…_readme.txt` notes, and the
+    /// JSON schemas Wycheproof keeps in `schemas/`); such files are not vector files and are not
+    /// listed.
     public static func isDocumentation(path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return name.hasSuffix(".md") || name.hasSuffix(".py") || name == "LICENSE" || name == "NOTICE"
             || name.lowercased().hasSuffix("readme.txt")
+            || (path.contains("wycheproof/schemas/") && name.hasSuffix(".json"))
     }
 
     /// Reads and parses the file at `path`.

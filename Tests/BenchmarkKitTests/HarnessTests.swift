@@ -29,7 +29,9 @@ import Testing
         for required in ["sha256/64B", "sha256/1KiB", "sha256/1MiB", "hmac-sha256/32B", "hmac-sha256/1KiB",
                          "aes128/cbc/encrypt/1KiB", "aes128/cbc/encrypt/1MiB", "aes128/cbc/decrypt/1MiB", "aes128/ctr/1MiB",
                          "x963kdf/sha256/48B", "pbkdf2/sha1/10000", "core/u256/mul", "core/montgomery256/mul",
-                         "saltedge/decrypt-authorization", "saltedge/sign-request", "saltedge/connection-keygen", "cm/jwt"] {
+                         "saltedge/decrypt-authorization", "saltedge/sign-request", "saltedge/connection-keygen", "cm/jwt",
+                         "powerauth/sign/possession_knowledge", "powerauth/offline-sign", "powerauth/token-header",
+                         "powerauth/ecies/request+response", "powerauth/status-decrypt"] {
             #expect(names.contains(required), "missing \(required)")
         }
         #expect(names.allSatisfy { $0.split(separator: "/").count >= 2 })

@@ -62,6 +62,8 @@ import VectorFormats
         #expect(VectorFile.isDocumentation(path: "a/README.md") && VectorFile.isDocumentation(path: "x/LICENSE"))
         #expect(!VectorFile.isDocumentation(path: "a/b.json") && !VectorFile.isDocumentation(path: "cavp/sha/SHA256ShortMsg.rsp"))
         #expect(VectorFile.isDocumentation(path: "cavp/rsa/NIST_RSADP_Readme.txt") && VectorFile.isDocumentation(path: "x/pkcs-1v2-1d2-vec_readme.txt"))
+        #expect(VectorFile.isDocumentation(path: "../shared/vectors/wycheproof/schemas/rsa_common.json"))
+        #expect(!VectorFile.isDocumentation(path: "../shared/vectors/wycheproof/testvectors_v1/rsa_pkcs1_2048_test.json"))
     }
 
     @Test func hexTextIsStrictButToleratesSpaces() throws {
