@@ -32,14 +32,15 @@ enum BenchCommand {
         for row in rows {
             let result = BenchmarkHarness.measure(row, minTime: minTime)
             results.append(result)
-            if !json { print(line(result)) }
+            if !json { print(line(result, nameWidth: rows.map(\.name.count).max() ?? 32)) }
         }
         if json { print(document(results)) }
         return 0
     }
 
-    private static func line(_ result: BenchmarkResult) -> String {
-        var text = result.name.padding(toLength: 32, withPad: " ", startingAt: 0)
+    private static func line(_ result: BenchmarkResult, nameWidth: Int) -> String {
+        // Pad to the longest selected name; never cut a name.
+        var text = result.name + String(repeating: " ", count: max(0, max(32, nameWidth) - result.name.count))
             + String(format: " %14.1f ops/s %12.3f µs/op", result.operationsPerSecond, result.nanosecondsPerOperation / 1000)
         if let bytes = result.bytesPerSecond { text += String(format: " %10.1f MB/s", bytes / 1e6) }
         return text
