@@ -5,6 +5,31 @@
 public import CryptoPrimitives
 public import ProtocolSupport
 
+extension PowerAuth.ECIES.Request {
+    /// Parses a request body (the server's side of §9.2); malformed JSON or Base64 is
+    /// ``ProtocolError/Code/malformedInput``.
+    public init(jsonBytes: some Sequence<UInt8>) throws(ProtocolError) {
+        let wire = try JSONResponse.decode(Wire.self, from: jsonBytes, what: "ECIES request")
+        guard let e = try? Base64.decode(wire.ephemeralPublicKey), let data = try? Base64.decode(wire.encryptedData),
+              let mac = try? Base64.decode(wire.mac) else { throw ProtocolError(.malformedInput, "ECIES request fields are not Base64") }
+        var nonce: [UInt8]?
+        if let text = wire.nonce {
+            guard let bytes = try? Base64.decode(text) else { throw ProtocolError(.malformedInput, "ECIES nonce is not Base64") }
+            nonce = bytes
+        }
+        self.init(temporaryKeyID: wire.temporaryKeyId, ephemeralPublicKey: e, encryptedData: data, mac: mac, nonce: nonce, timestamp: wire.timestamp)
+    }
+
+    private struct Wire: Decodable {
+        let temporaryKeyId: String?
+        let ephemeralPublicKey: String
+        let encryptedData: String
+        let mac: String
+        let nonce: String?
+        let timestamp: UInt64?
+    }
+}
+
 extension PowerAuth.ECIES {
     /// Decrypts requests made to one private key under one set of parameters.
     public struct RequestDecryptor: Sendable {

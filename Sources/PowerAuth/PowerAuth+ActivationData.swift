@@ -1,0 +1,106 @@
+// The result of an activation and what the client persists (powerauth.md §5.4): our own
+// versioned JSON format, holding only what §5.4 lists, with the factor keys locked (§4.2) and
+// the device private key and recovery data sealed under the vault key. Keep it in protected
+// storage all the same: CTR_DATA sits in it as the SDK keeps it.
+
+public import CryptoPrimitives
+public import ProtocolSupport
+
+extension PowerAuth {
+    /// Recovery code and PUK delivered with an activation (§3.3). The PUK is a secret.
+    public struct RecoveryData: Sendable, Equatable {
+        /// The recovery code, without `R:`.
+        public let recoveryCode: String
+        /// The 10-digit PUK.
+        public let puk: SecretBytes
+    }
+
+    /// A successfully processed activation response, before it is persisted (§5.1 step 8).
+    public struct ActivationResult: Sendable {
+        /// The activation id.
+        public let activationID: String
+        /// KEY_SERVER_PUBLIC exactly as received.
+        public let serverPublicKey: [UInt8]
+        let devicePrivateKey: P256.KeyAgreement.PrivateKey
+        /// The initial CTR_DATA.
+        public let counter: CounterData
+        /// Recovery data, when the server issued it.
+        public let recovery: RecoveryData?
+        let keys: ActivationKeys
+        /// The 8-digit fingerprint to show for MITM checking (§5.3).
+        public let fingerprint: String
+
+        /// Derives, locks and seals everything for storage (§5.1 step 10): a fresh 16-byte PBKDF2
+        /// salt for the knowledge key, possession and transport keys under `possessionUnlockKey`,
+        /// the biometry key under `biometryUnlockKey` when given, the device private key and the
+        /// recovery data under the vault key (AES-CBC-PKCS7, zero IV).
+        public func persist(password: SecretBytes, possessionUnlockKey: SymmetricKey, biometryUnlockKey: SymmetricKey? = nil,
+                            version: ProtocolVersion = .v3_3, using random: inout some RandomSource) throws(ProtocolError) -> ActivationData {
+            guard let salt = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+            let knowledgeUnlock = try KeyLocking.passwordUnlockKey(password: password, salt: salt)
+            let zero = [UInt8](repeating: 0, count: 16)
+            let scalar = Array(devicePrivateKey.rawRepresentation.unsafeExposedBytes.drop(while: { $0 == 0 }))
+            guard let sealedKey = try? AES.UnauthenticatedCBC.encrypt(scalar, using: keys.vault, iv: zero) else {
+                throw ProtocolError(.cryptoFailure, "sealing failed")
+            }
+            var sealedRecovery: [UInt8]?
+            if let recovery {
+                let plain = JSONText.object([("recoveryCode", .string(recovery.recoveryCode)),
+                                             ("puk", .string(String(decoding: recovery.puk.unsafeExposedBytes, as: UTF8.self)))]).bytes
+                sealedRecovery = try? AES.UnauthenticatedCBC.encrypt(plain, using: keys.vault, iv: zero)
+            }
+            return ActivationData(
+                activationID: activationID, protocolVersion: version, serverPublicKey: serverPublicKey,
+                devicePublicKey: devicePrivateKey.publicKey.compressedRepresentation, counter: counter, counterByte: 0,
+                passwordSalt: salt, passwordIterations: KeyLocking.passwordIterations,
+                lockedPossessionKey: try KeyLocking.lock(keys.possession, with: possessionUnlockKey),
+                lockedKnowledgeKey: try KeyLocking.lock(keys.knowledge, with: knowledgeUnlock),
+                lockedBiometryKey: try biometryUnlockKey.map { (key: SymmetricKey) throws(ProtocolError) in try KeyLocking.lock(keys.biometry, with: key) },
+                lockedTransportKey: try KeyLocking.lock(keys.transport, with: possessionUnlockKey),
+                sealedDevicePrivateKey: sealedKey, sealedRecoveryData: sealedRecovery)
+        }
+    }
+
+    /// The persisted activation (powerauth.md §5.4), serialised as our JSON format version 1:
+    /// `{"format":1,"activationId","protocolVersion","serverPublicKey","devicePublicKey",
+    /// "ctrData","ctrByte","salt","iterations","possessionKey","knowledgeKey"[,"biometryKey"],
+    /// "transportKey","devicePrivateKey"[,"recoveryData"]}`, bytes as standard Base64.
+    /// Not stored, by design: the master secret, the vault key, the password.
+    public struct ActivationData: Sendable {
+        public let activationID: String
+        public let protocolVersion: ProtocolVersion
+        public let serverPublicKey: [UInt8]
+        public let devicePublicKey: [UInt8]
+        /// CTR_DATA after the last signature.
+        public let counter: CounterData
+        /// The counter byte (mod 256) after the last signature.
+        public let counterByte: UInt8
+        public let passwordSalt: [UInt8]
+        public let passwordIterations: Int
+        public let lockedPossessionKey: [UInt8]
+        public let lockedKnowledgeKey: [UInt8]
+        public let lockedBiometryKey: [UInt8]?
+        public let lockedTransportKey: [UInt8]
+        public let sealedDevicePrivateKey: [UInt8]
+        public let sealedRecoveryData: [UInt8]?
+
+        /// The same data with the counter advanced one step (§7.1); persist it before the
+        /// signed request leaves.
+        public var advanced: ActivationData {
+            ActivationData(activationID: activationID, protocolVersion: protocolVersion, serverPublicKey: serverPublicKey,
+                           devicePublicKey: devicePublicKey, counter: counter.next, counterByte: counterByte &+ 1,
+                           passwordSalt: passwordSalt, passwordIterations: passwordIterations, lockedPossessionKey: lockedPossessionKey,
+                           lockedKnowledgeKey: lockedKnowledgeKey, lockedBiometryKey: lockedBiometryKey, lockedTransportKey: lockedTransportKey,
+                           sealedDevicePrivateKey: sealedDevicePrivateKey, sealedRecoveryData: sealedRecoveryData)
+        }
+
+        /// The same data with another counter (status synchronisation, §6.4).
+        public func withCounter(_ counter: CounterData, byte: UInt8) -> ActivationData {
+            ActivationData(activationID: activationID, protocolVersion: protocolVersion, serverPublicKey: serverPublicKey,
+                           devicePublicKey: devicePublicKey, counter: counter, counterByte: byte, passwordSalt: passwordSalt,
+                           passwordIterations: passwordIterations, lockedPossessionKey: lockedPossessionKey, lockedKnowledgeKey: lockedKnowledgeKey,
+                           lockedBiometryKey: lockedBiometryKey, lockedTransportKey: lockedTransportKey,
+                           sealedDevicePrivateKey: sealedDevicePrivateKey, sealedRecoveryData: sealedRecoveryData)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+// The storage format of `ActivationData` (format 1, documented on the type) and unlocking the
+// keys it holds; plus the error envelope of powerauth.md §14.2.
+
+public import CryptoPrimitives
+public import ProtocolSupport
+
+extension PowerAuth.ActivationData {
+    /// The format-1 JSON bytes.
+    public var serialized: [UInt8] {
+        var members: [(String, JSONText)] = [
+            ("format", .integer(1)), ("activationId", .string(activationID)), ("protocolVersion", .string(protocolVersion.rawValue)),
+            ("serverPublicKey", .string(Base64.encode(serverPublicKey))), ("devicePublicKey", .string(Base64.encode(devicePublicKey))),
+            ("ctrData", .string(Base64.encode(counter.rawRepresentation.unsafeExposedBytes))), ("ctrByte", .integer(Int64(counterByte))),
+            ("salt", .string(Base64.encode(passwordSalt))), ("iterations", .integer(Int64(passwordIterations))),
+            ("possessionKey", .string(Base64.encode(lockedPossessionKey))), ("knowledgeKey", .string(Base64.encode(lockedKnowledgeKey))),
+        ]
+        if let lockedBiometryKey { members.append(("biometryKey", .string(Base64.encode(lockedBiometryKey)))) }
+        members += [("transportKey", .string(Base64.encode(lockedTransportKey))), ("devicePrivateKey", .string(Base64.encode(sealedDevicePrivateKey)))]
+        if let sealedRecoveryData { members.append(("recoveryData", .string(Base64.encode(sealedRecoveryData)))) }
+        return JSONText.object(members).bytes
+    }
+
+    /// Reads format-1 bytes; anything else — another format, a missing field, bad Base64, a
+    /// key of the wrong length, an iteration count below 10 000 — is
+    /// ``ProtocolError/Code/malformedInput``.
+    public init(serialized bytes: some Sequence<UInt8>) throws(ProtocolError) {
+        let wire = try JSONResponse.decode(Wire.self, from: bytes, what: "activation data")
+        func b64(_ text: String?, count: Int? = nil) throws(ProtocolError) -> [UInt8] {
+            guard let text, let value = try? Base64.decode(text), count.map({ value.count == $0 }) ?? true else {
+                throw ProtocolError(.malformedInput, "activation data field")
+            }
+            return value
+        }
+        guard wire.format == 1, let version = PowerAuth.ProtocolVersion(rawValue: wire.protocolVersion), !wire.activationId.isEmpty,
+              (0...255).contains(wire.ctrByte), wire.iterations >= PowerAuth.KeyLocking.passwordIterations,
+              let counter = try? PowerAuth.CounterData(rawRepresentation: try b64(wire.ctrData, count: 16)) else {
+            throw ProtocolError(.malformedInput, "activation data header")
+        }
+        self.init(activationID: wire.activationId, protocolVersion: version, serverPublicKey: try b64(wire.serverPublicKey),
+                  devicePublicKey: try b64(wire.devicePublicKey), counter: counter, counterByte: UInt8(wire.ctrByte),
+                  passwordSalt: try b64(wire.salt, count: 16), passwordIterations: wire.iterations,
+                  lockedPossessionKey: try b64(wire.possessionKey, count: 16), lockedKnowledgeKey: try b64(wire.knowledgeKey, count: 16),
+                  lockedBiometryKey: try wire.biometryKey.map { (text: String) throws(ProtocolError) in try b64(text, count: 16) },
+                  lockedTransportKey: try b64(wire.transportKey, count: 16), sealedDevicePrivateKey: try b64(wire.devicePrivateKey),
+                  sealedRecoveryData: try wire.recoveryData.map { (text: String) throws(ProtocolError) in try b64(text) })
+    }
+
+    private struct Wire: Decodable {
+        let format: Int
+        let activationId: String
+        let protocolVersion: String
+        let serverPublicKey: String
+        let devicePublicKey: String
+        let ctrData: String
+        let ctrByte: Int
+        let salt: String
+        let iterations: Int
+        let possessionKey: String
+        let knowledgeKey: String
+        let biometryKey: String?
+        let transportKey: String
+        let devicePrivateKey: String
+        let recoveryData: String?
+    }
+
+    /// The factor keys for `factors`, unlocked: possession with the device-bound key, knowledge
+    /// with the password (a wrong one gives a wrong key, silently, §4.2), biometry with its key.
+    public func signatureKeys(for factors: PowerAuth.SignatureFactors, possessionUnlockKey: SymmetricKey, password: SecretBytes? = nil,
+                              biometryUnlockKey: SymmetricKey? = nil) throws(ProtocolError) -> PowerAuth.SignatureKeys {
+        var keys = PowerAuth.SignatureKeys()
+        if factors.usesPossession { keys.possession = try PowerAuth.KeyLocking.unlock(lockedPossessionKey, with: possessionUnlockKey) }
+        if factors.usesKnowledge {
+            guard let password else { throw ProtocolError(.invalidArgument, "the knowledge factor needs the password") }
+            let unlock = try PowerAuth.KeyLocking.passwordUnlockKey(password: password, salt: passwordSalt, iterations: passwordIterations)
+            keys.knowledge = try PowerAuth.KeyLocking.unlock(lockedKnowledgeKey, with: unlock)
+        }
+        if factors.usesBiometry {
+            guard let biometryUnlockKey, let locked = lockedBiometryKey else { throw ProtocolError(.invalidArgument, "no biometry factor") }
+            keys.biometry = try PowerAuth.KeyLocking.unlock(locked, with: biometryUnlockKey)
+        }
+        return keys
+    }
+
+    /// KEY_TRANSPORT, unlocked with the possession unlock key (status, ECIES, vault).
+    public func transportKey(possessionUnlockKey: SymmetricKey) throws(ProtocolError) -> SymmetricKey {
+        try PowerAuth.KeyLocking.unlock(lockedTransportKey, with: possessionUnlockKey)
+    }
+}
+
+extension PowerAuth {
+    /// Checks the status and, for an error, throws the envelope's `code` as the error code
+    /// (powerauth.md §14.2): `{"status":"ERROR","responseObject":{"code":…,"message":…}}`;
+    /// `ERROR_GENERIC` with `HTTP <status>` when the body is not that envelope.
+    public static func requireSuccess(_ response: HTTPResponse) throws(ProtocolError) {
+        guard !response.isSuccess else { return }
+        let envelope = try? JSONResponse.decode(ErrorEnvelope.self, from: response.body, what: "error envelope")
+        let code = envelope?.responseObject?.code ?? "ERROR_GENERIC"
+        throw ProtocolError(ProtocolError.Code(rawValue: code), envelope?.responseObject?.message ?? "HTTP \(response.status)")
+    }
+
+    private struct ErrorEnvelope: Decodable {
+        struct Body: Decodable { let code: String?; let message: String? }
+        let status: String?
+        let responseObject: Body?
+    }
+}
