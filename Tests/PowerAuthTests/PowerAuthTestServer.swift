@@ -91,6 +91,31 @@ final class PowerAuthTestServer {
         return false
     }
 
+    /// Answers an encrypt-then-sign standard endpoint: verifies the signature over the ECIES body,
+    /// decrypts it (activation scope; in 3.3 the temporary key is the server key, id
+    /// `tmp-act-1`), and encrypts `answer(plaintext)`. `nil` when the signature fails.
+    func encryptedEndpoint(_ request: HTTPRequest, uriID: String, sharedInfo1: PowerAuth.ECIES.SharedInfo1,
+                           answer: ([UInt8]) throws -> [UInt8]) throws -> HTTPResponse? {
+        guard let keys, let serverKey, let header = request.header("X-PowerAuth-Authorization"),
+              try verify(header: header, method: "POST", uriID: uriID, body: request.body ?? []) else { return nil }
+        let parameters = PowerAuth.ECIES.Parameters.activationScope(sharedInfo1, version: version, applicationKey: configuration.applicationKey,
+                                                                    applicationSecret: configuration.applicationSecret, transportKey: keys.transport,
+                                                                    activationID: activationID, temporaryKeyID: version >= .v3_3 ? "tmp-act-1" : nil)
+        let (plaintext, encryptor) = try PowerAuth.ECIES.RequestDecryptor(privateKey: serverKey, parameters: parameters)
+            .decrypt(try PowerAuth.ECIES.Request(jsonBytes: request.body ?? []))
+        let response = try encryptor.encrypt(try answer(plaintext), timestamp: 1_700_000_001_000, using: &random)
+        return HTTPResponse(status: 200, body: response.json.bytes)
+    }
+
+    /// The vault key wrapped under the transport key, as vault unlock returns it (§12).
+    func vaultUnlockAnswer() throws -> [UInt8] {
+        guard let keys else { return [] }
+        let wrapped = try keys.vault.withUnsafeBytes { raw throws(CryptoError) in
+            try AES.UnauthenticatedCBC.encrypt(raw, using: keys.transport, iv: [UInt8](repeating: 0, count: 16))
+        }
+        return Array(try JSONSerialization.data(withJSONObject: ["activationId": activationID, "encryptedVaultEncryptionKey": Data(wrapped).base64EncodedString()]))
+    }
+
     /// The status answer for `request`: an ACTIVE blob with the server's counter (§6.3).
     func status(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try JSONSerialization.jsonObject(with: Data(request.body ?? [])) as? [String: [String: String]]
