@@ -31,7 +31,7 @@ import Testing
                          "x963kdf/sha256/48B", "pbkdf2/sha1/10000", "core/u256/mul", "core/montgomery256/mul",
                          "saltedge/decrypt-authorization", "saltedge/sign-request", "saltedge/connection-keygen", "cm/jwt",
                          "powerauth/sign/possession_knowledge", "powerauth/offline-sign", "powerauth/token-header",
-                         "powerauth/ecies/request+response", "powerauth/status-decrypt"] {
+                         "powerauth/ecies/request+response", "powerauth/status-decrypt", "powerauth/activation/client"] {
             #expect(names.contains(required), "missing \(required)")
         }
         #expect(names.allSatisfy { $0.split(separator: "/").count >= 2 })

@@ -108,3 +108,26 @@ import TestSupport
         #expect(!(try PowerAuth.ActivationCode(parsing: code + "#AAAA")).isSignatureValid(masterServerPublicKey: master.publicKey))
     }
 }
+
+@Suite struct PowerAuthGenericEncryptionTests {
+    @Test func genericActivationScopeRequestCarriesTheHeaderAndDecrypts() throws {
+        var random = SeededRandomSource(seed: 500)
+        let server = try P256.KeyAgreement.PrivateKey(using: &random)
+        let master = try P256.Signing.PrivateKey(using: &random)
+        let configuration = try PowerAuth.Configuration(applicationKey: "lceX5qe+O+Sb0t8TQqg35A==", applicationSecret: "m3JdVJMIu65fXXFi4VqjjA==",
+                                                        masterServerPublicKey: master.publicKey, baseURL: "https://x")
+        let transport = SymmetricKey(data: Array(repeating: 4, count: 16))
+        let (request, decryptor) = try PowerAuth.encryptedRequest(path: "pa/v3/user/info", plaintext: Array("{}".utf8),
+                                                                  scope: .activation(id: "act-2", transportKey: transport), configuration: configuration,
+                                                                  encryptionKey: .init(publicKey: server.publicKey, temporaryKeyID: "t-1"),
+                                                                  timestamp: 77, using: &random)
+        #expect(request.header("X-PowerAuth-Encryption") == #"PowerAuth version="3.3", application_key="lceX5qe+O+Sb0t8TQqg35A==", activation_id="act-2""#)
+        let parameters = PowerAuth.ECIES.Parameters.activationScope(.activationScopeGeneric, version: .v3_3, applicationKey: configuration.applicationKey,
+                                                                    applicationSecret: configuration.applicationSecret, transportKey: transport,
+                                                                    activationID: "act-2", temporaryKeyID: "t-1")
+        let (plain, encryptor) = try PowerAuth.ECIES.RequestDecryptor(privateKey: server, parameters: parameters)
+            .decrypt(try PowerAuth.ECIES.Request(jsonBytes: request.body ?? []))
+        #expect(plain == Array("{}".utf8))
+        #expect(try decryptor.decrypt(try encryptor.encrypt(Array(#"{"sub":"u"}"#.utf8), timestamp: 78, using: &random)) == Array(#"{"sub":"u"}"#.utf8))
+    }
+}
