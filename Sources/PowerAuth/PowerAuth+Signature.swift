@@ -115,18 +115,34 @@ extension PowerAuth {
                 throw ProtocolError(.invalidArgument, "decimal components have 4 to 8 digits")
             }
             let message = Array(data)
-            let ctr = counter.rawRepresentation.unsafeExposedBytes
             // H_i = HMAC(K_i, CTR), computed once: D_i starts as H_i and, for j < i, becomes
-            // HMAC(H_{j+1}, D_i); S_i = HMAC(D_i, DATA).
-            let chain = factorKeys.map { SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: ctr, using: $0).bytes) }
-            var components: [[UInt8]] = []
-            for i in 0..<factorKeys.count {
-                var d = chain[i]
-                for j in 0..<i {
-                    let previous = d
-                    d = SymmetricKey(data: previous.withUnsafeBytes { HMAC<SHA256>.authenticationCode(for: $0, using: chain[j + 1]) }.bytes)
+            // HMAC(H_{j+1}, D_i); S_i = HMAC(D_i, DATA). Intermediate MACs stay in stack values
+            // (as HMAC states do, README "Not wiped").
+            let components: [[UInt8]] = counter.rawRepresentation.withUnsafeBytes { ctr in
+                message.withUnsafeBytes { dataBytes in
+                    let chain = factorKeys.map { key in
+                        var mac = HMAC<SHA256>(key: key)
+                        mac.update(bufferPointer: ctr)
+                        return mac.finalize()
+                    }
+                    return (0..<chain.count).map { i in
+                        var d = chain[i]
+                        for j in 0..<i {
+                            d = chain[j + 1].withUnsafeBytes { key in
+                                d.withUnsafeBytes { previous in
+                                    var mac = HMAC<SHA256>(keyBytes: key)
+                                    mac.update(bufferPointer: previous)
+                                    return mac.finalize()
+                                }
+                            }
+                        }
+                        return d.withUnsafeBytes { key in
+                            var mac = HMAC<SHA256>(keyBytes: key)
+                            mac.update(bufferPointer: dataBytes)
+                            return mac.finalize().bytes
+                        }
+                    }
                 }
-                components.append(HMAC<SHA256>.authenticationCode(for: message, using: d).bytes)
             }
             switch format {
             case .base64:

@@ -13,8 +13,9 @@ public struct HMAC<H: HashFunction>: Sendable {
         self = key.withUnsafeBytes { HMAC(keyBytes: $0) }
     }
 
-    /// A MAC state keyed with raw key bytes.
-    init(keyBytes key: UnsafeRawBufferPointer) {
+    /// A MAC state keyed with raw key bytes (for protocol code that chains MACs without
+    /// wrapping every intermediate key in a `SymmetricKey`).
+    package init(keyBytes key: UnsafeRawBufferPointer) {
         let blockSize = H.blockByteCount
         var innerPad = InlineArray<128, UInt8>(repeating: 0x36)
         var outerPad = InlineArray<128, UInt8>(repeating: 0x5C)
