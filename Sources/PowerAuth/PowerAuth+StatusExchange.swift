@@ -9,27 +9,30 @@ extension PowerAuth {
         /// `POST /pa/v3/activation/status` with `{"requestObject":{"activationId","challenge"}}`.
         public let request: HTTPRequest
         let challenge: [UInt8]
+        let activationID: String
 
         /// Builds the request with a fresh 16-byte challenge.
         public init(activationID: String, using random: inout some RandomSource) throws(ProtocolError) {
             guard let challenge = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
             self.challenge = challenge
+            self.activationID = activationID
             let body = JSONText.object([("requestObject", .object([("activationId", .string(activationID)), ("challenge", .string(Base64.encode(challenge)))]))])
             request = HTTPRequest(method: .post, path: "pa/v3/activation/status",
                                   headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")], body: body.bytes)
         }
 
-        /// Decrypts the answer's blob with the transport key (§6.2).
+        /// Decrypts the answer's blob with the transport key (§6.2); the answer must name the
+        /// activation that was asked about.
         public func process(_ response: HTTPResponse, transportKey: SymmetricKey) throws(ProtocolError) -> ActivationStatus {
             try PowerAuth.requireSuccess(response)
             let wire = try JSONResponse.decode(Wire.self, from: response.body, what: "status response")
-            guard wire.status == "OK", let blob = try? Base64.decode(wire.responseObject.encryptedStatusBlob),
+            guard wire.status == "OK", wire.responseObject.activationId == activationID, let blob = try? Base64.decode(wire.responseObject.encryptedStatusBlob),
                   let nonce = try? Base64.decode(wire.responseObject.nonce) else { throw ProtocolError(.malformedInput, "status response fields") }
             return try StatusBlob.decrypt(blob, transportKey: transportKey, challenge: challenge, nonce: nonce)
         }
 
         private struct Wire: Decodable {
-            struct Body: Decodable { let encryptedStatusBlob: String; let nonce: String }
+            struct Body: Decodable { let activationId: String; let encryptedStatusBlob: String; let nonce: String }
             let status: String
             let responseObject: Body
         }
