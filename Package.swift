@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
         .library(name: "MPin", targets: ["MPin"]),
         .library(name: "PowerAuth", targets: ["PowerAuth"]),
+        .library(name: "PowerAuthServer", targets: ["PowerAuthServer"]),
         .library(name: "SaltEdge", targets: ["SaltEdge"]),
         .library(name: "CMAuthenticator", targets: ["CMAuthenticator"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
@@ -28,6 +29,9 @@ let package = Package(
         .target(name: "ProtocolSupport", dependencies: ["CryptoPrimitives"]),
         // Layer 2: the PowerAuth 3.x client core (in progress: its cryptography first).
         .target(name: "PowerAuth", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
+        // Layer 2: the server's half of the same protocol (tests, the coming reference server,
+        // Linux back-ends that verify signatures).
+        .target(name: "PowerAuthServer", dependencies: ["PowerAuth", "CryptoPrimitives", "ProtocolSupport"]),
         // Layer 2: the Salt Edge Authenticator API v2 client and the CM Authenticator client.
         .target(name: "SaltEdge", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
         .target(name: "CMAuthenticator", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
@@ -38,7 +42,7 @@ let package = Package(
         .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "MPin", "PowerAuth", "SaltEdge", "CMAuthenticator", "VectorFormats"]),
         // Top layer: the benchmark rows and their timing harness, shared by `mfa bench` and the
         // nested Benchmarks/ package (which adds swift-crypto beside them).
-        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives", "MPin", "PowerAuth", "SaltEdge", "CMAuthenticator"]),
+        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives", "MPin", "PowerAuth", "PowerAuthServer", "SaltEdge", "CMAuthenticator"]),
         .executableTarget(name: "mfa", dependencies: ["VectorRunner", "BenchmarkKit"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
@@ -49,7 +53,7 @@ let package = Package(
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "CryptoCore", "VectorFormats", "TestSupport"]),
         .testTarget(name: "MPinTests", dependencies: ["MPin", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "ProtocolSupportTests", dependencies: ["ProtocolSupport"]),
-        .testTarget(name: "PowerAuthTests", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "PowerAuthTests", dependencies: ["PowerAuth", "PowerAuthServer", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),

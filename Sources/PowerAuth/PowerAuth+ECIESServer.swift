@@ -20,13 +20,15 @@ extension PowerAuth.ECIES.Request {
         self.init(temporaryKeyID: wire.temporaryKeyId, ephemeralPublicKey: e, encryptedData: data, mac: mac, nonce: nonce, timestamp: wire.timestamp)
     }
 
-    private struct Wire: Decodable {
-        let temporaryKeyId: String?
-        let ephemeralPublicKey: String
-        let encryptedData: String
-        let mac: String
-        let nonce: String?
-        let timestamp: UInt64?
+    /// The request's JSON fields as text (shared with the server target, which re-encodes the
+    /// inner layer of an activation).
+    package struct Wire: Codable, Sendable {
+        package let temporaryKeyId: String?
+        package let ephemeralPublicKey: String
+        package let encryptedData: String
+        package let mac: String
+        package let nonce: String?
+        package let timestamp: UInt64?
     }
 }
 
