@@ -108,11 +108,7 @@ extension PowerAuth {
             let outer = try ECIES.Response(jsonBytes: response.body)
             let layer1Plaintext = try layer1.decrypt(outer)
             let layer1Wire = try JSONResponse.decode(Layer1.self, from: layer1Plaintext, what: "activation layer 1")
-            guard let innerNonce = layer1Wire.activationData.nonce.map({ try? Base64.decode($0) }) ?? Optional([]),
-                  let innerData = try? Base64.decode(layer1Wire.activationData.encryptedData),
-                  let innerMAC = try? Base64.decode(layer1Wire.activationData.mac) else { throw ProtocolError(.malformedInput, "layer-2 response") }
-            let inner = ECIES.Response(encryptedData: innerData, mac: innerMAC, nonce: innerNonce.isEmpty ? nil : innerNonce,
-                                       timestamp: layer1Wire.activationData.timestamp)
+            let inner = try ECIES.Response(wire: layer1Wire.activationData)
             let wire = try JSONResponse.decode(Layer2.self, from: try layer2.decrypt(inner), what: "activation layer 2")
             guard !wire.activationId.isEmpty, let serverKeyBytes = try? Base64.decode(wire.serverPublicKey),
                   let serverKey = try? P256.KeyAgreement.PublicKey(sec1Representation: serverKeyBytes),
@@ -135,8 +131,7 @@ extension PowerAuth {
         }
 
         private struct Layer1: Decodable {
-            struct Inner: Decodable { let encryptedData: String; let mac: String; let nonce: String?; let timestamp: UInt64? }
-            let activationData: Inner
+            let activationData: ECIES.Response.Wire
         }
 
         private struct Layer2: Decodable {

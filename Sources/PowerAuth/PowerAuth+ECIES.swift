@@ -4,6 +4,7 @@
 // side (the vectors check the request by decrypting it and the response by re-encrypting it).
 
 public import CryptoPrimitives
+import ProtocolSupport
 
 extension PowerAuth {
     /// ECIES as PowerAuth uses it (powerauth.md §9).
@@ -97,6 +98,23 @@ extension PowerAuth {
                 encryptionKey = SymmetricKey(data: bytes[0..<16])
                 macKey = SymmetricKey(data: bytes[16..<32])
                 ivKey = SymmetricKey(data: bytes[32..<48])
+            }
+
+            /// AES-128-CBC-PKCS7 under the encryption key, then MAC = HMAC-SHA256(macKey, C ‖ SH2)
+            /// (§9.2): the one sealing rule of requests and responses.
+            func seal(_ plaintext: some Sequence<UInt8>, iv: [UInt8], sharedInfo2: [UInt8]) throws(CryptoError) -> (ciphertext: [UInt8], mac: [UInt8]) {
+                let ciphertext = try AES.UnauthenticatedCBC.encrypt(plaintext, using: encryptionKey, iv: iv)
+                return (ciphertext, HMAC<SHA256>.authenticationCode(for: ciphertext + sharedInfo2, using: macKey).bytes)
+            }
+
+            /// The MAC checked in constant time before anything is decrypted, then AES-CBC-PKCS7
+            /// (§9.3). Every failure is the one ``ProtocolError/decryptionFailure(file:line:)``.
+            func open(_ ciphertext: [UInt8], mac: [UInt8], iv: [UInt8], sharedInfo2: [UInt8]) throws(ProtocolError) -> [UInt8] {
+                guard mac.count == 32, HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: ciphertext + sharedInfo2, using: macKey),
+                      let plaintext = try? AES.UnauthenticatedCBC.decrypt(ciphertext, using: encryptionKey, iv: iv) else {
+                    throw .decryptionFailure()
+                }
+                return plaintext
             }
 
             /// The IV: zero for 3.0, KDF_INTERNAL(ivKey, nonce) after (§9.2).

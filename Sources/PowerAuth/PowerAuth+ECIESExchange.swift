@@ -61,22 +61,29 @@ extension PowerAuth.ECIES {
         /// Parses `{"encryptedData","mac"[,"nonce","timestamp"]}`; malformed JSON or Base64 is
         /// ``ProtocolError/Code/malformedInput``.
         public init(jsonBytes: some Sequence<UInt8>) throws(ProtocolError) {
-            let wire = try JSONResponse.decode(Wire.self, from: jsonBytes, what: "ECIES response")
+            try self.init(wire: try JSONResponse.decode(Wire.self, from: jsonBytes, what: "ECIES response"))
+        }
+
+        /// The response from its JSON fields as text (also when it is nested in another object,
+        /// as the layer-2 answer of an activation is).
+        package init(wire: Wire) throws(ProtocolError) {
             guard let data = try? Base64.decode(wire.encryptedData), let mac = try? Base64.decode(wire.mac) else {
                 throw ProtocolError(.malformedInput, "ECIES response fields are not Base64")
             }
-            let nonce = try wire.nonce.map { (text: String) throws(ProtocolError) -> [UInt8] in
+            var nonce: [UInt8]?
+            if let text = wire.nonce {
                 guard let bytes = try? Base64.decode(text) else { throw ProtocolError(.malformedInput, "ECIES nonce is not Base64") }
-                return bytes
+                nonce = bytes
             }
             self.init(encryptedData: data, mac: mac, nonce: nonce, timestamp: wire.timestamp)
         }
 
-        private struct Wire: Decodable {
-            let encryptedData: String
-            let mac: String
-            let nonce: String?
-            let timestamp: UInt64?
+        /// The response's JSON fields as text.
+        package struct Wire: Codable, Sendable {
+            package let encryptedData: String
+            package let mac: String
+            package let nonce: String?
+            package let timestamp: UInt64?
         }
 
         /// The JSON body, fields in the order above.
@@ -112,9 +119,8 @@ extension PowerAuth.ECIES {
                 let nonce = version >= .v3_1 ? try random.bytes(count: 16) : nil
                 let ts = version >= .v3_2 ? timestamp : nil
                 let iv = envelope.iv(nonce: nonce, version: version)
-                let ciphertext = try AES.UnauthenticatedCBC.encrypt(plaintext, using: envelope.encryptionKey, iv: iv)
-                let sh2 = parameters.sharedInfo2(nonce: nonce, timestamp: ts, ephemeralPublicKey: e)
-                let mac = HMAC<SHA256>.authenticationCode(for: ciphertext + sh2, using: envelope.macKey).bytes
+                let (ciphertext, mac) = try envelope.seal(plaintext, iv: iv,
+                                                          sharedInfo2: parameters.sharedInfo2(nonce: nonce, timestamp: ts, ephemeralPublicKey: e))
                 let request = Request(temporaryKeyID: parameters.temporaryKeyID, ephemeralPublicKey: e, encryptedData: ciphertext,
                                       mac: mac, nonce: nonce, timestamp: ts)
                 return (request, ResponseDecryptor(envelope: envelope, parameters: parameters, requestIV: iv))
@@ -142,16 +148,10 @@ extension PowerAuth.ECIES {
         public func decrypt(_ response: Response) throws(ProtocolError) -> [UInt8] {
             let version = parameters.version
             if version >= .v3_2, response.nonce?.count != 16 || response.timestamp == nil { throw .decryptionFailure() }
-            let sh2 = parameters.sharedInfo2(nonce: response.nonce, timestamp: response.timestamp, ephemeralPublicKey: [])
-            guard response.mac.count == 32,
-                  HMAC<SHA256>.isValidAuthenticationCode(response.mac, authenticating: response.encryptedData + sh2, using: envelope.macKey)
-            else { throw .decryptionFailure() }
             // 3.1 reuses the request IV; 3.2+ derives one from the response nonce; 3.0 is zero.
             let iv = version >= .v3_2 ? envelope.iv(nonce: response.nonce, version: version) : requestIV
-            guard let plaintext = try? AES.UnauthenticatedCBC.decrypt(response.encryptedData, using: envelope.encryptionKey, iv: iv) else {
-                throw .decryptionFailure()
-            }
-            return plaintext
+            return try envelope.open(response.encryptedData, mac: response.mac, iv: iv,
+                                     sharedInfo2: parameters.sharedInfo2(nonce: response.nonce, timestamp: response.timestamp, ephemeralPublicKey: []))
         }
     }
 }

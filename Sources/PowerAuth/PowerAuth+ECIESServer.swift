@@ -9,7 +9,11 @@ extension PowerAuth.ECIES.Request {
     /// Parses a request body (the server's side of §9.2); malformed JSON or Base64 is
     /// ``ProtocolError/Code/malformedInput``.
     public init(jsonBytes: some Sequence<UInt8>) throws(ProtocolError) {
-        let wire = try JSONResponse.decode(Wire.self, from: jsonBytes, what: "ECIES request")
+        try self.init(wire: try JSONResponse.decode(Wire.self, from: jsonBytes, what: "ECIES request"))
+    }
+
+    /// The request from its JSON fields as text (also when nested, as an activation's layer 2 is).
+    package init(wire: Wire) throws(ProtocolError) {
         guard let e = try? Base64.decode(wire.ephemeralPublicKey), let data = try? Base64.decode(wire.encryptedData),
               let mac = try? Base64.decode(wire.mac) else { throw ProtocolError(.malformedInput, "ECIES request fields are not Base64") }
         var nonce: [UInt8]?
@@ -20,8 +24,7 @@ extension PowerAuth.ECIES.Request {
         self.init(temporaryKeyID: wire.temporaryKeyId, ephemeralPublicKey: e, encryptedData: data, mac: mac, nonce: nonce, timestamp: wire.timestamp)
     }
 
-    /// The request's JSON fields as text (shared with the server target, which re-encodes the
-    /// inner layer of an activation).
+    /// The request's JSON fields as text.
     package struct Wire: Codable, Sendable {
         package let temporaryKeyId: String?
         package let ephemeralPublicKey: String
@@ -50,19 +53,15 @@ extension PowerAuth.ECIES {
         public func decrypt(_ request: Request) throws(ProtocolError) -> (plaintext: [UInt8], responseEncryptor: ResponseEncryptor) {
             let version = parameters.version
             guard version < .v3_1 || request.nonce?.count == 16, version < .v3_2 || request.timestamp != nil,
-                  request.temporaryKeyID == parameters.temporaryKeyID, request.mac.count == 32,
+                  request.temporaryKeyID == parameters.temporaryKeyID,
                   let ephemeral = try? P256.KeyAgreement.PublicKey(sec1Representation: request.ephemeralPublicKey),
                   let shared = try? privateKey.sharedSecretFromKeyAgreement(with: ephemeral),
                   let envelope = try? EnvelopeKey(sharedSecret: shared, kdfInfo: parameters.kdfInfo, ephemeralPublicKey: request.ephemeralPublicKey)
             else { throw .decryptionFailure() }
-            let sh2 = parameters.sharedInfo2(nonce: request.nonce, timestamp: request.timestamp, ephemeralPublicKey: request.ephemeralPublicKey)
-            guard HMAC<SHA256>.isValidAuthenticationCode(request.mac, authenticating: request.encryptedData + sh2, using: envelope.macKey) else {
-                throw .decryptionFailure()
-            }
             let iv = envelope.iv(nonce: request.nonce, version: version)
-            guard let plaintext = try? AES.UnauthenticatedCBC.decrypt(request.encryptedData, using: envelope.encryptionKey, iv: iv) else {
-                throw .decryptionFailure()
-            }
+            let plaintext = try envelope.open(request.encryptedData, mac: request.mac, iv: iv,
+                                              sharedInfo2: parameters.sharedInfo2(nonce: request.nonce, timestamp: request.timestamp,
+                                                                                  ephemeralPublicKey: request.ephemeralPublicKey))
             return (plaintext, ResponseEncryptor(envelope: envelope, parameters: parameters, requestIV: iv))
         }
     }
@@ -82,11 +81,9 @@ extension PowerAuth.ECIES {
                 throw ProtocolError(.invalidArgument, "3.2+ responses need a 16-byte nonce and a timestamp")
             }
             let iv = version >= .v3_2 ? envelope.iv(nonce: n, version: version) : requestIV
-            guard let ciphertext = try? AES.UnauthenticatedCBC.encrypt(plaintext, using: envelope.encryptionKey, iv: iv) else {
+            guard let (ciphertext, mac) = try? envelope.seal(plaintext, iv: iv, sharedInfo2: parameters.sharedInfo2(nonce: n, timestamp: ts, ephemeralPublicKey: [])) else {
                 throw ProtocolError(.cryptoFailure, "AES failed")
             }
-            let sh2 = parameters.sharedInfo2(nonce: n, timestamp: ts, ephemeralPublicKey: [])
-            let mac = HMAC<SHA256>.authenticationCode(for: ciphertext + sh2, using: envelope.macKey).bytes
             return Response(encryptedData: ciphertext, mac: mac, nonce: n, timestamp: ts)
         }
 

@@ -3,7 +3,6 @@
 // answering status.
 
 public import CryptoPrimitives
-import FoundationEssentials
 public import PowerAuth
 public import ProtocolSupport
 
@@ -75,10 +74,9 @@ extension PowerAuthServer {
             let (layer1, outerEncryptor) = try PowerAuth.ECIES.RequestDecryptor(
                 privateKey: key, parameters: application.applicationScope(.applicationScopeGeneric, version: version, temporaryKeyID: temporaryKeyID)).decrypt(outer)
             let l1 = try JSONResponse.decode(Layer1.self, from: layer1, what: "activation layer 1")
-            guard let innerJSON = try? JSONEncoder().encode(l1.activationData) else { throw ProtocolError(.malformedInput, "layer 2") }
             let (layer2, innerEncryptor) = try PowerAuth.ECIES.RequestDecryptor(
                 privateKey: key, parameters: application.applicationScope(.activationLayer2, version: version, temporaryKeyID: temporaryKeyID))
-                .decrypt(try PowerAuth.ECIES.Request(jsonBytes: Array(innerJSON)))
+                .decrypt(try PowerAuth.ECIES.Request(wire: l1.activationData))
             let l2 = try JSONResponse.decode(Layer2.self, from: layer2, what: "activation layer 2")
             guard let deviceBytes = try? Base64.decode(l2.devicePublicKey),
                   let device = try? P256.KeyAgreement.PublicKey(sec1Representation: deviceBytes) else {
