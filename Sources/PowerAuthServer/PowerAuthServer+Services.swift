@@ -24,6 +24,11 @@ extension PowerAuthServer.Activation {
             .decrypt(request)
     }
 
+    /// The server's side of `fetchEncryptionKey(index)`: KDF(KEY_ENCRYPTION_VAULT, index) (§12).
+    public func encryptionKey(index: UInt64) -> SymmetricKey {
+        PowerAuth.Vault.encryptionKey(vaultKey: keys.vault, index: index)
+    }
+
     /// The vault-unlock answer plaintext (§12): KEY_ENCRYPTION_VAULT under KEY_TRANSPORT.
     public func vaultUnlockAnswer() throws(ProtocolError) -> [UInt8] {
         guard let wrapped = try? keys.vault.withUnsafeBytes({ raw throws(CryptoError) in

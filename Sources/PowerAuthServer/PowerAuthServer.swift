@@ -31,6 +31,18 @@ public enum PowerAuthServer {
             }
         }
 
+        /// An application with an existing master key and APP_KEY / APP_SECRET (Base64 of 16 bytes each).
+        public init(masterKey: P256.Signing.PrivateKey, applicationKey: String, applicationSecret: String) throws(ProtocolError) {
+            guard (try? Base64.decode(applicationKey))?.count == 16, (try? Base64.decode(applicationSecret))?.count == 16,
+                  let agreement = try? P256.KeyAgreement.PrivateKey(rawRepresentation: masterKey.rawRepresentation.unsafeExposedBytes) else {
+                throw ProtocolError(.invalidArgument, "APP_KEY and APP_SECRET must be Base64 of 16 bytes")
+            }
+            masterSigningKey = masterKey
+            masterAgreementKey = agreement
+            self.applicationKey = applicationKey
+            self.applicationSecret = applicationSecret
+        }
+
         /// The client configuration for this application.
         public func clientConfiguration(baseURL: String) throws(ProtocolError) -> PowerAuth.Configuration {
             try PowerAuth.Configuration(applicationKey: applicationKey, applicationSecret: applicationSecret,

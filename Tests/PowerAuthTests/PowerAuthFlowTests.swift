@@ -18,7 +18,7 @@ import TestSupport
         let encryptionKey = PowerAuth.EncryptionKey(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID)
         let pending = try PowerAuth.PendingActivation(method: method, configuration: server.configuration, encryptionKey: encryptionKey,
                                                       version: server.version, timestamp: 1_700_000_000_000, using: &random)
-        #expect(pending.request.header("X-PowerAuth-Encryption") == #"PowerAuth version="\#(server.version.rawValue)", application_key="lceX5qe+O+Sb0t8TQqg35A==""#)
+        #expect(pending.request.header("X-PowerAuth-Encryption") == #"PowerAuth version="\#(server.version.rawValue)", application_key="\#(server.configuration.applicationKey)""#)
         let (response, _, _) = try server.activate(pending.request, recovery: recovery)
         let result = try pending.process(response)
         let data = try result.persist(password: password, possessionUnlockKey: possessionUnlock, version: server.version, using: &random)
@@ -33,7 +33,7 @@ import TestSupport
         let (result, stored) = try activate(server, method: .code(code), random: &random)
         #expect(result.activationID == server.activationID)
         let device = try #require(server.devicePublicKey)
-        let serverPublic = try #require(server.serverKey?.publicKey)
+        let serverPublic = try #require(server.serverPublicKey)
         #expect(result.fingerprint == PowerAuth.activationFingerprint(devicePublicKey: device, activationID: server.activationID, serverPublicKey: serverPublic))
 
         // Persisted data survives serialisation byte for byte.
@@ -91,8 +91,16 @@ import TestSupport
         let server = try PowerAuthTestServer(version: .v3_3, seed: 101)
         var random = SeededRandomSource(seed: 201)
         let (_, stored) = try activate(server, method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")), random: &random)
-        // The server moved three steps on (e.g. another device state was restored from backup).
-        for _ in 0..<3 { server.counter = server.counter?.next; server.counterIndex += 1 }
+        // The server moved three steps on: three signatures it accepted, which the client did not
+        // persist (e.g. an older backup of the activation was restored).
+        var lost = stored
+        let possession = try stored.signatureKeys(for: .possession, possessionUnlockKey: possessionUnlock)
+        for _ in 0..<3 {
+            let signed = try PowerAuth.sign(method: "POST", uriID: "/x", body: [], activation: lost, factors: .possession, keys: possession,
+                                            configuration: server.configuration, using: &random)
+            #expect(try server.verify(header: signed.header.value, method: "POST", uriID: "/x", body: []))
+            lost = signed.next
+        }
         let transport = try stored.transportKey(possessionUnlockKey: possessionUnlock)
         let pending = try PowerAuth.PendingStatus(activationID: stored.activationID, using: &random)
         let status = try pending.process(try server.status(pending.request), transportKey: transport)

@@ -4,6 +4,7 @@
 import CryptoPrimitives
 import Foundation
 import PowerAuth
+import PowerAuthServer
 import ProtocolSupport
 import Testing
 import TestSupport
@@ -23,8 +24,7 @@ import TestSupport
         var activation = try pending.process(try server.activate(pending.request).response)
             .persist(password: password, possessionUnlockKey: possessionUnlock, version: version, using: &random)
         let transport = try activation.transportKey(possessionUnlockKey: possessionUnlock)
-        let activationKey: PowerAuth.EncryptionKey? = version >= .v3_3
-            ? .init(publicKey: try #require(server.serverKey).publicKey, temporaryKeyID: "tmp-act-1") : nil
+        let activationKey = server.activationEncryptionKey
         let twoFactor = try activation.signatureKeys(for: .possessionKnowledge, possessionUnlockKey: possessionUnlock, password: password)
 
         // Token create: encrypt-then-sign; the server's token verifies our header's digest.
@@ -55,7 +55,8 @@ import TestSupport
         let signature = try activation.deviceSignature(for: Array("data".utf8), vaultKey: vaultKey)
         let devicePublic = try P256.Signing.PublicKey(x963Representation: try #require(server.devicePublicKey).x963Representation)
         #expect(PowerAuth.isValidServerSignature(signature, for: Array("data".utf8), publicKey: devicePublic))
-        #expect(PowerAuth.Vault.encryptionKey(vaultKey: vaultKey, index: 5) == PowerAuth.KeyDerivation.derive(try #require(server.keys).vault, index: 5))
+        let serverActivation = try #require(server.activation)
+        #expect(PowerAuth.Vault.encryptionKey(vaultKey: vaultKey, index: 5) == serverActivation.encryptionKey(index: 5))
 
         let biometryUnlock = SymmetricKey(data: try random.bytes(count: 16))
         activation = try activation.addingBiometry(vaultKey: vaultKey, biometryUnlockKey: biometryUnlock)
