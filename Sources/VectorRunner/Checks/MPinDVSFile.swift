@@ -26,12 +26,8 @@ enum MPinDVSFile {
         guard let dvs = entry["dvs"]?.bool, let registered = entry["PIN_REGISTER"]?.int, let entered = entry["PIN_ENTERED"]?.int else {
             throw .missingField("dvs/PIN_REGISTER/PIN_ENTERED")
         }
-        let shares = [try F.masterShare(entry, "MS1"), try F.masterShare(entry, "MS2")]
-        let serverShares = shares.map(MPin.Issuer.serverSecret)
-        guard serverShares[0].rawRepresentation.unsafeExposedBytes == (try F.bytes(entry, "SS1")),
-              serverShares[1].rawRepresentation.unsafeExposedBytes == (try F.bytes(entry, "SS2")) else { return "SS1/SS2" }
-        let serverSecret = MPin.Issuer.combine(serverShares)
-        guard serverSecret.rawRepresentation.unsafeExposedBytes == (try F.bytes(entry, "SERVER_SECRET")) else { return "SERVER_SECRET" }
+        let (shares, serverSecret, problem) = try F.serverSide(entry)
+        if let problem { return problem }
 
         let mpinID = try F.bytes(entry, "MPIN_ID_HEX")
         var privateKey: MPin.DVS.PrivateKey?

@@ -31,12 +31,8 @@ enum MPinMilagroFiles {
         guard let day = entry["DATE"]?.int.map(UInt32.init), let pin1 = entry["PIN1"]?.int, let pin2 = entry["PIN2"]?.int else {
             throw .missingField("DATE/PIN1/PIN2")
         }
-        let shares = [try F.masterShare(entry, "MS1"), try F.masterShare(entry, "MS2")]
-        let serverShares = shares.map(MPin.Issuer.serverSecret)
-        guard serverShares[0].rawRepresentation.unsafeExposedBytes == (try F.bytes(entry, "SS1")),
-              serverShares[1].rawRepresentation.unsafeExposedBytes == (try F.bytes(entry, "SS2")) else { return "SS1/SS2" }
-        let serverSecret = MPin.Issuer.combine(serverShares)
-        guard serverSecret.rawRepresentation.unsafeExposedBytes == (try F.bytes(entry, "SERVER_SECRET")) else { return "SERVER_SECRET" }
+        let (shares, serverSecret, problem) = try F.serverSide(entry)
+        if let problem { return problem }
         let clientShares = shares.map { MPin.Issuer.clientSecretShare($0, for: identity) }
         guard try F.same(clientShares[0], entry, "CS1"), try F.same(clientShares[1], entry, "CS2") else { return "CS1/CS2" }
         let clientSecret = MPin.Issuer.combine(clientShares)

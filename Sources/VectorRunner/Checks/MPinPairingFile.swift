@@ -56,6 +56,24 @@ enum MPinFiles {
         MPin.MasterSecretShare(try scalar(entry, name))
     }
 
+    /// The master shares MS1 and MS2 and the server secret issued from them, each server share
+    /// and the combination checked against SS1, SS2 and SERVER_SECRET; `problem` names the first
+    /// field that differs.
+    static func serverSide(_ entry: JSONValue) throws(VectorFormatError)
+        -> (shares: [MPin.MasterSecretShare], serverSecret: MPin.ServerSecret, problem: String?) {
+        let shares = [try masterShare(entry, "MS1"), try masterShare(entry, "MS2")]
+        let serverShares = shares.map(MPin.Issuer.serverSecret)
+        let serverSecret = MPin.Issuer.combine(serverShares)
+        let (ss1, ss2, combined) = (try bytes(entry, "SS1"), try bytes(entry, "SS2"), try bytes(entry, "SERVER_SECRET"))
+        var problem: String?
+        if serverShares[0].rawRepresentation.unsafeExposedBytes != ss1 || serverShares[1].rawRepresentation.unsafeExposedBytes != ss2 {
+            problem = "SS1/SS2"
+        } else if serverSecret.rawRepresentation.unsafeExposedBytes != combined {
+            problem = "SERVER_SECRET"
+        }
+        return (shares, serverSecret, problem)
+    }
+
     /// Whether a secret point's encoding equals the field.
     static func same(_ value: some MPinSecretPoint, _ entry: JSONValue, _ name: String) throws(VectorFormatError) -> Bool {
         value.rawRepresentation.unsafeExposedBytes == (try bytes(entry, name))

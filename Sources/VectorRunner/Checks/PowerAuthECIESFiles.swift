@@ -20,9 +20,7 @@ enum PowerAuthECIESFiles {
         }
     }
 
-    private static func b64(_ value: JSONValue?) -> [UInt8]? {
-        value?.string.flatMap { Data(base64Encoded: $0) }.map(Array.init)
-    }
+    private static func b64(_ value: JSONValue?) -> [UInt8]? { PowerAuthFiles.base64(value) }
 
     private static func check(_ group: JSONValue?, version text: String, _ log: inout CaseLog) {
         guard let group, let version = PowerAuth.ProtocolVersion(rawValue: text) else { return log.fail(text, "", expected: "a version group", got: "missing") }

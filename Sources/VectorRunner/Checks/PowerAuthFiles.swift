@@ -90,6 +90,12 @@ enum PowerAuthFiles {
         }
     }
 
+    /// A standard Base64 string value, decoded by Foundation (not by the engine under test);
+    /// `nil` when absent or not Base64.
+    static func base64(_ value: JSONValue?) -> [UInt8]? {
+        value?.string.flatMap { Data(base64Encoded: $0) }.map(Array.init)
+    }
+
     /// A standard Base64 field, decoded by Foundation (not by the engine under test).
     static func base64(_ entry: JSONValue, _ name: String) throws(VectorFormatError) -> [UInt8] {
         guard let text = entry[name]?.string else { throw .missingField(name) }

@@ -13,9 +13,7 @@ enum PowerAuthWorkedExamples {
         return check
     }
 
-    private static func b64(_ value: JSONValue?) -> [UInt8] {
-        (value?.string.flatMap { Data(base64Encoded: $0) }).map(Array.init) ?? []
-    }
+    private static func b64(_ value: JSONValue?) -> [UInt8] { PowerAuthFiles.base64(value) ?? [] }
 
     static func check(_ json: JSONValue, _ log: inout CaseLog) {
         for (index, entry) in (json["tokenDigest"]?.array ?? []).enumerated() {
