@@ -27,7 +27,7 @@ extension PowerAuth {
             }
             if parts.count == 2 {
                 // §3.2: non-empty, valid, correctly padded Base64 (syntax only: `ABC=` passes).
-                guard PowerAuth.isPaddedBase64Syntax(parts[1]) else {
+                guard !parts[1].isEmpty, (try? Base64.decode(parts[1], canonical: false)) != nil else {
                     throw ProtocolError(.invalidActivationCode, "malformed activation code signature")
                 }
                 signature = String(parts[1])
@@ -43,17 +43,6 @@ extension PowerAuth {
             guard let signature else { return true }
             guard let der = try? Base64.decode(signature), let parsed = try? P256.Signing.ECDSASignature(derRepresentation: der) else { return false }
             return masterServerPublicKey.isValidSignature(parsed, for: Array(code.utf8))
-        }
-    }
-
-    /// Whether `text` is non-empty standard Base64 in whole quads with at most two trailing `=`.
-    static func isPaddedBase64Syntax(_ text: Substring) -> Bool {
-        let bytes = Array(text.utf8)
-        let padding = bytes.reversed().prefix(while: { $0 == UInt8(ascii: "=") }).count
-        guard !bytes.isEmpty, bytes.count % 4 == 0, padding <= 2 else { return false }
-        return bytes.dropLast(padding).allSatisfy { c in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
         }
     }
 

@@ -63,6 +63,12 @@ import TestSupport
         #expect(throws: CryptoError.invalidEncoding) { try Base64.decodeLenient("Zm9vY") }    // 1 mod 4
         #expect(throws: CryptoError.invalidEncoding) { try Base64.decodeLenient("Zm9v*Yg") }
         #expect(try Base64.decodeLenient("Zh") == [0x66])  // non-canonical trailing bits tolerated
+        // canonical: false tolerates only the trailing bits; padding and alphabet stay strict.
+        #expect(try Base64.decode("Zh==", canonical: false) == [0x66])
+        #expect(try Base64.decode("ABC=", canonical: false) == [0x00, 0x10])
+        for text in ["Zh=", "Zh", "AB", "ABA-=", "Zm 9v"] {
+            #expect(throws: CryptoError.invalidEncoding, "\(text)") { try Base64.decode(text, canonical: false) }
+        }
     }
 
     @Test func base32MatchesRFC4648WithoutPadding() throws {

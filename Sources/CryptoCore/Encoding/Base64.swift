@@ -35,13 +35,15 @@ package enum Base64 {
     }
 
     /// Strictly decodes `text`: only the given alphabet, no whitespace, padding exactly as
-    /// `padded` says, and unused trailing bits zero (canonical). Throws
-    /// ``CryptoError/invalidEncoding`` otherwise.
-    package static func decode(_ text: some StringProtocol, alphabet: Alphabet = .standard, padded: Bool = true) throws(CryptoError) -> [UInt8] {
+    /// `padded` says, and — unless `canonical` is false — unused trailing bits zero. Throws
+    /// ``CryptoError/invalidEncoding`` otherwise. (`canonical: false` is for parsers that must
+    /// accept what Java's decoder accepts, such as PowerAuth's `#signature` suffix: `ABC=`.)
+    package static func decode(_ text: some StringProtocol, alphabet: Alphabet = .standard, padded: Bool = true,
+                               canonical: Bool = true) throws(CryptoError) -> [UInt8] {
         let utf8 = Array(text.utf8)
         let accepted: AcceptedAlphabets = alphabet == .standard ? .standard : .urlSafe
         let body = try stripPadding(utf8, required: padded, allowed: padded)
-        return try decodeBody(body, accepted: accepted, canonical: true)
+        return try decodeBody(body, accepted: accepted, canonical: canonical)
     }
 
     /// Leniently decodes `text`: skips ASCII whitespace (space, tab, CR, LF), accepts either
