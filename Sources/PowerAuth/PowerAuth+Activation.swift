@@ -10,8 +10,9 @@ extension PowerAuth {
     public enum ActivationMethod: Sendable {
         /// `CODE` with `{"code": …}`; `otp` goes into layer 2 (`activationOtp`).
         case code(ActivationCode, otp: String? = nil)
-        /// `RECOVERY` with `{"recoveryCode": …, "puk": …}` (code without `R:`).
-        case recovery(code: String, puk: String)
+        /// `RECOVERY` with `{"recoveryCode": …, "puk": …}` (§13): the code with or without
+        /// `R:` (sent without it), the PUK ten digits; both are checked when the request is built.
+        case recovery(code: String, puk: SecretBytes)
         /// `CUSTOM` (deprecated upstream in favour of `DIRECT`) with the app's attributes.
         case custom([String: String])
         /// `DIRECT` with the app's attributes (e.g. `method: oidc`).
@@ -84,7 +85,9 @@ extension PowerAuth {
                 .encryptRequest(JSONText.object(layer2Members).bytes, timestamp: timestamp, using: &random)
             let (type, identity): (String, [(String, JSONText)]) = switch method {
             case .code(let code, _): ("CODE", [("code", .string(code.code))])
-            case .recovery(let code, let puk): ("RECOVERY", [("recoveryCode", .string(code)), ("puk", .string(puk))])
+            case .recovery(let code, let puk):
+                // §3.3: a recovery code without `R:` and a ten-digit PUK.
+                try ("RECOVERY", [("recoveryCode", .string(PowerAuth.recoveryCode(parsing: code))), ("puk", .string(PowerAuth.validatedPUK(puk)))])
             case .custom(let attributes): ("CUSTOM", attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
             case .direct(let attributes): ("DIRECT", attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
             }

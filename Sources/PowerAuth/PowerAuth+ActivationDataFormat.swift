@@ -1,5 +1,5 @@
 // The storage format of `ActivationData` (format 1, documented on the type) and unlocking the
-// keys it holds; plus the error envelope of powerauth.md §14.2.
+// keys it holds.
 
 public import CryptoPrimitives
 public import ProtocolSupport
@@ -84,23 +84,5 @@ extension PowerAuth.ActivationData {
     /// KEY_TRANSPORT, unlocked with the possession unlock key (status, ECIES, vault).
     public func transportKey(possessionUnlockKey: SymmetricKey) throws(ProtocolError) -> SymmetricKey {
         try PowerAuth.KeyLocking.unlock(lockedTransportKey, with: possessionUnlockKey)
-    }
-}
-
-extension PowerAuth {
-    /// Checks the status and, for an error, throws the envelope's `code` as the error code
-    /// (powerauth.md §14.2): `{"status":"ERROR","responseObject":{"code":…,"message":…}}`;
-    /// `ERROR_GENERIC` with `HTTP <status>` when the body is not that envelope.
-    public static func requireSuccess(_ response: HTTPResponse) throws(ProtocolError) {
-        guard !response.isSuccess else { return }
-        let envelope = try? JSONResponse.decode(ErrorEnvelope.self, from: response.body, what: "error envelope")
-        let code = envelope?.responseObject?.code ?? "ERROR_GENERIC"
-        throw ProtocolError(ProtocolError.Code(rawValue: code), envelope?.responseObject?.message ?? "HTTP \(response.status)")
-    }
-
-    private struct ErrorEnvelope: Decodable {
-        struct Body: Decodable { let code: String?; let message: String? }
-        let status: String?
-        let responseObject: Body?
     }
 }

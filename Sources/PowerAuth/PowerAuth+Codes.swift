@@ -53,6 +53,14 @@ extension PowerAuth {
         return code
     }
 
+    /// The PUK as text when it is exactly ten ASCII digits (§3.3), else
+    /// ``ProtocolError/Code/invalidActivationCode``.
+    static func validatedPUK(_ puk: SecretBytes) throws(ProtocolError) -> String {
+        let text = String(decoding: puk.unsafeExposedBytes, as: UTF8.self)
+        guard isValidPUK(text) else { throw ProtocolError(.invalidActivationCode, "a PUK is ten digits") }
+        return text
+    }
+
     /// Whether `text` is a PUK: exactly ten ASCII digits (§3.3).
     public static func isValidPUK(_ text: String) -> Bool {
         text.utf8.count == 10 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }

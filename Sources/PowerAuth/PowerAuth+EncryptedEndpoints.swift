@@ -108,6 +108,13 @@ extension PowerAuth {
                                     encryptionKey: encryptionKey, version: version, timestamp: timestamp, using: &random)
     }
 
+    /// Reads the decrypted recovery-confirm answer `{"alreadyConfirmed":bool}` (§13): whether
+    /// the code had been confirmed before this request.
+    public static func alreadyConfirmed(from plaintext: [UInt8]) throws(ProtocolError) -> Bool {
+        struct Wire: Decodable { let alreadyConfirmed: Bool }
+        return try JSONResponse.decode(Wire.self, from: plaintext, what: "recovery confirm").alreadyConfirmed
+    }
+
     /// A signed standard request with a plain body (§11.2 token remove, §13 activation remove).
     public static func signedRequest(path: String, uriID: String, body: [UInt8], activation: ActivationData, factors: SignatureFactors,
                                      keys: SignatureKeys, configuration: Configuration, version: ProtocolVersion = .v3_3,
