@@ -1,32 +1,12 @@
-// The server's activation record (powerauth.md §5, §6, §7 from the other side): processing
-// activation/create, verifying signatures with the look-ahead window, counting failures, and
-// answering status.
+// The server's activation record (powerauth.md §6, §7 from the other side): verifying online
+// and offline signatures with the look-ahead window, counting failures, and answering status.
+// Creating it is in PowerAuthServer+ActivationCreate.swift.
 
 public import CryptoPrimitives
 public import PowerAuth
 public import ProtocolSupport
 
 extension PowerAuthServer {
-    /// What the client asked for in layer 1 and layer 2 (§5.2).
-    public struct ActivationRequest: Sendable, Equatable {
-        /// `CODE`, `RECOVERY`, `CUSTOM` or `DIRECT`.
-        public let type: String
-        /// The identity attributes (string values).
-        public let identityAttributes: [String: String]
-        /// The layer-2 `activationOtp`, if any.
-        public let activationOTP: String?
-        /// The layer-2 `platform`, if any.
-        public let platform: String?
-
-        /// Creates a value (for comparisons in tests and logs).
-        public init(type: String, identityAttributes: [String: String], activationOTP: String?, platform: String?) {
-            self.type = type
-            self.identityAttributes = identityAttributes
-            self.activationOTP = activationOTP
-            self.platform = platform
-        }
-    }
-
     /// The outcome of a signature check.
     public enum SignatureVerification: Sendable, Equatable {
         /// Valid at `steps` positions ahead of the server's counter (0 = in step).
@@ -61,80 +41,52 @@ extension PowerAuthServer {
         /// KEY_TRANSPORT (for activation-scope ECIES and the vault).
         public var transportKey: SymmetricKey { keys.transport }
 
-        /// Processes `POST /pa/v3/activation/create` (§5.1): decrypts both layers with the
-        /// application-scope key (`encryptionKey`: the master key, or the 3.3 temporary key with
-        /// its id), creates the server key pair and CTR_DATA, and answers (with recovery data
-        /// when given). Failures are typed: decryption (one error), malformed JSON, a bad device key.
-        public static func process(_ request: HTTPRequest, application: Application, version: PowerAuth.ProtocolVersion,
-                                   encryptionKey: P256.KeyAgreement.PrivateKey? = nil, temporaryKeyID: String? = nil,
-                                   activationID: String, recovery: (code: String, puk: String)? = nil, timestamp: UInt64,
-                                   using random: inout some RandomSource) throws(ProtocolError) -> (activation: Activation, request: ActivationRequest, response: HTTPResponse) {
-            let key = encryptionKey ?? application.masterAgreementKey
-            let outer = try PowerAuth.ECIES.Request(jsonBytes: request.body ?? [])
-            let (layer1, outerEncryptor) = try PowerAuth.ECIES.RequestDecryptor(
-                privateKey: key, parameters: application.applicationScope(.applicationScopeGeneric, version: version, temporaryKeyID: temporaryKeyID)).decrypt(outer)
-            let l1 = try JSONResponse.decode(Layer1.self, from: layer1, what: "activation layer 1")
-            let (layer2, innerEncryptor) = try PowerAuth.ECIES.RequestDecryptor(
-                privateKey: key, parameters: application.applicationScope(.activationLayer2, version: version, temporaryKeyID: temporaryKeyID))
-                .decrypt(try PowerAuth.ECIES.Request(wire: l1.activationData))
-            let l2 = try JSONResponse.decode(Layer2.self, from: layer2, what: "activation layer 2")
-            guard let deviceBytes = try? Base64.decode(l2.devicePublicKey),
-                  let device = try? P256.KeyAgreement.PublicKey(sec1Representation: deviceBytes) else {
-                throw ProtocolError(.malformedInput, "device public key")
-            }
-            guard let serverKey = try? P256.KeyAgreement.PrivateKey(using: &random), let ctr = try? random.bytes(count: 16),
-                  let counter = try? PowerAuth.CounterData(rawRepresentation: ctr),
-                  let master = try? PowerAuth.KeyDerivation.masterSecret(devicePrivateKey: serverKey, serverPublicKey: device) else {
-                throw ProtocolError(.cryptoFailure, "server key or counter")
-            }
-            var answer: [(String, JSONText)] = [("activationId", .string(activationID)),
-                                                ("serverPublicKey", .string(Base64.encode(serverKey.publicKey.x963Representation))),
-                                                ("ctrData", .string(Base64.encode(ctr)))]
-            if let recovery {
-                answer.append(("activationRecovery", .object([("recoveryCode", .string(recovery.code)), ("puk", .string(recovery.puk))])))
-            }
-            let inner = try innerEncryptor.encrypt(JSONText.object(answer).bytes, timestamp: timestamp, using: &random)
-            let outerResponse = try outerEncryptor.encrypt(JSONText.object([("activationData", inner.json)]).bytes, timestamp: timestamp, using: &random)
-            let activation = Activation(id: activationID, version: version, serverKey: serverKey, devicePublicKey: device,
-                                        keys: PowerAuth.ActivationKeys(masterSecret: master), counter: counter)
-            let parsed = ActivationRequest(type: l1.type, identityAttributes: l1.identityAttributes ?? [:], activationOTP: l2.activationOtp, platform: l2.platform)
-            return (activation, parsed, HTTPResponse(status: 200, body: outerResponse.json.bytes))
-        }
-
-        private struct Layer1: Decodable {
-            let type: String
-            let identityAttributes: [String: String]?
-            let activationData: PowerAuth.ECIES.Request.Wire
-        }
-
         private struct StatusRequest: Decodable {
             struct Inner: Decodable { let activationId: String; let challenge: String }
             let requestObject: Inner
         }
 
-        private struct Layer2: Decodable {
-            let devicePublicKey: String
-            let activationOtp: String?
-            let platform: String?
-        }
-
-        /// Verifies an `X-PowerAuth-Authorization` value over `body` (§7.5): the header's fields,
-        /// then the signature at each counter of the window. On success the counter moves past
-        /// the match and failures reset (except for possession-only, §14.2); on failure one
-        /// attempt is counted and the activation blocks at the maximum.
+        /// Verifies an `X-PowerAuth-Authorization` value over `body` (§7.5): the header's fields
+        /// (activation id, 16-byte nonce and application key, factors, version), then the
+        /// signature at each counter of the window, in the format `pa_version` selects. On
+        /// success the counter moves past the match and failures reset (except for
+        /// possession-only, §14.2); on failure one attempt is counted and the activation blocks
+        /// at the maximum.
         public mutating func verify(header: String, method: String, uriID: String, body: [UInt8], applicationSecret: String) -> SignatureVerification {
             guard state == .active else { return .notActive }
             guard let fields = Self.fields(of: header), fields["pa_activation_id"] == id, let nonce = fields["pa_nonce"],
-                  (try? Base64.decode(nonce))?.count == 16, let type = fields["pa_signature_type"],
-                  let factors = PowerAuth.SignatureFactors(rawValue: type), let signature = fields["pa_signature"],
-                  let versionText = fields["pa_version"], let version = PowerAuth.ProtocolVersion(rawValue: versionText) else { return fail() }
+                  (try? Base64.decode(nonce))?.count == 16, (fields["pa_application_key"].flatMap { try? Base64.decode($0) })?.count == 16,
+                  let type = fields["pa_signature_type"], let factors = PowerAuth.SignatureFactors(rawValue: type),
+                  let signature = fields["pa_signature"], let versionText = fields["pa_version"],
+                  let version = PowerAuth.ProtocolVersion(rawValue: versionText) else { return fail() }
             let data = PowerAuth.NormalizedData.make(method: method, uriID: uriID, nonce: nonce, body: body, secret: applicationSecret)
+            return match(signature, data: data, factors: factors, format: version == .v3_0 ? .decimal(digits: 8) : .base64)
+        }
+
+        /// Verifies an offline signature as the user typed it (§7.6): `POST`, the 24-character
+        /// nonce the server put in the operation data, the secret `offline`, one group of 4–8
+        /// digits per factor joined by `-`; the window, counter and failure rules are those of
+        /// ``verify(header:method:uriID:body:applicationSecret:)``.
+        public mutating func verifyOffline(_ signature: String, factors: PowerAuth.SignatureFactors, nonce: String, data body: [UInt8],
+                                           uriID: String = "/operation/authorize/offline") -> SignatureVerification {
+            guard state == .active else { return .notActive }
+            let groups = signature.split(separator: "-", omittingEmptySubsequences: false)
+            guard nonce.utf8.count == 24, (try? Base64.decode(nonce))?.count == 16, let digits = groups.first?.utf8.count,
+                  (4...8).contains(digits), groups.allSatisfy({ $0.utf8.count == digits }) else { return fail() }
+            let data = PowerAuth.NormalizedData.make(method: "POST", uriID: uriID, nonce: nonce, body: body, secret: "offline")
+            return match(signature, data: data, factors: factors, format: .decimal(digits: digits))
+        }
+
+        /// Tries each counter of the window; the comparison of each candidate is constant-time
+        /// (the window's position of a match is not secret: it is the answer).
+        private mutating func match(_ signature: String, data: [UInt8], factors: PowerAuth.SignatureFactors,
+                                    format: PowerAuth.SignatureFormat) -> SignatureVerification {
             let all = PowerAuth.SignatureKeys(possession: keys.possession, knowledge: keys.knowledge, biometry: keys.biometry)
+            let received = Array(signature.utf8)
             var candidate = counter
             for step in 0..<lookAheadWindow {
-                let expected = try? PowerAuth.Signature.compute(data: data, counter: candidate, factors: factors, keys: all,
-                                                                format: version == .v3_0 ? .decimal(digits: 8) : .base64)
-                if let expected, Array(expected.utf8) == Array(signature.utf8) {
+                if let expected = try? PowerAuth.Signature.compute(data: data, counter: candidate, factors: factors, keys: all, format: format),
+                   ConstantTime.isEqual(expected.utf8, received).isTrueVartime {
                     counter = candidate.next
                     counterIndex += step + 1
                     if factors != .possession { failedAttempts = 0 }

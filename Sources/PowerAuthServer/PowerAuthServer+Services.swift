@@ -56,10 +56,7 @@ extension PowerAuthServer {
               let timestamp = UInt64(text), let version = fields["version"].flatMap(PowerAuth.ProtocolVersion.init(rawValue:)),
               let digest = fields["token_digest"].flatMap({ try? Base64.decode($0) }), digest.count == 32 else { return false }
         guard (timestamp > now ? timestamp - now : now - timestamp) <= window else { return false }
-        let expected = token.digest(nonce: nonce, timestamp: timestamp, version: version)
-        var difference: UInt8 = 0
-        for i in 0..<32 { difference |= expected[i] ^ digest[i] }
-        return difference == 0
+        return ConstantTime.isEqual(token.digest(nonce: nonce, timestamp: timestamp, version: version), digest).isTrueVartime
     }
 
     /// Answers `POST /pa/v3/keystore/create` (§10): checks the request JWT's HS256 (raw

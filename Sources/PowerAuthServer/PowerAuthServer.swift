@@ -52,12 +52,7 @@ public enum PowerAuthServer {
         /// A fresh activation code (10 random bytes ‖ CRC-16/ARC, Base32 in four groups) and its
         /// `#signature`: Base64 DER ECDSA over the code's ASCII with the master key (§3.1–§3.2).
         public func issueActivationCode(using random: inout some RandomSource) throws(ProtocolError) -> (code: String, signature: String) {
-            guard let body = try? random.bytes(count: 10) else { throw ProtocolError(.cryptoFailure, "random source failed") }
-            let crc = CRC16.arc(body)
-            let text = Base32.encode(body + [UInt8(crc >> 8), UInt8(crc & 0xFF)])
-            let code = stride(from: 0, to: 20, by: 5).map { offset in
-                String(text.dropFirst(offset).prefix(5))
-            }.joined(separator: "-")
+            let code = try PowerAuthServer.randomCode(using: &random)
             guard let signature = try? masterSigningKey.signature(for: Array(code.utf8), randomness: &random) else {
                 throw ProtocolError(.cryptoFailure, "signing failed")
             }
@@ -70,5 +65,14 @@ public enum PowerAuthServer {
             .applicationScope(sharedInfo1, version: version, applicationKey: applicationKey, applicationSecret: applicationSecret,
                               temporaryKeyID: temporaryKeyID)
         }
+    }
+
+    /// 10 random bytes ‖ their CRC-16/ARC, Base32 in four groups of five joined by `-`: the
+    /// format of activation and recovery codes (§3.1, §3.3).
+    static func randomCode(using random: inout some RandomSource) throws(ProtocolError) -> String {
+        guard let body = try? random.bytes(count: 10) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+        let crc = CRC16.arc(body)
+        let text = Base32.encode(body + [UInt8(crc >> 8), UInt8(crc & 0xFF)])
+        return stride(from: 0, to: 20, by: 5).map { offset in String(text.dropFirst(offset).prefix(5)) }.joined(separator: "-")
     }
 }

@@ -112,7 +112,7 @@ import TestSupport
         var random = SeededRandomSource(seed: 202)
         let code = try PowerAuth.recoveryCode(parsing: "R:MMMMM-MMMMM-MMMMM-MUTOA")
         let encryptionKey = PowerAuth.EncryptionKey(publicKey: server.masterKey.publicKey)
-        let pending = try PowerAuth.PendingActivation(method: .recovery(code: code, puk: "0123456789"), configuration: server.configuration,
+        let pending = try PowerAuth.PendingActivation(method: .recovery(code: code, puk: SecretBytes("0123456789".utf8)), configuration: server.configuration,
                                                       encryptionKey: encryptionKey, version: .v3_2, timestamp: 1, using: &random)
         let (response, type, identity) = try server.activate(pending.request, recovery: ("VVVVV-VVVVV-VVVVV-VTFVA", "9876543210"))
         #expect(type == "RECOVERY" && identity == ["recoveryCode": "MMMMM-MMMMM-MMMMM-MUTOA", "puk": "0123456789"])

@@ -41,7 +41,7 @@ final class PowerAuthTestServer {
     func activate(_ request: HTTPRequest, recovery: (String, String)? = nil) throws -> (response: HTTPResponse, type: String, identity: [String: String]) {
         let (created, parsed, response) = try PowerAuthServer.Activation.process(
             request, application: application, version: version, temporaryKeyID: temporaryKeyID, activationID: activationID,
-            recovery: recovery.map { (code: $0.0, puk: $0.1) }, timestamp: 1_700_000_000_500, using: &random)
+            recovery: recovery.map { (code: $0.0, puk: SecretBytes($0.1.utf8)) }, timestamp: 1_700_000_000_500, using: &random)
         activation = created
         return (response, parsed.type, parsed.identityAttributes)
     }
@@ -51,6 +51,11 @@ final class PowerAuthTestServer {
         guard case .valid = activation?.verify(header: header, method: method, uriID: uriID, body: body,
                                                applicationSecret: application.applicationSecret) else { return false }
         return true
+    }
+
+    /// The server's check of an offline signature typed by the user.
+    func verifyOffline(_ signature: String, factors: PowerAuth.SignatureFactors, nonce: String, data: [UInt8]) -> PowerAuthServer.SignatureVerification {
+        activation?.verifyOffline(signature, factors: factors, nonce: nonce, data: data) ?? .notActive
     }
 
     func status(_ request: HTTPRequest) throws -> HTTPResponse {
