@@ -32,10 +32,12 @@ extension PowerAuth {
 
         /// Derives, locks and seals everything for storage (§5.1 step 10): a fresh 16-byte PBKDF2
         /// salt for the knowledge key, possession and transport keys under `possessionUnlockKey`,
-        /// the biometry key under `biometryUnlockKey` when given, the device private key and the
-        /// recovery data under the vault key (AES-CBC-PKCS7, zero IV).
+        /// the biometry key under `biometryUnlockKey` when given, both of those once more under
+        /// `externalEncryptionKey` when given (§4.2), the device private key and the recovery data
+        /// under the vault key (AES-CBC-PKCS7, zero IV).
         public func persist(password: SecretBytes, possessionUnlockKey: SymmetricKey, biometryUnlockKey: SymmetricKey? = nil,
-                            version: ProtocolVersion = .v3_3, using random: inout some RandomSource) throws(ProtocolError) -> ActivationData {
+                            externalEncryptionKey: SymmetricKey? = nil, version: ProtocolVersion = .v3_3,
+                            using random: inout some RandomSource) throws(ProtocolError) -> ActivationData {
             guard let salt = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
             let knowledgeUnlock = try KeyLocking.passwordUnlockKey(password: password, salt: salt)
             let zero = [UInt8](repeating: 0, count: 16)
@@ -49,7 +51,7 @@ extension PowerAuth {
                                              ("puk", .string(String(decoding: recovery.puk.unsafeExposedBytes, as: UTF8.self)))]).bytes
                 sealedRecovery = try? AES.UnauthenticatedCBC.encrypt(plain, using: keys.vault, iv: zero)
             }
-            return ActivationData(
+            let plain = ActivationData(
                 activationID: activationID, protocolVersion: version, serverPublicKey: serverPublicKey,
                 devicePublicKey: devicePrivateKey.publicKey.compressedRepresentation, counter: counter, counterByte: 0,
                 passwordSalt: salt, passwordIterations: KeyLocking.passwordIterations,
@@ -58,13 +60,16 @@ extension PowerAuth {
                 lockedBiometryKey: try biometryUnlockKey.map { (key: SymmetricKey) throws(ProtocolError) in try KeyLocking.lock(keys.biometry, with: key) },
                 lockedTransportKey: try KeyLocking.lock(keys.transport, with: possessionUnlockKey),
                 sealedDevicePrivateKey: sealedKey, sealedRecoveryData: sealedRecovery)
+            guard let externalEncryptionKey else { return plain }
+            return try plain.addingExternalEncryptionKey(externalEncryptionKey)
         }
     }
 
     /// The persisted activation (powerauth.md §5.4), serialised as our JSON format version 1:
     /// `{"format":1,"activationId","protocolVersion","serverPublicKey","devicePublicKey",
     /// "ctrData","ctrByte","salt","iterations","possessionKey","knowledgeKey"[,"biometryKey"],
-    /// "transportKey","devicePrivateKey"[,"recoveryData"]}`, bytes as standard Base64.
+    /// "transportKey","devicePrivateKey"[,"recoveryData"][,"externalEncryptionKey":true]}`, bytes
+    /// as standard Base64; the last member appears only when an EEK layer is present.
     /// Not stored, by design: the master secret, the vault key, the password.
     public struct ActivationData: Sendable {
         public let activationID: String
@@ -72,35 +77,32 @@ extension PowerAuth {
         public let serverPublicKey: [UInt8]
         public let devicePublicKey: [UInt8]
         /// CTR_DATA after the last signature.
-        public let counter: CounterData
+        public internal(set) var counter: CounterData
         /// The counter byte (mod 256) after the last signature.
-        public let counterByte: UInt8
-        public let passwordSalt: [UInt8]
+        public internal(set) var counterByte: UInt8
+        public internal(set) var passwordSalt: [UInt8]
         public let passwordIterations: Int
         public let lockedPossessionKey: [UInt8]
-        public let lockedKnowledgeKey: [UInt8]
-        public let lockedBiometryKey: [UInt8]?
+        /// Under the password key, then under the external encryption key when one is used.
+        public internal(set) var lockedKnowledgeKey: [UInt8]
+        /// Under the biometry unlock key, then under the external encryption key when one is used.
+        public internal(set) var lockedBiometryKey: [UInt8]?
         public let lockedTransportKey: [UInt8]
         public let sealedDevicePrivateKey: [UInt8]
         public let sealedRecoveryData: [UInt8]?
+        /// Whether the knowledge and biometry keys carry the external-encryption-key layer (§4.2).
+        public internal(set) var usesExternalEncryptionKey = false
 
         /// The same data with the counter advanced one step (§7.1); persist it before the
         /// signed request leaves.
-        public var advanced: ActivationData {
-            ActivationData(activationID: activationID, protocolVersion: protocolVersion, serverPublicKey: serverPublicKey,
-                           devicePublicKey: devicePublicKey, counter: counter.next, counterByte: counterByte &+ 1,
-                           passwordSalt: passwordSalt, passwordIterations: passwordIterations, lockedPossessionKey: lockedPossessionKey,
-                           lockedKnowledgeKey: lockedKnowledgeKey, lockedBiometryKey: lockedBiometryKey, lockedTransportKey: lockedTransportKey,
-                           sealedDevicePrivateKey: sealedDevicePrivateKey, sealedRecoveryData: sealedRecoveryData)
-        }
+        public var advanced: ActivationData { withCounter(counter.next, byte: counterByte &+ 1) }
 
         /// The same data with another counter (status synchronisation, §6.4).
         public func withCounter(_ counter: CounterData, byte: UInt8) -> ActivationData {
-            ActivationData(activationID: activationID, protocolVersion: protocolVersion, serverPublicKey: serverPublicKey,
-                           devicePublicKey: devicePublicKey, counter: counter, counterByte: byte, passwordSalt: passwordSalt,
-                           passwordIterations: passwordIterations, lockedPossessionKey: lockedPossessionKey, lockedKnowledgeKey: lockedKnowledgeKey,
-                           lockedBiometryKey: lockedBiometryKey, lockedTransportKey: lockedTransportKey,
-                           sealedDevicePrivateKey: sealedDevicePrivateKey, sealedRecoveryData: sealedRecoveryData)
+            var copy = self
+            copy.counter = counter
+            copy.counterByte = byte
+            return copy
         }
     }
 }

@@ -6,25 +6,21 @@ public import CryptoPrimitives
 public import ProtocolSupport
 
 extension PowerAuth.ActivationData {
-    func with(salt: [UInt8]? = nil, knowledge: [UInt8]? = nil, biometry: [UInt8]?? = nil) -> PowerAuth.ActivationData {
-        PowerAuth.ActivationData(activationID: activationID, protocolVersion: protocolVersion, serverPublicKey: serverPublicKey,
-                                 devicePublicKey: devicePublicKey, counter: counter, counterByte: counterByte,
-                                 passwordSalt: salt ?? passwordSalt, passwordIterations: passwordIterations,
-                                 lockedPossessionKey: lockedPossessionKey, lockedKnowledgeKey: knowledge ?? lockedKnowledgeKey,
-                                 lockedBiometryKey: biometry ?? lockedBiometryKey, lockedTransportKey: lockedTransportKey,
-                                 sealedDevicePrivateKey: sealedDevicePrivateKey, sealedRecoveryData: sealedRecoveryData)
-    }
-
     /// Re-locks the knowledge key under `newPassword` with a fresh salt (§13). The SDK first
     /// proves the old password online (`/pa/v3/signature/validate`, reason `VALIDATE_PASSWORD`);
     /// without that, a wrong old password silently corrupts the knowledge key — do it first.
-    public func changingPassword(from oldPassword: SecretBytes, to newPassword: SecretBytes,
+    /// The external encryption key, if this activation uses one, is needed and kept.
+    public func changingPassword(from oldPassword: SecretBytes, to newPassword: SecretBytes, externalEncryptionKey: SymmetricKey? = nil,
                                  using random: inout some RandomSource) throws(ProtocolError) -> PowerAuth.ActivationData {
+        let external = try externalLayerKey(externalEncryptionKey)
         let oldUnlock = try PowerAuth.KeyLocking.passwordUnlockKey(password: oldPassword, salt: passwordSalt, iterations: passwordIterations)
-        let knowledge = try PowerAuth.KeyLocking.unlock(lockedKnowledgeKey, with: oldUnlock)
+        let knowledge = try PowerAuth.KeyLocking.unlock(try lockedKnowledgeKey(externalKey: external), with: oldUnlock)
         guard let salt = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
         let newUnlock = try PowerAuth.KeyLocking.passwordUnlockKey(password: newPassword, salt: salt, iterations: passwordIterations)
-        return with(salt: salt, knowledge: try PowerAuth.KeyLocking.lock(knowledge, with: newUnlock))
+        var copy = self
+        copy.passwordSalt = salt
+        copy.lockedKnowledgeKey = try PowerAuth.KeyLocking.addExternalLayer(try PowerAuth.KeyLocking.lock(knowledge, with: newUnlock), externalKey: external)
+        return copy
     }
 
     /// The device private key, unsealed with the vault key from a vault unlock (§12).
@@ -55,8 +51,11 @@ extension PowerAuth.ActivationData {
     /// Adds the biometry factor (§13): unseals the device private key, recomputes the master
     /// secret with the stored server key, checks the derived vault key equals `vaultKey`, and
     /// locks the biometry key under `biometryUnlockKey` (random 16 bytes the caller keeps in
-    /// protected storage). Throws ``ProtocolError/Code/invalidArgument`` when the keys disagree.
-    public func addingBiometry(vaultKey: SymmetricKey, biometryUnlockKey: SymmetricKey) throws(ProtocolError) -> PowerAuth.ActivationData {
+    /// protected storage), and under the external encryption key when this activation uses one.
+    /// Throws ``ProtocolError/Code/invalidArgument`` when the keys disagree.
+    public func addingBiometry(vaultKey: SymmetricKey, biometryUnlockKey: SymmetricKey,
+                               externalEncryptionKey: SymmetricKey? = nil) throws(ProtocolError) -> PowerAuth.ActivationData {
+        let external = try externalLayerKey(externalEncryptionKey)
         let device = try devicePrivateKey(vaultKey: vaultKey)
         guard let agreement = try? P256.KeyAgreement.PrivateKey(rawRepresentation: device.rawRepresentation.unsafeExposedBytes),
               let server = try? P256.KeyAgreement.PublicKey(sec1Representation: serverPublicKey),
@@ -65,9 +64,16 @@ extension PowerAuth.ActivationData {
         }
         let keys = PowerAuth.ActivationKeys(masterSecret: master)
         guard keys.vault == vaultKey else { throw ProtocolError(.invalidArgument, "the vault key does not belong to this activation") }
-        return with(biometry: .some(try PowerAuth.KeyLocking.lock(keys.biometry, with: biometryUnlockKey)))
+        var copy = self
+        copy.lockedBiometryKey = try PowerAuth.KeyLocking.addExternalLayer(try PowerAuth.KeyLocking.lock(keys.biometry, with: biometryUnlockKey),
+                                                                           externalKey: external)
+        return copy
     }
 
     /// Drops the biometry factor (§13, local only).
-    public var removingBiometry: PowerAuth.ActivationData { with(biometry: .some(nil)) }
+    public var removingBiometry: PowerAuth.ActivationData {
+        var copy = self
+        copy.lockedBiometryKey = nil
+        return copy
+    }
 }

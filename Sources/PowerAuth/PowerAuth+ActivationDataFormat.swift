@@ -17,6 +17,7 @@ extension PowerAuth.ActivationData {
         if let lockedBiometryKey { members.append(("biometryKey", .string(Base64.encode(lockedBiometryKey)))) }
         members += [("transportKey", .string(Base64.encode(lockedTransportKey))), ("devicePrivateKey", .string(Base64.encode(sealedDevicePrivateKey)))]
         if let sealedRecoveryData { members.append(("recoveryData", .string(Base64.encode(sealedRecoveryData)))) }
+        if usesExternalEncryptionKey { members.append(("externalEncryptionKey", .bool(true))) }
         return JSONText.object(members).bytes
     }
 
@@ -43,6 +44,7 @@ extension PowerAuth.ActivationData {
                   lockedBiometryKey: try wire.biometryKey.map { (text: String) throws(ProtocolError) in try b64(text, count: 16) },
                   lockedTransportKey: try b64(wire.transportKey, count: 16), sealedDevicePrivateKey: try b64(wire.devicePrivateKey),
                   sealedRecoveryData: try wire.recoveryData.map { (text: String) throws(ProtocolError) in try b64(text) })
+        usesExternalEncryptionKey = wire.externalEncryptionKey ?? false
     }
 
     private struct Wire: Decodable {
@@ -61,22 +63,26 @@ extension PowerAuth.ActivationData {
         let transportKey: String
         let devicePrivateKey: String
         let recoveryData: String?
+        let externalEncryptionKey: Bool?
     }
 
     /// The factor keys for `factors`, unlocked: possession with the device-bound key, knowledge
-    /// with the password (a wrong one gives a wrong key, silently, §4.2), biometry with its key.
+    /// with the password (a wrong one gives a wrong key, silently, §4.2), biometry with its key;
+    /// `externalEncryptionKey` is required exactly when ``usesExternalEncryptionKey``.
     public func signatureKeys(for factors: PowerAuth.SignatureFactors, possessionUnlockKey: SymmetricKey, password: SecretBytes? = nil,
-                              biometryUnlockKey: SymmetricKey? = nil) throws(ProtocolError) -> PowerAuth.SignatureKeys {
+                              biometryUnlockKey: SymmetricKey? = nil, externalEncryptionKey: SymmetricKey? = nil) throws(ProtocolError) -> PowerAuth.SignatureKeys {
+        let external = try externalLayerKey(externalEncryptionKey)
         var keys = PowerAuth.SignatureKeys()
         if factors.usesPossession { keys.possession = try PowerAuth.KeyLocking.unlock(lockedPossessionKey, with: possessionUnlockKey) }
         if factors.usesKnowledge {
             guard let password else { throw ProtocolError(.invalidArgument, "the knowledge factor needs the password") }
             let unlock = try PowerAuth.KeyLocking.passwordUnlockKey(password: password, salt: passwordSalt, iterations: passwordIterations)
-            keys.knowledge = try PowerAuth.KeyLocking.unlock(lockedKnowledgeKey, with: unlock)
+            keys.knowledge = try PowerAuth.KeyLocking.unlock(try lockedKnowledgeKey(externalKey: external), with: unlock)
         }
         if factors.usesBiometry {
             guard let biometryUnlockKey, let locked = lockedBiometryKey else { throw ProtocolError(.invalidArgument, "no biometry factor") }
-            keys.biometry = try PowerAuth.KeyLocking.unlock(locked, with: biometryUnlockKey)
+            keys.biometry = try PowerAuth.KeyLocking.unlock(try PowerAuth.KeyLocking.removeExternalLayer(locked, externalKey: external),
+                                                            with: biometryUnlockKey)
         }
         return keys
     }
