@@ -1,8 +1,7 @@
 // Encrypted requests without a signature (powerauth.md §9.4–§9.5, §15): the
 // `X-PowerAuth-Encryption` header, and application- or activation-scope generic requests such as
-// `/pa/v3/user/info` or an app endpoint's E2EE body. Signed app endpoints sign the plaintext
-// and then encrypt it (§7.7): use `sign` on the plaintext, then this, and send the signature
-// header instead of the encryption header.
+// `/pa/v3/user/info` or an app endpoint's E2EE body; and signed app endpoints, which sign the
+// plaintext and then encrypt it (§7.7, the convention the standard endpoints do not follow).
 
 public import CryptoPrimitives
 public import ProtocolSupport
@@ -46,5 +45,23 @@ extension PowerAuth {
         let request = HTTPRequest(method: .post, path: path, headers: [HTTPHeader("Content-Type", "application/json"),
                                                                      HTTPHeader("Accept", "application/json"), header], body: ecies.json.bytes)
         return (request, decryptor)
+    }
+
+    /// A signed and encrypted request to an application endpoint (`@PowerAuth` with
+    /// `@PowerAuthEncryption`, §7.7): the signature covers the **plaintext** (`POST`, `uriID`),
+    /// then the plaintext is encrypted in `scope`; the request carries the signature header and
+    /// no `X-PowerAuth-Encryption`. Persist `next` before sending. (The standard endpoints
+    /// encrypt first and sign the ECIES body: ``encryptedRequest(path:uriID:sharedInfo1:plaintext:activation:factors:keys:transportKey:configuration:encryptionKey:version:timestamp:using:)``.)
+    public static func signedEncryptedRequest(path: String, uriID: String, plaintext: [UInt8], scope: EncryptionScope,
+                                              activation: ActivationData, factors: SignatureFactors, keys: SignatureKeys,
+                                              configuration: Configuration, encryptionKey: EncryptionKey, version: ProtocolVersion = .v3_3,
+                                              timestamp: UInt64, using random: inout some RandomSource) throws(ProtocolError) -> PendingEncryptedRequest {
+        let signed = try sign(method: "POST", uriID: uriID, body: plaintext, activation: activation, factors: factors, keys: keys,
+                              configuration: configuration, version: version, using: &random)
+        let (encrypted, decryptor) = try encryptedRequest(path: path, plaintext: plaintext, scope: scope, configuration: configuration,
+                                                          encryptionKey: encryptionKey, version: version, timestamp: timestamp, using: &random)
+        let headers = encrypted.headers.filter { $0.name != "X-PowerAuth-Encryption" } + [signed.header]
+        return PendingEncryptedRequest(request: HTTPRequest(method: .post, path: path, headers: headers, body: encrypted.body),
+                                       next: signed.next, decryptor: decryptor)
     }
 }

@@ -130,4 +130,35 @@ import TestSupport
         #expect(plain == Array("{}".utf8))
         #expect(try decryptor.decrypt(try encryptor.encrypt(Array(#"{"sub":"u"}"#.utf8), timestamp: 78, using: &random)) == Array(#"{"sub":"u"}"#.utf8))
     }
+
+    @Test(arguments: [PowerAuth.ProtocolVersion.v3_1, .v3_3])
+    func appEndpointsSignThePlaintextThenEncrypt(_ version: PowerAuth.ProtocolVersion) throws {
+        let server = try PowerAuthTestServer(version: version, seed: 510)
+        var random = SeededRandomSource(seed: 511)
+        let unlock = SymmetricKey(data: Array(repeating: 0x61, count: 16))
+        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
+                                                      configuration: server.configuration,
+                                                      encryptionKey: .init(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID),
+                                                      version: version, timestamp: 1, using: &random)
+        let activation = try pending.process(try server.activate(pending.request).response)
+            .persist(password: SecretBytes("1111".utf8), possessionUnlockKey: unlock, version: version, using: &random)
+        let transport = try activation.transportKey(possessionUnlockKey: unlock)
+        let keys = try activation.signatureKeys(for: .possessionKnowledge, possessionUnlockKey: unlock, password: SecretBytes("1111".utf8))
+        let encryptionKey = try server.activationEncryptionKey ?? PowerAuth.EncryptionKey(publicKey: try #require(server.serverPublicKey))
+        let plaintext = Array(#"{"amount":"100.00","currency":"CZK"}"#.utf8)
+        func request(_ activation: PowerAuth.ActivationData) throws -> PowerAuth.PendingEncryptedRequest {
+            try PowerAuth.signedEncryptedRequest(path: "api/payment", uriID: "/payment/confirm", plaintext: plaintext,
+                                                 scope: .activation(id: activation.activationID, transportKey: transport), activation: activation,
+                                                 factors: .possessionKnowledge, keys: keys, configuration: server.configuration,
+                                                 encryptionKey: encryptionKey, version: version, timestamp: 2, using: &random)
+        }
+        let first = try request(activation)
+        #expect(first.request.header("X-PowerAuth-Encryption") == nil && first.request.header("X-PowerAuth-Authorization") != nil)
+        #expect(first.next.counterByte == activation.counterByte &+ 1)
+        let answer = try #require(try server.decryptThenVerify(first.request, uriID: "/payment/confirm", answer: Array(#"{"ok":true}"#.utf8)))
+        #expect(try first.decrypt(answer) == Array(#"{"ok":true}"#.utf8))
+        // The signature covers the plaintext, not the ECIES body the standard endpoints sign.
+        let second = try request(first.next)
+        #expect(try server.encryptedEndpoint(second.request, uriID: "/payment/confirm", sharedInfo1: .activationScopeGeneric) { $0 } == nil)
+    }
 }

@@ -73,6 +73,18 @@ final class PowerAuthTestServer {
         return HTTPResponse(status: 200, body: try encryptor.encrypt(try answer(plaintext), timestamp: 1_700_000_001_000, using: &random).json.bytes)
     }
 
+    /// Answers an app endpoint that decrypts first and checks the signature over the plaintext
+    /// (§7.7), or `nil` when the signature fails or an encryption header came along.
+    func decryptThenVerify(_ request: HTTPRequest, uriID: String, answer: [UInt8]) throws -> HTTPResponse? {
+        guard let header = request.header("X-PowerAuth-Authorization"), request.header("X-PowerAuth-Encryption") == nil,
+              let activation else { return nil }
+        let temporary = version >= .v3_3 ? (key: activationTemporaryKey, id: "tmp-act-1") : nil
+        let (plaintext, encryptor) = try activation.decrypt(request.body ?? [], sharedInfo1: .activationScopeGeneric, application: application,
+                                                            temporaryKey: temporary)
+        guard try verify(header: header, method: "POST", uriID: uriID, body: plaintext) else { return nil }
+        return HTTPResponse(status: 200, body: try encryptor.encrypt(answer, timestamp: 1_700_000_002_000, using: &random).json.bytes)
+    }
+
     func vaultUnlockAnswer() throws -> [UInt8] {
         try activation?.vaultUnlockAnswer() ?? []
     }
