@@ -11,8 +11,11 @@ public enum BenchmarkFixtures {
     public static let iv = [UInt8](repeating: 0x24, count: 16)
     /// Messages of the sizes the row names give.
     public static let message32 = [UInt8](repeating: 0x61, count: 32)
+    /// A 64-byte message.
     public static let message64 = [UInt8](repeating: 0x61, count: 64)
+    /// A 1 KiB message.
     public static let message1K = [UInt8](repeating: 0x61, count: 1024)
+    /// A 1 MiB message.
     public static let message1M = [UInt8](repeating: 0x61, count: 1 << 20)
     /// An ECDH-sized shared secret for the X9.63 row.
     public static let secret24 = [UInt8](repeating: 0x5A, count: 24)

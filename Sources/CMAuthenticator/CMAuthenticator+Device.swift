@@ -30,12 +30,19 @@ extension CMAuthenticator {
     /// What the device says about itself on every registration call (§2). Absent values are
     /// omitted from the body.
     public struct DeviceDescription: Sendable, Equatable {
+        /// The device maker, e.g. the board vendor.
         public var manufacturer: String
+        /// The operating-system version text.
         public var osVersion: String
+        /// The app version text.
         public var appVersion: String
+        /// The app identifier (bundle or package id).
         public var appID: String
+        /// The user's language, e.g. `en`.
         public var languageCode: String
+        /// The device model name.
         public var model: String
+        /// The device model name.
         public var modelID: String
         /// `iOS` or `Android` on the official clients; our Linux value is configurable.
         public var platform: String
@@ -74,8 +81,11 @@ extension CMAuthenticator {
     public struct DeviceRegistration: Sendable, Equatable, Decodable {
         /// Verification state.
         public struct Status: RawRepresentable, Sendable, Hashable, Decodable {
+            /// The wire string.
             public let rawValue: String
+            /// Creates a status.
             public init(rawValue: String) { self.rawValue = rawValue }
+            /// Decodes the wire string.
             public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
             /// Send the user back to phone verification.
             public static let unverified = Status(rawValue: "unverified")

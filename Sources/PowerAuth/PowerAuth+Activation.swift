@@ -36,11 +36,14 @@ extension PowerAuth {
 
     /// What the device says about itself in layer 2 (all optional, omitted when absent).
     public struct DeviceDescription: Sendable {
+        /// `activationName`: a label for the activation shown in the back office.
         public var activationName: String?
+        /// `extras`: free text for the server, opaque to the protocol.
         public var extras: String?
         /// `ios`, `android`, `hw`, `unknown`…; `unknown` is what a Linux client should send unless
         /// the server knows better (assumed).
         public var platform: String?
+        /// `deviceInfo`: a description of the device (model, OS).
         public var deviceInfo: String?
 
         /// Creates a description.

@@ -72,23 +72,33 @@ extension PowerAuth {
     /// as standard Base64; the last member appears only when an EEK layer is present.
     /// Not stored, by design: the master secret, the vault key, the password.
     public struct ActivationData: Sendable {
+        /// The activation id the server assigned.
         public let activationID: String
+        /// The protocol version this activation signs and encrypts with.
         public let protocolVersion: ProtocolVersion
+        /// KEY_SERVER_PUBLIC exactly as received.
         public let serverPublicKey: [UInt8]
+        /// KEY_DEVICE_PUBLIC, compressed SEC 1.
         public let devicePublicKey: [UInt8]
         /// CTR_DATA after the last signature.
         public internal(set) var counter: CounterData
         /// The counter byte (mod 256) after the last signature.
         public internal(set) var counterByte: UInt8
+        /// The 16-byte PBKDF2 salt of the knowledge key, new on every password change.
         public internal(set) var passwordSalt: [UInt8]
+        /// The PBKDF2 iteration count (10 000).
         public let passwordIterations: Int
+        /// The possession key under the possession unlock key.
         public let lockedPossessionKey: [UInt8]
         /// Under the password key, then under the external encryption key when one is used.
         public internal(set) var lockedKnowledgeKey: [UInt8]
         /// Under the biometry unlock key, then under the external encryption key when one is used.
         public internal(set) var lockedBiometryKey: [UInt8]?
+        /// KEY_TRANSPORT under the possession unlock key.
         public let lockedTransportKey: [UInt8]
+        /// The device private key, AES-CBC-PKCS7 under the vault key.
         public let sealedDevicePrivateKey: [UInt8]
+        /// The recovery code and PUK, AES-CBC-PKCS7 under the vault key, when issued.
         public let sealedRecoveryData: [UInt8]?
         /// Whether the knowledge and biometry keys carry the external-encryption-key layer (§4.2).
         public internal(set) var usesExternalEncryptionKey = false

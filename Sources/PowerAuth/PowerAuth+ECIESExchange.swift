@@ -8,10 +8,13 @@ public import ProtocolSupport
 extension PowerAuth.ECIES {
     /// The request object (§9.2); which optional fields are present follows the version.
     public struct Request: Sendable, Equatable {
+        /// The 3.3 temporary key id, else `nil`.
         public var temporaryKeyID: String?
         /// The ephemeral public key exactly as sent (the SDK sends 33-byte compressed points).
         public var ephemeralPublicKey: [UInt8]
+        /// The AES-CBC-PKCS7 ciphertext.
         public var encryptedData: [UInt8]
+        /// The HMAC-SHA256 tag.
         public var mac: [UInt8]
         /// 3.1+.
         public var nonce: [UInt8]?
@@ -43,7 +46,9 @@ extension PowerAuth.ECIES {
 
     /// The response object (§9.3).
     public struct Response: Sendable, Equatable {
+        /// The AES-CBC-PKCS7 ciphertext.
         public var encryptedData: [UInt8]
+        /// The HMAC-SHA256 tag.
         public var mac: [UInt8]
         /// 3.2+.
         public var nonce: [UInt8]?

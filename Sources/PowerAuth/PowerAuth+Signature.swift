@@ -52,11 +52,17 @@ extension PowerAuth {
             self = match
         }
 
+        /// `possession`.
         public static let possession = SignatureFactors(true, false, false)
+        /// `knowledge` (valid in the header, §7.4; rarely used alone).
         public static let knowledge = SignatureFactors(false, true, false)
+        /// `biometry` (valid in the header, §7.4; rarely used alone).
         public static let biometry = SignatureFactors(false, false, true)
+        /// `possession_knowledge`, the usual two-factor signature.
         public static let possessionKnowledge = SignatureFactors(true, true, false)
+        /// `possession_biometry`.
         public static let possessionBiometry = SignatureFactors(true, false, true)
+        /// `possession_knowledge_biometry`.
         public static let possessionKnowledgeBiometry = SignatureFactors(true, true, true)
         static let all: [SignatureFactors] = [.possession, .knowledge, .biometry, .possessionKnowledge, .possessionBiometry, .possessionKnowledgeBiometry]
 

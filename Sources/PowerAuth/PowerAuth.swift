@@ -15,9 +15,13 @@ public enum PowerAuth {
             self.rawValue = rawValue
         }
         private init(_ value: String) { rawValue = value }
+        /// Protocol 3.0.
         public static let v3_0 = ProtocolVersion("3.0")
+        /// Protocol 3.1.
         public static let v3_1 = ProtocolVersion("3.1")
+        /// Protocol 3.2.
         public static let v3_2 = ProtocolVersion("3.2")
+        /// Protocol 3.3.
         public static let v3_3 = ProtocolVersion("3.3")
         /// Versions order by their text, which is a single digit after `3.`.
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }

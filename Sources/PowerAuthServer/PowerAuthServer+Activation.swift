@@ -19,7 +19,9 @@ extension PowerAuthServer {
 
     /// One activation as the server keeps it. Persist it after every change.
     public struct Activation: Sendable {
+        /// The activation id.
         public let id: String
+        /// The protocol version the activation was created with.
         public let version: PowerAuth.ProtocolVersion
         let serverKey: P256.KeyAgreement.PrivateKey
         /// KEY_DEVICE_PUBLIC as received.
@@ -29,10 +31,13 @@ extension PowerAuthServer {
         public private(set) var counter: PowerAuth.CounterData
         /// The server's integer counter (its low byte is CTR_BYTE).
         public private(set) var counterIndex = 0
+        /// Failed signatures since the last successful non-possession-only one.
         public private(set) var failedAttempts: UInt8 = 0
+        /// Failed signatures that block the activation.
         public var maxFailedAttempts: UInt8 = 5
         /// The look-ahead window (1…64).
         public var lookAheadWindow = 20
+        /// The activation state (status blob byte, §6.2).
         public var state: PowerAuth.ActivationState = .active
 
         /// KEY_SERVER_PUBLIC.

@@ -82,5 +82,6 @@ public indirect enum JSONText: Sendable, Equatable {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// Values are equal when their serialised bytes are.
     public static func == (lhs: JSONText, rhs: JSONText) -> Bool { lhs.bytes == rhs.bytes }
 }

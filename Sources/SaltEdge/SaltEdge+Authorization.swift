@@ -15,14 +15,23 @@ extension SaltEdge {
         /// Decodes the wire string.
         public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
 
+        /// `pending`: waiting for the user.
         public static let pending = Self(rawValue: "pending")
+        /// `processing`.
         public static let processing = Self(rawValue: "processing")
+        /// `confirm_processing`: confirmed, being processed.
         public static let confirmProcessing = Self(rawValue: "confirm_processing")
+        /// `deny_processing`: denied, being processed.
         public static let denyProcessing = Self(rawValue: "deny_processing")
+        /// `confirmed` (final).
         public static let confirmed = Self(rawValue: "confirmed")
+        /// `denied` (final).
         public static let denied = Self(rawValue: "denied")
+        /// `error` (final).
         public static let error = Self(rawValue: "error")
+        /// `time_out` (final).
         public static let timeOut = Self(rawValue: "time_out")
+        /// `unavailable` (final).
         public static let unavailable = Self(rawValue: "unavailable")
         /// Gone: remove it from the list.
         public static let closed = Self(rawValue: "closed")

@@ -77,6 +77,16 @@ import TestSupport
         for blob in Self.variants(of: Array(repeating: 0x11, count: 32)) where blob.count != 32 {
             #expect(throws: ProtocolError.self) { try PowerAuth.StatusBlob.decrypt(blob, transportKey: transport, challenge: Array(repeating: 0, count: 16), nonce: Array(repeating: 0, count: 16)) }
         }
+        let confirmed = Array(#"{"alreadyConfirmed":true}"#.utf8)
+        for input in Self.variants(of: confirmed) where input != confirmed {
+            #expect(throws: ProtocolError.self) { try PowerAuth.alreadyConfirmed(from: input) }
+        }
+        for input in Self.variants(of: Array(#"{"status":"ERROR","responseObject":{"code":"ERR_RECOVERY","currentRecoveryPukIndex":2}}"#.utf8)) {
+            // An error answer stays an error whatever its body; only its code may fall back to the generic one.
+            let failure = PowerAuth.ErrorResponse(HTTPResponse(status: 400, body: input))
+            #expect(failure != nil && failure?.httpStatus == 400)
+            #expect(throws: ProtocolError.self) { try PowerAuth.requireSuccess(HTTPResponse(status: 400, body: input)) }
+        }
         #expect(checked > 50)
     }
 }
