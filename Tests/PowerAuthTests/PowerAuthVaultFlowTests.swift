@@ -13,7 +13,7 @@ import TestSupport
     let possessionUnlock = SymmetricKey(data: Array(repeating: 0x5A, count: 16))
     let password = SecretBytes("correct horse".utf8)
 
-    @Test(arguments: [PowerAuth.ProtocolVersion.v3_2, .v3_3])
+    @Test(arguments: [PowerAuth.ProtocolVersion.v3_0, .v3_1, .v3_2, .v3_3])
     func vaultTokensPasswordAndBiometry(_ version: PowerAuth.ProtocolVersion) throws {
         let server = try PowerAuthTestServer(version: version, seed: 300)
         var random = SeededRandomSource(seed: 301)
