@@ -41,24 +41,26 @@ extension PowerAuth.ActivationData {
     /// silently, exactly like a wrong password.
     public func addingExternalEncryptionKey(_ externalKey: SymmetricKey) throws(ProtocolError) -> PowerAuth.ActivationData {
         guard !usesExternalEncryptionKey else { throw ProtocolError(.invalidArgument, "an external encryption key is already in use") }
-        var copy = self
-        copy.lockedKnowledgeKey = try PowerAuth.KeyLocking.addExternalLayer(lockedKnowledgeKey, externalKey: externalKey)
-        copy.lockedBiometryKey = try lockedBiometryKey.map { (locked: [UInt8]) throws(ProtocolError) in
+        return try mappingLayeredKeys(usesExternalEncryptionKey: true) { (locked) throws(ProtocolError) in
             try PowerAuth.KeyLocking.addExternalLayer(locked, externalKey: externalKey)
         }
-        copy.usesExternalEncryptionKey = true
-        return copy
     }
 
     /// Removes the external layer again (§4.2).
     public func removingExternalEncryptionKey(_ externalKey: SymmetricKey) throws(ProtocolError) -> PowerAuth.ActivationData {
         let key = try externalLayerKey(externalKey)
-        var copy = self
-        copy.lockedKnowledgeKey = try PowerAuth.KeyLocking.removeExternalLayer(lockedKnowledgeKey, externalKey: key)
-        copy.lockedBiometryKey = try lockedBiometryKey.map { (locked: [UInt8]) throws(ProtocolError) in
+        return try mappingLayeredKeys(usesExternalEncryptionKey: false) { (locked) throws(ProtocolError) in
             try PowerAuth.KeyLocking.removeExternalLayer(locked, externalKey: key)
         }
-        copy.usesExternalEncryptionKey = false
+    }
+
+    /// A copy with `transform` applied to the stored knowledge and biometry keys.
+    private func mappingLayeredKeys(usesExternalEncryptionKey flag: Bool,
+                                    _ transform: ([UInt8]) throws(ProtocolError) -> [UInt8]) throws(ProtocolError) -> PowerAuth.ActivationData {
+        var copy = self
+        copy.lockedKnowledgeKey = try transform(lockedKnowledgeKey)
+        copy.lockedBiometryKey = try lockedBiometryKey.map(transform)
+        copy.usesExternalEncryptionKey = flag
         return copy
     }
 }

@@ -136,12 +136,7 @@ import TestSupport
         let server = try PowerAuthTestServer(version: version, seed: 510)
         var random = SeededRandomSource(seed: 511)
         let unlock = SymmetricKey(data: Array(repeating: 0x61, count: 16))
-        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
-                                                      configuration: server.configuration,
-                                                      encryptionKey: .init(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID),
-                                                      version: version, timestamp: 1, using: &random)
-        let activation = try pending.process(try server.activate(pending.request).response)
-            .persist(password: SecretBytes("1111".utf8), possessionUnlockKey: unlock, version: version, using: &random)
+        let activation = try server.activatedClient(password: SecretBytes("1111".utf8), possessionUnlockKey: unlock, random: &random)
         let transport = try activation.transportKey(possessionUnlockKey: unlock)
         let keys = try activation.signatureKeys(for: .possessionKnowledge, possessionUnlockKey: unlock, password: SecretBytes("1111".utf8))
         let encryptionKey = try server.activationEncryptionKey ?? PowerAuth.EncryptionKey(publicKey: try #require(server.serverPublicKey))

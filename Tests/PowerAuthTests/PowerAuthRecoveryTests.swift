@@ -19,7 +19,7 @@ import TestSupport
         let server = try PowerAuthTestServer(version: version, seed: 300)
         var serverRandom = SeededRandomSource(seed: 301)
         var random = SeededRandomSource(seed: 302)
-        let encryptionKey = PowerAuth.EncryptionKey(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID)
+        let encryptionKey = server.applicationEncryptionKey
 
         // The activation answer carries a fresh code (activation-code format) and one PUK.
         var recovery = try PowerAuthServer.RecoveryCode.issue(activationID: server.activationID, using: &serverRandom)
@@ -139,11 +139,7 @@ import TestSupport
     func offlineSignaturesAreCheckedByTheServer(_ version: PowerAuth.ProtocolVersion) throws {
         let server = try PowerAuthTestServer(version: version, seed: 330)
         var random = SeededRandomSource(seed: 331)
-        let key = PowerAuth.EncryptionKey(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID)
-        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
-                                                      configuration: server.configuration, encryptionKey: key, version: version, timestamp: 1, using: &random)
-        var activation = try pending.process(try server.activate(pending.request).response)
-            .persist(password: password, possessionUnlockKey: possessionUnlock, version: version, using: &random)
+        var activation = try server.activatedClient(password: password, possessionUnlockKey: possessionUnlock, random: &random)
         let keys = try activation.signatureKeys(for: .possessionKnowledge, possessionUnlockKey: possessionUnlock, password: password)
         let nonce = "QUJDREVGR0hJSktMTU5PUA=="   // 16 bytes, from the operation's QR data
         let data = Array("A1*A100CZK*Q238400856/0300**D20190629*NFlight".utf8)

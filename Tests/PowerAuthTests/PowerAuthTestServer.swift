@@ -37,6 +37,18 @@ final class PowerAuthTestServer {
         version >= .v3_3 ? PowerAuth.EncryptionKey(publicKey: activationTemporaryKey.publicKey, temporaryKeyID: "tmp-act-1") : nil
     }
 
+    /// The application-scope key a client encrypts activation/create to.
+    var applicationEncryptionKey: PowerAuth.EncryptionKey { .init(publicKey: masterKey.publicKey, temporaryKeyID: temporaryKeyID) }
+
+    /// A client activated by code against this server and persisted: the start of most transcripts.
+    func activatedClient(password: SecretBytes, possessionUnlockKey: SymmetricKey, random: inout SeededRandomSource) throws -> PowerAuth.ActivationData {
+        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
+                                                      configuration: configuration, encryptionKey: applicationEncryptionKey, version: version,
+                                                      timestamp: 1, using: &random)
+        return try pending.process(try activate(pending.request).response)
+            .persist(password: password, possessionUnlockKey: possessionUnlockKey, version: version, using: &random)
+    }
+
     /// Answers activation/create; returns the layer-1 type and identity it read.
     func activate(_ request: HTTPRequest, recovery: (String, String)? = nil) throws -> (response: HTTPResponse, type: String, identity: [String: String]) {
         let (created, parsed, response) = try PowerAuthServer.Activation.process(

@@ -17,12 +17,7 @@ import TestSupport
     func vaultTokensPasswordAndBiometry(_ version: PowerAuth.ProtocolVersion) throws {
         let server = try PowerAuthTestServer(version: version, seed: 300)
         var random = SeededRandomSource(seed: 301)
-        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
-                                                      configuration: server.configuration,
-                                                      encryptionKey: .init(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID),
-                                                      version: version, timestamp: 1, using: &random)
-        var activation = try pending.process(try server.activate(pending.request).response)
-            .persist(password: password, possessionUnlockKey: possessionUnlock, version: version, using: &random)
+        var activation = try server.activatedClient(password: password, possessionUnlockKey: possessionUnlock, random: &random)
         let transport = try activation.transportKey(possessionUnlockKey: possessionUnlock)
         let activationKey = server.activationEncryptionKey
         let twoFactor = try activation.signatureKeys(for: .possessionKnowledge, possessionUnlockKey: possessionUnlock, password: password)
@@ -92,12 +87,7 @@ import TestSupport
     @Test func threePointThreeNeedsTheTemporaryKey() throws {
         let server = try PowerAuthTestServer(version: .v3_3, seed: 310)
         var random = SeededRandomSource(seed: 311)
-        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
-                                                      configuration: server.configuration,
-                                                      encryptionKey: .init(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID),
-                                                      timestamp: 1, using: &random)
-        let activation = try pending.process(try server.activate(pending.request).response)
-            .persist(password: password, possessionUnlockKey: possessionUnlock, using: &random)
+        let activation = try server.activatedClient(password: password, possessionUnlockKey: possessionUnlock, random: &random)
         let keys = try activation.signatureKeys(for: .possession, possessionUnlockKey: possessionUnlock)
         #expect(throws: ProtocolError(.invalidArgument, "")) {
             try PowerAuth.createTokenRequest(activation: activation, factors: .possession, keys: keys,
