@@ -59,7 +59,21 @@ extension PowerAuth {
         }
 
         private struct Envelope: Decodable {
-            struct Body: Decodable { let code: String?; let message: String?; let currentRecoveryPukIndex: Int? }
+            /// Each field on its own: a field of an unexpected type is dropped, not the envelope.
+            struct Body: Decodable {
+                let code: String?
+                let message: String?
+                let currentRecoveryPukIndex: Int?
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: Keys.self)
+                    code = try? container.decodeIfPresent(String.self, forKey: .code)
+                    message = try? container.decodeIfPresent(String.self, forKey: .message)
+                    currentRecoveryPukIndex = try? container.decodeIfPresent(Int.self, forKey: .currentRecoveryPukIndex)
+                }
+
+                enum Keys: String, CodingKey { case code, message, currentRecoveryPukIndex }
+            }
             let status: String?
             let responseObject: Body?
         }

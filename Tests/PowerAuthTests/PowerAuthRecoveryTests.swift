@@ -132,6 +132,9 @@ import TestSupport
             #expect(PowerAuth.ErrorResponse(response)?.code == .powerAuthGeneric)
         }
         #expect(PowerAuth.ErrorResponse(HTTPResponse(status: 204)) == nil)
+        // A field of an unexpected type is dropped; the code survives.
+        let odd = PowerAuth.ErrorResponse(HTTPResponse(status: 400, body: Array(#"{"status":"ERROR","responseObject":{"code":"ERR_RECOVERY","message":7,"currentRecoveryPukIndex":"2"}}"#.utf8)))
+        #expect(odd?.code == .powerAuthRecovery && odd?.message == nil && odd?.currentRecoveryPukIndex == nil)
         #expect(PowerAuthServer.errorResponse(.powerAuthAuthentication, message: "x").status == 401)
     }
 
