@@ -18,10 +18,7 @@ import TestSupport
     @Test func theLayerWrapsKnowledgeAndBiometryOnly() throws {
         let server = try PowerAuthTestServer(version: .v3_3, seed: 400)
         var random = SeededRandomSource(seed: 401)
-        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
-                                                      configuration: server.configuration,
-                                                      encryptionKey: PowerAuth.EncryptionKey(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID),
-                                                      timestamp: 1, using: &random)
+        let pending = try server.pendingCodeActivation(random: &random)
         let result = try pending.process(try server.activate(pending.request).response)
         var seedA = SeededRandomSource(seed: 402), seedB = SeededRandomSource(seed: 402)
         let plain = try result.persist(password: password, possessionUnlockKey: possessionUnlock, biometryUnlockKey: biometryUnlock, using: &seedA)

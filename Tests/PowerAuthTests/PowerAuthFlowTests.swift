@@ -126,10 +126,7 @@ import TestSupport
     @Test func malformedActivationAnswersAreTypedErrors() throws {
         let server = try PowerAuthTestServer(version: .v3_3, seed: 103)
         var random = SeededRandomSource(seed: 203)
-        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
-                                                      configuration: server.configuration,
-                                                      encryptionKey: .init(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID),
-                                                      timestamp: 1, using: &random)
+        let pending = try server.pendingCodeActivation(random: &random)
         let (good, _, _) = try server.activate(pending.request)
         var tampered = good.body
         tampered[tampered.count / 2] ^= 1

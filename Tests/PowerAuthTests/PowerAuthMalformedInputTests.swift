@@ -25,10 +25,7 @@ import TestSupport
     @Test func serverDataParsersReturnTypedErrors() throws {
         let server = try PowerAuthTestServer(version: .v3_3, seed: 600)
         var random = SeededRandomSource(seed: 601)
-        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
-                                                      configuration: server.configuration,
-                                                      encryptionKey: .init(publicKey: server.masterKey.publicKey, temporaryKeyID: server.temporaryKeyID),
-                                                      timestamp: 1, using: &random)
+        let pending = try server.pendingCodeActivation(random: &random)
         let activationResponse = try server.activate(pending.request).response
         let stored = try pending.process(activationResponse).persist(password: SecretBytes("1234".utf8),
                                                                      possessionUnlockKey: SymmetricKey(data: Array(repeating: 1, count: 16)), using: &random)

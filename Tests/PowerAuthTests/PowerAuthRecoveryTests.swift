@@ -25,9 +25,7 @@ import TestSupport
         var recovery = try PowerAuthServer.RecoveryCode.issue(activationID: server.activationID, using: &serverRandom)
         let puk = String(decoding: try #require(recovery.currentPUK).unsafeExposedBytes, as: UTF8.self)
         #expect(PowerAuth.isValidCode(recovery.code) && PowerAuth.isValidPUK(puk) && recovery.state == .active)
-        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
-                                                      configuration: server.configuration, encryptionKey: encryptionKey, version: version,
-                                                      timestamp: 1_700_000_000_000, using: &random)
+        let pending = try server.pendingCodeActivation(random: &random)
         let result = try pending.process(try server.activate(pending.request, recovery: (recovery.code, puk)).response)
         #expect(result.recovery?.recoveryCode == recovery.code && result.recovery?.puk == SecretBytes(puk.utf8))
         let activation = try result.persist(password: password, possessionUnlockKey: possessionUnlock, version: version, using: &random)

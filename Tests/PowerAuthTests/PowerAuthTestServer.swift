@@ -40,11 +40,16 @@ final class PowerAuthTestServer {
     /// The application-scope key a client encrypts activation/create to.
     var applicationEncryptionKey: PowerAuth.EncryptionKey { .init(publicKey: masterKey.publicKey, temporaryKeyID: temporaryKeyID) }
 
+    /// A client's activation by code to this server, in this server's version, not yet sent.
+    func pendingCodeActivation(random: inout SeededRandomSource) throws -> PowerAuth.PendingActivation {
+        try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
+                                        configuration: configuration, encryptionKey: applicationEncryptionKey, version: version,
+                                        timestamp: 1, using: &random)
+    }
+
     /// A client activated by code against this server and persisted: the start of most transcripts.
     func activatedClient(password: SecretBytes, possessionUnlockKey: SymmetricKey, random: inout SeededRandomSource) throws -> PowerAuth.ActivationData {
-        let pending = try PowerAuth.PendingActivation(method: .code(try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")),
-                                                      configuration: configuration, encryptionKey: applicationEncryptionKey, version: version,
-                                                      timestamp: 1, using: &random)
+        let pending = try pendingCodeActivation(random: &random)
         return try pending.process(try activate(pending.request).response)
             .persist(password: password, possessionUnlockKey: possessionUnlockKey, version: version, using: &random)
     }
