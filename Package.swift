@@ -9,6 +9,9 @@ let package = Package(
     products: [
         .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
         .library(name: "MPin", targets: ["MPin"]),
+        // HTTPRequest, HTTPResponse, ProtocolError and URLPolicy: the values every protocol's
+        // public API speaks in.
+        .library(name: "ProtocolSupport", targets: ["ProtocolSupport"]),
         .library(name: "PowerAuth", targets: ["PowerAuth"]),
         .library(name: "PowerAuthServer", targets: ["PowerAuthServer"]),
         .library(name: "SaltEdge", targets: ["SaltEdge"]),
@@ -26,11 +29,12 @@ let package = Package(
         .target(name: "MPin", dependencies: ["CryptoPrimitives"]),
         // Layer 2 support: what every sans-I/O protocol target shares — exact JSON bodies,
         // transport-free HTTP request values, URL text, timestamps, the rich error type.
+        // It imports CryptoPrimitives only to convert CryptoError into ProtocolError.
         .target(name: "ProtocolSupport", dependencies: ["CryptoPrimitives"]),
-        // Layer 2: the PowerAuth 3.x client core (in progress: its cryptography first).
+        // Layer 2: the PowerAuth 3.x client core: its cryptography and every flow, sans-I/O.
         .target(name: "PowerAuth", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
-        // Layer 2: the server's half of the same protocol (tests, the coming reference server,
-        // Linux back-ends that verify signatures).
+        // Layer 2: the server's half of the same protocol (tests, mfa-server, Linux back ends
+        // that verify signatures).
         .target(name: "PowerAuthServer", dependencies: ["PowerAuth", "CryptoPrimitives", "ProtocolSupport"]),
         // Layer 2: the Salt Edge Authenticator API v2 client and the CM Authenticator client.
         .target(name: "SaltEdge", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
@@ -39,11 +43,15 @@ let package = Package(
         // it never imports a crypto target, so a parser cannot agree with the code it checks.
         .target(name: "VectorFormats"),
         // Top layer: runs parsed vectors against the engine; shared by `mfa` and the tests.
-        .target(name: "VectorRunner", dependencies: ["CryptoPrimitives", "MPin", "PowerAuth", "SaltEdge", "CMAuthenticator", "VectorFormats"]),
+        // It also reads CryptoCore's integers directly (Milagro's arithmetic dumps, CAVP inputs).
+        .target(name: "VectorRunner", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "PowerAuth", "ProtocolSupport",
+                                                     "SaltEdge", "CMAuthenticator", "VectorFormats"]),
         // Top layer: the benchmark rows and their timing harness, shared by `mfa bench` and the
         // nested Benchmarks/ package (which adds swift-crypto beside them).
-        .target(name: "BenchmarkKit", dependencies: ["CryptoPrimitives", "MPin", "PowerAuth", "PowerAuthServer", "SaltEdge", "CMAuthenticator"]),
-        .executableTarget(name: "mfa", dependencies: ["VectorRunner", "BenchmarkKit"]),
+        // It times CryptoCore's field and Montgomery rows directly.
+        .target(name: "BenchmarkKit", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "PowerAuth", "PowerAuthServer",
+                                                     "ProtocolSupport", "SaltEdge", "CMAuthenticator"]),
+        .executableTarget(name: "mfa", dependencies: ["CryptoPrimitives", "VectorRunner", "BenchmarkKit"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
         // hex without the engine, and where ../shared/vectors lives.
@@ -52,13 +60,13 @@ let package = Package(
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "CryptoCore", "VectorFormats", "TestSupport"]),
         .testTarget(name: "MPinTests", dependencies: ["MPin", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
-        .testTarget(name: "ProtocolSupportTests", dependencies: ["ProtocolSupport"]),
+        .testTarget(name: "ProtocolSupportTests", dependencies: ["ProtocolSupport", "CryptoPrimitives"]),
         .testTarget(name: "PowerAuthTests", dependencies: ["PowerAuth", "PowerAuthServer", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
-        .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),
+        .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
     ]
 )
 

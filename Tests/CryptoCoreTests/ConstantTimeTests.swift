@@ -56,12 +56,23 @@ import TestSupport
         let table: [UInt64] = (0..<16).map { $0 &* 0x0101_0101_0101_0101 }
         for index in 0..<16 {
             var visited: [Int] = []
-            let found = ConstantTime.lookup(count: table.count, index: UInt64(index), initial: UInt64(0),
-                                            entry: { visited.append($0); return table[$0] },
-                                            select: { UInt64.select($0, $1, if: $2) })
+            let found = ConstantTime.lookup(count: table.count, at: UInt64(index),
+                                            entry: { visited.append($0); return table[$0] })
             #expect(found == table[index])
             #expect(visited == Array(0..<16))  // every entry read, in order, whatever the index
         }
+        // Out of range: entry 0, still after reading every entry.
+        #expect(ConstantTime.lookup(count: table.count, at: 16, entry: { table[$0] }) == table[0])
+        #expect(ConstantTime.lookup(count: table.count, at: .max, entry: { table[$0] }) == table[0])
+    }
+
+    @Test func inlineTableLookupMatchesIndexing() {
+        var table = InlineArray<16, UInt64>(repeating: 0)
+        for i in 0..<16 { table[i] = UInt64(i) &* 0x9E37_79B9_7F4A_7C15 }
+        for index in 0..<16 {
+            #expect(ConstantTime.lookup(table, at: UInt64(index)) == table[index])
+        }
+        #expect(ConstantTime.lookup(table, at: 99) == table[0])
     }
 
     @Test func conditionalCopyTouchesOnlyWhenTrue() {

@@ -70,13 +70,25 @@ import TestSupport
         let full = HMAC<SHA256>.authenticationCode(for: data, using: key).bytes
         for length in 0...32 {
             let code = Array(full.prefix(length))
-            let accepted = HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: data, using: key)
+            let accepted = HMAC<SHA256>.isValidTruncatedAuthenticationCode(code, authenticating: data, using: key)
             #expect(accepted == (length >= 16 && length <= 32), "length \(length)")
+        }
+    }
+
+    /// RFC 7518 §3.2: an HS256 tag is all 32 bytes; the plain check refuses every truncation.
+    @Test func fullLengthCheckRefusesTruncatedCodes() {
+        let key = SymmetricKey(data: [UInt8](repeating: 7, count: 32))
+        let data = Array("message".utf8)
+        let full = HMAC<SHA256>.authenticationCode(for: data, using: key).bytes
+        for length in 0...33 {
+            let code = Array(full.prefix(length)) + (length == 33 ? [0] : [])
+            let accepted = HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: data, using: key)
+            #expect(accepted == (length == 32), "length \(length)")
         }
         var tampered = full
         tampered[31] ^= 0x80
         #expect(!HMAC<SHA256>.isValidAuthenticationCode(tampered, authenticating: data, using: key))
-        #expect(!HMAC<SHA256>.isValidAuthenticationCode(full + [0], authenticating: data, using: key))
+        #expect(!HMAC<SHA256>.isValidTruncatedAuthenticationCode(tampered, authenticating: data, using: key))
     }
 
     @Test func streamingMatchesOneShot() {

@@ -47,11 +47,14 @@ import TestSupport
         #expect(!"\(key)".contains("2c1f"))
     }
 
-    @Test func rawPrivateKeysAcceptALeadingZeroAndNothingElse() throws {
+    /// Java `BigInteger.toByteArray()` forms: a sign byte (33 bytes) or a short scalar.
+    @Test func rawPrivateKeysAcceptJavaBigIntegerForms() throws {
         let key = try P256.Signing.PrivateKey(rawRepresentation: [0] + Self.scalar)
         #expect(key.rawRepresentation.unsafeExposedBytes == Self.scalar)
+        let short = try P256.Signing.PrivateKey(rawRepresentation: Array(Self.scalar.dropFirst()))
+        #expect(short.rawRepresentation.unsafeExposedBytes == [0] + Array(Self.scalar.dropFirst()))
         let n = TestHex.bytes("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
-        for bad in [[1] + Self.scalar, Array(Self.scalar.dropFirst()), [UInt8](repeating: 0, count: 32), n, [UInt8](repeating: 0xFF, count: 32)] {
+        for bad in [[1] + Self.scalar, [UInt8](), [0, 0] + Self.scalar, [UInt8](repeating: 0, count: 32), n, [UInt8](repeating: 0xFF, count: 32)] {
             #expect(throws: CryptoError.invalidKey) { try P256.Signing.PrivateKey(rawRepresentation: bad) }
         }
     }

@@ -25,7 +25,7 @@ import TestSupport
             #expect(key.publicKey.isValidSignature(signature, for: Array(message.utf8)))
         }
         // The nonces themselves (RFC 6979 A.2.5, k for SHA-256).
-        var drbg = RFC6979<SHA256>(privateKey: Self.rfcKey, digest: SHA256.hash(data: Array("sample".utf8)).bytes, additionalData: [])
+        var drbg = Self.rfcKey.withUnsafeBytes { key in RFC6979<SHA256>(privateKey: key, digest: SHA256.hash(data: Array("sample".utf8)).bytes, additionalData: []) }
         #expect(TestHex.string(drbg.nextNonce().bigEndianBytes()) == "a6e3c57dd01abe90086538398355dd4c3b17aa873382b0f24d6129493d8aad60")
     }
 

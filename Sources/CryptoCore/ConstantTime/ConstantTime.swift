@@ -78,18 +78,4 @@ package enum ConstantTime {
             destination[i] = UInt8.select(source[i], destination[i], if: choice)
         }
     }
-
-    /// Returns `table[index]`, scanning every entry so that the memory access pattern does not
-    /// depend on `index`. `index` must be in `0..<count`; an index out of range returns `initial`.
-    @inlinable
-    package static func lookup<T>(
-        count: Int, index: UInt64, initial: T,
-        entry: (Int) -> T, select: (T, T, Choice) -> T
-    ) -> T {
-        var result = initial
-        for i in 0..<count {
-            result = select(entry(i), result, UInt64(i).isEqual(to: index))
-        }
-        return result
-    }
 }

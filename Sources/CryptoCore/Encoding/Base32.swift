@@ -1,10 +1,9 @@
 // Base32 (RFC 4648 §6) without padding, as PowerAuth activation codes use it.
 
 /// Base32 in the RFC 4648 alphabet (`A–Z`, `2–7`), unpadded.
-@usableFromInline
-package enum Base32 {
+public enum Base32 {
     /// Encodes `bytes` without padding.
-    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out = [UInt8]()
         var accumulator: UInt32 = 0
         var bits: UInt32 = 0
@@ -25,7 +24,7 @@ package enum Base32 {
     /// Decodes unpadded upper-case Base32. Lengths that cannot come from whole bytes, characters
     /// outside the alphabet, `=` and non-zero unused trailing bits throw
     /// ``CryptoError/invalidEncoding``.
-    package static func decode(_ text: some StringProtocol) throws(CryptoError) -> [UInt8] {
+    public static func decode(_ text: some StringProtocol) throws(CryptoError) -> [UInt8] {
         let utf8 = Array(text.utf8)
         // 8 characters carry 5 bytes; a final group of 1, 3 or 6 characters is impossible.
         guard ![1, 3, 6].contains(utf8.count % 8) else { throw .invalidEncoding }

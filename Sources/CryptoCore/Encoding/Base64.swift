@@ -2,10 +2,9 @@
 
 /// Base64 in the standard and URL-safe alphabets, padded or not, with a strict decoder and the
 /// lenient one Salt Edge needs (its servers wrap lines every 60 characters).
-@usableFromInline
-package enum Base64 {
+public enum Base64 {
     /// The 62nd and 63rd characters.
-    package enum Alphabet: Sendable {
+    public enum Alphabet: Sendable {
         /// `+` and `/` (RFC 4648 §4).
         case standard
         /// `-` and `_` (RFC 4648 §5).
@@ -13,7 +12,7 @@ package enum Base64 {
     }
 
     /// Encodes `bytes`; `padded` appends `=` to a multiple of four characters.
-    package static func encode(_ bytes: some Sequence<UInt8>, alphabet: Alphabet = .standard, padded: Bool = true) -> String {
+    public static func encode(_ bytes: some Sequence<UInt8>, alphabet: Alphabet = .standard, padded: Bool = true) -> String {
         let input = Array(bytes)
         var out = [UInt8]()
         out.reserveCapacity((input.count + 2) / 3 * 4)
@@ -38,8 +37,8 @@ package enum Base64 {
     /// `padded` says, and — unless `canonical` is false — unused trailing bits zero. Throws
     /// ``CryptoError/invalidEncoding`` otherwise. (`canonical: false` is for parsers that must
     /// accept what Java's decoder accepts, such as PowerAuth's `#signature` suffix: `ABC=`.)
-    package static func decode(_ text: some StringProtocol, alphabet: Alphabet = .standard, padded: Bool = true,
-                               canonical: Bool = true) throws(CryptoError) -> [UInt8] {
+    public static func decode(_ text: some StringProtocol, alphabet: Alphabet = .standard, padded: Bool = true,
+                              canonical: Bool = true) throws(CryptoError) -> [UInt8] {
         let utf8 = Array(text.utf8)
         let accepted: AcceptedAlphabets = alphabet == .standard ? .standard : .urlSafe
         let body = try stripPadding(utf8, required: padded, allowed: padded)
@@ -51,7 +50,7 @@ package enum Base64 {
     /// trailing bits. Invalid characters, misplaced padding and impossible lengths still throw.
     ///
     /// Leaks: the positions of whitespace, which is formatting, not data.
-    package static func decodeLenient(_ text: some StringProtocol) throws(CryptoError) -> [UInt8] {
+    public static func decodeLenient(_ text: some StringProtocol) throws(CryptoError) -> [UInt8] {
         var compact = [UInt8]()
         compact.reserveCapacity(text.utf8.count)
         for c in text.utf8 where !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) {

@@ -2,10 +2,9 @@
 
 /// CRC-16/ARC: polynomial 0x8005 (reflected 0xA001), initial value 0, input and output
 /// reflected, no final XOR. Check value: `"123456789"` → `0xBB3D`.
-@usableFromInline
-package enum CRC16 {
+public enum CRC16 {
     /// The CRC-16/ARC of `bytes` (bitwise; the input is public).
-    package static func arc(_ bytes: some Sequence<UInt8>) -> UInt16 {
+    public static func arc(_ bytes: some Sequence<UInt8>) -> UInt16 {
         var crc: UInt16 = 0
         for byte in bytes {
             crc ^= UInt16(byte)

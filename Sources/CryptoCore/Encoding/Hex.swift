@@ -1,10 +1,9 @@
 // Hexadecimal text without Foundation, branch-free over the data.
 
 /// Base 16 (RFC 4648 §8) encoding and decoding.
-@usableFromInline
-package enum Hex {
+public enum Hex {
     /// Lower-case hex of `bytes`.
-    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out = [UInt8]()
         out.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
@@ -16,7 +15,7 @@ package enum Hex {
 
     /// Decodes hex of either case. The length must be even and every character a hex digit;
     /// anything else throws ``CryptoError/invalidEncoding``. Runs without branching on the digits.
-    package static func decode(_ text: some StringProtocol) throws(CryptoError) -> [UInt8] {
+    public static func decode(_ text: some StringProtocol) throws(CryptoError) -> [UInt8] {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else { throw .invalidEncoding }
         var out = [UInt8](repeating: 0, count: utf8.count / 2)

@@ -33,13 +33,23 @@ public struct SecretBytes: Sendable {
     @usableFromInline var storage: Storage
 
     /// Secret bytes copied from `bytes`. The caller remains responsible for its own copy.
+    ///
+    /// Contiguous input (an array, an array slice, a buffer) is copied straight into the wiped
+    /// storage; any other sequence goes through a temporary array that is wiped before return.
     public init(_ bytes: some Sequence<UInt8>) {
-        let array = Array(bytes)
-        storage = Storage(count: array.count)
-        array.withUnsafeBytes { source in
+        let copied: Storage? = bytes.withContiguousStorageIfAvailable { source in
+            let storage = Storage(count: source.count)
             if let base = source.baseAddress, source.count > 0 {
                 storage.bytes.baseAddress?.copyMemory(from: base, byteCount: source.count)
             }
+            return storage
+        }
+        if let copied {
+            storage = copied
+        } else {
+            var array = Array(bytes)
+            defer { Self.wipe(&array) }
+            self = SecretBytes(array)
         }
     }
 
@@ -60,7 +70,7 @@ public struct SecretBytes: Sendable {
     public var count: Int { storage.count }
 
     /// Calls `body` with the bytes. Do not let the pointer escape.
-    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    public func withUnsafeBytes<R: ~Copyable, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(rebasing: storage.bytes[0..<storage.count]))
     }
 
@@ -84,9 +94,14 @@ public struct SecretBytes: Sendable {
         withUnsafeBytes { Array($0) }
     }
 
+    /// Overwrites `array` with zeros in a way the optimizer may not remove (for the short-lived
+    /// working copies that protocol code cannot avoid).
+    public static func wipe(_ array: inout [UInt8]) {
+        array.withUnsafeMutableBytes { wipe($0) }
+    }
+
     /// Overwrites `buffer` with zeros in a way the optimizer may not remove.
-    @usableFromInline
-    package static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
+    public static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         #if canImport(Glibc)
         explicit_bzero(base, buffer.count)

@@ -1,6 +1,8 @@
 // A strict DER reader (ITU-T X.690 §8 and §10): definite minimal lengths, low tag numbers,
 // minimal INTEGERs, no trailing bytes. Anything BER-only is an error.
 
+import CryptoCore
+
 /// The DER toolkit: a strict reader, a writer and object identifiers.
 package enum DER {
     /// Universal tags used by key and signature encodings.

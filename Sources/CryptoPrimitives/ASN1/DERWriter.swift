@@ -1,5 +1,7 @@
 // The DER writer: definite minimal lengths and minimal INTEGERs by construction.
 
+import CryptoCore
+
 extension DER {
     /// Builds DER bytes. Nested structures are written with closures:
     /// `writer.sequence { $0.integer(...); $0.octetString(...) }`.

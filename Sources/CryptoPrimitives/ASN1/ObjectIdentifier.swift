@@ -1,5 +1,7 @@
 // OBJECT IDENTIFIER values (X.690 §8.19) and the ones our key formats use.
 
+import CryptoCore
+
 extension DER {
     /// An object identifier as its arcs.
     package struct ObjectIdentifier: Equatable, Sendable, CustomStringConvertible {

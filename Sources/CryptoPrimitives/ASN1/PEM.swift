@@ -1,5 +1,7 @@
 // PEM armour (RFC 7468): Base64 DER between BEGIN and END lines.
 
+import CryptoCore
+
 /// PEM encoding and strict decoding.
 package enum PEM {
     /// The armoured text: `-----BEGIN label-----`, the Base64 body in 64-character lines,

@@ -1,5 +1,7 @@
 // Hash functions as values, for the places that choose one at run time (RSA paddings, MGF1).
 
+import CryptoCore
+
 /// A hash function chosen at run time.
 public enum HashAlgorithm: Sendable, Equatable, CaseIterable {
     /// SHA-1: for verifying legacy signatures and inside OAEP/MGF1 only.

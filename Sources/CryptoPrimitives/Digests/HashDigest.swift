@@ -1,5 +1,7 @@
 // The value a hash function produces.
 
+import CryptoCore
+
 /// A digest of a ``HashFunction``: up to 64 bytes held inline (no heap), compared in constant
 /// time, printed as hex.
 public struct HashDigest<Function: HashFunction>: Sendable, Sequence, Equatable, CustomStringConvertible {

@@ -1,5 +1,7 @@
 // The hash-function abstraction, shaped like CryptoKit's `HashFunction`.
 
+import CryptoCore
+
 /// A cryptographic hash function with a streaming (`update`/`finalize`) and a one-shot API.
 public protocol HashFunction: Sendable {
     /// The input block size in bytes (64 for SHA-1/SHA-256, 128 for SHA-384/SHA-512).

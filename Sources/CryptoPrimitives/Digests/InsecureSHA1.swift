@@ -1,6 +1,8 @@
 // SHA-1 (FIPS 180-4 §6.1), for the legacy uses that remain safe: HMAC-SHA1, PBKDF2-HMAC-SHA1
 // (PowerAuth's knowledge-key wrapping), OAEP and RSA signature verification with SHA-1.
 
+import CryptoCore
+
 /// Namespace for algorithms that must not be used to build anything new.
 public enum Insecure {
     /// SHA-1. Collisions are practical: use it only inside HMAC, PBKDF2, OAEP/MGF1 or to verify

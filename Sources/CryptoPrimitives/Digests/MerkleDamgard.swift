@@ -1,5 +1,7 @@
 // The buffering and padding shared by SHA-1 and the SHA-2 family (FIPS 180-4 §5.1).
 
+import CryptoCore
+
 /// A compression function and its constants; one conformer per hash.
 protocol MerkleDamgardCompression: Sendable {
     associatedtype State: Sendable

@@ -1,5 +1,7 @@
 // SHA-224 and SHA-256 (FIPS 180-4 §6.2, §6.3).
 
+import CryptoCore
+
 /// SHA-256 (FIPS 180-4).
 public struct SHA256: HashFunction {
     /// 64 bytes.

@@ -2,6 +2,8 @@
 // Generated from their definitions (fractional parts of cube and square roots of the first
 // primes); the CAVP vectors and our recorded vectors check every one of them.
 
+import CryptoCore
+
 /// SHA-224/256 round constants K (FIPS 180-4 §4.2.2).
 let sha256RoundConstants: [UInt32] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -1,5 +1,7 @@
 // The SHA-2 compression function, shared by SHA-224, SHA-256, SHA-384 and SHA-512.
 
+import CryptoCore
+
 /// The SHA-2 compression function for 32-bit (SHA-224/256, FIPS 180-4 §6.2.2) and 64-bit
 /// (SHA-384/512, §6.4.2) words. It is unrolled over 16 rounds so that the message schedule lives
 /// in 16 local words and the eight working variables rotate roles instead of moving.

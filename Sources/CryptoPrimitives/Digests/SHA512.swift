@@ -1,5 +1,7 @@
 // SHA-384 and SHA-512 (FIPS 180-4 §6.4, §6.5).
 
+import CryptoCore
+
 /// SHA-512 (FIPS 180-4).
 public struct SHA512: HashFunction {
     /// 128 bytes.

@@ -1,5 +1,7 @@
 // HKDF (RFC 5869).
 
+import CryptoCore
+
 /// The HMAC-based extract-and-expand key derivation function of RFC 5869.
 public enum HKDF<H: HashFunction> {
     /// HKDF-Extract (RFC 5869 §2.2): `PRK = HMAC(salt, IKM)`. An empty salt acts as `HashLen`
@@ -27,6 +29,7 @@ public enum HKDF<H: HashFunction> {
                 mac.update(data: previous)
                 mac.update(data: info)
                 mac.update(data: [counter])
+                SecretBytes.wipe(&previous)  // T(i−1) is key material: wipe it before it is released
                 previous = mac.finalize().bytes
                 for byte in previous where written < outputByteCount {
                     output[written] = byte
@@ -34,7 +37,7 @@ public enum HKDF<H: HashFunction> {
                 }
                 counter &+= 1
             }
-            previous.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+            SecretBytes.wipe(&previous)
         })
     }
 

@@ -1,5 +1,7 @@
 // PBKDF2 (RFC 8018 §5.2) with HMAC as the PRF.
 
+import CryptoCore
+
 /// PBKDF2 over `HMAC<H>`. PowerAuth wraps its knowledge key with `PBKDF2<Insecure.SHA1>` at
 /// 10 000 rounds (powerauth.md §4); new designs should prefer SHA-256.
 public enum PBKDF2<H: HashFunction> {

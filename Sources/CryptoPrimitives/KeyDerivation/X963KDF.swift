@@ -1,5 +1,7 @@
 // The ANSI X9.63 key derivation function (SEC 1 v2 §3.6.1; NIST SP 800-135 §4.1).
 
+import CryptoCore
+
 /// ANSI X9.63 KDF: `K = H(Z ‖ counter₁ ‖ SharedInfo) ‖ H(Z ‖ counter₂ ‖ SharedInfo) ‖ …`
 /// with a 32-bit big-endian counter starting at 1, truncated to the requested length.
 /// PowerAuth's ECIES uses it over SHA-256 (powerauth.md §9).

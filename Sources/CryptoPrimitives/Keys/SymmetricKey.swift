@@ -1,5 +1,7 @@
 // A secret symmetric key, shaped like CryptoKit's `SymmetricKey`.
 
+import CryptoCore
+
 /// A symmetric key: secret bytes, wiped on release, redacted when printed, compared in
 /// constant time.
 public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,7 @@
 // HMAC (RFC 2104, FIPS 198-1) over any of our hash functions.
 
+import CryptoCore
+
 /// A keyed-hash message authentication code, shaped like CryptoKit's `HMAC`.
 ///
 /// `init(key:)` absorbs the padded key into the inner and outer states once, so a long-lived
@@ -64,11 +66,23 @@ public struct HMAC<H: HashFunction>: Sendable {
         return mac.finalize()
     }
 
-    /// Whether `code` authenticates `data` under `key`, compared in constant time.
-    ///
-    /// A truncated code is accepted when it is a prefix of the full code and at least half the
-    /// digest and at least 10 bytes long (RFC 2104 §5); any other length is invalid.
+    /// Whether `code` is the full authentication code of `data` under `key` (all
+    /// `H.byteCount` bytes), compared in constant time. Any other length is invalid, as
+    /// RFC 7518 §3.2 requires for JWT `HS256` and as every protocol here uses HMAC.
     public static func isValidAuthenticationCode(
+        _ code: some Sequence<UInt8>, authenticating data: some Sequence<UInt8>, using key: SymmetricKey
+    ) -> Bool {
+        let code = Array(code)
+        guard code.count == H.byteCount else { return false }
+        let full = authenticationCode(for: data, using: key).bytes
+        return ConstantTime.isEqual(full, code).isTrueVartime
+    }
+
+    /// Whether `code` is a truncation of the authentication code of `data` under `key`,
+    /// compared in constant time: a prefix of the full code at least half the digest and at
+    /// least 10 bytes long (RFC 2104 §5); any other length is invalid. Only for protocols
+    /// that define a truncated tag; a shorter tag is easier to forge.
+    public static func isValidTruncatedAuthenticationCode(
         _ code: some Sequence<UInt8>, authenticating data: some Sequence<UInt8>, using key: SymmetricKey
     ) -> Bool {
         let code = Array(code)

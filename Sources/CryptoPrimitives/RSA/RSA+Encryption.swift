@@ -79,6 +79,63 @@ extension RSA.PrivateKey where Purpose == RSA.Encryption {
         }
     }
 
+    /// PKCS #1 v1.5 decryption of a message of known length with implicit rejection: for
+    /// protocols that must use PKCS #1 v1.5 (Salt Edge wraps AES keys and IVs with it).
+    ///
+    /// A ciphertext whose padding does not conform, or whose message is not exactly
+    /// `messageByteCount` long, does not fail: it yields `messageByteCount` bytes derived from
+    /// the private key and the ciphertext (the implicit rejection of
+    /// draft-irtf-cfrg-rsa-guidance §7 and OpenSSL 3.2+, specialised to a fixed length), so
+    /// that neither an error nor the time taken tells a Bleichenbacher/Marvin attacker whether
+    /// the padding was valid. The caller's later authentication or parsing rejects it.
+    /// Throws only on public conditions: ``CryptoError/authenticationFailure`` for a ciphertext
+    /// of the wrong length or not in (1, n − 1), or a failed consistency check of the private
+    /// operation; ``CryptoError/invalidParameter`` when `messageByteCount` exceeds k − 11.
+    public func decryptWithImplicitRejection(_ ciphertext: some Sequence<UInt8>, messageByteCount: Int) throws(CryptoError) -> SecretBytes {
+        let k = publicKey.byteCount
+        guard messageByteCount >= 1, messageByteCount <= k - 11 else { throw .invalidParameter }
+        let ciphertext = Array(ciphertext)
+        guard ciphertext.count == k, Self.isInOpenRange(ciphertext, modulus: publicKey.modulus),
+              var em = privateOperation(ciphertext) else { throw .authenticationFailure }
+        defer { SecretBytes.wipe(&em) }
+        var (message, isValid) = RSAEncryptionPadding.pkcs1DecodeFixedLength(em, messageByteCount: messageByteCount)
+        defer { SecretBytes.wipe(&message) }
+        var synthetic = syntheticMessage(for: ciphertext, byteCount: messageByteCount, k: k)
+        defer { SecretBytes.wipe(&synthetic) }
+        return SecretBytes(count: messageByteCount) { out in
+            for i in 0..<messageByteCount {
+                out[i] = UInt8.select(message[i], synthetic[i], if: isValid)
+            }
+        }
+    }
+
+    /// The rejection value (draft-irtf-cfrg-rsa-guidance §7.1–§7.2): KDK = HMAC-SHA256 keyed
+    /// with SHA-256(d as k bytes) over the ciphertext; then HMAC-SHA256(KDK, BE16(i) ‖
+    /// "message" ‖ BE16(8·length)) blocks, truncated to `byteCount`.
+    private func syntheticMessage(for ciphertext: [UInt8], byteCount: Int, k: Int) -> [UInt8] {
+        let derivationKey = components.privateExponent.withUnsafeBytes { d in
+            var hasher = SHA256()
+            hasher.update(data: [UInt8](repeating: 0, count: max(0, k - d.count)))
+            hasher.update(bufferPointer: d)
+            return SymmetricKey(data: hasher.finalize().bytes)
+        }
+        let kdk = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: ciphertext, using: derivationKey).bytes)
+        var out = [UInt8]()
+        var counter: UInt16 = 0
+        let bitLength = UInt16(truncatingIfNeeded: 8 * byteCount)
+        while out.count < byteCount {
+            var block = HMAC<SHA256>(key: kdk)
+            block.update(data: [UInt8(counter >> 8), UInt8(counter & 0xFF)])
+            block.update(data: Array("message".utf8))
+            block.update(data: [UInt8(bitLength >> 8), UInt8(bitLength & 0xFF)])
+            out += block.finalize().bytes
+            counter &+= 1
+        }
+        let result = Array(out.prefix(byteCount))
+        SecretBytes.wipe(&out)
+        return result
+    }
+
     /// Whether 1 < c < n − 1 (SP 800-56B r2 §7.1.2.1 step 1): 0, 1 and n − 1 are fixed points of
     /// the RSA permutation, so they reveal nothing but must not decode. Leaks: c (public).
     private static func isInOpenRange(_ c: [UInt8], modulus: [UInt8]) -> Bool {

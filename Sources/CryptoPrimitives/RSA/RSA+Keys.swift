@@ -14,18 +14,35 @@ extension RSA {
     public struct PublicKey<Purpose: RSAKeyPurpose>: Sendable {
         let storage: RSAPublicKeyStorage
 
+        /// The largest public exponent a public key may have: 2³² − 1. A public key is usually
+        /// someone else's, and e sets the cost of every verification and encryption (an e near
+        /// an 8192-bit n makes each one an 8192-bit exponentiation), so it is bounded as
+        /// BoringSSL (33 bits) and Go (2³¹ − 1) bound it. Private keys are the owner's and are
+        /// not bounded (NIST's SP 800-56B vectors use exponents of hundreds of bits).
+        public static var maximumPublicExponent: UInt64 { UInt64(UInt32.max) }
+
         /// A key from its modulus and public exponent (big-endian). Throws
         /// ``CryptoError/invalidKey`` for moduli outside 1024…8192 bits, even moduli, and
-        /// exponents that are even, below 3 or not below n.
+        /// exponents that are even, below 3, not below n or above ``maximumPublicExponent``.
         public init(modulus: some Sequence<UInt8>, publicExponent: some Sequence<UInt8>) throws(CryptoError) {
-            storage = try RSAPublicKeyStorage(modulus: Array(modulus), exponent: Array(publicExponent))
+            let exponent = try Self.boundedExponent(Array(publicExponent))
+            storage = try RSAPublicKeyStorage(modulus: Array(modulus), exponent: exponent)
         }
 
         /// A key from DER: SubjectPublicKeyInfo (rsaEncryption, NULL parameters) or PKCS #1
-        /// RSAPublicKey. Strict: BER, trailing bytes and other algorithms are refused.
+        /// RSAPublicKey. Strict: BER, trailing bytes and other algorithms are refused, and so is
+        /// an exponent above ``maximumPublicExponent``.
         public init(derRepresentation: some Sequence<UInt8>) throws(CryptoError) {
             let (modulus, exponent) = try RSAKeyComponents.decodePublicKey(Array(derRepresentation))
-            storage = try RSAPublicKeyStorage(modulus: modulus, exponent: exponent)
+            storage = try RSAPublicKeyStorage(modulus: modulus, exponent: Self.boundedExponent(exponent))
+        }
+
+        /// `exponent` when it is at most ``maximumPublicExponent``; ``CryptoError/invalidKey``
+        /// otherwise, before any arithmetic is set up. Leaks: e (public).
+        private static func boundedExponent(_ exponent: [UInt8]) throws(CryptoError) -> [UInt8] {
+            let significant = exponent.drop { $0 == 0 }
+            guard significant.count <= 4 else { throw .invalidKey }
+            return exponent
         }
 
         /// A key from PEM: `PUBLIC KEY` (SubjectPublicKeyInfo) or `RSA PUBLIC KEY` (PKCS #1).

@@ -67,4 +67,17 @@ enum RSAEncryptionPadding {
         guard good.isTrueVartime else { throw .authenticationFailure }
         return Array(em[(Int(separator) + 1)...])
     }
+
+    /// EME-PKCS1-v1_5 decoding of a message whose length is known in advance: `em` must be
+    /// 00 ‖ 02 ‖ PS ‖ 00 ‖ M with |M| = `messageByteCount` and every byte of PS non-zero.
+    /// Returns M (whatever the verdict) and the verdict as a mask; no branch and no index
+    /// depends on `em` (the separator's position is fixed by the public length).
+    static func pkcs1DecodeFixedLength(_ em: [UInt8], messageByteCount: Int) -> (message: [UInt8], isValid: Choice) {
+        let separator = em.count - messageByteCount - 1
+        var good = UInt64(em[0]).isZero & UInt64(em[1]).isEqual(to: 2) & UInt64(em[separator]).isZero
+        for i in 2..<separator {
+            good = good & !UInt64(em[i]).isZero
+        }
+        return (Array(em[(separator + 1)...]), good)
+    }
 }

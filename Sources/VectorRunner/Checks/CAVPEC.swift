@@ -1,6 +1,7 @@
 // NIST CAVP ECDSA (SigVer, SigGen, SigGen with k, SigGen component, KeyPair, PKV) and ECC CDH
 // files for P-256, and Milagro's copies of them. Other curves' sections are skipped.
 
+import CryptoCore
 import CryptoPrimitives
 import VectorFormats
 

@@ -1,5 +1,7 @@
 // AES in CBC mode (NIST SP 800-38A §6.2), with or without PKCS #7 padding (RFC 5652 §6.3).
 
+import CryptoCore
+
 extension AES {
     /// AES-CBC. It provides confidentiality only: authenticate the ciphertext separately
     /// (PowerAuth and Salt Edge do, with HMAC or RSA around it).
@@ -102,10 +104,34 @@ extension AES {
             guard padding.isPKCS7 else { return data }
             let padLength = PKCS7.paddingLength(of: data)
             guard padLength.isValid.isTrueVartime else {
-                data.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+                SecretBytes.wipe(&data)
                 throw .authenticationFailure
             }
-            return Array(data[0..<(data.count - Int(padLength.length))])
+            let plaintext = Array(data[0..<(data.count - Int(padLength.length))])
+            SecretBytes.wipe(&data)
+            return plaintext
+        }
+
+        /// Decrypts `ciphertext` and checks its PKCS #7 padding without acting on the verdict:
+        /// for a protocol that must fold the padding check into one decision with later checks
+        /// (Salt Edge's bundles, saltedge-v2.md §3.3), so that a bad pad and a bad payload fail
+        /// the same way at the same point.
+        ///
+        /// Returns the unpadded plaintext when the padding is valid, otherwise the whole
+        /// decrypted data, and whether the padding was valid. Throws
+        /// ``CryptoError/authenticationFailure`` only on public conditions (a key or IV of the
+        /// wrong length, a ciphertext that is not a positive multiple of the block size).
+        public static func decryptDeferringPaddingCheck(
+            _ ciphertext: some Sequence<UInt8>, using key: SymmetricKey, iv: some Sequence<UInt8>
+        ) throws(CryptoError) -> (plaintext: [UInt8], hasValidPadding: Bool) {
+            var data = try decrypt(ciphertext, using: key, iv: iv, padding: .none)
+            guard !data.isEmpty else { throw .authenticationFailure }
+            let padLength = PKCS7.paddingLength(of: data)
+            // The length removed is the claimed one when valid and 0 otherwise, by mask.
+            let removed = Int(UInt64.select(padLength.length, 0, if: padLength.isValid))
+            let plaintext = Array(data[0..<(data.count - removed)])
+            SecretBytes.wipe(&data)
+            return (plaintext, padLength.isValid.isTrueVartime)
         }
     }
 }

@@ -1,6 +1,8 @@
 // AES in CTR mode (NIST SP 800-38A §6.5) with the whole 128-bit counter block incremented
 // big-endian, one-shot and streaming.
 
+import CryptoCore
+
 extension AES {
     /// AES-CTR with a 128-bit big-endian counter (it wraps from 2¹²⁸ − 1 to 0). It provides
     /// confidentiality only. Encryption and decryption are the same operation.

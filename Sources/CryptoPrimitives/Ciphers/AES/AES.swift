@@ -1,5 +1,7 @@
 // The AES namespace and the single-block (ECB) call PowerAuth's key derivation needs.
 
+import CryptoCore
+
 /// AES-128/192/256 (FIPS 197), implemented without secret-indexed tables (see
 /// `AESBitslicedConstantTime`): the time taken depends only on the lengths involved.
 public enum AES {
@@ -33,7 +35,9 @@ public enum AES {
                 cipher.encrypt(base, base, lanes: UInt64.self)
             }
         }
-        return Array(lanes[0..<16])
+        let output = Array(lanes[0..<16])
+        SecretBytes.wipe(&lanes)  // the lanes hold the block's output (a derived key for PowerAuth's KDF)
+        return output
     }
 
     /// Expands `key`, rejecting lengths other than 16, 24 and 32 bytes.

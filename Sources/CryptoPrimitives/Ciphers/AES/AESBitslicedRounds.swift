@@ -2,6 +2,8 @@
 // order, after BearSSL's aes_ct64 (64-bit lanes of four blocks each). All operations are
 // fixed sequences of shifts, masks and XORs: constant time by construction.
 
+import CryptoCore
+
 extension AESBitslicedState {
     /// ShiftRows (FIPS 197 §5.1.2) on the bitsliced layout.
     @inline(__always)

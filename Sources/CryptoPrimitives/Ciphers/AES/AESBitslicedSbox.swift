@@ -3,6 +3,8 @@
 // as BearSSL's aes_ct64 uses it. The tests compare it with the S-box computed from its
 // definition (inversion in GF(2⁸) followed by the affine map) on all 256 inputs.
 
+import CryptoCore
+
 /// A lane word of the bitsliced engine: `UInt64` (four blocks per call) or `SIMD2<UInt64>`
 /// (eight blocks per call, two independent 64-bit lanes in one SSE register).
 protocol AESBitslicedWord: Sendable {

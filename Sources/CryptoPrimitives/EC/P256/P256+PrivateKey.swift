@@ -27,16 +27,37 @@ extension P256 {
             try self.init(using: &random)
         }
 
-        /// A key from its raw scalar: 32 big-endian bytes, or 33 with a leading zero (Java
-        /// `BigInteger` encodings, as PowerAuth's vectors have them). Throws
-        /// ``CryptoError/invalidKey`` unless 1 ≤ d < n.
+        /// A key from its raw scalar: 32 big-endian bytes, or the Java `BigInteger` encodings
+        /// PowerAuth servers store (`toByteArray()`): 33 bytes with a leading zero sign byte, or
+        /// fewer than 32 when the scalar is small (about one key in 256). Throws
+        /// ``CryptoError/invalidKey`` unless 1 ≤ d < n, for an empty input, or for 33 bytes
+        /// whose first is not zero. The length (public in any encoding) decides the path.
         public init(rawRepresentation: some Sequence<UInt8>) throws(CryptoError) {
-            var bytes = SecretBytes(rawRepresentation)
-            if bytes.count == 33 {
-                guard bytes.withUnsafeBytes({ $0[0] }) == 0 else { throw .invalidKey }
-                bytes = bytes.withUnsafeBytes { SecretBytes($0.dropFirst()) }
+            let bytes = SecretBytes(rawRepresentation)
+            guard (1...33).contains(bytes.count) else { throw .invalidKey }
+            if bytes.count == 32 {
+                try self.init(validating: bytes)
+                return
             }
-            try self.init(validating: bytes)
+            var signByte: UInt8 = 0
+            let padded = bytes.withUnsafeBytes { source in
+                SecretBytes(count: 32) { out in
+                    let digits = source.count == 33 ? UnsafeRawBufferPointer(rebasing: source[1...]) : source
+                    signByte = source.count == 33 ? source[0] : 0
+                    if let base = digits.baseAddress {
+                        out.baseAddress?.advanced(by: 32 - digits.count).copyMemory(from: base, byteCount: digits.count)
+                    }
+                }
+            }
+            guard signByte == 0 else { throw .invalidKey }
+            try self.init(validating: padded)
+        }
+
+        /// The same key, for the other purpose (signing ↔ key agreement), without the scalar
+        /// leaving wiped storage.
+        public init<Other: P256KeyPurpose>(sameKeyAs other: PrivateKey<Other>) {
+            secret = other.secret
+            publicKey = PublicKey(sameKeyAs: other.publicKey)
         }
 
         /// A key from DER: SEC 1 `ECPrivateKey` (RFC 5915) or PKCS #8 (RFC 5958) naming

@@ -16,6 +16,11 @@ extension P256 {
             self.point = point
         }
 
+        /// The same key, for the other purpose (signing ↔ key agreement).
+        public init<Other: P256KeyPurpose>(sameKeyAs other: PublicKey<Other>) {
+            self.init(point: other.point)
+        }
+
         /// A key from the raw 64-byte X‖Y form.
         public init(rawRepresentation: some Sequence<UInt8>) throws(CryptoError) {
             point = try AffinePoint(raw: Array(rawRepresentation))

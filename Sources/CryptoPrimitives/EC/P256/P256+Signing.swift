@@ -46,7 +46,7 @@ extension P256.PrivateKey where Purpose == P256.Signing {
     /// SEC 1 v2 §4.1.3 with RFC 6979 nonces; redraws on r = 0 or s = 0.
     private func sign<H: HashFunction>(digest: [UInt8], additionalData: [UInt8], hash: H.Type) -> P256.Signing.ECDSASignature {
         let d = scalar
-        var nonces = secret.withUnsafeBytes { RFC6979<H>(privateKey: Array($0), digest: digest, additionalData: additionalData) }
+        var nonces = secret.withUnsafeBytes { RFC6979<H>(privateKey: $0, digest: digest, additionalData: additionalData) }
         while true {
             if let values = P256.sign(digest: digest, privateKey: d, nonce: nonces.nextNonce()) {
                 return P256.Signing.ECDSASignature(values: values)

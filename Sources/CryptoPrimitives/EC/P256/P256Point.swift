@@ -207,3 +207,6 @@ extension P256.ProjectivePoint {
         return (P256.AffinePoint(x: x * inverse, y: y * inverse), isIdentity)
     }
 }
+
+extension P256.ProjectivePoint: ConditionallySelectable {}
+extension P256.AffinePoint: ConditionallySelectable {}

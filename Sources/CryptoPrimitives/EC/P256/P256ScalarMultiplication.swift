@@ -16,10 +16,9 @@ extension P256 {
             if i != 51 {
                 for _ in 0..<5 { accumulator = accumulator.doubled() }
             }
-            var addend = ProjectivePoint.identity
-            for j in 0..<16 {
-                addend = .select(table[j], addend, if: UInt64(j + 1).isEqual(to: magnitudes[i]))
-            }
+            // table[j] = (j+1)·P; a zero digit reads out of range and is replaced by the identity.
+            var addend = ConstantTime.lookup(table, at: magnitudes[i] &- 1)
+            addend = .select(.identity, addend, if: magnitudes[i].isZero)
             addend = .select(addend.negated, addend, if: Choice(bit: negative[i]))
             accumulator = accumulator + addend
         }
@@ -35,13 +34,11 @@ extension P256 {
         generatorWindowTableLimbs.withUnsafeBufferPointer { table in
             for i in 0..<52 {
                 let window = 16 * 8 * i
-                var x = load(table, window), y = load(table, window + 4)  // entry 0 = 32ⁱ·G
-                for j in 1..<16 {
-                    let hit = UInt64(j + 1).isEqual(to: magnitudes[i])
-                    x = .select(load(table, window + 8 * j), x, if: hit)
-                    y = .select(load(table, window + 8 * j + 4), y, if: hit)
+                // Entry j = (j+1)·32ⁱ·G; a zero digit reads entry 0 and its sum is discarded below.
+                var addend = ConstantTime.lookup(count: 16, at: magnitudes[i] &- 1) { j in
+                    AffinePoint(x: FieldElement(montgomeryForm: load(table, window + 8 * j)),
+                                y: FieldElement(montgomeryForm: load(table, window + 8 * j + 4)))
                 }
-                var addend = AffinePoint(x: FieldElement(montgomeryForm: x), y: FieldElement(montgomeryForm: y))
                 addend = .select(addend.negated, addend, if: Choice(bit: negative[i]))
                 let sum = accumulator.adding(addend)
                 accumulator = .select(accumulator, sum, if: magnitudes[i].isZero)

@@ -2,21 +2,26 @@
 
 import CryptoCore
 
-/// The HMAC-DRBG of RFC 6979 §3.2 over the hash H, for the P-256 order.
+/// The HMAC-DRBG of RFC 6979 §3.2 over the hash H, for the P-256 order. Its state V lives in
+/// wiped storage (the keyed HMAC state cannot: it is a value of the hash engine, held only on
+/// the stack).
 struct RFC6979<H: HashFunction> {
     private var keyed: HMAC<H>
-    private var v: [UInt8]
+    private var v: SecretBytes
 
     /// Steps b–g of RFC 6979 §3.2: seeds the DRBG with int2octets(x) ‖ bits2octets(h1) and,
-    /// when hedging, fresh random bytes (§3.6: "additional data k′").
-    init(privateKey: [UInt8], digest: some Collection<UInt8>, additionalData: [UInt8]) {
+    /// when hedging, fresh random bytes (§3.6: "additional data k′"). Every working copy of
+    /// the private key is wiped before return.
+    init(privateKey: UnsafeRawBufferPointer, digest: some Collection<UInt8>, additionalData: [UInt8]) {
         let h1 = P256.Scalar(digest: digest).canonicalBytes  // bits2octets(h1) = int2octets(bits2int(h1) mod q)
-        v = [UInt8](repeating: 0x01, count: H.byteCount)
+        v = SecretBytes([UInt8](repeating: 0x01, count: H.byteCount))
         keyed = HMAC<H>(key: SymmetricKey(data: [UInt8](repeating: 0x00, count: H.byteCount)))
-        keyed = Self.rekey(keyed, v + [0x00] + privateKey + h1 + additionalData)  // step d
-        v = Self.mac(keyed, v)                                                     // step e
-        keyed = Self.rekey(keyed, v + [0x01] + privateKey + h1 + additionalData)  // step f
-        v = Self.mac(keyed, v)                                                     // step g
+        var seed = [UInt8](privateKey) + h1 + additionalData
+        defer { SecretBytes.wipe(&seed) }
+        keyed = Self.rekey(keyed, v, separator: 0x00, seed)  // step d
+        Self.step(keyed, &v)                                   // step e
+        keyed = Self.rekey(keyed, v, separator: 0x01, seed)  // step f
+        Self.step(keyed, &v)                                   // step g
     }
 
     /// Step h: the next candidate k in [1, n), as its 32 big-endian bytes.
@@ -27,28 +32,38 @@ struct RFC6979<H: HashFunction> {
         while true {
             var t: [UInt8] = []
             while t.count < 32 {
-                v = Self.mac(keyed, v)
-                t += v
+                Self.step(keyed, &v)
+                v.withUnsafeBytes { t += $0 }
             }
             let candidate = FixedUInt<4>(bigEndian: t.prefix(32)) ?? .zero  // bits2int: leftmost 256 bits
+            SecretBytes.wipe(&t)
             // Leaks: only whether this candidate was rejected (probability about 2⁻³²).
             if (!candidate.isZero & candidate.isLess(than: P256OrderModulus.modulus)).isTrueVartime {
                 return candidate
             }
-            keyed = Self.rekey(keyed, v + [0x00])
-            v = Self.mac(keyed, v)
+            keyed = Self.rekey(keyed, v, separator: 0x00, [])
+            Self.step(keyed, &v)
         }
     }
 
-    /// HMAC under the current key K, from its keyed state (the key pads are absorbed once).
-    private static func mac(_ keyed: HMAC<H>, _ data: [UInt8]) -> [UInt8] {
+    /// V ← HMAC_K(V), with K given by its keyed state (the key pads are absorbed once); the
+    /// old V is wiped before it is released.
+    private static func step(_ keyed: HMAC<H>, _ v: inout SecretBytes) {
         var mac = keyed
-        mac.update(data: data)
-        return mac.finalize().bytes
+        v.withUnsafeBytes { mac.update(bufferPointer: $0) }
+        var next = mac.finalize().bytes
+        v.withUnsafeMutableBytes { $0.copyBytes(from: next) }
+        SecretBytes.wipe(&next)
     }
 
-    /// K ← HMAC_K(data), returned as the keyed state of the new K.
-    private static func rekey(_ keyed: HMAC<H>, _ data: [UInt8]) -> HMAC<H> {
-        HMAC<H>(key: SymmetricKey(data: mac(keyed, data)))
+    /// K ← HMAC_K(V ‖ separator ‖ seed), returned as the keyed state of the new K.
+    private static func rekey(_ keyed: HMAC<H>, _ v: SecretBytes, separator: UInt8, _ seed: [UInt8]) -> HMAC<H> {
+        var mac = keyed
+        v.withUnsafeBytes { mac.update(bufferPointer: $0) }
+        mac.update(data: [separator])
+        mac.update(data: seed)
+        var key = mac.finalize().bytes
+        defer { SecretBytes.wipe(&key) }
+        return HMAC<H>(key: SymmetricKey(data: key))
     }
 }

@@ -97,9 +97,7 @@ extension BN254CX.CurvePoint {
         for window in stride(from: 63, through: 0, by: -1) {
             for _ in 0..<4 { result = result.doubled() }
             let bits = (k.limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF
-            var entry = Self.infinity
-            for i in 0..<16 { entry = Self.select(table[i], entry, if: UInt64(i).isEqual(to: bits)) }
-            result = result + entry
+            result = result + ConstantTime.lookup(table, at: bits)
         }
         return result
     }
@@ -133,9 +131,7 @@ extension BN254CX.G1 {
         for window in stride(from: (bitCount + 3) / 4 - 1, through: 0, by: -1) {
             for _ in 0..<4 { result = result.doubled() }
             let bits = (UInt64(k) >> UInt64(window * 4)) & 0xF
-            var entry = Point.infinity
-            for i in 0..<16 { entry = Point.select(table[i], entry, if: UInt64(i).isEqual(to: bits)) }
-            result = result + entry
+            result = result + ConstantTime.lookup(table, at: bits)
         }
         return BN254CX.G1(result)
     }

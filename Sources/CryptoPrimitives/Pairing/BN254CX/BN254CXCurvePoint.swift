@@ -152,3 +152,5 @@ extension BN254CX {
     package typealias G1Projective = CurvePoint<Fp>
     package typealias G2Projective = CurvePoint<Fp2>
 }
+
+extension BN254CX.CurvePoint: ConditionallySelectable {}

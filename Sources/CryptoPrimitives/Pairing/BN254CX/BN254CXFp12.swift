@@ -90,3 +90,5 @@ extension BN254CX {
         }
     }
 }
+
+extension BN254CX.Fp12: ConditionallySelectable {}

@@ -87,9 +87,7 @@ extension BN254CX {
             for window in stride(from: 63, through: 0, by: -1) {
                 for _ in 0..<4 { result = result.squared() }
                 let bits = (exponent.limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF
-                var entry = Fp2.one
-                for i in 0..<16 { entry = Fp2.select(table[i], entry, if: UInt64(i).isEqual(to: bits)) }
-                result = result * entry
+                result = result * ConstantTime.lookup(table, at: bits)
             }
             return result
         }
@@ -138,3 +136,5 @@ extension BN254CXFieldConstants {
         FixedUInt(limbs: [0x6F99_88FB_D706_D56C, 0xC90F_F5BB_8602_4FB8, 0x6C2F_77D9_1E98_D9B4, 0x0900_0000_021C_0A83])
     }
 }
+
+extension BN254CX.Fp2: ConditionallySelectable {}

@@ -13,14 +13,6 @@ extension BN254CX.CurvePoint {
         return table
     }
 
-    /// The entry `index` of a table, by scanning every entry. Constant time.
-    @inline(__always)
-    static func scan(_ table: InlineArray<16, Self>, _ index: UInt64) -> Self {
-        var entry = Self.infinity
-        for i in 0..<16 { entry = Self.select(table[i], entry, if: UInt64(i).isEqual(to: index)) }
-        return entry
-    }
-
     /// Σ kᵢ·Tᵢ[1] for tables Tᵢ of multiples, over `windows` 4-bit windows. Constant time.
     static func jointMultiply<let count: Int>(_ tables: InlineArray<count, InlineArray<16, Self>>,
                                              _ scalars: InlineArray<count, FixedUInt<4>>, windows: Int) -> Self {
@@ -29,7 +21,7 @@ extension BN254CX.CurvePoint {
             for _ in 0..<4 { result = result.doubled() }
             for i in 0..<count {
                 let digit = (scalars[i].limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF
-                result = result + scan(tables[i], digit)
+                result = result + ConstantTime.lookup(tables[i], at: digit)
             }
         }
         return result
@@ -87,9 +79,7 @@ extension BN254CX.GT {
             for _ in 0..<4 { result = result.cyclotomicSquared() }
             for i in 0..<4 {
                 let digit = (pieces[i].magnitude.limbs[0 + (window >> 4)] >> UInt64((window & 15) * 4)) & 0xF
-                var entry = Fp12.one
-                for j in 0..<16 { entry = Fp12.select(tables[i][j], entry, if: UInt64(j).isEqual(to: digit)) }
-                result = result * entry
+                result = result * ConstantTime.lookup(tables[i], at: digit)
             }
         }
         return BN254CX.GT(result)
