@@ -1,6 +1,8 @@
 // The rich error of the protocol layer (DESIGN.md §2, habit 9): an extensible code, a reason for
 // people, and where it was raised; two errors are equal when their codes are.
 
+public import CryptoPrimitives
+
 /// Why a protocol step refused its input or state.
 ///
 /// Compare errors by ``code``; ``reason`` is for logs and never carries secret material.
@@ -29,6 +31,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         public static let serverError = Code(rawValue: "serverError")
         /// The random source or another primitive failed.
         public static let cryptoFailure = Code(rawValue: "cryptoFailure")
+        /// A URL received from outside is not one the client's ``URLPolicy`` accepts.
+        public static let insecureURL = Code(rawValue: "insecureURL")
         /// The name.
         public var description: String { rawValue }
     }
@@ -41,16 +45,47 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     public let file: String
     /// The line that raised the error.
     public let line: UInt
+    /// The engine's error this one was converted from, when there was one (kept, never
+    /// turned into a default value: DESIGN.md §2, habit 17).
+    public let cryptoError: CryptoError?
 
     /// Creates an error at the caller's location.
-    public init(_ code: Code, _ reason: String, file: String = #fileID, line: UInt = #line) {
+    public init(_ code: Code, _ reason: String, cause: CryptoError? = nil, file: String = #fileID, line: UInt = #line) {
         self.code = code
         self.reason = reason
+        self.cryptoError = cause
         self.file = file
         self.line = line
     }
 
-    /// The error every decryption failure raises.
+    /// Converts an engine error, keeping it as ``cryptoError``. The code follows the cause:
+    /// ``CryptoError/authenticationFailure`` becomes the one decryption error (its fixed reason,
+    /// whatever `context` says), a failed random source ``Code/cryptoFailure``, a malformed
+    /// encoding, length or key ``Code/malformedInput``, a bad parameter ``Code/invalidArgument``.
+    public init(_ error: CryptoError, _ context: String, file: String = #fileID, line: UInt = #line) {
+        switch error {
+        case .authenticationFailure:
+            self.init(.decryptionFailed, "decryption failed", cause: error, file: file, line: line)
+        case .randomSourceFailure:
+            self.init(.cryptoFailure, "\(context): random source failed", cause: error, file: file, line: line)
+        case .invalidEncoding, .incorrectLength, .invalidKey:
+            self.init(.malformedInput, "\(context): \(error)", cause: error, file: file, line: line)
+        case .invalidParameter:
+            self.init(.invalidArgument, "\(context): \(error)", cause: error, file: file, line: line)
+        }
+    }
+
+    /// Runs `body`, converting an engine error it throws with ``init(_:_:file:line:)``.
+    public static func converting<T>(_ context: String, file: String = #fileID, line: UInt = #line,
+                                     _ body: () throws(CryptoError) -> T) throws(ProtocolError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ProtocolError(error, context, file: file, line: line)
+        }
+    }
+
+    /// The error every decryption failure raises: one code and one reason, whatever the cause.
     public static func decryptionFailure(file: String = #fileID, line: UInt = #line) -> ProtocolError {
         ProtocolError(.decryptionFailed, "decryption failed", file: file, line: line)
     }

@@ -15,7 +15,7 @@ extension SaltEdge {
         public init(rawRepresentation: SecretBytes) { self.rawRepresentation = rawRepresentation }
 
         /// The header value. Exposes the token: use it only to put it on the wire.
-        public var headerValue: String { String(decoding: rawRepresentation.unsafeExposedBytes, as: UTF8.self) }
+        public var headerValue: String { String(decoding: rawRepresentation.unsafeExposedBytes, as: UTF8.self) }  // a header is text
 
         /// `AccessToken(redacted)`.
         public var description: String { "SaltEdge.AccessToken(redacted)" }
@@ -61,8 +61,11 @@ extension SaltEdge {
                 throw ProtocolError(.authenticationFailed, "\(errorClass): \(message ?? "")")
             case .success(_, let encrypted):
                 let plaintext = try SaltEdge.decryptRSA(encrypted, with: connectionKey.decryptionKey)
-                guard let token = try? JSONResponse.decode(TokenJSON.self, from: plaintext.unsafeExposedBytes, what: "token"),
-                      !token.access_token.isEmpty else { throw .decryptionFailure() }
+                // A payload that is not the token JSON is the one decryption error, like a bad block.
+                let token = plaintext.withUnsafeBytes { bytes in
+                    try? JSONResponse.decode(TokenJSON.self, from: bytes, what: "token")
+                }
+                guard let token, !token.access_token.isEmpty else { throw .decryptionFailure() }
                 return AccessToken(rawRepresentation: SecretBytes(token.access_token.utf8))
             }
         }

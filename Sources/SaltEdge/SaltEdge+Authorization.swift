@@ -55,8 +55,9 @@ extension SaltEdge {
         /// for a final item (nothing to show) and the one decryption error when it does not decrypt.
         public func decrypt(with connectionKey: ConnectionKey) throws(ProtocolError) -> Authorization {
             guard !status.isFinal, let bundle else { throw ProtocolError(.invalidArgument, "final authorizations are not decrypted") }
-            let plaintext = try bundle.decrypt(with: connectionKey)
-            return try Authorization(id: id, connectionID: connectionID, status: status, plaintext: plaintext)
+            // The JSON parse is part of the bundle's one verdict (saltedge-v2.md §3.3).
+            let wire = try bundle.decrypt(Authorization.Wire.self, with: connectionKey)
+            return Authorization(id: id, connectionID: connectionID, status: status, wire: wire)
         }
 
         enum CodingKeys: String, CodingKey {
@@ -109,9 +110,8 @@ extension SaltEdge {
         /// Expiry time; honoured locally (§9).
         public let expiresAt: Date
 
-        /// Parses the decrypted JSON.
-        init(id: String, connectionID: String, status: AuthorizationStatus, plaintext: [UInt8]) throws(ProtocolError) {
-            let wire = try JSONResponse.decode(Wire.self, from: plaintext, what: "authorization")
+        /// The authorization from its decrypted JSON.
+        init(id: String, connectionID: String, status: AuthorizationStatus, wire: Wire) {
             self.id = id
             self.connectionID = connectionID
             self.status = status
@@ -125,7 +125,7 @@ extension SaltEdge {
         /// Whether it has expired at `now`, even if the server still lists it (§9).
         public func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
-        private struct Wire: Decodable {
+        struct Wire: Decodable {
             let title: String
             let description: AuthorizationDescription
             let authorization_code: String?

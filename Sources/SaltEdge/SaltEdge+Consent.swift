@@ -38,8 +38,8 @@ extension SaltEdge {
         /// Decrypts the consent. An unsupported `algorithm` throws ``ProtocolError/Code/unsupported``
         /// (as Android), a bundle that does not decrypt the one decryption error.
         public func decrypt(with connectionKey: ConnectionKey) throws(ProtocolError) -> Consent {
-            let plaintext = try bundle.decrypt(with: connectionKey)
-            let wire = try JSONResponse.decode(Consent.Wire.self, from: plaintext, what: "consent")
+            // The JSON parse is part of the bundle's one verdict (saltedge-v2.md §3.3).
+            let wire = try bundle.decrypt(Consent.Wire.self, with: connectionKey)
             return Consent(id: id, connectionID: connectionID, wire: wire)
         }
     }

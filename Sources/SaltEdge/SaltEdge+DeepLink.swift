@@ -14,9 +14,10 @@ extension SaltEdge {
         case legacyInstantAction(actionUUID: String, connectURL: String, returnTo: String?)
 
         /// Parses `link`. Throws ``ProtocolError/Code/invalidDeepLink`` for anything else: a link
-        /// without the required parameters, a configuration URL whose host has no dot
-        /// (saltedge-v2.md §11, as Android), or text that is not a link.
-        public init(parsing link: String) throws(ProtocolError) {
+        /// without the required parameters, a configuration URL that `urlPolicy` refuses (by
+        /// default anything but `https` to a host whose name has a dot: saltedge-v2.md §11, as
+        /// Android; the provider key is fetched from there), or text that is not a link.
+        public init(parsing link: String, urlPolicy: URLPolicy = .httpsOnly) throws(ProtocolError) {
             let trimmed = link.trimmingASCIIWhitespace
             guard let (base, query) = URLText.split(trimmed),
                   let components = URLText.components(of: base), components.scheme == "authenticator" else {
@@ -28,7 +29,7 @@ extension SaltEdge {
             switch components.path.last {
             case "connect":
                 guard let configuration = value("configuration"), let target = URLText.components(of: configuration),
-                      target.scheme == "https" || target.scheme == "http", target.host.contains(".") else {
+                      urlPolicy.permits(configuration) else {
                     throw ProtocolError(.invalidDeepLink, "connect link without a usable configuration URL")
                 }
                 self = .connect(configurationURL: configuration, connectQuery: value("connect_query"),

@@ -54,10 +54,10 @@ extension SaltEdge {
         }
 
         /// Encrypts with a given AES key and IV; the RSA padding still draws from `random`.
-        /// For vectors and tests; a fresh key per bundle is the rule.
-        public static func encrypt(_ plaintext: some Sequence<UInt8>, to recipient: RSA.Encryption.PublicKey,
-                                   aesKey: SymmetricKey, iv: [UInt8],
-                                   using random: inout some RandomSource) throws(ProtocolError) -> EncryptedBundle {
+        /// Known-answer tests only (a fresh key per bundle is the rule), so not public.
+        package static func encrypt(_ plaintext: some Sequence<UInt8>, to recipient: RSA.Encryption.PublicKey,
+                                    aesKey: SymmetricKey, iv: [UInt8],
+                                    using random: inout some RandomSource) throws(ProtocolError) -> EncryptedBundle {
             guard aesKey.byteCount == 32, iv.count == 16 else {
                 throw ProtocolError(.invalidArgument, "AES-256-CBC needs a 32-byte key and a 16-byte IV")
             }
@@ -69,31 +69,105 @@ extension SaltEdge {
                 let wrappedIV = try recipient.encrypt(iv, padding: .insecurePKCS1v1_5, using: &random)
                 return EncryptedBundle(key: Base64.encode(wrappedKey), iv: Base64.encode(wrappedIV), data: Base64.encode(ciphertext))
             } catch {
-                throw ProtocolError(.cryptoFailure, "encryption failed: \(error)")
+                throw ProtocolError(error, "bundle encryption")
             }
         }
 
-        /// Decrypts the payload with the connection's private key (saltedge-v2.md §3.3).
+        /// Decrypts the payload with the connection's private key (saltedge-v2.md §3.3) and
+        /// returns its bytes.
         ///
-        /// Every failure — malformed Base64, an RSA block that does not decrypt, a key or IV of the
-        /// wrong length, bad CBC padding — throws the one ``ProtocolError/decryptionFailure(file:line:)``
-        /// error. An `algorithm` other than AES-256-CBC throws ``ProtocolError/Code/unsupported``
-        /// before anything is decrypted.
+        /// One constant-time pass whatever the input: both RSA blocks are always decrypted (with
+        /// implicit rejection, so a non-conforming block yields a random-looking key instead of
+        /// an error) and AES always runs; every check is folded into one verdict, and every
+        /// failure — malformed Base64, a block that is not exactly one modulus long, padding
+        /// that does not conform, bad CBC padding — throws the one
+        /// ``ProtocolError/decryptionFailure(file:line:)``. An `algorithm` other than
+        /// AES-256-CBC throws ``ProtocolError/Code/unsupported`` before anything is decrypted.
+        /// Prefer ``decrypt(_:with:)``, which folds the JSON parse into the same verdict.
         public func decrypt(with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> [UInt8] {
-            if let algorithm, algorithm != Self.supportedAlgorithm {
-                throw ProtocolError(.unsupported, "bundle algorithm \(algorithm)")
-            }
-            guard let keyBytes = try? SaltEdge.decryptRSA(key, with: privateKey), keyBytes.count == 32,
-                  let ivBytes = try? SaltEdge.decryptRSA(iv, with: privateKey), ivBytes.count == 16,
-                  let ciphertext = try? Base64.decodeLenient(data),
-                  let plaintext = try? AES.UnauthenticatedCBC.decrypt(ciphertext, using: SymmetricKey(secret: keyBytes), iv: ivBytes.unsafeExposedBytes, padding: .pkcs7)
-            else { throw .decryptionFailure() }
+            let (plaintext, isValid) = try decryptFolded(with: privateKey)
+            guard isValid else { throw .decryptionFailure() }
             return plaintext
+        }
+
+        /// Decrypts the payload and parses it as `Payload` (saltedge-v2.md §3.3), with the parse
+        /// folded into the one verdict of ``decrypt(with:)-(RSA.Encryption.PrivateKey)``: a payload
+        /// that decrypts but is not the expected JSON throws the same decryption error as one that
+        /// does not decrypt, so the error says nothing about the padding. (The parser's time
+        /// still depends on the plaintext; unauthenticated CBC, which the protocol mandates,
+        /// cannot hide that.)
+        public func decrypt<Payload: Decodable>(_ type: Payload.Type, with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> Payload {
+            let (plaintext, isValid) = try decryptFolded(with: privateKey)
+            // The parse runs whatever the verdict, so a bad pad costs what a bad payload does.
+            let payload: Payload?
+            do {
+                payload = try JSONResponse.decode(Payload.self, from: plaintext, what: "encrypted payload")
+            } catch {
+                payload = nil  // folded into the one verdict below; its cause would be an oracle
+            }
+            guard isValid, let payload else { throw .decryptionFailure() }
+            return payload
         }
 
         /// Decrypts with a connection key.
         public func decrypt(with connectionKey: ConnectionKey) throws(ProtocolError) -> [UInt8] {
             try decrypt(with: connectionKey.decryptionKey)
+        }
+
+        /// Decrypts and parses with a connection key.
+        public func decrypt<Payload: Decodable>(_ type: Payload.Type, with connectionKey: ConnectionKey) throws(ProtocolError) -> Payload {
+            try decrypt(type, with: connectionKey.decryptionKey)
+        }
+
+        /// The whole pass, returning the plaintext (meaningless when invalid) and the verdict.
+        /// Exactly two RSA private operations and one AES pass, whatever the input.
+        private func decryptFolded(with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> (plaintext: [UInt8], isValid: Bool) {
+            if let algorithm, algorithm != Self.supportedAlgorithm {
+                throw ProtocolError(.unsupported, "bundle algorithm \(algorithm)")
+            }
+            let k = (privateKey.keySizeInBits + 7) / 8
+            let (aesKey, keyIsWellFormed) = SaltEdge.unwrapBlock(key, byteCount: 32, modulusByteCount: k, with: privateKey)
+            let (iv, ivIsWellFormed) = SaltEdge.unwrapBlock(self.iv, byteCount: 16, modulusByteCount: k, with: privateKey)
+            // Base64 and length are public properties of the ciphertext; a malformed one is
+            // replaced by one block so that the AES pass still runs.
+            var ciphertext = (try? Base64.decodeLenient(data)) ?? []
+            let dataIsWellFormed = !ciphertext.isEmpty && ciphertext.count % 16 == 0
+            if !dataIsWellFormed { ciphertext = [UInt8](repeating: 0, count: 16) }
+            let decrypted: (plaintext: [UInt8], hasValidPadding: Bool)
+            do {
+                decrypted = try iv.withUnsafeBytes { iv throws(CryptoError) in
+                    try AES.UnauthenticatedCBC.decryptDeferringPaddingCheck(ciphertext, using: SymmetricKey(secret: aesKey), iv: iv)
+                }
+            } catch {
+                // Key, IV and ciphertext lengths are fixed above, so AES cannot refuse them.
+                preconditionFailure("internal error: AES-CBC refused normalised input")
+            }
+            let isValid = keyIsWellFormed && ivIsWellFormed && dataIsWellFormed && decrypted.hasValidPadding
+            return (decrypted.plaintext, isValid)
+        }
+    }
+
+    /// One RSA block (saltedge-v2.md §3.3: the AES key and the IV are each exactly one block)
+    /// decrypted with implicit rejection to `byteCount` bytes. Always one private operation:
+    /// text that is not Base64 or not exactly one modulus long is replaced by a fixed in-range
+    /// block (c = 2), and the verdict on its form is returned beside the bytes.
+    static func unwrapBlock(_ text: String, byteCount: Int, modulusByteCount k: Int,
+                            with privateKey: RSA.Encryption.PrivateKey) -> (bytes: SecretBytes, isWellFormed: Bool) {
+        var block = (try? Base64.decodeLenient(text)) ?? []
+        var isWellFormed = block.count == k
+        if !isWellFormed { block = [UInt8](repeating: 0, count: k - 1) + [2] }
+        do {
+            return (try privateKey.decryptWithImplicitRejection(block, messageByteCount: byteCount), isWellFormed)
+        } catch {
+            // Out of (1, n − 1) or a failed consistency check: decrypt the fixed block instead,
+            // so the work is the same; the verdict is already false.
+            isWellFormed = false
+            block = [UInt8](repeating: 0, count: k - 1) + [2]
+            do {
+                return (try privateKey.decryptWithImplicitRejection(block, messageByteCount: byteCount), isWellFormed)
+            } catch {
+                preconditionFailure("internal error: the fixed RSA block was refused")
+            }
         }
     }
 
@@ -115,7 +189,7 @@ extension SaltEdge {
             }
         }
         let secret = SecretBytes(plaintext)
-        plaintext.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+        SecretBytes.wipe(&plaintext)
         guard !failed else { throw .decryptionFailure() }
         return secret
     }

@@ -26,9 +26,14 @@ extension SaltEdge {
         public let providerPublicKey: RSA.Encryption.PublicKey
 
         /// Parses the response body. Throws ``ProtocolError/Code/malformedInput`` for a body that
-        /// is not the configuration, or whose provider key does not load.
-        public init(responseBody body: some Sequence<UInt8>) throws(ProtocolError) {
+        /// is not the configuration, or whose provider key does not load, and
+        /// ``ProtocolError/Code/insecureURL`` when `urlPolicy` refuses its `sca_service_url`
+        /// (by default anything but `https` to a host whose name has a dot).
+        public init(responseBody body: some Sequence<UInt8>, urlPolicy: URLPolicy = .httpsOnly) throws(ProtocolError) {
             let wire = try JSONResponse.decode(Envelope<Wire>.self, from: body, what: "provider configuration").data
+            guard urlPolicy.permits(wire.sca_service_url) else {
+                throw ProtocolError(.insecureURL, "sca_service_url is not an https URL the policy accepts")
+            }
             scaServiceURL = wire.sca_service_url
             apiVersion = wire.api_version
             providerID = wire.provider_id.value

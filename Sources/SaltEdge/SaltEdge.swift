@@ -8,7 +8,8 @@ public import ProtocolSupport
 /// The Salt Edge Authenticator API v2 ("SCA Service") client.
 ///
 /// The flow (saltedge-v2.md §1): parse a ``DeepLink``, fetch and parse the
-/// ``ProviderConfiguration``, generate a ``ConnectionKey``, send ``Endpoints/createConnection(_:)``,
+/// ``ProviderConfiguration``, generate a ``ConnectionKey``, send
+/// ``Enrollment/createConnection(configuration:connectionKey:client:connectQuery:pushToken:returnURL:platform:using:)``,
 /// open the authentication URL, decrypt the ``AccessTokenRedirect``, then list, decrypt and
 /// confirm or deny authorizations with signed requests.
 public enum SaltEdge {

@@ -1,5 +1,6 @@
 // The shared protocol helpers against hand-written expectations and Foundation's own parsers.
 
+import CryptoPrimitives
 import Foundation
 import ProtocolSupport
 import Testing
@@ -53,5 +54,32 @@ import Testing
         #expect(ProtocolError(.expired, "a") != ProtocolError(.malformedInput, "a"))
         #expect(ProtocolError.decryptionFailure().reason == "decryption failed")
         #expect("\(ProtocolError(.expired, "late"))".hasPrefix("expired: late (ProtocolSupportTests/"))
+    }
+}
+
+/// Engine errors become protocol errors with their cause kept (DESIGN.md §2, habits 9 and 17).
+@Suite struct ProtocolErrorConversionTests {
+    @Test func theCauseIsKeptAndTheCodeFollowsIt() {
+        let decryption = ProtocolError(CryptoError.authenticationFailure, "some context")
+        #expect(decryption.code == .decryptionFailed && decryption.reason == "decryption failed")
+        #expect(decryption.cryptoError == .authenticationFailure)
+        #expect(ProtocolError(CryptoError.randomSourceFailure, "nonce").code == .cryptoFailure)
+        #expect(ProtocolError(CryptoError.invalidEncoding, "field").code == .malformedInput)
+        #expect(ProtocolError(CryptoError.invalidKey, "key").cryptoError == .invalidKey)
+        #expect(ProtocolError(CryptoError.invalidParameter, "count").code == .invalidArgument)
+    }
+
+    @Test func convertingRethrowsAsAProtocolError() {
+        struct Failing: RandomSource {
+            mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CryptoError) { throw .randomSourceFailure }
+        }
+        var random = Failing()
+        do {
+            _ = try ProtocolError.converting("nonce") { () throws(CryptoError) in try random.bytes(count: 16) }
+            Issue.record("a failing random source gave bytes")
+        } catch {
+            #expect(error.code == .cryptoFailure && error.cryptoError == .randomSourceFailure)
+        }
+        #expect((try? ProtocolError.converting("ok") { () throws(CryptoError) in 42 }) == 42)
     }
 }

@@ -8,7 +8,8 @@ import SaltEdge
 import Testing
 import TestSupport
 
-@Suite struct SaltEdgeMalformedInputTests {
+@Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+struct SaltEdgeMalformedInputTests {
     let connectionKey = SaltEdge.ConnectionKey(privateKey: SaltEdgeTestServer.keys.connection)
 
     static let garbage: [String] = [
@@ -63,6 +64,76 @@ import TestSupport
             do { _ = try bundle.decrypt(with: connectionKey) } catch { #expect(error.reason == "decryption failed") }
         }
         #expect(try SaltEdge.EncryptedBundle(key: key, iv: iv, data: data).decrypt(with: connectionKey) == Array("{}".utf8))
+    }
+
+    /// The bundle is one verdict up to and including the JSON parse (saltedge-v2.md §3.3): a
+    /// block that does not conform, a key of the wrong length, a bad pad, and a good pad over
+    /// text that is not the expected JSON all give the identical error — code, reason, place.
+    @Test func paddingAndPayloadFailuresAreOneIdenticalError() throws {
+        struct Payload: Decodable { let title: String }
+        var random = SeededRandomSource(seed: 0xB0B)
+        let recipient = RSA.Encryption.PublicKey(sameKeyAs: connectionKey.publicKey)
+        func bundle(key: [UInt8], iv: [UInt8], plaintext: String, padKey: Bool = true) throws -> SaltEdge.EncryptedBundle {
+            let data = try AES.UnauthenticatedCBC.encrypt(Array(plaintext.utf8), using: SymmetricKey(data: Array((key + [UInt8](repeating: 1, count: 32)).prefix(32))), iv: iv)
+            return SaltEdge.EncryptedBundle(key: Base64.encode(try recipient.encrypt(key, padding: .insecurePKCS1v1_5, using: &random)),
+                                            iv: Base64.encode(try recipient.encrypt(iv, padding: .insecurePKCS1v1_5, using: &random)),
+                                            data: Base64.encode(data))
+        }
+        let key = try random.bytes(count: 32), iv = try random.bytes(count: 16)
+        let good = try bundle(key: key, iv: iv, plaintext: #"{"title":"Pay 10 EUR"}"#)
+        #expect(try good.decrypt(Payload.self, with: connectionKey).title == "Pay 10 EUR")
+        // A raw block that is not PKCS #1 v1.5 (c = 2^…, an arbitrary in-range value).
+        let nonConforming = Base64.encode([UInt8](repeating: 0, count: 200) + [UInt8](repeating: 0x42, count: 56))
+        let variants: [SaltEdge.EncryptedBundle] = [
+            .init(key: nonConforming, iv: good.iv, data: good.data),                       // key block not conforming
+            .init(key: good.key, iv: nonConforming, data: good.data),                       // IV block not conforming
+            try bundle(key: Array(key.prefix(31)), iv: iv, plaintext: #"{"title":"x"}"#),   // a 31-byte key inside
+            try bundle(key: key, iv: iv, plaintext: "not JSON at all"),                     // good pad, bad JSON
+            try bundle(key: key, iv: iv, plaintext: #"{"other":1}"#),                       // good pad, wrong shape
+            .init(key: good.key, iv: good.iv, data: String(good.data.dropLast(24)) + "AAAAAAAAAAAAAAAAAAAAAA=="), // bad pad
+            .init(key: "%%%", iv: good.iv, data: good.data),                                // not Base64
+            .init(key: good.key, iv: good.iv, data: "AAAA"),                                // not whole blocks
+        ]
+        var errors: [ProtocolError] = []
+        for variant in variants {
+            do {
+                _ = try variant.decrypt(Payload.self, with: connectionKey)
+                Issue.record("a broken bundle decrypted")
+            } catch {
+                errors.append(error)
+            }
+        }
+        #expect(errors.count == variants.count)
+        for error in errors {
+            #expect(error.code == .decryptionFailed && error.reason == "decryption failed" && error.cryptoError == nil)
+            #expect(error.file == errors[0].file && error.line == errors[0].line, "\(error.file):\(error.line)")
+        }
+    }
+
+    /// The provider key arrives from the configuration URL: https only, with a loudly named
+    /// opt-out that reaches no further than the loopback host.
+    @Test func configurationURLsMustBeHTTPS() throws {
+        func link(_ url: String) -> String { "authenticator://saltedge.com/connect?configuration=" + url }
+        for url in ["http://provider.example.com/configuration", "https://intranet/configuration", "http://localhost:8080/configuration",
+                    "https://.example.com/c", "ftp://provider.example.com/c"] {
+            #expect(throws: ProtocolError(.invalidDeepLink, "")) { try SaltEdge.DeepLink(parsing: link(url)) }
+        }
+        _ = try SaltEdge.DeepLink(parsing: link("https://provider.example.com/configuration"))
+        let loopback = URLPolicy.insecureAllowingPlainHTTPToLoopback
+        for url in ["http://localhost:8080/api/authenticator/v2/configuration", "http://127.0.0.1:9/c", "https://localhost/c", "http://[::1]:80/c"] {
+            _ = try SaltEdge.DeepLink(parsing: link(url), urlPolicy: loopback)
+        }
+        for url in ["http://provider.example.com/c", "http://127.0.0.1.example.com/c", "http://user@evil.example.com:80/c"] {
+            #expect(throws: ProtocolError(.invalidDeepLink, "")) { try SaltEdge.DeepLink(parsing: link(url), urlPolicy: loopback) }
+        }
+        // The configuration's sca_service_url follows the same rule.
+        let key = SaltEdgeTestServer.keys.provider.publicKey.pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
+        func configuration(_ url: String) -> [UInt8] {
+            Array(#"{"data":{"sca_service_url":"\#(url)","api_version":"2","provider_id":"1","provider_name":"P","provider_public_key":"\#(key)"}}"#.utf8)
+        }
+        #expect(throws: ProtocolError(.insecureURL, "")) { try SaltEdge.ProviderConfiguration(responseBody: configuration("http://sca.example.com")) }
+        _ = try SaltEdge.ProviderConfiguration(responseBody: configuration("https://sca.example.com/api"))
+        _ = try SaltEdge.ProviderConfiguration(responseBody: configuration("http://127.0.0.1:8080"), urlPolicy: loopback)
     }
 
     @Test func deepLinksAndRedirectsRejectNonsense() {

@@ -1,0 +1,47 @@
+// Which URLs a client may be sent to by data it received (a deep link, a QR code, a provider's
+// configuration): https to a real host name, unless the caller opts out — loudly — for a test
+// server on this machine.
+
+/// The rule a client applies to URLs that come from outside (saltedge-v2.md §11 and §6.1:
+/// the provider's public key arrives from the configuration URL, so a plain-HTTP URL would let
+/// anyone on the path substitute it).
+public struct URLPolicy: Sendable, Equatable {
+    private enum Kind: Sendable, Equatable { case httpsOnly, loopbackHTTPAllowed }
+    private let kind: Kind
+
+    /// `https://` to a host whose name contains a dot (not a bare intranet name). The default.
+    public static let httpsOnly = URLPolicy(kind: .httpsOnly)
+
+    /// Also accepts `http://` and dot-less names, but only for the loopback host (`localhost`,
+    /// `127.0.0.0/8`, `[::1]`): for stand-in servers in tests and demos. Never in production —
+    /// a plain-HTTP configuration hands the provider key to whoever is on the path.
+    public static let insecureAllowingPlainHTTPToLoopback = URLPolicy(kind: .loopbackHTTPAllowed)
+
+    /// Whether `url` may be used under this policy.
+    public func permits(_ url: String) -> Bool {
+        guard let components = URLText.components(of: url) else { return false }
+        let host = Self.hostName(components.host)
+        if kind == .loopbackHTTPAllowed, Self.isLoopback(host) {
+            return components.scheme == "https" || components.scheme == "http"
+        }
+        return components.scheme == "https" && host.contains(".") && !host.hasPrefix(".") && !host.hasSuffix(".")
+    }
+
+    /// The host name of an authority (`user@host:port`, `[v6]:port`), lower-cased.
+    static func hostName(_ authority: String) -> String {
+        var host = Substring(authority)
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            return String(host[host.startIndex...close]).lowercased()
+        }
+        if let colon = host.firstIndex(of: ":") { host = host[..<colon] }
+        return host.lowercased()
+    }
+
+    /// `localhost`, any `127.x.y.z`, or `[::1]`.
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}
