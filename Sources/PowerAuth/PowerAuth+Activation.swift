@@ -116,10 +116,11 @@ extension PowerAuth {
             let layer1Wire = try JSONResponse.decode(Layer1.self, from: layer1Plaintext, what: "activation layer 1")
             let inner = try ECIES.Response(wire: layer1Wire.activationData)
             let wire = try JSONResponse.decode(Layer2.self, from: try layer2.decrypt(inner), what: "activation layer 2")
-            guard !wire.activationId.isEmpty, let serverKeyBytes = try? Base64.decode(wire.serverPublicKey),
-                  let serverKey = try? P256.KeyAgreement.PublicKey(sec1Representation: serverKeyBytes),
-                  let ctr = (try? Base64.decode(wire.ctrData)).flatMap({ try? CounterData(rawRepresentation: $0) }) else {
-                throw ProtocolError(.malformedInput, "activation response fields")
+            guard !wire.activationId.isEmpty else { throw ProtocolError(.malformedInput, "activation response without an id") }
+            let (serverKeyBytes, serverKey, ctr) = try ProtocolError.converting("activation response fields") { () throws(CryptoError) in
+                let serverKeyBytes = try Base64.decode(wire.serverPublicKey)
+                return (serverKeyBytes, try P256.KeyAgreement.PublicKey(sec1Representation: serverKeyBytes),
+                        try CounterData(rawRepresentation: Base64.decode(wire.ctrData)))
             }
             var recovery: RecoveryData?
             if let r = wire.activationRecovery {

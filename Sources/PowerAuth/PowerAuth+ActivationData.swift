@@ -13,6 +13,33 @@ extension PowerAuth {
         public let recoveryCode: String
         /// The 10-digit PUK.
         public let puk: SecretBytes
+
+        /// The sealed form, `{"recoveryCode":"…","puk":"DDDDDDDDDD"}`, written byte by byte so
+        /// that the PUK never passes through a `String` (which cannot be wiped).
+        static func sealedPlaintext(_ recovery: RecoveryData) -> [UInt8] {
+            var plain = Array(#"{"recoveryCode":"#.utf8) + JSONText.string(recovery.recoveryCode).bytes + Array(pukPrefix.utf8)
+            recovery.puk.withUnsafeBytes { plain += $0 }
+            plain += Array(pukSuffix.utf8)
+            return plain
+        }
+
+        /// Reads ``sealedPlaintext(_:)``: the code from the JSON, the PUK from its fixed place at
+        /// the end (ten digits between the markers). Throws ``ProtocolError/Code/malformedInput``.
+        static func unsealed(_ plain: [UInt8]) throws(ProtocolError) -> RecoveryData {
+            struct Wire: Decodable { let recoveryCode: String }
+            let wire = try JSONResponse.decode(Wire.self, from: plain, what: "recovery data")
+            let prefix = Array(pukPrefix.utf8), suffix = Array(pukSuffix.utf8)
+            let pukStart = plain.count - suffix.count - 10
+            guard pukStart >= prefix.count, plain[(pukStart - prefix.count)..<pukStart].elementsEqual(prefix),
+                  plain[(pukStart + 10)...].elementsEqual(suffix) else { throw ProtocolError(.malformedInput, "recovery data") }
+            let puk = SecretBytes(plain[pukStart..<(pukStart + 10)])
+            let allDigits = puk.withUnsafeBytes { digits in digits.reduce(true) { $0 && ($1 >= 0x30 && $1 <= 0x39) } }
+            guard allDigits else { throw ProtocolError(.malformedInput, "recovery data") }
+            return RecoveryData(recoveryCode: wire.recoveryCode, puk: puk)
+        }
+
+        private static let pukPrefix = #","puk":""#
+        private static let pukSuffix = #""}"#
     }
 
     /// A successfully processed activation response, before it is persisted (§5.1 step 8).
@@ -38,18 +65,22 @@ extension PowerAuth {
         public func persist(password: SecretBytes, possessionUnlockKey: SymmetricKey, biometryUnlockKey: SymmetricKey? = nil,
                             externalEncryptionKey: SymmetricKey? = nil, version: ProtocolVersion = .v3_3,
                             using random: inout some RandomSource) throws(ProtocolError) -> ActivationData {
-            guard let salt = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+            let salt = try ProtocolError.converting("salt") { () throws(CryptoError) in try random.bytes(count: 16) }
             let knowledgeUnlock = try KeyLocking.passwordUnlockKey(password: password, salt: salt)
             let zero = [UInt8](repeating: 0, count: 16)
-            let scalar = Array(devicePrivateKey.rawRepresentation.unsafeExposedBytes.drop(while: { $0 == 0 }))
-            guard let sealedKey = try? AES.UnauthenticatedCBC.encrypt(scalar, using: keys.vault, iv: zero) else {
-                throw ProtocolError(.cryptoFailure, "sealing failed")
+            // The whole 32-byte scalar is sealed (the mobile SDK stores the minimal big-endian
+            // form; trimming its leading zeros would branch on the secret). Reading accepts both.
+            let sealedKey = try ProtocolError.converting("sealing the device key") { () throws(CryptoError) in
+                try devicePrivateKey.rawRepresentation.withUnsafeBytes { scalar throws(CryptoError) in
+                    try AES.UnauthenticatedCBC.encrypt(scalar, using: keys.vault, iv: zero)
+                }
             }
-            var sealedRecovery: [UInt8]?
-            if let recovery {
-                let plain = JSONText.object([("recoveryCode", .string(recovery.recoveryCode)),
-                                             ("puk", .string(String(decoding: recovery.puk.unsafeExposedBytes, as: UTF8.self)))]).bytes
-                sealedRecovery = try? AES.UnauthenticatedCBC.encrypt(plain, using: keys.vault, iv: zero)
+            let sealedRecovery = try recovery.map { (recovery: RecoveryData) throws(ProtocolError) in
+                var plain = RecoveryData.sealedPlaintext(recovery)
+                defer { SecretBytes.wipe(&plain) }
+                return try ProtocolError.converting("sealing the recovery data") { () throws(CryptoError) in
+                    try AES.UnauthenticatedCBC.encrypt(plain, using: keys.vault, iv: zero)
+                }
             }
             let plain = ActivationData(
                 activationID: activationID, protocolVersion: version, serverPublicKey: serverPublicKey,

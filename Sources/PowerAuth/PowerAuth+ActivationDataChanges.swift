@@ -15,7 +15,7 @@ extension PowerAuth.ActivationData {
         let external = try externalLayerKey(externalEncryptionKey)
         let oldUnlock = try PowerAuth.KeyLocking.passwordUnlockKey(password: oldPassword, salt: passwordSalt, iterations: passwordIterations)
         let knowledge = try PowerAuth.KeyLocking.unlock(try lockedKnowledgeKey(externalKey: external), with: oldUnlock)
-        guard let salt = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+        let salt = try ProtocolError.converting("salt") { () throws(CryptoError) in try random.bytes(count: 16) }
         let newUnlock = try PowerAuth.KeyLocking.passwordUnlockKey(password: newPassword, salt: salt, iterations: passwordIterations)
         var copy = self
         copy.passwordSalt = salt
@@ -33,19 +33,17 @@ extension PowerAuth.ActivationData {
     /// `SIGN_WITH_DEVICE_PRIVATE_KEY`.
     public func deviceSignature(for data: [UInt8], vaultKey: SymmetricKey) throws(ProtocolError) -> [UInt8] {
         let key = try devicePrivateKey(vaultKey: vaultKey)
-        guard let signature = try? key.signature(for: data) else { throw ProtocolError(.cryptoFailure, "signing failed") }
-        return signature.derRepresentation
+        return try ProtocolError.converting("device signature") { () throws(CryptoError) in try key.signature(for: data) }.derRepresentation
     }
 
     /// The recovery code and PUK sealed at activation (§12, reason `RECOVERY_CODE`).
     public func recoveryData(vaultKey: SymmetricKey) throws(ProtocolError) -> PowerAuth.RecoveryData? {
         guard let sealedRecoveryData else { return nil }
-        guard let plain = try? AES.UnauthenticatedCBC.decrypt(sealedRecoveryData, using: vaultKey, iv: [UInt8](repeating: 0, count: 16)) else {
-            throw .decryptionFailure()
+        var plain = try ProtocolError.converting("recovery data") { () throws(CryptoError) in
+            try AES.UnauthenticatedCBC.decrypt(sealedRecoveryData, using: vaultKey, iv: [UInt8](repeating: 0, count: 16))
         }
-        struct Wire: Decodable { let recoveryCode: String; let puk: String }
-        let wire = try JSONResponse.decode(Wire.self, from: plain, what: "recovery data")
-        return PowerAuth.RecoveryData(recoveryCode: wire.recoveryCode, puk: SecretBytes(wire.puk.utf8))
+        defer { SecretBytes.wipe(&plain) }
+        return try PowerAuth.RecoveryData.unsealed(plain)
     }
 
     /// Adds the biometry factor (§13): unseals the device private key, recomputes the master
@@ -57,10 +55,9 @@ extension PowerAuth.ActivationData {
                                externalEncryptionKey: SymmetricKey? = nil) throws(ProtocolError) -> PowerAuth.ActivationData {
         let external = try externalLayerKey(externalEncryptionKey)
         let device = try devicePrivateKey(vaultKey: vaultKey)
-        guard let agreement = try? P256.KeyAgreement.PrivateKey(rawRepresentation: device.rawRepresentation.unsafeExposedBytes),
-              let server = try? P256.KeyAgreement.PublicKey(sec1Representation: serverPublicKey),
-              let master = try? PowerAuth.KeyDerivation.masterSecret(devicePrivateKey: agreement, serverPublicKey: server) else {
-            throw ProtocolError(.invalidArgument, "stored keys do not combine")
+        let master = try ProtocolError.converting("stored keys do not combine") { () throws(CryptoError) in
+            let server = try P256.KeyAgreement.PublicKey(sec1Representation: serverPublicKey)
+            return try PowerAuth.KeyDerivation.masterSecret(devicePrivateKey: P256.KeyAgreement.PrivateKey(sameKeyAs: device), serverPublicKey: server)
         }
         let keys = PowerAuth.ActivationKeys(masterSecret: master)
         guard keys.vault == vaultKey else { throw ProtocolError(.invalidArgument, "the vault key does not belong to this activation") }

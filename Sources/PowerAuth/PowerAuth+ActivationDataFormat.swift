@@ -10,6 +10,7 @@ extension PowerAuth.ActivationData {
         var members: [(String, JSONText)] = [
             ("format", .integer(1)), ("activationId", .string(activationID)), ("protocolVersion", .string(protocolVersion.rawValue)),
             ("serverPublicKey", .string(Base64.encode(serverPublicKey))), ("devicePublicKey", .string(Base64.encode(devicePublicKey))),
+            // The record's own format; the store encrypts it at rest.
             ("ctrData", .string(Base64.encode(counter.rawRepresentation.unsafeExposedBytes))), ("ctrByte", .integer(Int64(counterByte))),
             ("salt", .string(Base64.encode(passwordSalt))), ("iterations", .integer(Int64(passwordIterations))),
             ("possessionKey", .string(Base64.encode(lockedPossessionKey))), ("knowledgeKey", .string(Base64.encode(lockedKnowledgeKey))),
@@ -27,16 +28,17 @@ extension PowerAuth.ActivationData {
     public init(serialized bytes: some Sequence<UInt8>) throws(ProtocolError) {
         let wire = try JSONResponse.decode(Wire.self, from: bytes, what: "activation data")
         func b64(_ text: String?, count: Int? = nil) throws(ProtocolError) -> [UInt8] {
-            guard let text, let value = try? Base64.decode(text), count.map({ value.count == $0 }) ?? true else {
-                throw ProtocolError(.malformedInput, "activation data field")
-            }
+            guard let text else { throw ProtocolError(.malformedInput, "activation data field missing") }
+            let value = try ProtocolError.converting("activation data field") { () throws(CryptoError) in try Base64.decode(text) }
+            guard count.map({ value.count == $0 }) ?? true else { throw ProtocolError(.malformedInput, "activation data field length") }
             return value
         }
         guard wire.format == 1, let version = PowerAuth.ProtocolVersion(rawValue: wire.protocolVersion), !wire.activationId.isEmpty,
-              (0...255).contains(wire.ctrByte), wire.iterations >= PowerAuth.KeyLocking.passwordIterations,
-              let counter = try? PowerAuth.CounterData(rawRepresentation: try b64(wire.ctrData, count: 16)) else {
+              (0...255).contains(wire.ctrByte), (PowerAuth.KeyLocking.passwordIterations...PowerAuth.KeyLocking.maximumPasswordIterations).contains(wire.iterations) else {
             throw ProtocolError(.malformedInput, "activation data header")
         }
+        let ctr = try b64(wire.ctrData, count: 16)
+        let counter = try ProtocolError.converting("activation data counter") { () throws(CryptoError) in try PowerAuth.CounterData(rawRepresentation: ctr) }
         self.init(activationID: wire.activationId, protocolVersion: version, serverPublicKey: try b64(wire.serverPublicKey),
                   devicePublicKey: try b64(wire.devicePublicKey), counter: counter, counterByte: UInt8(wire.ctrByte),
                   passwordSalt: try b64(wire.salt, count: 16), passwordIterations: wire.iterations,

@@ -55,10 +55,18 @@ extension PowerAuth {
 
     /// The PUK as text when it is exactly ten ASCII digits (§3.3), else
     /// ``ProtocolError/Code/invalidActivationCode``.
+    /// (The request body is JSON text, so the PUK passes through a `String` while it is written.)
     static func validatedPUK(_ puk: SecretBytes) throws(ProtocolError) -> String {
-        let text = String(decoding: puk.unsafeExposedBytes, as: UTF8.self)
-        guard isValidPUK(text) else { throw ProtocolError(.invalidActivationCode, "a PUK is ten digits") }
-        return text
+        guard isValidPUK(puk) else { throw ProtocolError(.invalidActivationCode, "a PUK is ten digits") }
+        return String(decoding: puk.unsafeExposedBytes, as: UTF8.self)  // the wire needs the text
+    }
+
+    /// Whether `puk` is exactly ten ASCII digits (§3.3), read without leaving wiped storage and
+    /// without stopping at the first non-digit.
+    public static func isValidPUK(_ puk: SecretBytes) -> Bool {
+        puk.withUnsafeBytes { bytes in
+            bytes.count == 10 && bytes.reduce(true) { $0 && ($1 >= 0x30 && $1 <= 0x39) }
+        }
     }
 
     /// Whether `text` is a PUK: exactly ten ASCII digits (§3.3).

@@ -17,17 +17,25 @@ extension PowerAuth {
         /// The enrollment server's base URL.
         public let baseURL: String
 
-        /// APP_SECRET's 16 decoded bytes: the form for the keystore JWT key (§2).
-        public var applicationSecretBytes: [UInt8] { (try? Base64.decode(applicationSecret)) ?? [] }
+        /// APP_SECRET's 16 decoded bytes: the form for the keystore JWT key (§2). Decoded once,
+        /// when the configuration is made.
+        public let applicationSecretBytes: [UInt8]
 
         /// Creates a configuration. Throws ``ProtocolError/Code/invalidArgument`` unless APP_KEY
         /// and APP_SECRET are Base64 of 16 bytes.
         public init(applicationKey: String, applicationSecret: String, masterServerPublicKey: P256.Signing.PublicKey, baseURL: String) throws(ProtocolError) {
-            guard (try? Base64.decode(applicationKey))?.count == 16, (try? Base64.decode(applicationSecret))?.count == 16 else {
-                throw ProtocolError(.invalidArgument, "APP_KEY and APP_SECRET must be Base64 of 16 bytes")
+            let invalid = ProtocolError(.invalidArgument, "APP_KEY and APP_SECRET must be Base64 of 16 bytes")
+            let keyBytes: [UInt8], secretBytes: [UInt8]
+            do {
+                keyBytes = try Base64.decode(applicationKey)
+                secretBytes = try Base64.decode(applicationSecret)
+            } catch {
+                throw ProtocolError(.invalidArgument, invalid.reason, cause: error)
             }
+            guard keyBytes.count == 16, secretBytes.count == 16 else { throw invalid }
             self.applicationKey = applicationKey
             self.applicationSecret = applicationSecret
+            applicationSecretBytes = secretBytes
             self.masterServerPublicKey = masterServerPublicKey
             self.baseURL = baseURL
         }
@@ -36,14 +44,18 @@ extension PowerAuth {
         /// appSecret ‖ cnt(keys) ‖ {keyId ‖ cnt ‖ key}…`, keyId 1 = the P-256 master key.
         /// Throws ``ProtocolError/Code/malformedInput`` for anything else.
         public init(configurationString: String, baseURL: String) throws(ProtocolError) {
-            guard let bytes = try? Base64.decode(configurationString) else { throw ProtocolError(.malformedInput, "configuration is not Base64") }
+            let bytes = try ProtocolError.converting("configuration string") { () throws(CryptoError) in try Base64.decode(configurationString) }
             var reader = VarintReader(bytes: bytes)
             guard reader.byte() == 0x01, let key = reader.counted(), key.count == 16, let secret = reader.counted(), secret.count == 16,
                   let keyCount = reader.count(), keyCount >= 1 else { throw ProtocolError(.malformedInput, "configuration layout") }
             var master: P256.Signing.PublicKey?
             for _ in 0..<keyCount {
                 guard let id = reader.byte(), let keyBytes = reader.counted() else { throw ProtocolError(.malformedInput, "configuration key list") }
-                if id == 0x01 { master = try? P256.Signing.PublicKey(sec1Representation: keyBytes) }
+                if id == 0x01 {
+                    master = try ProtocolError.converting("master server key") { () throws(CryptoError) in
+                        try P256.Signing.PublicKey(sec1Representation: keyBytes)
+                    }
+                }
             }
             guard reader.isAtEnd, let master else { throw ProtocolError(.malformedInput, "no usable master server key") }
             try self.init(applicationKey: Base64.encode(key), applicationSecret: Base64.encode(secret), masterServerPublicKey: master, baseURL: baseURL)

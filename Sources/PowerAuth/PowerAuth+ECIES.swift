@@ -91,13 +91,13 @@ extension PowerAuth {
 
             /// Derives K from the ECDH x-coordinate.
             public init(sharedSecret: SharedSecret, kdfInfo: [UInt8], ephemeralPublicKey: [UInt8]) throws(CryptoError) {
-                let k = try X963KDF<SHA256>.deriveKey(sharedSecret: sharedSecret.secret.unsafeExposedBytes,
-                                                      sharedInfo: kdfInfo + ephemeralPublicKey, outputByteCount: 48)
-                var bytes = k.secret.unsafeExposedBytes
-                defer { bytes.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
-                encryptionKey = SymmetricKey(data: bytes[0..<16])
-                macKey = SymmetricKey(data: bytes[16..<32])
-                ivKey = SymmetricKey(data: bytes[32..<48])
+                let k = try sharedSecret.x963DerivedSymmetricKey(using: SHA256.self, sharedInfo: kdfInfo + ephemeralPublicKey, outputByteCount: 48)
+                // Split inside the wiped storage: no copy of K leaves it.
+                (encryptionKey, macKey, ivKey) = k.withUnsafeBytes { raw in
+                    (SymmetricKey(data: UnsafeRawBufferPointer(rebasing: raw[0..<16])),
+                     SymmetricKey(data: UnsafeRawBufferPointer(rebasing: raw[16..<32])),
+                     SymmetricKey(data: UnsafeRawBufferPointer(rebasing: raw[32..<48])))
+                }
             }
 
             /// AES-128-CBC-PKCS7 under the encryption key, then MAC = HMAC-SHA256(macKey, C ‖ SH2)
@@ -110,11 +110,13 @@ extension PowerAuth {
             /// The MAC checked in constant time before anything is decrypted, then AES-CBC-PKCS7
             /// (§9.3). Every failure is the one ``ProtocolError/decryptionFailure(file:line:)``.
             func open(_ ciphertext: [UInt8], mac: [UInt8], iv: [UInt8], sharedInfo2: [UInt8]) throws(ProtocolError) -> [UInt8] {
-                guard mac.count == 32, HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: ciphertext + sharedInfo2, using: macKey),
-                      let plaintext = try? AES.UnauthenticatedCBC.decrypt(ciphertext, using: encryptionKey, iv: iv) else {
+                guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: ciphertext + sharedInfo2, using: macKey) else {
                     throw .decryptionFailure()
                 }
-                return plaintext
+                // A CBC failure after a good MAC converts to the same one decryption error.
+                return try ProtocolError.converting("ECIES payload") { () throws(CryptoError) in
+                    try AES.UnauthenticatedCBC.decrypt(ciphertext, using: encryptionKey, iv: iv)
+                }
             }
 
             /// The IV: zero for 3.0, KDF_INTERNAL(ivKey, nonce) after (§9.2).

@@ -72,13 +72,12 @@ extension PowerAuth.ECIES {
         /// The response from its JSON fields as text (also when it is nested in another object,
         /// as the layer-2 answer of an activation is).
         package init(wire: Wire) throws(ProtocolError) {
-            guard let data = try? Base64.decode(wire.encryptedData), let mac = try? Base64.decode(wire.mac) else {
-                throw ProtocolError(.malformedInput, "ECIES response fields are not Base64")
+            let (data, mac) = try ProtocolError.converting("ECIES response fields") { () throws(CryptoError) in
+                (try Base64.decode(wire.encryptedData), try Base64.decode(wire.mac))
             }
             var nonce: [UInt8]?
             if let text = wire.nonce {
-                guard let bytes = try? Base64.decode(text) else { throw ProtocolError(.malformedInput, "ECIES nonce is not Base64") }
-                nonce = bytes
+                nonce = try ProtocolError.converting("ECIES nonce") { () throws(CryptoError) in try Base64.decode(text) }
             }
             self.init(encryptedData: data, mac: mac, nonce: nonce, timestamp: wire.timestamp)
         }

@@ -1,6 +1,6 @@
 // The server half of one ECIES exchange (powerauth.md §9.2–§9.3 seen from the server): decrypt
-// a request with the scope's private key, then encrypt the response. Used by the vectors, the
-// tests and the coming PowerAuthServer target.
+// a request with the scope's private key, then encrypt the response. Used by PowerAuthServer,
+// the vectors and the tests.
 
 public import CryptoPrimitives
 public import ProtocolSupport
@@ -14,12 +14,12 @@ extension PowerAuth.ECIES.Request {
 
     /// The request from its JSON fields as text (also when nested, as an activation's layer 2 is).
     package init(wire: Wire) throws(ProtocolError) {
-        guard let e = try? Base64.decode(wire.ephemeralPublicKey), let data = try? Base64.decode(wire.encryptedData),
-              let mac = try? Base64.decode(wire.mac) else { throw ProtocolError(.malformedInput, "ECIES request fields are not Base64") }
+        let (e, data, mac) = try ProtocolError.converting("ECIES request fields") { () throws(CryptoError) in
+            (try Base64.decode(wire.ephemeralPublicKey), try Base64.decode(wire.encryptedData), try Base64.decode(wire.mac))
+        }
         var nonce: [UInt8]?
         if let text = wire.nonce {
-            guard let bytes = try? Base64.decode(text) else { throw ProtocolError(.malformedInput, "ECIES nonce is not Base64") }
-            nonce = bytes
+            nonce = try ProtocolError.converting("ECIES nonce") { () throws(CryptoError) in try Base64.decode(text) }
         }
         self.init(temporaryKeyID: wire.temporaryKeyId, ephemeralPublicKey: e, encryptedData: data, mac: mac, nonce: nonce, timestamp: wire.timestamp)
     }
@@ -53,11 +53,15 @@ extension PowerAuth.ECIES {
         public func decrypt(_ request: Request) throws(ProtocolError) -> (plaintext: [UInt8], responseEncryptor: ResponseEncryptor) {
             let version = parameters.version
             guard version < .v3_1 || request.nonce?.count == 16, version < .v3_2 || request.timestamp != nil,
-                  request.temporaryKeyID == parameters.temporaryKeyID,
-                  let ephemeral = try? P256.KeyAgreement.PublicKey(sec1Representation: request.ephemeralPublicKey),
-                  let shared = try? privateKey.sharedSecretFromKeyAgreement(with: ephemeral),
-                  let envelope = try? EnvelopeKey(sharedSecret: shared, kdfInfo: parameters.kdfInfo, ephemeralPublicKey: request.ephemeralPublicKey)
-            else { throw .decryptionFailure() }
+                  request.temporaryKeyID == parameters.temporaryKeyID else { throw .decryptionFailure() }
+            let envelope: EnvelopeKey
+            do {
+                let ephemeral = try P256.KeyAgreement.PublicKey(sec1Representation: request.ephemeralPublicKey)
+                let shared = try privateKey.sharedSecretFromKeyAgreement(with: ephemeral)
+                envelope = try EnvelopeKey(sharedSecret: shared, kdfInfo: parameters.kdfInfo, ephemeralPublicKey: request.ephemeralPublicKey)
+            } catch {
+                throw .decryptionFailure()  // every cause is the one decryption error (§9.3)
+            }
             let iv = envelope.iv(nonce: request.nonce, version: version)
             let plaintext = try envelope.open(request.encryptedData, mac: request.mac, iv: iv,
                                               sharedInfo2: parameters.sharedInfo2(nonce: request.nonce, timestamp: request.timestamp,
@@ -81,15 +85,15 @@ extension PowerAuth.ECIES {
                 throw ProtocolError(.invalidArgument, "3.2+ responses need a 16-byte nonce and a timestamp")
             }
             let iv = version >= .v3_2 ? envelope.iv(nonce: n, version: version) : requestIV
-            guard let (ciphertext, mac) = try? envelope.seal(plaintext, iv: iv, sharedInfo2: parameters.sharedInfo2(nonce: n, timestamp: ts, ephemeralPublicKey: [])) else {
-                throw ProtocolError(.cryptoFailure, "AES failed")
+            let (ciphertext, mac) = try ProtocolError.converting("ECIES response") { () throws(CryptoError) in
+                try envelope.seal(plaintext, iv: iv, sharedInfo2: parameters.sharedInfo2(nonce: n, timestamp: ts, ephemeralPublicKey: []))
             }
             return Response(encryptedData: ciphertext, mac: mac, nonce: n, timestamp: ts)
         }
 
         /// Encrypts with a fresh nonce from `random` and `timestamp` (ms).
         public func encrypt(_ plaintext: some Sequence<UInt8>, timestamp: UInt64, using random: inout some RandomSource) throws(ProtocolError) -> Response {
-            guard let nonce = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+            let nonce = try ProtocolError.converting("nonce") { () throws(CryptoError) in try random.bytes(count: 16) }
             return try encrypt(plaintext, nonce: nonce, timestamp: timestamp)
         }
     }

@@ -32,8 +32,9 @@ extension PowerAuth {
         if let encryptionKey {
             key = encryptionKey
         } else {
-            guard version < .v3_3, let server = try? P256.KeyAgreement.PublicKey(sec1Representation: activation.serverPublicKey) else {
-                throw ProtocolError(.invalidArgument, "3.3 needs the activation-scope temporary key")
+            guard version < .v3_3 else { throw ProtocolError(.invalidArgument, "3.3 needs the activation-scope temporary key") }
+            let server = try ProtocolError.converting("stored server public key") { () throws(CryptoError) in
+                try P256.KeyAgreement.PublicKey(sec1Representation: activation.serverPublicKey)
             }
             key = EncryptionKey(publicKey: server)
         }
@@ -63,9 +64,8 @@ extension PowerAuth {
     public static func token(from plaintext: [UInt8]) throws(ProtocolError) -> Token {
         struct Wire: Decodable { let tokenId: String; let tokenSecret: String }
         let wire = try JSONResponse.decode(Wire.self, from: plaintext, what: "token")
-        guard !wire.tokenId.isEmpty, let secret = try? Base64.decode(wire.tokenSecret), secret.count == 16 else {
-            throw ProtocolError(.malformedInput, "token fields")
-        }
+        let secret = try ProtocolError.converting("token secret") { () throws(CryptoError) in try Base64.decode(wire.tokenSecret) }
+        guard !wire.tokenId.isEmpty, secret.count == 16 else { throw ProtocolError(.malformedInput, "token fields") }
         return Token(id: wire.tokenId, secret: SymmetricKey(data: secret))
     }
 
@@ -93,7 +93,7 @@ extension PowerAuth {
     public static func vaultKey(from plaintext: [UInt8], transportKey: SymmetricKey) throws(ProtocolError) -> SymmetricKey {
         struct Wire: Decodable { let encryptedVaultEncryptionKey: String }
         let wire = try JSONResponse.decode(Wire.self, from: plaintext, what: "vault unlock")
-        guard let encrypted = try? Base64.decode(wire.encryptedVaultEncryptionKey) else { throw ProtocolError(.malformedInput, "vault key field") }
+        let encrypted = try ProtocolError.converting("vault key field") { () throws(CryptoError) in try Base64.decode(wire.encryptedVaultEncryptionKey) }
         return try Vault.vaultKey(encryptedVaultEncryptionKey: encrypted, transportKey: transportKey)
     }
 

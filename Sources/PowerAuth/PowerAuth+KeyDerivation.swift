@@ -8,21 +8,29 @@ extension PowerAuth {
     public enum KeyDerivation {
         /// KDF (powerauth.md §1): AES-128-ECB of `0x00×8 ‖ BE64(index)` under `key`. The index sits
         /// in the last 8 bytes (the vectors prove it; one doc page says otherwise).
+        ///
+        /// Every PowerAuth key is 16 bytes; `key` of another length is a programming error and
+        /// traps (it never derives an empty or default key).
         public static func derive(_ key: SymmetricKey, index: UInt64) -> SymmetricKey {
+            precondition(key.byteCount == 16, "PowerAuth KDF needs a 16-byte key, got \(key.byteCount)")
             var block = [UInt8](repeating: 0, count: 16)
             for i in 0..<8 { block[15 - i] = UInt8(truncatingIfNeeded: index >> (8 * UInt64(i))) }
-            // A 16-byte key and block cannot fail; an empty key (a broken caller) derives nothing.
-            guard key.byteCount == 16, var out = try? AES.encryptBlock(block, using: key) else { return SymmetricKey(data: []) }
-            defer { out.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
+            var out: [UInt8]
+            do {
+                out = try AES.encryptBlock(block, using: key)
+            } catch {
+                preconditionFailure("internal error: AES refused a 16-byte key and block: \(error)")
+            }
+            defer { SecretBytes.wipe(&out) }
             return SymmetricKey(data: out)
         }
 
         /// KDF_INTERNAL (powerauth.md §1): fold16(HMAC-SHA256(key, index)); `key` is the HMAC key.
         public static func deriveInternal(_ key: SymmetricKey, index: some Sequence<UInt8>) -> SymmetricKey {
             var mac = HMAC<SHA256>.authenticationCode(for: index, using: key).bytes
-            defer { mac.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
+            defer { SecretBytes.wipe(&mac) }
             var folded = PowerAuth.fold16(mac)
-            defer { folded.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
+            defer { SecretBytes.wipe(&folded) }
             return SymmetricKey(data: folded)
         }
 
@@ -30,11 +38,12 @@ extension PowerAuth {
         public static func masterSecret(devicePrivateKey: P256.KeyAgreement.PrivateKey,
                                         serverPublicKey: P256.KeyAgreement.PublicKey) throws(CryptoError) -> SymmetricKey {
             let shared = try devicePrivateKey.sharedSecretFromKeyAgreement(with: serverPublicKey)
-            var x = shared.secret.unsafeExposedBytes
-            defer { x.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
-            var folded = PowerAuth.fold16(x)
-            defer { folded.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
-            return SymmetricKey(data: folded)
+            // fold16 straight from the wiped storage into the wiped storage of the key.
+            return SymmetricKey(secret: shared.secret.withUnsafeBytes { x in
+                SecretBytes(count: 16) { out in
+                    for i in 0..<16 { out[i] = x[i] ^ x[i + 16] }
+                }
+            })
         }
     }
 

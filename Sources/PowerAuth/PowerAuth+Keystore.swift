@@ -36,7 +36,7 @@ extension PowerAuth {
         /// scope keyed with KDF_INTERNAL(KEY_TRANSPORT, raw APP_SECRET).
         public init(configuration: Configuration, activation: (id: String, transportKey: SymmetricKey)? = nil,
                     using random: inout some RandomSource) throws(ProtocolError) {
-            guard let challengeBytes = try? random.bytes(count: 18) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+            let challengeBytes = try ProtocolError.converting("challengeBytes") { () throws(CryptoError) in try random.bytes(count: 18) }
             challenge = Base64.encode(challengeBytes)
             applicationKey = configuration.applicationKey
             activationID = activation?.id
@@ -56,16 +56,18 @@ extension PowerAuth {
             struct Envelope: Decodable { struct Body: Decodable { let jwt: String }; let responseObject: Body }
             let jwt = try JSONResponse.decode(Envelope.self, from: response.body, what: "keystore response").responseObject.jwt
             let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 3, let headerBytes = try? Base64.decode(parts[0], alphabet: .urlSafe, padded: false),
-                  let payloadBytes = try? Base64.decode(parts[1], alphabet: .urlSafe, padded: false),
-                  let signatureBytes = try? Base64.decode(parts[2], alphabet: .urlSafe, padded: false) else {
-                throw ProtocolError(.malformedInput, "keystore JWT")
+            guard parts.count == 3 else { throw ProtocolError(.malformedInput, "keystore JWT is not three parts") }
+            let (headerBytes, payloadBytes, signatureBytes) = try ProtocolError.converting("keystore JWT") { () throws(CryptoError) in
+                (try Base64.decode(parts[0], alphabet: .urlSafe, padded: false), try Base64.decode(parts[1], alphabet: .urlSafe, padded: false),
+                 try Base64.decode(parts[2], alphabet: .urlSafe, padded: false))
             }
             struct Header: Decodable { let alg: String; let typ: String? }
             let header = try JSONResponse.decode(Header.self, from: headerBytes, what: "keystore JWT header")
             guard header.alg == "ES256", header.typ == nil || header.typ == "JWT" else { throw ProtocolError(.malformedInput, "keystore JWT algorithm") }
-            guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),
-                  serverKey.isValidSignature(signature, for: Array((parts[0] + "." + parts[1]).utf8)) else {
+            // A signature that does not even decode is as invalid as one that does not verify.
+            let signature: P256.Signing.ECDSASignature?
+            do { signature = try P256.Signing.ECDSASignature(rawRepresentation: signatureBytes) } catch { signature = nil }
+            guard let signature, serverKey.isValidSignature(signature, for: Array((parts[0] + "." + parts[1]).utf8)) else {
                 throw ProtocolError(.invalidSignature, "keystore JWT signature")
             }
             struct Claims: Decodable {
@@ -73,13 +75,21 @@ extension PowerAuth {
                 let iat_ms: UInt64?; let exp_ms: UInt64?; let iat: UInt64?; let exp: UInt64?
             }
             let claims = try JSONResponse.decode(Claims.self, from: payloadBytes, what: "keystore JWT claims")
+            let key = try ProtocolError.converting("keystore JWT public key") { () throws(CryptoError) in
+                try P256.KeyAgreement.PublicKey(sec1Representation: Base64.decode(claims.publicKey))
+            }
             guard claims.challenge == challenge, claims.applicationKey == applicationKey, claims.activationId == activationID,
-                  !claims.sub.isEmpty, let point = try? Base64.decode(claims.publicKey),
-                  let key = try? P256.KeyAgreement.PublicKey(sec1Representation: point),
-                  let issued = claims.iat_ms ?? claims.iat.map({ $0 * 1000 }), let expires = claims.exp_ms ?? claims.exp.map({ $0 * 1000 }) else {
+                  !claims.sub.isEmpty, let issued = claims.iat_ms ?? claims.iat.flatMap(Self.milliseconds), let expires = claims.exp_ms ?? claims.exp.flatMap(Self.milliseconds) else {
                 throw ProtocolError(.malformedInput, "keystore JWT claims do not match the request")
             }
             return TemporaryKey(id: claims.sub, publicKey: key, issuedAt: issued, expiresAt: expires)
+        }
+
+        /// Seconds as milliseconds, or nil when that does not fit 64 bits (a server-signed JWT is
+        /// still external data: a huge `iat` must be malformed input, not a crash).
+        static func milliseconds(_ seconds: UInt64) -> UInt64? {
+            let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+            return overflow ? nil : product
         }
     }
 }

@@ -11,6 +11,9 @@ extension PowerAuth {
     public enum KeyLocking {
         /// The PBKDF2 iteration count the SDK uses for the knowledge key.
         public static let passwordIterations = 10_000
+        /// The most PBKDF2 rounds a stored record may ask for: a tampered store must not make the
+        /// device spend hours unlocking (100 times the standard count, ~1.5 s on this machine).
+        public static let maximumPasswordIterations = 1_000_000
 
         /// The knowledge key's unlock key: PBKDF2-HMAC-SHA1(password, salt16, iterations, 16 B).
         /// Throws ``ProtocolError/Code/invalidArgument`` for a salt that is not 16 bytes or a
@@ -28,20 +31,24 @@ extension PowerAuth {
 
         /// `key` encrypted under `unlockKey` (16 bytes out). An all-zero unlock key is refused.
         public static func lock(_ key: SymmetricKey, with unlockKey: SymmetricKey) throws(ProtocolError) -> [UInt8] {
-            guard key.byteCount == 16, unlockKey.byteCount == 16, !unlockKey.withUnsafeBytes({ $0.allSatisfy { $0 == 0 } }),
-                  let locked = try? key.withUnsafeBytes({ raw throws(CryptoError) in
-                      try AES.UnauthenticatedCBC.encrypt(raw, using: unlockKey, iv: [UInt8](repeating: 0, count: 16), padding: .none)
-                  }) else { throw ProtocolError(.invalidArgument, "keys are 16 bytes and the unlock key is not all zero") }
-            return locked
+            guard key.byteCount == 16, unlockKey.byteCount == 16, !unlockKey.withUnsafeBytes({ $0.allSatisfy { $0 == 0 } }) else {
+                throw ProtocolError(.invalidArgument, "keys are 16 bytes and the unlock key is not all zero")
+            }
+            return try ProtocolError.converting("locking a key") { () throws(CryptoError) in
+                try key.withUnsafeBytes { raw throws(CryptoError) in
+                    try AES.UnauthenticatedCBC.encrypt(raw, using: unlockKey, iv: [UInt8](repeating: 0, count: 16), padding: .none)
+                }
+            }
         }
 
         /// The key inside `locked`. Any 16 bytes unlock to some key: a wrong unlock key is only
         /// detected by the server rejecting the signature (§4.2).
         public static func unlock(_ locked: [UInt8], with unlockKey: SymmetricKey) throws(ProtocolError) -> SymmetricKey {
-            guard locked.count == 16, unlockKey.byteCount == 16,
-                  var raw = try? AES.UnauthenticatedCBC.decrypt(locked, using: unlockKey, iv: [UInt8](repeating: 0, count: 16), padding: .none)
-            else { throw ProtocolError(.invalidArgument, "a locked key is one 16-byte block") }
-            defer { raw.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
+            guard locked.count == 16, unlockKey.byteCount == 16 else { throw ProtocolError(.invalidArgument, "a locked key is one 16-byte block") }
+            var raw = try ProtocolError.converting("unlocking a key") { () throws(CryptoError) in
+                try AES.UnauthenticatedCBC.decrypt(locked, using: unlockKey, iv: [UInt8](repeating: 0, count: 16), padding: .none)
+            }
+            defer { SecretBytes.wipe(&raw) }
             return SymmetricKey(data: raw)
         }
     }
@@ -51,9 +58,14 @@ extension PowerAuth {
         /// KEY_ENCRYPTION_VAULT = AES-CBC-PKCS7-Decrypt(KEY_TRANSPORT, zero IV, encrypted key),
         /// which must be 16 bytes; any failure is the one decryption error.
         public static func vaultKey(encryptedVaultEncryptionKey: [UInt8], transportKey: SymmetricKey) throws(ProtocolError) -> SymmetricKey {
-            guard var raw = try? AES.UnauthenticatedCBC.decrypt(encryptedVaultEncryptionKey, using: transportKey, iv: [UInt8](repeating: 0, count: 16)),
-                  raw.count == 16 else { throw .decryptionFailure() }
-            defer { raw.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
+            var raw = try ProtocolError.converting("vault key") { () throws(CryptoError) in
+                try AES.UnauthenticatedCBC.decrypt(encryptedVaultEncryptionKey, using: transportKey, iv: [UInt8](repeating: 0, count: 16))
+            }
+            guard raw.count == 16 else {
+                SecretBytes.wipe(&raw)
+                throw .decryptionFailure()
+            }
+            defer { SecretBytes.wipe(&raw) }
             return SymmetricKey(data: raw)
         }
 
@@ -65,22 +77,17 @@ extension PowerAuth {
         /// The device private key from `cDevicePrivateKey` (AES-CBC-PKCS7, zero IV, under the
         /// vault key; §5.4, §12). Any failure is the one decryption error.
         public static func devicePrivateKey(_ encrypted: [UInt8], vaultKey: SymmetricKey) throws(ProtocolError) -> P256.Signing.PrivateKey {
-            guard var raw = try? AES.UnauthenticatedCBC.decrypt(encrypted, using: vaultKey, iv: [UInt8](repeating: 0, count: 16)) else {
+            var raw = try ProtocolError.converting("device private key") { () throws(CryptoError) in
+                try AES.UnauthenticatedCBC.decrypt(encrypted, using: vaultKey, iv: [UInt8](repeating: 0, count: 16))
+            }
+            defer { SecretBytes.wipe(&raw) }
+            // The SDK stores the minimal big-endian scalar (Java BigInteger, 1…33 bytes); we store
+            // all 32. Any unreadable scalar is the one decryption error, like a bad pad.
+            do {
+                return try P256.Signing.PrivateKey(rawRepresentation: raw)
+            } catch {
                 throw .decryptionFailure()
             }
-            defer { raw.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
-            // The SDK stores the minimal big-endian scalar; pad it to 32 bytes.
-            guard raw.count <= 33, let key = try? P256.Signing.PrivateKey(rawRepresentation: [UInt8](repeating: 0, count: max(0, 32 - raw.count)) + raw) else {
-                throw .decryptionFailure()
-            }
-            return key
         }
-    }
-
-    /// The `X-PowerAuth-Authorization` value (powerauth.md §7.5), in the SDK's order.
-    public static func authorizationHeader(version: ProtocolVersion, activationID: String, applicationKey: String, nonce: String,
-                                           factors: SignatureFactors, signature: String) -> String {
-        "PowerAuth pa_version=\"\(version.rawValue)\", pa_activation_id=\"\(activationID)\", pa_application_key=\"\(applicationKey)\", "
-            + "pa_nonce=\"\(nonce)\", pa_signature_type=\"\(factors.rawValue)\", pa_signature=\"\(signature)\""
     }
 }

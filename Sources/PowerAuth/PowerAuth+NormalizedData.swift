@@ -13,12 +13,20 @@ extension PowerAuth {
             return Array(parts.joined(separator: "&").utf8)
         }
 
-        /// The canonical query of GET parameters: `urlenc(k)=urlenc(v)` sorted by key, then by
-        /// value, joined by `&` (§7.2).
+        /// The canonical query of GET parameters: the decoded pairs sorted by key, then by value
+        /// (by their UTF-8 bytes), then each written `urlenc(k)=urlenc(v)`, joined by `&` (§7.2).
+        ///
+        /// The sort comes first, on the logical keys and values, as the PowerAuth mobile SDK's
+        /// core and the Java server do: sorting the encoded text instead puts `a+b` (encoded
+        /// `a%2Bb`) before `a b` (encoded `a+b`) and `%C3%A9…` before `z`, and every such signed
+        /// GET would fail.
         public static func canonicalQuery(_ parameters: [(String, String)]) -> String {
-            parameters.map { (formEncoded($0.0), formEncoded($0.1)) }
-                .sorted { ($0.0.utf8.lexicographicallyPrecedes($1.0.utf8)) || ($0.0 == $1.0 && $0.1.utf8.lexicographicallyPrecedes($1.1.utf8)) }
-                .map { $0.0 + "=" + $0.1 }
+            parameters
+                .sorted { a, b in
+                    if !a.0.utf8.elementsEqual(b.0.utf8) { return a.0.utf8.lexicographicallyPrecedes(b.0.utf8) }
+                    return a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
+                }
+                .map { formEncoded($0.0) + "=" + formEncoded($0.1) }
                 .joined(separator: "&")
         }
 

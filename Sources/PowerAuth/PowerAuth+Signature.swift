@@ -20,10 +20,21 @@ extension PowerAuth {
 
         /// `next(c) = fold16(SHA-256(c))`: the value after one signature (§7.1, §6.4).
         public var next: CounterData {
-            var digest = SHA256.hash(data: rawRepresentation.unsafeExposedBytes).bytes
-            defer { digest.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
-            // fold16 of 32 bytes is always 16 bytes.
-            return (try? CounterData(rawRepresentation: PowerAuth.fold16(digest))) ?? self
+            var hasher = SHA256()
+            rawRepresentation.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            var digest = hasher.finalize().bytes
+            defer { SecretBytes.wipe(&digest) }
+            var folded = PowerAuth.fold16(digest)
+            defer { SecretBytes.wipe(&folded) }
+            // fold16 of 32 bytes is always 16 bytes; anything else is a broken invariant, never
+            // a reason to hand back the unadvanced counter.
+            guard folded.count == 16 else { preconditionFailure("internal error: fold16 gave \(folded.count) bytes") }
+            return CounterData(checked: SecretBytes(folded))
+        }
+
+        /// Wraps 16 bytes already known to be 16.
+        private init(checked secret: SecretBytes) {
+            rawRepresentation = secret
         }
 
         /// `CounterData(redacted)`.

@@ -14,13 +14,13 @@ extension PowerAuth {
         public let next: ActivationData
     }
 
-    /// Signs `body` (or, for GET/DELETE, the canonical query of `parameters`) for `uriID`
-    /// (powerauth.md §7.2–§7.5): a fresh 16-byte nonce, decimal signatures for 3.0 and Base64
-    /// from 3.1.
+    /// Signs `body` for `uriID` (powerauth.md §7.2–§7.5): a fresh 16-byte nonce, decimal
+    /// signatures for 3.0 and Base64 from 3.1. For a GET or DELETE without a body, pass the
+    /// bytes of ``NormalizedData/canonicalQuery(_:)`` of its query parameters as `body`.
     public static func sign(method: String, uriID: String, body: [UInt8], activation: ActivationData, factors: SignatureFactors,
                             keys: SignatureKeys, configuration: Configuration, version: ProtocolVersion = .v3_3,
                             using random: inout some RandomSource) throws(ProtocolError) -> SignedRequest {
-        guard let nonceBytes = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+        let nonceBytes = try ProtocolError.converting("nonceBytes") { () throws(CryptoError) in try random.bytes(count: 16) }
         let nonce = Base64.encode(nonceBytes)
         let data = NormalizedData.make(method: method, uriID: uriID, nonce: nonce, body: body, secret: configuration.applicationSecret)
         let signature = try Signature.compute(data: data, counter: activation.counter, factors: factors, keys: keys,
@@ -49,5 +49,14 @@ extension PowerAuth {
     public static func isValidServerSignature(_ derSignature: [UInt8], for data: [UInt8], publicKey: P256.Signing.PublicKey) -> Bool {
         guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: derSignature) else { return false }
         return publicKey.isValidSignature(signature, for: data)
+    }
+}
+
+extension PowerAuth {
+    /// The `X-PowerAuth-Authorization` value (powerauth.md §7.5), in the SDK's order.
+    public static func authorizationHeader(version: ProtocolVersion, activationID: String, applicationKey: String, nonce: String,
+                                           factors: SignatureFactors, signature: String) -> String {
+        "PowerAuth pa_version=\"\(version.rawValue)\", pa_activation_id=\"\(activationID)\", pa_application_key=\"\(applicationKey)\", "
+            + "pa_nonce=\"\(nonce)\", pa_signature_type=\"\(factors.rawValue)\", pa_signature=\"\(signature)\""
     }
 }

@@ -38,6 +38,9 @@ extension PowerAuth {
 
     /// Status-blob handling (powerauth.md §6.2–§6.4).
     public enum StatusBlob {
+        /// The one reason every unreadable status blob gives.
+        public static let invalidBlobReason = "status blob does not decrypt to a valid status"
+
         /// STATUS_IV = KDF_INTERNAL(KDF(KEY_TRANSPORT, 3000), challenge ‖ nonce) (§6.2).
         public static func iv(transportKey: SymmetricKey, challenge: [UInt8], nonce: [UInt8]) -> [UInt8] {
             let ivKey = KeyDerivation.derive(transportKey, index: 3000)
@@ -46,21 +49,25 @@ extension PowerAuth {
 
         /// Decrypts and parses the 32-byte blob (§6.2, §6.3). Any failure — a wrong length, a
         /// bad magic, an unknown state, a look-ahead of 0 or above 64 — is
-        /// ``ProtocolError/Code/malformedInput``.
+        /// ``ProtocolError/Code/malformedInput`` with one fixed reason: no decrypted byte is
+        /// quoted, so the error text never carries plaintext.
         public static func decrypt(_ encrypted: [UInt8], transportKey: SymmetricKey, challenge: [UInt8],
                                    nonce: [UInt8]) throws(ProtocolError) -> ActivationStatus {
-            guard encrypted.count == 32, challenge.count == 16, nonce.count == 16,
-                  let blob = try? AES.UnauthenticatedCBC.decrypt(encrypted, using: transportKey,
-                                                                 iv: iv(transportKey: transportKey, challenge: challenge, nonce: nonce), padding: .none)
-            else { throw ProtocolError(.malformedInput, "status blob is not 32 bytes of AES-CBC") }
-            // §6.3: DE C0 DE, then D with a non-zero low nibble.
-            guard blob[0] == 0xDE, blob[1] == 0xC0, blob[2] == 0xDE, blob[3] & 0xF0 == 0xD0, blob[3] & 0x0F >= 1 else {
-                throw ProtocolError(.malformedInput, "status blob magic")
+            guard encrypted.count == 32, challenge.count == 16, nonce.count == 16 else {
+                throw ProtocolError(.malformedInput, Self.invalidBlobReason)
             }
-            guard let state = ActivationState(rawValue: blob[4]), state != .deadlock else {
-                throw ProtocolError(.malformedInput, "status blob state \(blob[4])")
+            let blob: [UInt8]
+            do {
+                blob = try AES.UnauthenticatedCBC.decrypt(encrypted, using: transportKey,
+                                                          iv: iv(transportKey: transportKey, challenge: challenge, nonce: nonce), padding: .none)
+            } catch {
+                throw ProtocolError(.malformedInput, Self.invalidBlobReason, cause: error)
             }
-            guard (1...64).contains(blob[15]) else { throw ProtocolError(.malformedInput, "look-ahead window \(blob[15])") }
+            // §6.3: DE C0 DE, then D with a non-zero low nibble; a known state; a window of 1…64.
+            guard blob[0] == 0xDE, blob[1] == 0xC0, blob[2] == 0xDE, blob[3] & 0xF0 == 0xD0, blob[3] & 0x0F >= 1,
+                  let state = ActivationState(rawValue: blob[4]), state != .deadlock, (1...64).contains(blob[15]) else {
+                throw ProtocolError(.malformedInput, Self.invalidBlobReason)
+            }
             return ActivationStatus(state: state, currentVersion: blob[5], upgradeVersion: blob[6], counterByte: blob[12],
                                     failedAttempts: blob[13], maxFailedAttempts: blob[14], lookAheadWindow: blob[15],
                                     counterDataHash: Array(blob[16..<32]))
@@ -73,7 +80,7 @@ extension PowerAuth {
             let counterKey = KeyDerivation.derive(transportKey, index: 4000)
             var candidate = local
             for distance in 0..<max(window, 1) {
-                let hash = KeyDerivation.deriveInternal(counterKey, index: candidate.rawRepresentation.unsafeExposedBytes)
+                let hash = candidate.rawRepresentation.withUnsafeBytes { KeyDerivation.deriveInternal(counterKey, index: $0) }
                 if hash == SymmetricKey(data: serverHash) { return distance }
                 candidate = candidate.next
             }

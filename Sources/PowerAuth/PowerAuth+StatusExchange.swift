@@ -13,7 +13,7 @@ extension PowerAuth {
 
         /// Builds the request with a fresh 16-byte challenge.
         public init(activationID: String, using random: inout some RandomSource) throws(ProtocolError) {
-            guard let challenge = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+            let challenge = try ProtocolError.converting("challenge") { () throws(CryptoError) in try random.bytes(count: 16) }
             self.challenge = challenge
             self.activationID = activationID
             let body = JSONText.object([("requestObject", .object([("activationId", .string(activationID)), ("challenge", .string(Base64.encode(challenge)))]))])
@@ -26,8 +26,12 @@ extension PowerAuth {
         public func process(_ response: HTTPResponse, transportKey: SymmetricKey) throws(ProtocolError) -> ActivationStatus {
             try PowerAuth.requireSuccess(response)
             let wire = try JSONResponse.decode(Wire.self, from: response.body, what: "status response")
-            guard wire.status == "OK", wire.responseObject.activationId == activationID, let blob = try? Base64.decode(wire.responseObject.encryptedStatusBlob),
-                  let nonce = try? Base64.decode(wire.responseObject.nonce) else { throw ProtocolError(.malformedInput, "status response fields") }
+            guard wire.status == "OK", wire.responseObject.activationId == activationID else {
+                throw ProtocolError(.malformedInput, "status response is not OK for this activation")
+            }
+            let (blob, nonce) = try ProtocolError.converting("status response fields") { () throws(CryptoError) in
+                (try Base64.decode(wire.responseObject.encryptedStatusBlob), try Base64.decode(wire.responseObject.nonce))
+            }
             return try StatusBlob.decrypt(blob, transportKey: transportKey, challenge: challenge, nonce: nonce)
         }
 

@@ -1,6 +1,7 @@
-// The PowerAuth 3.x client core (powerauth.md), sans-I/O. This first part holds the protocol's
-// cryptography: key derivation (§1, §4), signatures (§7), the status blob (§6), the activation
-// fingerprint (§5.3) and the codes (§3). Activation, ECIES, tokens and the vault follow.
+// The PowerAuth 3.x client core (powerauth.md), sans-I/O: its cryptography (key derivation §1,
+// §4; signatures §7; the status blob §6; the fingerprint §5.3; the codes §3; ECIES §9; tokens
+// §11; the vault §12) and its flows (activation §5, status §6, signing §7, the encrypted
+// endpoints §8–§13, errors §14.2). This file holds the namespace and the shared helpers.
 
 
 /// The PowerAuth 3.x client core (Wultra).

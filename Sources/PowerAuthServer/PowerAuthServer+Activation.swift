@@ -35,10 +35,21 @@ extension PowerAuthServer {
         public private(set) var failedAttempts: UInt8 = 0
         /// Failed signatures that block the activation.
         public var maxFailedAttempts: UInt8 = 5
-        /// The look-ahead window (1…64).
-        public var lookAheadWindow = 20
+        /// The look-ahead window: how many counter values past the expected one a signature may
+        /// use (powerauth.md §6.4). Set with ``setLookAheadWindow(_:)``.
+        public private(set) var lookAheadWindow = 20
         /// The activation state (status blob byte, §6.2).
         public var state: PowerAuth.ActivationState = .active
+
+        /// Sets the look-ahead window. Throws ``ProtocolError/Code/invalidArgument`` outside
+        /// 1…64: the window travels in one byte of the status blob (powerauth.md §6.2), clients
+        /// refuse a blob whose window is above 64, and an empty window would refuse every signature.
+        public mutating func setLookAheadWindow(_ window: Int) throws(ProtocolError) {
+            guard (1...64).contains(window) else {
+                throw ProtocolError(.invalidArgument, "look-ahead window \(window) is outside 1…64")
+            }
+            lookAheadWindow = window
+        }
 
         /// KEY_SERVER_PUBLIC.
         public var serverPublicKey: P256.KeyAgreement.PublicKey { serverKey.publicKey }
@@ -47,7 +58,7 @@ extension PowerAuthServer {
         public var transportKey: SymmetricKey { keys.transport }
 
         private struct StatusRequest: Decodable {
-            struct Inner: Decodable { let activationId: String; let challenge: String }
+            struct Inner: Decodable { let activationId: String; let challenge: String? }
             let requestObject: Inner
         }
 
@@ -91,7 +102,7 @@ extension PowerAuthServer {
             var candidate = counter
             for step in 0..<lookAheadWindow {
                 if let expected = try? PowerAuth.Signature.compute(data: data, counter: candidate, factors: factors, keys: all, format: format),
-                   ConstantTime.isEqual(expected.utf8, received).isTrueVartime {
+                   ConstantTimeComparison.isEqual(expected.utf8, received) {
                     counter = candidate.next
                     counterIndex += step + 1
                     if factors != .possession { failedAttempts = 0 }
@@ -120,24 +131,43 @@ extension PowerAuthServer {
             return fields
         }
 
-        /// Answers `POST /pa/v3/activation/status` (§6): the 3.1+ blob under a fresh nonce.
+        /// Answers `POST /pa/v3/activation/status` (§6.1): with a challenge (3.1+ clients), the
+        /// 3.1+ blob under the IV of the challenge and a fresh nonce; without one (3.0 clients),
+        /// the 3.0 answer as the Java server gives it — a zero IV, no nonce, and random bytes
+        /// in the counter fields (CTR_BYTE and the 16 bytes of the counter hash).
         public func status(_ request: HTTPRequest, using random: inout some RandomSource) throws(ProtocolError) -> HTTPResponse {
             let body = try JSONResponse.decode(StatusRequest.self, from: request.body ?? [], what: "status request")
-            guard body.requestObject.activationId == id, let challenge = try? Base64.decode(body.requestObject.challenge), challenge.count == 16,
-                  let nonce = try? random.bytes(count: 16), let reserved = try? random.bytes(count: 5) else {
-                throw ProtocolError(.malformedInput, "status request")
+            guard body.requestObject.activationId == id else { throw ProtocolError(.malformedInput, "status request names another activation") }
+            let challenge = try body.requestObject.challenge.map { text throws(ProtocolError) in
+                try ProtocolError.converting("status challenge") { () throws(CryptoError) in try Base64.decode(text) }
             }
-            let counterKey = PowerAuth.KeyDerivation.derive(keys.transport, index: 4000)
-            let hash = PowerAuth.KeyDerivation.deriveInternal(counterKey, index: counter.rawRepresentation.unsafeExposedBytes).withUnsafeBytes { Array($0) }
+            if let challenge, challenge.count != 16 { throw ProtocolError(.malformedInput, "status challenge is not 16 bytes") }
+            let reserved = try ProtocolError.converting("status blob") { () throws(CryptoError) in try random.bytes(count: 5) }
+            let counterFields: (byte: UInt8, hash: [UInt8])
+            if challenge != nil {
+                let counterKey = PowerAuth.KeyDerivation.derive(keys.transport, index: 4000)
+                let hash = counter.rawRepresentation.withUnsafeBytes { PowerAuth.KeyDerivation.deriveInternal(counterKey, index: $0) }
+                counterFields = (UInt8(truncatingIfNeeded: counterIndex), hash.withUnsafeBytes { Array($0) })
+            } else {
+                let noise = try ProtocolError.converting("status blob") { () throws(CryptoError) in try random.bytes(count: 17) }
+                counterFields = (noise[0], Array(noise[1...]))
+            }
             let blob: [UInt8] = [0xDE, 0xC0, 0xDE, 0xD1, state.rawValue, 3, 3] + reserved
-                + [UInt8(truncatingIfNeeded: counterIndex), failedAttempts, maxFailedAttempts, UInt8(lookAheadWindow)] + hash
-            let iv = PowerAuth.StatusBlob.iv(transportKey: keys.transport, challenge: challenge, nonce: nonce)
-            guard let encrypted = try? AES.UnauthenticatedCBC.encrypt(blob, using: keys.transport, iv: iv, padding: .none) else {
-                throw ProtocolError(.cryptoFailure, "status blob")
+                + [counterFields.byte, failedAttempts, maxFailedAttempts, UInt8(lookAheadWindow)] + counterFields.hash
+            var members: [(String, JSONText)] = [("activationId", .string(id))]
+            let iv: [UInt8]
+            if let challenge {
+                let nonce = try ProtocolError.converting("status nonce") { () throws(CryptoError) in try random.bytes(count: 16) }
+                iv = PowerAuth.StatusBlob.iv(transportKey: keys.transport, challenge: challenge, nonce: nonce)
+                members.append(("nonce", .string(Base64.encode(nonce))))
+            } else {
+                iv = [UInt8](repeating: 0, count: 16)  // §6.1: 3.0 has no challenge, so a zero IV
             }
-            let answer = JSONText.object([("status", .string("OK")), ("responseObject", .object([
-                ("activationId", .string(id)), ("encryptedStatusBlob", .string(Base64.encode(encrypted))), ("nonce", .string(Base64.encode(nonce))),
-            ]))])
+            let encrypted = try ProtocolError.converting("status blob") { () throws(CryptoError) in
+                try AES.UnauthenticatedCBC.encrypt(blob, using: keys.transport, iv: iv, padding: .none)
+            }
+            members.insert(("encryptedStatusBlob", .string(Base64.encode(encrypted))), at: 1)
+            let answer = JSONText.object([("status", .string("OK")), ("responseObject", .object(members))])
             return HTTPResponse(status: 200, body: answer.bytes)
         }
     }

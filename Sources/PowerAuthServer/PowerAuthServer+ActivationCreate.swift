@@ -52,9 +52,8 @@ extension PowerAuthServer {
                 privateKey: key, parameters: application.applicationScope(.activationLayer2, version: version, temporaryKeyID: temporaryKeyID))
                 .decrypt(try PowerAuth.ECIES.Request(wire: l1.activationData))
             let l2 = try JSONResponse.decode(Layer2.self, from: layer2, what: "activation layer 2")
-            guard let deviceBytes = try? Base64.decode(l2.devicePublicKey),
-                  let device = try? P256.KeyAgreement.PublicKey(sec1Representation: deviceBytes) else {
-                throw ProtocolError(.malformedInput, "device public key")
+            let device = try ProtocolError.converting("device public key") { () throws(CryptoError) in
+                try P256.KeyAgreement.PublicKey(sec1Representation: Base64.decode(l2.devicePublicKey))
             }
             self.request = ActivationRequest(type: l1.type, identityAttributes: l1.identityAttributes ?? [:], activationOTP: l2.activationOtp,
                                              platform: l2.platform)
@@ -69,16 +68,17 @@ extension PowerAuthServer {
         /// and first PUK when given (§5.2, `activationRecovery`).
         public func accept(activationID: String, recovery: (code: String, puk: SecretBytes)? = nil, timestamp: UInt64,
                            using random: inout some RandomSource) throws(ProtocolError) -> (activation: Activation, response: HTTPResponse) {
-            guard let serverKey = try? P256.KeyAgreement.PrivateKey(using: &random), let ctr = try? random.bytes(count: 16),
-                  let counter = try? PowerAuth.CounterData(rawRepresentation: ctr),
-                  let master = try? PowerAuth.KeyDerivation.masterSecret(devicePrivateKey: serverKey, serverPublicKey: devicePublicKey) else {
-                throw ProtocolError(.cryptoFailure, "server key or counter")
+            let (serverKey, ctr, counter, master) = try ProtocolError.converting("server key or counter") { () throws(CryptoError) in
+                let serverKey = try P256.KeyAgreement.PrivateKey(using: &random)
+                let ctr = try random.bytes(count: 16)
+                return (serverKey, ctr, try PowerAuth.CounterData(rawRepresentation: ctr),
+                        try PowerAuth.KeyDerivation.masterSecret(devicePrivateKey: serverKey, serverPublicKey: devicePublicKey))
             }
             var answer: [(String, JSONText)] = [("activationId", .string(activationID)),
                                                 ("serverPublicKey", .string(Base64.encode(serverKey.publicKey.x963Representation))),
                                                 ("ctrData", .string(Base64.encode(ctr)))]
             if let recovery {
-                let puk = String(decoding: recovery.puk.unsafeExposedBytes, as: UTF8.self)
+                let puk = String(decoding: recovery.puk.unsafeExposedBytes, as: UTF8.self)  // the answer is JSON text
                 answer.append(("activationRecovery", .object([("recoveryCode", .string(recovery.code)), ("puk", .string(puk))])))
             }
             let inner = try innerEncryptor.encrypt(JSONText.object(answer).bytes, timestamp: timestamp, using: &random)

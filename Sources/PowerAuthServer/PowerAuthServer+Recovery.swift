@@ -69,7 +69,7 @@ extension PowerAuthServer {
         public init(code: String, puks: [SecretBytes], activationID: String?, state: State, currentPukIndex: Int = 1,
                     failedAttempts: Int = 0) throws(ProtocolError) {
             guard PowerAuth.isValidCode(code), !puks.isEmpty,
-                  puks.allSatisfy({ PowerAuth.isValidPUK(String(decoding: $0.unsafeExposedBytes, as: UTF8.self)) }),
+                  puks.allSatisfy({ PowerAuth.isValidPUK($0) }),
                   (1...puks.count + 1).contains(currentPukIndex), failedAttempts >= 0 else {
                 throw ProtocolError(.invalidActivationCode, "recovery code or PUKs")
             }
@@ -126,7 +126,7 @@ extension PowerAuthServer {
             let modulus: UInt64 = 10_000_000_000
             let limit = UInt64.max - UInt64.max % modulus
             while true {
-                guard let bytes = try? random.bytes(count: 8) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+                let bytes = try ProtocolError.converting("bytes") { () throws(CryptoError) in try random.bytes(count: 8) }
                 let value = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 guard value < limit else { continue }
                 var digits = [UInt8](repeating: 0, count: 10)

@@ -31,9 +31,11 @@ extension PowerAuthServer.Activation {
 
     /// The vault-unlock answer plaintext (§12): KEY_ENCRYPTION_VAULT under KEY_TRANSPORT.
     public func vaultUnlockAnswer() throws(ProtocolError) -> [UInt8] {
-        guard let wrapped = try? keys.vault.withUnsafeBytes({ raw throws(CryptoError) in
-            try AES.UnauthenticatedCBC.encrypt(raw, using: keys.transport, iv: [UInt8](repeating: 0, count: 16))
-        }) else { throw ProtocolError(.cryptoFailure, "vault key") }
+        let wrapped = try ProtocolError.converting("vault key") { () throws(CryptoError) in
+            try keys.vault.withUnsafeBytes { raw throws(CryptoError) in
+                try AES.UnauthenticatedCBC.encrypt(raw, using: keys.transport, iv: [UInt8](repeating: 0, count: 16))
+            }
+        }
         return JSONText.object([("activationId", .string(id)), ("encryptedVaultEncryptionKey", .string(Base64.encode(wrapped)))]).bytes
     }
 }
@@ -41,7 +43,7 @@ extension PowerAuthServer.Activation {
 extension PowerAuthServer {
     /// Issues a token (§11.1): a fresh id text and 16-byte secret, and the answer plaintext.
     public static func issueToken(id: String, using random: inout some RandomSource) throws(ProtocolError) -> (token: PowerAuth.Token, plaintext: [UInt8]) {
-        guard let secret = try? random.bytes(count: 16) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+        let secret = try ProtocolError.converting("secret") { () throws(CryptoError) in try random.bytes(count: 16) }
         let token = PowerAuth.Token(id: id, secret: SymmetricKey(data: secret))
         return (token, JSONText.object([("tokenId", .string(id)), ("tokenSecret", .string(Base64.encode(secret)))]).bytes)
     }
@@ -56,7 +58,7 @@ extension PowerAuthServer {
               let timestamp = UInt64(text), let version = fields["version"].flatMap(PowerAuth.ProtocolVersion.init(rawValue:)),
               let digest = fields["token_digest"].flatMap({ try? Base64.decode($0) }), digest.count == 32 else { return false }
         guard (timestamp > now ? timestamp - now : now - timestamp) <= window else { return false }
-        return ConstantTime.isEqual(token.digest(nonce: nonce, timestamp: timestamp, version: version), digest).isTrueVartime
+        return ConstantTimeComparison.isEqual(token.digest(nonce: nonce, timestamp: timestamp, version: version), digest)
     }
 
     /// Answers `POST /pa/v3/keystore/create` (§10): checks the request JWT's HS256 (raw
@@ -70,28 +72,23 @@ extension PowerAuthServer {
         struct Claims: Decodable { let applicationKey: String; let challenge: String; let activationId: String? }
         let jwt = try JSONResponse.decode(Body.self, from: request.body ?? [], what: "keystore request").requestObject.jwt
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        let secret = (try? Base64.decode(application.applicationSecret)) ?? []
-        let key = PowerAuth.Keystore.requestKey(applicationSecretBytes: secret, transportKey: activation?.keys.transport)
+        let key = PowerAuth.Keystore.requestKey(applicationSecretBytes: application.applicationSecretBytes, transportKey: activation?.keys.transport)
         guard parts.count == 3, let mac = try? Base64.decode(parts[2], alphabet: .urlSafe, padded: false),
               HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array((parts[0] + "." + parts[1]).utf8), using: key),
               let payload = try? Base64.decode(parts[1], alphabet: .urlSafe, padded: false) else { return nil }
         let claims = try JSONResponse.decode(Claims.self, from: payload, what: "keystore claims")
         guard claims.applicationKey == application.applicationKey, claims.activationId == activation?.id else { return nil }
+        let expires = now.addingReportingOverflow(lifetime).overflow ? UInt64.max : now + lifetime
         var answer: [(String, JSONText)] = [("sub", .string(temporaryKeyID)), ("applicationKey", .string(claims.applicationKey))]
         if let id = activation?.id { answer.append(("activationId", .string(id))) }
         answer += [("challenge", .string(claims.challenge)), ("publicKey", .string(Base64.encode(temporaryKey.compressedRepresentation))),
-                   ("iat", .integer(Int64(now / 1000))), ("iat_ms", .integer(Int64(now))),
-                   ("exp", .integer(Int64((now + lifetime) / 1000))), ("exp_ms", .integer(Int64(now + lifetime)))]
+                   ("iat", .integer(Int64(clamping: now / 1000))), ("iat_ms", .integer(Int64(clamping: now))),
+                   ("exp", .integer(Int64(clamping: expires / 1000))), ("exp_ms", .integer(Int64(clamping: expires)))]
         let header = Base64.encode(Array(#"{"alg":"ES256","typ":"JWT"}"#.utf8), alphabet: .urlSafe, padded: false)
         let input = header + "." + Base64.encode(JSONText.object(answer).bytes, alphabet: .urlSafe, padded: false)
         let signer: P256.Signing.PrivateKey
-        do {
-            signer = try activation.map { try P256.Signing.PrivateKey(rawRepresentation: $0.serverKey.rawRepresentation.unsafeExposedBytes) }
-                ?? application.masterSigningKey
-        } catch {
-            throw ProtocolError(.cryptoFailure, "signing key")
-        }
-        guard let signature = try? signer.signature(for: Array(input.utf8)) else { throw ProtocolError(.cryptoFailure, "signing failed") }
+        signer = activation.map { P256.Signing.PrivateKey(sameKeyAs: $0.serverKey) } ?? application.masterSigningKey
+        let signature = try ProtocolError.converting("keystore JWT signature") { () throws(CryptoError) in try signer.signature(for: Array(input.utf8)) }
         let token = input + "." + Base64.encode(signature.rawRepresentation, alphabet: .urlSafe, padded: false)
         return HTTPResponse(status: 200, body: JSONText.object([("status", .string("OK")),
                                                                 ("responseObject", .object([("jwt", .string(token))]))]).bytes)

@@ -18,29 +18,27 @@ public enum PowerAuthServer {
         public let applicationKey: String
         /// APP_SECRET, Base64 text.
         public let applicationSecret: String
+        /// APP_SECRET's 16 decoded bytes (the keystore JWT key, §10).
+        public let applicationSecretBytes: [UInt8]
 
         /// An application with a fresh master key and fresh APP_KEY / APP_SECRET from `random`.
         public init(using random: inout some RandomSource) throws(ProtocolError) {
-            do {
-                masterSigningKey = try P256.Signing.PrivateKey(using: &random)
-                masterAgreementKey = try P256.KeyAgreement.PrivateKey(rawRepresentation: masterSigningKey.rawRepresentation.unsafeExposedBytes)
-                applicationKey = Base64.encode(try random.bytes(count: 16))
-                applicationSecret = Base64.encode(try random.bytes(count: 16))
-            } catch {
-                throw ProtocolError(.cryptoFailure, "key generation failed")
+            let masterKey = try ProtocolError.converting("master key") { () throws(CryptoError) in try P256.Signing.PrivateKey(using: &random) }
+            let (key, secret) = try ProtocolError.converting("APP_KEY and APP_SECRET") { () throws(CryptoError) in
+                (try random.bytes(count: 16), try random.bytes(count: 16))
             }
+            try self.init(masterKey: masterKey, applicationKey: Base64.encode(key), applicationSecret: Base64.encode(secret))
         }
 
         /// An application with an existing master key and APP_KEY / APP_SECRET (Base64 of 16 bytes each).
         public init(masterKey: P256.Signing.PrivateKey, applicationKey: String, applicationSecret: String) throws(ProtocolError) {
-            guard (try? Base64.decode(applicationKey))?.count == 16, (try? Base64.decode(applicationSecret))?.count == 16,
-                  let agreement = try? P256.KeyAgreement.PrivateKey(rawRepresentation: masterKey.rawRepresentation.unsafeExposedBytes) else {
-                throw ProtocolError(.invalidArgument, "APP_KEY and APP_SECRET must be Base64 of 16 bytes")
-            }
+            let configuration = try PowerAuth.Configuration(applicationKey: applicationKey, applicationSecret: applicationSecret,
+                                                            masterServerPublicKey: masterKey.publicKey, baseURL: "")
             masterSigningKey = masterKey
-            masterAgreementKey = agreement
+            masterAgreementKey = P256.KeyAgreement.PrivateKey(sameKeyAs: masterKey)
             self.applicationKey = applicationKey
             self.applicationSecret = applicationSecret
+            applicationSecretBytes = configuration.applicationSecretBytes
         }
 
         /// The client configuration for this application.
@@ -53,8 +51,8 @@ public enum PowerAuthServer {
         /// `#signature`: Base64 DER ECDSA over the code's ASCII with the master key (§3.1–§3.2).
         public func issueActivationCode(using random: inout some RandomSource) throws(ProtocolError) -> (code: String, signature: String) {
             let code = try PowerAuthServer.randomCode(using: &random)
-            guard let signature = try? masterSigningKey.signature(for: Array(code.utf8), randomness: &random) else {
-                throw ProtocolError(.cryptoFailure, "signing failed")
+            let signature = try ProtocolError.converting("activation code signature") { () throws(CryptoError) in
+                try masterSigningKey.signature(for: Array(code.utf8), randomness: &random)
             }
             return (code, Base64.encode(signature.derRepresentation))
         }
@@ -70,7 +68,7 @@ public enum PowerAuthServer {
     /// 10 random bytes ‖ their CRC-16/ARC, Base32 in four groups of five joined by `-`: the
     /// format of activation and recovery codes (§3.1, §3.3).
     static func randomCode(using random: inout some RandomSource) throws(ProtocolError) -> String {
-        guard let body = try? random.bytes(count: 10) else { throw ProtocolError(.cryptoFailure, "random source failed") }
+        let body = try ProtocolError.converting("code") { () throws(CryptoError) in try random.bytes(count: 10) }
         let crc = CRC16.arc(body)
         let text = Base32.encode(body + [UInt8(crc >> 8), UInt8(crc & 0xFF)])
         return stride(from: 0, to: 20, by: 5).map { offset in String(text.dropFirst(offset).prefix(5)) }.joined(separator: "-")

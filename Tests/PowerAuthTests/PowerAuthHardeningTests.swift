@@ -1,0 +1,160 @@
+// The PowerAuth defects of the hardening review, each pinned by a test that failed before its
+// fix: GET canonicalisation (sort decoded pairs, then encode), the 3.0 status answer, traps
+// reachable from data, fixed error reasons, full-length JWT MACs, and counters that always move.
+
+import CryptoPrimitives
+import Foundation
+import PowerAuth
+import PowerAuthServer
+import ProtocolSupport
+import Testing
+import TestSupport
+
+@Suite struct PowerAuthHardeningTests {
+    // MARK: §7.2 canonical query: the mobile SDK's core and the Java server sort, then encode.
+
+    @Test func canonicalQuerySortsDecodedPairsThenEncodes() {
+        // "a b" < "a+b" < "a-b" by their bytes (0x20 < 0x2B < 0x2D); encoded they would sort
+        // "a%2Bb" < "a+b" < "a-b".
+        #expect(PowerAuth.NormalizedData.canonicalQuery([("a-b", "3"), ("a+b", "2"), ("a b", "1")]) == "a+b=1&a%2Bb=2&a-b=3")
+        // UTF-8 bytes of "été" (0xC3…) sort after "z" (0x7A); encoded, "%C3…" would come first.
+        #expect(PowerAuth.NormalizedData.canonicalQuery([("été", "2"), ("z", "1")]) == "z=1&%C3%A9t%C3%A9=2")
+        // The spec's own example (powerauth.md §7.2).
+        #expect(PowerAuth.NormalizedData.canonicalQuery([("zingly", "is da best"), ("420", "is equal to 10*42"), ("hello", "world"), ("hell0", "w0rld")])
+                == "420=is+equal+to+10*42&hell0=w0rld&hello=world&zingly=is+da+best")
+    }
+
+    @Test func repeatedKeysSortByDecodedValue() {
+        // Values "a b" (0x20), "a+b" (0x2B), "a/b" (0x2F), "a.b" (0x2E) under one key, and an
+        // accented value after plain ones.
+        let query = PowerAuth.NormalizedData.canonicalQuery([("k", "a/b"), ("k", "a.b"), ("k", "a+b"), ("k", "a b"), ("k", "é"), ("k", "z")])
+        #expect(query == "k=a+b&k=a%2Bb&k=a.b&k=a%2Fb&k=z&k=%C3%A9")
+        // Keys that differ only by what encoding changes.
+        #expect(PowerAuth.NormalizedData.canonicalQuery([("x/y", "1"), ("x.y", "2")]) == "x.y=2&x%2Fy=1")
+    }
+
+    // MARK: §6.1 status for 3.0 clients: no challenge, zero IV, no nonce.
+
+    @Test func serverAnswersAStatusRequestWithoutAChallenge() throws {
+        let server = try PowerAuthTestServer(version: .v3_0, seed: 3001)
+        var random = SeededRandomSource(seed: 3002)
+        let possessionUnlock = SymmetricKey(data: [UInt8](repeating: 5, count: 16))
+        let activation = try server.activatedClient(password: SecretBytes("1234".utf8), possessionUnlockKey: possessionUnlock, random: &random)
+        let body = Array(#"{"requestObject":{"activationId":"\#(activation.activationID)"}}"#.utf8)
+        let response = try server.status(HTTPRequest(method: .post, path: "pa/v3/activation/status", body: body))
+        #expect(response.status == 200)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let object = try #require(json["responseObject"] as? [String: Any])
+        #expect(object["nonce"] == nil)
+        let blobText = try #require(object["encryptedStatusBlob"] as? String)
+        let encrypted = Array(try #require(Data(base64Encoded: blobText)))
+        let transport = try activation.transportKey(possessionUnlockKey: possessionUnlock)
+        let blob = try AES.UnauthenticatedCBC.decrypt(encrypted, using: transport, iv: [UInt8](repeating: 0, count: 16), padding: .none)
+        #expect(Array(blob[0..<4]) == [0xDE, 0xC0, 0xDE, 0xD1])
+        #expect(blob[4] == PowerAuth.ActivationState.active.rawValue && blob[13] == 0 && blob[14] == 5)
+        // With a challenge the same server still answers the 3.1+ way, which the client reads.
+        let pending = try PowerAuth.PendingStatus(activationID: activation.activationID, using: &random)
+        #expect(try pending.process(try server.status(pending.request), transportKey: transport).state == .active)
+        // A challenge that is not 16 bytes is refused.
+        let short = Array(#"{"requestObject":{"activationId":"\#(activation.activationID)","challenge":"AAAA"}}"#.utf8)
+        #expect(throws: ProtocolError(.malformedInput, "")) { try server.status(HTTPRequest(method: .post, path: "pa/v3/activation/status", body: short)) }
+    }
+
+    // MARK: Fixed reasons, no quoted plaintext.
+
+    @Test func statusBlobErrorsQuoteNoPlaintext() throws {
+        let transport = SymmetricKey(data: [UInt8](repeating: 9, count: 16))
+        let challenge = [UInt8](repeating: 1, count: 16), nonce = [UInt8](repeating: 2, count: 16)
+        let iv = PowerAuth.StatusBlob.iv(transportKey: transport, challenge: challenge, nonce: nonce)
+        // A good magic with an unknown state 0x77, and one with look-ahead 0xEE.
+        var reasons: Set<String> = []
+        for (state, window) in [(UInt8(0x77), UInt8(20)), (UInt8(3), UInt8(0xEE)), (UInt8(3), UInt8(0))] {
+            let blob: [UInt8] = [0xDE, 0xC0, 0xDE, 0xD1, state, 3, 3, 0, 0, 0, 0, 0, 1, 0, 5, window] + [UInt8](repeating: 7, count: 16)
+            let encrypted = try AES.UnauthenticatedCBC.encrypt(blob, using: transport, iv: iv, padding: .none)
+            do {
+                _ = try PowerAuth.StatusBlob.decrypt(encrypted, transportKey: transport, challenge: challenge, nonce: nonce)
+                Issue.record("a bad blob was accepted")
+            } catch {
+                reasons.insert(error.reason)
+                #expect(!error.reason.contains("119") && !error.reason.contains("238"))
+            }
+        }
+        #expect(reasons == [PowerAuth.StatusBlob.invalidBlobReason])
+    }
+
+    // MARK: Traps reachable from data.
+
+    @Test func keystoreSecondsThatOverflowAreMalformedNotACrash() throws {
+        var random = SeededRandomSource(seed: 401)
+        let master = try P256.Signing.PrivateKey(using: &random)
+        let temporary = try P256.KeyAgreement.PrivateKey(using: &random).publicKey
+        let configuration = try PowerAuth.Configuration(applicationKey: "lceX5qe+O+Sb0t8TQqg35A==", applicationSecret: "m3JdVJMIu65fXXFi4VqjjA==",
+                                                        masterServerPublicKey: master.publicKey, baseURL: "https://x")
+        let pending = try PowerAuth.PendingKeystore(configuration: configuration, using: &random)
+        let appKey = SymmetricKey(data: configuration.applicationSecretBytes)
+        // iat and exp in seconds, so large that ×1000 overflows 64 bits; no *_ms members.
+        let response = try #require(try PowerAuthKeystoreTests.answer(pending.request, key: appKey, signer: master, temporary: temporary) { claims in
+            claims.removeValue(forKey: "iat_ms")
+            claims.removeValue(forKey: "exp_ms")
+            claims["iat"] = UInt64.max / 10
+            claims["exp"] = UInt64.max / 10
+        })
+        #expect(throws: ProtocolError(.malformedInput, "")) { try pending.process(response, serverKey: master.publicKey) }
+    }
+
+    @Test func lookAheadWindowIsValidatedWhenSet() throws {
+        let server = try PowerAuthTestServer(version: .v3_3, seed: 402)
+        var random = SeededRandomSource(seed: 403)
+        let unlock = SymmetricKey(data: [UInt8](repeating: 6, count: 16))
+        _ = try server.activatedClient(password: SecretBytes("1234".utf8), possessionUnlockKey: unlock, random: &random)
+        var activation = try #require(server.activation)
+        for bad in [-1, 0, 65, 256, Int.max] {
+            #expect(throws: ProtocolError(.invalidArgument, "")) { try activation.setLookAheadWindow(bad) }
+        }
+        try activation.setLookAheadWindow(64)
+        #expect(activation.lookAheadWindow == 64)
+    }
+
+    @Test func storedIterationCountIsBounded() throws {
+        let server = try PowerAuthTestServer(version: .v3_3, seed: 404)
+        var random = SeededRandomSource(seed: 405)
+        let stored = try server.activatedClient(password: SecretBytes("1234".utf8), possessionUnlockKey: SymmetricKey(data: [UInt8](repeating: 6, count: 16)),
+                                                random: &random)
+        let text = String(decoding: stored.serialized, as: UTF8.self)
+        #expect(try PowerAuth.ActivationData(serialized: stored.serialized).passwordIterations == 10_000)
+        for count in ["1000001", "4294967296", "9223372036854775807", "9999"] {
+            let tampered = text.replacingOccurrences(of: #""iterations":10000"#, with: #""iterations":\#(count)"#)
+            #expect(tampered != text)
+            #expect(throws: ProtocolError(.malformedInput, "")) { try PowerAuth.ActivationData(serialized: Array(tampered.utf8)) }
+        }
+    }
+
+    // MARK: RFC 7518 §3.2: the server's HS256 check wants all 32 bytes.
+
+    @Test func keystoreRequestWithATruncatedMACIsRefused() throws {
+        let server = try PowerAuthTestServer(version: .v3_3, seed: 406)
+        var random = SeededRandomSource(seed: 407)
+        let pending = try PowerAuth.PendingKeystore(configuration: server.configuration, using: &random)
+        let temporary = try P256.KeyAgreement.PrivateKey(using: &random).publicKey
+        func answer(_ request: HTTPRequest) throws -> HTTPResponse? {
+            try PowerAuthServer.keystoreAnswer(request, application: server.application, temporaryKey: temporary, temporaryKeyID: "t", now: 1_000)
+        }
+        #expect(try answer(pending.request) != nil)
+        // Cut the MAC to its first 16 bytes (22 Base64url characters): RFC 2104 would allow it.
+        let text = String(decoding: pending.request.body ?? [], as: UTF8.self)
+        let jwt = try #require(text.split(separator: "\"").first { $0.split(separator: ".").count == 3 })
+        let parts = jwt.split(separator: ".")
+        let truncated = parts[0] + "." + parts[1] + "." + parts[2].prefix(22)
+        let body = Array(text.replacingOccurrences(of: String(jwt), with: String(truncated)).utf8)
+        #expect(try answer(HTTPRequest(method: .post, path: "pa/v3/keystore/create", body: body)) == nil)
+    }
+
+    // MARK: The counter always moves.
+
+    @Test func counterNextIsSHA256Folded() throws {
+        // fold16(SHA-256(0x00 × 16)) computed independently (Python: hashlib, XOR of the halves).
+        let zero = try PowerAuth.CounterData(rawRepresentation: [UInt8](repeating: 0, count: 16))
+        #expect(TestHex.string(zero.next.rawRepresentation.unsafeExposedBytes) == "582a34081b40e7eeb2fde2defd80e593")
+        #expect(zero.next != zero && zero.next.next != zero.next)
+    }
+}
