@@ -13,7 +13,7 @@ extension CMAuthenticator {
         public let rawRepresentation: SecretBytes
 
         /// The PIN text, for display. Exposes the secret.
-        public var displayText: String { String(decoding: rawRepresentation.unsafeExposedBytes, as: UTF8.self) }
+        public var displayText: String { String(decoding: rawRepresentation.unsafeExposedBytes, as: UTF8.self) }  // shown to the user
 
         /// `OneTimePIN(redacted)`.
         public var description: String { "CMAuthenticator.OneTimePIN(redacted)" }

@@ -55,9 +55,11 @@ extension MPin {
             firstPass(identity: identity, pin: pin, token: token, permit: permit, x: try BN254CX.Scalar.random(using: &random))
         }
 
-        /// The first pass with a given x, for known-answer tests: x must be uniform and never
-        /// reused. SEC = TOKEN + PIN·A (+ TP); U = x·A; UT = x·(A + AT(day)) with a permit.
-        public static func firstPass(identity: Identity, pin: PIN, token: Token, permit: DatedPermit? = nil,
+        /// The first pass with a given x, for known-answer tests only: x must be uniform and
+        /// never reused — two challenges answered with one x reveal the whole credential — so
+        /// this is `package`, out of a user's reach. SEC = TOKEN + PIN·A (+ TP); U = x·A;
+        /// UT = x·(A + AT(day)) with a permit.
+        package static func firstPass(identity: Identity, pin: PIN, token: Token, permit: DatedPermit? = nil,
                                      x: BN254CX.Scalar) -> FirstPass {
             var sec = token.point + identity.point.multiplied(bySmall: pin.value, bitCount: MPin.pinBitCount)
             var ut: BN254CX.G1?
@@ -92,8 +94,9 @@ extension MPin {
                     x: try BN254CX.Scalar.random(using: &random))
         }
 
-        /// One-pass M-Pin with a given x (known-answer tests only; see ``firstPass(identity:pin:token:permit:x:)``).
-        public static func onePass(identity: Identity, pin: PIN, token: Token, permit: DatedPermit? = nil,
+        /// One-pass M-Pin with a given x (known-answer tests only, so `package`; see
+        /// ``firstPass(identity:pin:token:permit:x:)``).
+        package static func onePass(identity: Identity, pin: PIN, token: Token, permit: DatedPermit? = nil,
                                    message: some Sequence<UInt8> = [UInt8](), time: Int32, x: BN254CX.Scalar) -> OnePass {
             let first = firstPass(identity: identity, pin: pin, token: token, permit: permit, x: x)
             let sent = (first.ut ?? first.u).uncompressedRepresentation

@@ -3,8 +3,9 @@
 
 public import CryptoPrimitives
 
-/// A point of G1 kept secret: its 65-byte encoding 04 ‖ x ‖ y in wiped storage.
-package struct SecretG1Storage: Sendable, Equatable {
+/// A point of G1 kept secret: its 65-byte encoding 04 ‖ x ‖ y in wiped storage. Opaque to
+/// users: it is public only so that ``MPinSecretPoint`` can be.
+public struct SecretG1Storage: Sendable, Equatable {
     package let bytes: SecretBytes
 
     package init(_ point: BN254CX.G1) {
@@ -17,34 +18,48 @@ package struct SecretG1Storage: Sendable, Equatable {
     }
 
     package var point: BN254CX.G1 {
-        // The bytes were produced by the encoder, so they decode; infinity has no encoding.
-        bytes.withUnsafeBytes { (try? BN254CX.G1(encoded: $0)) ?? .infinity }
+        bytes.withUnsafeBytes { raw in
+            do {
+                return try BN254CX.G1(encoded: raw)
+            } catch {
+                // Only `init(_:)` and `init(encoded:)` fill the storage, both from a valid point.
+                preconditionFailure("internal error: stored secret point does not decode")
+            }
+        }
     }
+
+    /// Constant-time equality of the encodings.
+    public static func == (a: SecretG1Storage, b: SecretG1Storage) -> Bool { a.bytes == b.bytes }
 }
 
-/// Declares the shared shape of the secret G1 values.
-package protocol MPinSecretPoint: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
-    var storage: SecretG1Storage { get }
-    init(storage: SecretG1Storage)
+/// The shared shape of M-Pin's secret points of G1 (``MPin/ClientSecretShare``,
+/// ``MPin/ClientSecret``, ``MPin/Token``, ``MPin/TimePermit``, ``MPin/AuthenticationSecret``):
+/// built from and turned into their raw representation, compared in constant time, redacted.
+public protocol MPinSecretPoint: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    /// The wiped storage (an implementation detail; use ``rawRepresentation``).
+    var _storage: SecretG1Storage { get }
+    /// Wraps storage (an implementation detail; use ``init(rawRepresentation:)``).
+    init(_storage: SecretG1Storage)
 }
 
 extension MPinSecretPoint {
-    /// Decodes 04 ‖ x ‖ y (or the 33-byte compressed form). Throws
+    /// Decodes 04 ‖ x ‖ y (or the 33-byte compressed form), as the platform sends shares and
+    /// permits and as a token is stored (mpin.md §7.1). Throws
     /// ``CryptoError/invalidEncoding`` or ``CryptoError/invalidKey`` (Milagro
     /// `MPIN_INVALID_POINT`) for bytes that are not a point of G1.
     public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
-        self.init(storage: try SecretG1Storage(encoded: bytes))
+        self.init(_storage: try SecretG1Storage(encoded: bytes))
     }
 
     /// 04 ‖ x ‖ y, 65 bytes, in wiped storage.
-    public var rawRepresentation: SecretBytes { storage.bytes }
+    public var rawRepresentation: SecretBytes { _storage.bytes }
 
-    package var point: BN254CX.G1 { storage.point }
+    package var point: BN254CX.G1 { _storage.point }
 
-    package init(_ point: BN254CX.G1) { self.init(storage: SecretG1Storage(point)) }
+    package init(_ point: BN254CX.G1) { self.init(_storage: SecretG1Storage(point)) }
 
     /// Constant-time equality.
-    public static func == (a: Self, b: Self) -> Bool { a.storage == b.storage }
+    public static func == (a: Self, b: Self) -> Bool { a._storage == b._storage }
     /// A mirror with no children.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
@@ -53,32 +68,40 @@ extension MPin {
     /// A share of the client secret from one issuing authority, s₁·A (mpin.md §4
     /// `GET_CLIENT_SECRET`).
     public struct ClientSecretShare: MPinSecretPoint {
-        package let storage: SecretG1Storage
-        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// The wiped storage.
+        public let _storage: SecretG1Storage
+        /// Wraps storage.
+        public init(_storage: SecretG1Storage) { self._storage = _storage }
         /// A redacted description.
         public var description: String { "MPin.ClientSecretShare(redacted)" }
     }
 
     /// The client secret s·A, the sum of the shares (`RECOMBINE_G1`).
     public struct ClientSecret: MPinSecretPoint {
-        package let storage: SecretG1Storage
-        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// The wiped storage.
+        public let _storage: SecretG1Storage
+        /// Wraps storage.
+        public init(_storage: SecretG1Storage) { self._storage = _storage }
         /// A redacted description.
         public var description: String { "MPin.ClientSecret(redacted)" }
     }
 
     /// The token the client stores: the client secret less PIN·A (`EXTRACT_PIN`).
     public struct Token: MPinSecretPoint {
-        package let storage: SecretG1Storage
-        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// The wiped storage.
+        public let _storage: SecretG1Storage
+        /// Wraps storage.
+        public init(_storage: SecretG1Storage) { self._storage = _storage }
         /// A redacted description.
         public var description: String { "MPin.Token(redacted)" }
     }
 
     /// A time permit s·AT(date), or one authority's share of it (`GET_CLIENT_PERMIT`).
     public struct TimePermit: MPinSecretPoint {
-        package let storage: SecretG1Storage
-        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// The wiped storage.
+        public let _storage: SecretG1Storage
+        /// Wraps storage.
+        public init(_storage: SecretG1Storage) { self._storage = _storage }
         /// A redacted description.
         public var description: String { "MPin.TimePermit(redacted)" }
     }
@@ -86,8 +109,10 @@ extension MPin {
     /// The client's authentication value SEC = TOKEN + PIN·A (+ permit), kept between the
     /// two passes.
     public struct AuthenticationSecret: MPinSecretPoint {
-        package let storage: SecretG1Storage
-        package init(storage: SecretG1Storage) { self.storage = storage }
+        /// The wiped storage.
+        public let _storage: SecretG1Storage
+        /// Wraps storage.
+        public init(_storage: SecretG1Storage) { self._storage = _storage }
         /// A redacted description.
         public var description: String { "MPin.AuthenticationSecret(redacted)" }
     }
@@ -132,7 +157,11 @@ extension MPin {
         public var rawRepresentation: SecretBytes { storage }
 
         package var point: BN254CX.G2 {
-            storage.withUnsafeBytes { BN254CX.G2(validatedEncoding: $0) ?? .infinity }
+            guard let point = storage.withUnsafeBytes({ BN254CX.G2(validatedEncoding: $0) }) else {
+                // Only `init(_:)` and `init(rawRepresentation:)` fill the storage, both from a valid point.
+                preconditionFailure("internal error: stored server secret does not decode")
+            }
+            return point
         }
 
         /// Constant-time equality.

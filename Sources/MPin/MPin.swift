@@ -18,6 +18,4 @@ public enum MPin {
 
     /// The result code Milagro's verifier returns for a wrong PIN (`MPIN_BAD_PIN`, −19).
     public static let badPINCode = -19
-    /// The result code for a point that does not decode (`MPIN_INVALID_POINT`, −14).
-    public static let invalidPointCode = -14
 }
