@@ -26,6 +26,9 @@ public struct FileReport: Sendable {
     public var skips: [(id: String, reason: String)] = []
     /// A problem with the file as a whole (it could not be parsed, or declared counts mismatch).
     public var fileError: String?
+    /// Remarks that change no count, such as a flag newer than this runner on a case that was
+    /// still judged on its result.
+    public var notes: [(id: String, text: String)] = []
 
     /// The number of failed cases (a file error counts as one).
     public var failed: Int { failures.count + (fileError == nil ? 0 : 1) }
@@ -108,6 +111,11 @@ struct CaseLog {
     /// Passes when `condition` holds.
     mutating func expect(_ condition: Bool, _ id: String, _ comment: String = "", expected: String, got: String) {
         if condition { pass() } else { fail(id, comment, expected: expected, got: got) }
+    }
+
+    /// Records a remark on a case that was still judged.
+    mutating func note(_ id: String, _ text: String) {
+        report.notes.append((id, text))
     }
 
     /// Records an error from the file as a whole.

@@ -3,8 +3,9 @@
 import Foundation
 
 extension RunReport {
-    /// The text report: the roots read, one line per file, up to 20 failure lines per failed
-    /// file (and skip reasons when `verbose`), then the totals alone on the last line.
+    /// The text report: the roots read, one line per file, up to 20 note lines and up to 20
+    /// failure lines per file (and skip reasons when `verbose`), then the totals alone on the
+    /// last line.
     public func text(verbose: Bool) -> String {
         var lines = ["roots: " + roots.joined(separator: ", ")]
         for file in files {
@@ -15,6 +16,9 @@ extension RunReport {
             lines.append("\(file.status) \(file.path): \(file.passed) passed, \(file.failed) failed, \(file.skipped) skipped")
             if let error = file.fileError {
                 lines.append("  \(file.path): \(error)")
+            }
+            for note in file.notes.prefix(20) {
+                lines.append("  note: \(file.path) \(note.id): \(note.text)")
             }
             for failure in file.failures.prefix(20) {
                 let comment = failure.comment.isEmpty ? "" : " " + failure.comment
@@ -38,6 +42,7 @@ extension RunReport {
                 "passed": file.passed, "failed": file.failed, "skipped": file.skipped,
                 "failures": file.failures.map { ["id": $0.id, "comment": $0.comment, "expected": $0.expected, "got": $0.got] },
                 "skips": file.skips.map { ["id": $0.id, "reason": $0.reason] },
+                "notes": file.notes.map { ["id": $0.id, "text": $0.text] },
             ]
             if let error = file.fileError { object["error"] = error }
             return object

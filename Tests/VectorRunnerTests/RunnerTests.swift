@@ -6,7 +6,8 @@ import Testing
 import TestSupport
 import VectorRunner
 
-@Suite struct RunnerTests {
+@Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+struct RunnerTests {
     /// Every third-party file the foundation issue names, with its case count.
     static let foundationFiles: [(String, Int)] = [
         ("wycheproof/testvectors_v1/aes_cbc_pkcs5_test.json", 216), ("wycheproof/testvectors_v1/hmac_sha256_test.json", 174),
@@ -149,6 +150,32 @@ import VectorRunner
         let document = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any]
         #expect(document?["failed"] as? Int == 3)
         #expect((document?["files"] as? [Any])?.count == 4)
+    }
+
+    /// A flag newer than the runner is noted; valid and invalid cases carrying it are still
+    /// judged on their result, and only an acceptable case without any decision fails. Key and
+    /// tag are Wycheproof hmac_sha256_test.json #1 (empty message).
+    @Test func unknownWycheproofFlagsAreNotedNotFailed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = "1e225cafb90339bba1b24076d4206c3e79c355805d851682bc818baa4f5a7779"
+        let tag = "b175b57d89ea6cb606fb3363f2538abd73a4c00b4a1386905bac809004cf1933"
+        let badTag = "b175b57d89ea6cb606fb3363f2538abd73a4c00b4a1386905bac809004cf1934"
+        func test(_ id: Int, _ result: String, _ tag: String) -> String {
+            #"{"tcId":\#(id),"comment":"c\#(id)","flags":["FlagFrom2027"],"key":"\#(key)","msg":"","tag":"\#(tag)","result":"\#(result)"}"#
+        }
+        let json = #"{"algorithm":"HMACSHA256","schema":"mac_test_schema_v1.json","numberOfTests":4,"testGroups":[{"type":"MacTest","keySize":256,"tagSize":256,"tests":["#
+            + [test(1, "valid", tag), test(2, "invalid", badTag), test(3, "acceptable", tag), test(4, "valid", badTag)].joined(separator: ",")
+            + "]}]}"
+        try json.write(to: folder.appendingPathComponent("hmac_sha256_test.json"), atomically: true, encoding: .utf8)
+        let report = VectorRunner.run(roots: [folder.path])
+        #expect(report.passed == 2)   // #1 verifies, #2 is refused
+        #expect(report.failed == 2)   // #3 has no decision, #4 does not verify
+        let lines = report.text(verbose: false).split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("note:") && $0.contains("#1: unknown flag(s) FlagFrom2027") })
+        #expect(lines.contains { $0.contains("#3") && $0.contains("a decision for an acceptable case") })
+        #expect(lines.contains { $0.contains("#4 c4: expected") })
     }
 
     @Test func defaultRootsFollowTheEnvironment() {
