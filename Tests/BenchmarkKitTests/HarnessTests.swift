@@ -3,8 +3,10 @@
 
 import BenchmarkKit
 import Testing
+import TestSupport
 
-@Suite struct HarnessTests {
+@Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+struct HarnessTests {
     @Test func medianOfOddAndEvenCounts() {
         #expect(BenchmarkHarness.median([3, 1, 2]) == 2)
         #expect(BenchmarkHarness.median([4, 1, 3, 2]) == 2.5)

@@ -77,7 +77,8 @@ import TestSupport
         #expect(throws: ProtocolError(.environmentInvalid, "")) { try CMAuthenticator.Requests.checkRegistration(HTTPResponse(status: 401)) }
     }
 
-    @Test func certificateListKeepsOnlyVerifiedEntries() throws {
+    @Test(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+    func certificateListKeepsOnlyVerifiedEntries() throws {
         var random = SeededRandomSource(seed: 0xC3)
         let key = try RSA.Signing.PrivateKey(keySize: .bits2048, using: &random)
         let good = try CMTestServer.signedEntry(#"{"hash":"AB12","algorithm":"sha-256","spki_hash":"opbrnm="}"#, key: key)

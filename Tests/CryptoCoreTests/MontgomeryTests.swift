@@ -66,7 +66,8 @@ enum TestP256Prime: MontgomeryModulus {
         #expect(Residue(reducing: allOnes).canonical.reference == allOnes.reference % p.reference)
     }
 
-    @Test func runtimeContextsMatchReferenceForRandomOddModuli() throws {
+    @Test(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+    func runtimeContextsMatchReferenceForRandomOddModuli() throws {
         try check(FixedUInt<1>.self)
         try check(FixedUInt<2>.self)
         try check(FixedUInt<5>.self)
@@ -81,7 +82,12 @@ enum TestP256Prime: MontgomeryModulus {
                 m.limbs[0] |= 1
                 if round == 0 { for i in 0..<n { m.limbs[i] = .max } }          // 2^k − 1
                 if round == 1 { m.limbs[n - 1] >>= 40 }                         // a short modulus
-                let context = try #require(MontgomeryContext(modulus: m))
+                // Not `try #require(…)`: inside a function generic over a value parameter that
+                // macro crashes Swift 6.3.1 at -Onone (the README notes the 8-line reproducer).
+                guard let context = MontgomeryContext(modulus: m) else {
+                    Issue.record("no Montgomery context for an odd modulus of width \(n)")
+                    return
+                }
                 let mRef = m.reference
                 for sample in 0..<8 {
                     let a = sample == 0 ? FixedUInt<n>(mRef - .one)                   // the largest residue

@@ -6,7 +6,8 @@ import CryptoCore
 import Testing
 import TestSupport
 
-@Suite struct RSAKeyGenerationTests {
+@Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+struct RSAKeyGenerationTests {
     @Test func generatedKeysSatisfyEveryInvariant() throws {
         var random = SeededRandomSource(seed: Array("RSA key generation test".utf8))
         let key = try RSA.Signing.PrivateKey(keySize: .bits2048, using: &random)

@@ -6,7 +6,8 @@ import CryptoCore
 import Testing
 import TestSupport
 
-@Suite struct RSAOperationTests {
+@Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+struct RSAOperationTests {
     typealias F = RSAFixtures
 
     @Test(arguments: [RSAFixtures.pkcs8PEM, RSAFixtures.unbalancedPEM])

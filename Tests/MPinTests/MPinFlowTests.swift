@@ -6,7 +6,8 @@ import CryptoPrimitives
 import Testing
 import TestSupport
 
-@Suite struct MPinFlowTests {
+@Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+struct MPinFlowTests {
     struct Setup {
         let identity: MPin.Identity
         let shares: [MPin.MasterSecretShare]

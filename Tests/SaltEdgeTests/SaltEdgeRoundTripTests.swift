@@ -9,7 +9,8 @@ import ProtocolSupport
 import Testing
 import TestSupport
 
-@Suite struct SaltEdgeRoundTripTests {
+@Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+struct SaltEdgeRoundTripTests {
     let connectionKey = SaltEdge.ConnectionKey(privateKey: SaltEdgeTestServer.keys.connection)
     let server = SaltEdgeTestServer(providerKey: RSA.Encryption.PrivateKey(sameKeyAs: SaltEdgeTestServer.keys.provider))
     let providerPublicKey = RSA.Encryption.PublicKey(sameKeyAs: SaltEdgeTestServer.keys.provider.publicKey)

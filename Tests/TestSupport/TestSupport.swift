@@ -75,3 +75,18 @@ public enum SharedVectors {
     /// The absolute path of a file under our own `Vectors/`.
     public static func ownPath(_ relative: String) -> String { packageRoot + "/Vectors/" + relative }
 }
+
+/// How the tests were compiled. Suites that run the engine at scale (RSA key generation, whole
+/// vector files, reference-integer sweeps) take minutes unoptimised, so a debug `swift test`
+/// reports them as skipped with the reason; `swift test -c release` (the README's command and
+/// CI's) runs them all.
+public enum TestBuild {
+    /// Whether this is an optimised build of the tests.
+    public static let isOptimized: Bool = {
+        #if DEBUG
+        return false
+        #else
+        return true
+        #endif
+    }()
+}
