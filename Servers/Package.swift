@@ -1,0 +1,34 @@
+// swift-tools-version: 6.2
+// Servers: stand-in back ends (`mfa-server`) and the tests that drive SwiftMFA from outside the
+// root package. It depends on the root package by path (DESIGN.md §1); the root never depends
+// on it. Being another package, it sees only `public` symbols: a `package` symbol on a user's
+// path fails this package's build, which is the point of `PublicAPITests`.
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is its folder name, which differs between checkouts (a CI clone
+// may not be called "main"), so derive it from where this manifest lives.
+let rootIdentity = URL(fileURLWithPath: Context.packageDirectory)
+    .deletingLastPathComponent().lastPathComponent.lowercased()
+
+let package = Package(
+    name: "SwiftMFAServers",
+    dependencies: [
+        .package(path: ".."),
+    ],
+    targets: [
+        // Every library product's main flow through its public API only (no @testable).
+        .testTarget(
+            name: "PublicAPITests",
+            dependencies: [
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+                .product(name: "PowerAuth", package: rootIdentity),
+                .product(name: "PowerAuthServer", package: rootIdentity),
+                .product(name: "MPin", package: rootIdentity),
+                .product(name: "SaltEdge", package: rootIdentity),
+                .product(name: "CMAuthenticator", package: rootIdentity),
+                .product(name: "ProtocolSupport", package: rootIdentity),
+            ]
+        ),
+    ]
+)
