@@ -23,12 +23,25 @@ extension BenchmarkCatalog {
         let requests = SaltEdge.Requests(connection: connection, client: .init(userAgent: "bench"))
         let now = Date(timeIntervalSince1970: 1_615_456_800)
 
+        // The same bundle with its key block replaced by a raw in-range value that is no
+        // PKCS #1 v1.5 block: implicit rejection, then the same AES pass, then the same failure.
+        var rawBlock = [UInt8](repeating: 0x42, count: 256)
+        rawBlock[0] = 0
+        let invalidKeyBlock = SaltEdge.EncryptedBundle(key: Base64.encode(rawBlock), iv: bundle.iv, data: bundle.data)
+        struct Payload: Decodable { let title: String }
+
         guard let environment = try? CMAuthenticator.Environment(qrCode: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b,s3cr3t-Env1ronment-Dev1ce-Secret") else { return [] }
         let body = Array(#"{"auth_status":"approved"}"#.utf8)
         return [
             // Parse the show-authorization answer, unwrap key and IV, AES-decrypt, parse the model.
             BenchmarkCase("saltedge/decrypt-authorization", repeating: {
                 try? SaltEdge.EncryptedAuthorization.single(from: response).decrypt(with: connectionKey)
+            }),
+            // The bundle alone, valid and with a key block that does not conform: the pair whose
+            // ratio must stay within noise (no Bleichenbacher/Marvin timing signal).
+            BenchmarkCase("saltedge/decrypt-bundle/valid", repeating: { try? bundle.decrypt(Payload.self, with: connectionKey) }),
+            BenchmarkCase("saltedge/decrypt-bundle/invalid-key-block", repeating: {
+                try? invalidKeyBlock.decrypt(Payload.self, with: connectionKey)
             }),
             // Serialise a signed body and its detached RS256 JWS (revoke: the smallest body).
             BenchmarkCase("saltedge/sign-request", repeating: { try? requests.revokeConnection(now: now) }),

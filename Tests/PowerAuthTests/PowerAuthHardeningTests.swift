@@ -86,10 +86,7 @@ import TestSupport
 
     @Test func keystoreSecondsThatOverflowAreMalformedNotACrash() throws {
         var random = SeededRandomSource(seed: 401)
-        let master = try P256.Signing.PrivateKey(using: &random)
-        let temporary = try P256.KeyAgreement.PrivateKey(using: &random).publicKey
-        let configuration = try PowerAuth.Configuration(applicationKey: "lceX5qe+O+Sb0t8TQqg35A==", applicationSecret: "m3JdVJMIu65fXXFi4VqjjA==",
-                                                        masterServerPublicKey: master.publicKey, baseURL: "https://x")
+        let (master, temporary, configuration) = try PowerAuthKeystoreTests.fixture(&random)
         let pending = try PowerAuth.PendingKeystore(configuration: configuration, using: &random)
         let appKey = SymmetricKey(data: configuration.applicationSecretBytes)
         // iat and exp in seconds, so large that ×1000 overflows 64 bits; no *_ms members.

@@ -40,12 +40,19 @@ import TestSupport
         return HTTPResponse(status: 200, body: Array(try JSONSerialization.data(withJSONObject: ["status": "OK", "responseObject": ["jwt": jwt]])))
     }
 
-    @Test func bothScopesRoundTrip() throws {
-        var random = SeededRandomSource(seed: 400)
+    /// A master key, a temporary key and a configuration trusting the master key.
+    static func fixture(_ random: inout SeededRandomSource) throws
+        -> (master: P256.Signing.PrivateKey, temporary: P256.KeyAgreement.PublicKey, configuration: PowerAuth.Configuration) {
         let master = try P256.Signing.PrivateKey(using: &random)
         let temporary = try P256.KeyAgreement.PrivateKey(using: &random).publicKey
         let configuration = try PowerAuth.Configuration(applicationKey: "lceX5qe+O+Sb0t8TQqg35A==", applicationSecret: "m3JdVJMIu65fXXFi4VqjjA==",
                                                         masterServerPublicKey: master.publicKey, baseURL: "https://x")
+        return (master, temporary, configuration)
+    }
+
+    @Test func bothScopesRoundTrip() throws {
+        var random = SeededRandomSource(seed: 400)
+        let (master, temporary, configuration) = try Self.fixture(&random)
         let appPending = try PowerAuth.PendingKeystore(configuration: configuration, using: &random)
         let appKey = SymmetricKey(data: Array(Data(base64Encoded: "m3JdVJMIu65fXXFi4VqjjA==") ?? Data()))
         let appAnswer = try #require(try Self.answer(appPending.request, key: appKey, signer: master, temporary: temporary))
