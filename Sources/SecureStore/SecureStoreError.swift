@@ -1,0 +1,43 @@
+// The one error type of the secure store: a kind a caller can switch on, the errno of a failed
+// system call, and a reason for logs. A record that cannot be trusted is never silently reset.
+
+/// Why the secure store refused an operation.
+public struct SecureStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// A record name outside `[A-Za-z0-9._-]{1,128}` (or starting with a dot).
+        case invalidName
+        /// A system call failed; ``SecureStoreError/errno`` says why.
+        case io
+        /// The file is too short, or its header is not a record's.
+        case corrupt
+        /// The record was written under another key (its key id differs).
+        case foreignKey
+        /// The record's format version is older than this store accepts.
+        case downgraded
+        /// The record's MAC does not verify: it was altered, or moved from another name.
+        case authenticationFailed
+        /// The key provider could not give a key (a missing or malformed key file, a wrong size).
+        case keyUnavailable
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The `errno` of a failed system call, 0 otherwise.
+    public let errno: Int32
+    /// A human-readable explanation (never record contents).
+    public let reason: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ reason: String, errno: Int32 = 0) {
+        self.kind = kind
+        self.reason = reason
+        self.errno = errno
+    }
+
+    /// `kind: reason (errno N)`.
+    public var description: String { "\(kind): \(reason)" + (errno == 0 ? "" : " (errno \(errno))") }
+
+    /// Errors are equal when their kinds and errnos are.
+    public static func == (a: SecureStoreError, b: SecureStoreError) -> Bool { a.kind == b.kind && a.errno == b.errno }
+}
