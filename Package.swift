@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "PowerAuthServer", targets: ["PowerAuthServer"]),
         .library(name: "SaltEdge", targets: ["SaltEdge"]),
         .library(name: "CMAuthenticator", targets: ["CMAuthenticator"]),
+        .library(name: "SecureStore", targets: ["SecureStore"]),
+        .library(name: "AuthNetworking", targets: ["AuthNetworking"]),
+        .library(name: "URLSessionTransport", targets: ["URLSessionTransport"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
@@ -39,6 +42,14 @@ let package = Package(
         // Layer 2: the Salt Edge Authenticator API v2 client and the CM Authenticator client.
         .target(name: "SaltEdge", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
         .target(name: "CMAuthenticator", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
+        // Layer 3 support: encrypted, atomically replaced records in a directory (the Keychain
+        // stand-in of the SDKs). Glibc and CryptoPrimitives only.
+        .target(name: "SecureStore", dependencies: ["CryptoPrimitives"]),
+        // Layer 3 support: the HTTPTransport protocol, logging with redaction, a replaying
+        // transport. No Foundation networking: a device may bring its own HTTP stack.
+        .target(name: "AuthNetworking", dependencies: ["ProtocolSupport"]),
+        // Layer 3 support: the default transport, the one target that imports FoundationNetworking.
+        .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;
         // it never imports a crypto target, so a parser cannot agree with the code it checks.
         .target(name: "VectorFormats"),
@@ -65,6 +76,8 @@ let package = Package(
         .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
+        .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
     ]

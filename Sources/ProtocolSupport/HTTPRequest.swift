@@ -79,13 +79,21 @@ public struct HTTPRequest: Sendable, Equatable {
 public struct HTTPResponse: Sendable, Equatable {
     /// The status code.
     public var status: Int
+    /// Header fields, in the order the transport reported them.
+    public var headers: [HTTPHeader]
     /// The body bytes (empty for none).
     public var body: [UInt8]
 
     /// Creates a response.
-    public init(status: Int, body: some Sequence<UInt8> = [UInt8]()) {
+    public init(status: Int, headers: [HTTPHeader] = [], body: some Sequence<UInt8> = [UInt8]()) {
         self.status = status
+        self.headers = headers
         self.body = Array(body)
+    }
+
+    /// The value of the first header called `name` (compared case-insensitively).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
     /// Whether the status is 2xx.

@@ -1,0 +1,54 @@
+// The one seam between the SDKs and the network (DESIGN.md §1 layer 3; the shape of
+// swift-openapi-runtime's `ClientTransport`): a protocol with one async `send`. The SDKs speak
+// only to it; `URLSessionTransport` (its own target, the only one that imports
+// FoundationNetworking) is the default, and a device with its own HTTP stack brings another.
+
+public import ProtocolSupport
+
+/// Sends one request and returns the response.
+///
+/// An implementation resolves ``ProtocolSupport/HTTPRequest/path`` against its own base URL,
+/// sends the headers and the exact body bytes (a signature may cover them), and returns any
+/// HTTP status as a response — a 4xx or 5xx is an answer, not a transport error.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request`. Throws ``TransportError`` only when no HTTP answer arrived.
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
+}
+
+/// Why no HTTP answer arrived.
+public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure, for callers to switch on.
+    public enum Kind: Sendable, Equatable {
+        /// No answer within the request timeout.
+        case timedOut
+        /// The host could not be reached (refused, unreachable, no route, DNS failure).
+        case unreachable
+        /// The TLS handshake failed or the server's certificate was not trusted.
+        case tls
+        /// The task was cancelled.
+        case cancelled
+        /// An answer arrived but was not a well-formed HTTP response (cut short, garbled).
+        case badResponse
+        /// The request itself could not be formed (a malformed URL, a refused scheme).
+        case invalidRequest
+        /// A failure the transport could not classify; see ``TransportError/underlying``.
+        case other
+    }
+
+    /// The kind of failure.
+    public let kind: Kind
+    /// The underlying error's description (an `URLError` code, an errno), for logs.
+    public let underlying: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, underlying: String = "") {
+        self.kind = kind
+        self.underlying = underlying
+    }
+
+    /// `kind (underlying)`.
+    public var description: String { underlying.isEmpty ? "\(kind)" : "\(kind) (\(underlying))" }
+
+    /// Errors are equal when their kinds are.
+    public static func == (a: TransportError, b: TransportError) -> Bool { a.kind == b.kind }
+}

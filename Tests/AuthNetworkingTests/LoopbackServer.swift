@@ -1,0 +1,114 @@
+// A tiny HTTP/1.1 server on 127.0.0.1 (a random free port) for the transport tests: it reads
+// one request per connection and writes whatever raw bytes the test's handler returns, so a
+// test can answer well, with garbage, with a body cut short, or not at all. Real sockets, real
+// HTTP; the stand-in back ends of `Servers/` take over for the SDK tests.
+
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class LoopbackServer: @unchecked Sendable {
+    /// What the server saw of one request.
+    struct Request: Sendable {
+        let head: String
+        let body: [UInt8]
+        var method: String { String(head.split(separator: " ").first ?? "") }
+        var target: String { head.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+        func header(_ name: String) -> String? {
+            for line in head.split(separator: "\r\n").dropFirst() {
+                let parts = line.split(separator: ":", maxSplits: 1)
+                if parts.count == 2, parts[0].lowercased() == name.lowercased() { return parts[1].trimmingCharacters(in: .whitespaces) }
+            }
+            return nil
+        }
+    }
+
+    let port: UInt16
+    private let socket: Int32
+    private let handler: @Sendable (Request) -> [UInt8]?
+    private let lock = NSLock()
+    private var received: [Request] = []
+
+    /// Requests seen so far.
+    var requests: [Request] { lock.withLock { received } }
+
+    /// Starts listening; `handler` returns the raw response bytes, or nil to close silently.
+    init(handler: @escaping @Sendable (Request) -> [UInt8]?) throws {
+        self.handler = handler
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        socket = fd
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    func stop() {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(socket, nil, nil)
+            guard client >= 0 else { return }
+            let thread = Thread { [self] in serve(client) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        var buffer = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var headEnd: Int?
+        while headEnd == nil {
+            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return }
+            buffer += chunk[0..<count]
+            headEnd = buffer.indices.dropLast(3).first { buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10 }
+        }
+        guard let end = headEnd else { return }
+        let head = String(decoding: buffer[0..<end], as: UTF8.self)
+        var request = Request(head: head, body: [])
+        let length = Int(request.header("Content-Length") ?? "0") ?? 0
+        var body = Array(buffer[(end + 4)...])
+        while body.count < length {
+            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            body += chunk[0..<count]
+        }
+        request = Request(head: head, body: body)
+        lock.withLock { received.append(request) }
+        guard let response = handler(request) else { return }
+        var sent = 0
+        while sent < response.count {
+            let count = response.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return }
+            sent += count
+        }
+    }
+
+    /// A whole HTTP/1.1 response.
+    static func response(status: Int, reason: String = "OK", headers: [(String, String)] = [], body: [UInt8]) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        return Array((head + "\r\n").utf8) + body
+    }
+}

@@ -1,0 +1,127 @@
+// URLSessionTransport over real HTTP on 127.0.0.1 (answers, faults, headers), the replaying
+// transport, and the logger: no credential header or body reaches a log line at any level
+// unless `.debug` was explicitly told to reveal them.
+
+import AuthNetworking
+import Foundation
+import ProtocolSupport
+import Testing
+import TestSupport
+import URLSessionTransport
+
+@Suite struct TransportTests {
+    static let secretHeader = "PowerAuth pa_signature=\"SECRET-SIGNATURE\""
+    static let secretBody = Array(#"{"password":"SECRET-PASSWORD","puk":"1234567890"}"#.utf8)
+
+    static func signedRequest() -> HTTPRequest {
+        HTTPRequest(method: .post, path: "pa/v3/token/create", query: [HTTPHeader("a b", "c&d")],
+                    headers: [HTTPHeader("X-PowerAuth-Authorization", secretHeader), HTTPHeader("Content-Type", "application/json")],
+                    body: secretBody)
+    }
+
+    @Test func answersOfAnyStatusComeBackWithHeadersAndExactBodies() async throws {
+        let server = try LoopbackServer { request in
+            request.target.hasPrefix("/base/fail")
+                ? LoopbackServer.response(status: 500, reason: "Oops", body: Array("<html>garbage".utf8))
+                : LoopbackServer.response(status: 200, headers: [("X-Answer", "42")], body: request.body.reversed())
+        }
+        defer { server.stop() }
+        var configuration = URLSessionTransport.Configuration(baseURL: server.baseURL + "/base/")
+        configuration.logger = .disabled
+        configuration.additionalHeaders = [HTTPHeader("X-App", "mfa")]
+        let transport = URLSessionTransport(configuration: configuration)
+        let response = try await transport.send(Self.signedRequest())
+        #expect(response.status == 200 && response.header("x-answer") == "42")
+        #expect(response.body == Self.secretBody.reversed())
+        let seen = try #require(server.requests.first)
+        #expect(seen.method == "POST" && seen.target == "/base/pa/v3/token/create?a%20b=c%26d")
+        #expect(seen.header("X-PowerAuth-Authorization") == Self.secretHeader && seen.body == Self.secretBody)
+        #expect(seen.header("User-Agent") == URLSessionTransport.defaultUserAgent && seen.header("X-App") == "mfa")
+        #expect(seen.header("Accept-Language") == "en" && seen.header("Cookie") == nil)
+        let failure = try await transport.send(HTTPRequest(method: .get, path: "fail"))
+        #expect(failure.status == 500 && failure.body == Array("<html>garbage".utf8))
+    }
+
+    @Test func faultsAreTypedTransportErrors() async throws {
+        // Nobody listens: a port that was just closed.
+        let closed = try LoopbackServer { _ in nil }
+        closed.stop()
+        var refused = URLSessionTransport.Configuration(baseURL: closed.baseURL)
+        refused.logger = .disabled
+        await #expect(throws: TransportError(.unreachable)) { try await URLSessionTransport(configuration: refused).send(HTTPRequest(method: .get, path: "x")) }
+
+        // An answer that never comes, within a short timeout.
+        let silent = try LoopbackServer { _ in
+            Thread.sleep(forTimeInterval: 3)
+            return nil
+        }
+        defer { silent.stop() }
+        var slow = URLSessionTransport.Configuration(baseURL: silent.baseURL)
+        slow.timeout = 0.5
+        slow.logger = .disabled
+        await #expect(throws: TransportError(.timedOut)) { try await URLSessionTransport(configuration: slow).send(HTTPRequest(method: .get, path: "x")) }
+
+        // A body cut in half: the connection closes before Content-Length bytes arrived.
+        let cut = try LoopbackServer { _ in
+            Array(LoopbackServer.response(status: 200, body: Array(repeating: 0x41, count: 1000)).dropLast(500))
+        }
+        defer { cut.stop() }
+        var cutConfiguration = URLSessionTransport.Configuration(baseURL: cut.baseURL)
+        cutConfiguration.logger = .disabled
+        do {
+            let response = try await URLSessionTransport(configuration: cutConfiguration).send(HTTPRequest(method: .get, path: "x"))
+            Issue.record("a truncated body was accepted: \(response.body.count) bytes")
+        } catch {
+            #expect([.badResponse, .unreachable, .other].contains(error.kind), "\(error)")
+        }
+        // Not an http(s) URL.
+        var bad = URLSessionTransport.Configuration(baseURL: "ftp://127.0.0.1")
+        bad.logger = .disabled
+        await #expect(throws: TransportError(.invalidRequest)) { try await URLSessionTransport(configuration: bad).send(HTTPRequest(method: .get, path: "x")) }
+    }
+
+    @Test func replayAnswersInOrderAndRefusesTheUnexpected() async throws {
+        let replay = ReplayTransport([
+            .init(.post, "pa/v3/activation/status", bodyMatches: { String(decoding: $0 ?? [], as: UTF8.self).contains("challenge") },
+                  response: HTTPResponse(status: 200, body: Array("{}".utf8))),
+            .init(.get, "down", failure: TransportError(.timedOut)),
+        ])
+        let status = HTTPRequest(method: .post, path: "pa/v3/activation/status", body: Array(#"{"challenge":"x"}"#.utf8))
+        #expect(try await replay.send(status).body == Array("{}".utf8))
+        await #expect(throws: TransportError(.invalidRequest)) { try await replay.send(status) }      // out of order now
+        await #expect(throws: TransportError(.timedOut)) { try await replay.send(HTTPRequest(method: .get, path: "down")) }
+        let (remaining, sent) = (await replay.remaining, await replay.sent.count)
+        #expect(remaining == 0 && sent == 3)
+    }
+
+    /// No secret reaches a log line at any level; `.debug` shows them only when told to.
+    @Test func logsNeverCarrySecretsUnlessDebugIsToldTo() async throws {
+        final class Collector: LogSink, @unchecked Sendable {
+            let lock = NSLock()
+            var lines: [String] = []
+            func write(_ line: String, level: LogLevel) { lock.withLock { lines.append(line) } }
+        }
+        let answer = HTTPResponse(status: 200, headers: [HTTPHeader("Set-Cookie", "SECRET-COOKIE")], body: Array(#"{"tokenSecret":"SECRET-TOKEN"}"#.utf8))
+        let secrets = ["SECRET-SIGNATURE", "SECRET-PASSWORD", "1234567890", "SECRET-COOKIE", "SECRET-TOKEN"]
+        for level in LogLevel.allCases {
+            let collector = Collector()
+            let transport = LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
+                                             logger: Logger(level: level, sink: collector))
+            _ = try await transport.send(Self.signedRequest())
+            let text = collector.lock.withLock { collector.lines.joined(separator: "\n") }
+            for secret in secrets { #expect(!text.contains(secret), "\(secret) at \(level)") }
+            #expect(level < .info || text.contains("pa/v3/token/create"))
+            #expect(level < .debug || (text.contains("<redacted") && text.contains("<body redacted")))
+        }
+        let collector = Collector()
+        let revealing = LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
+                                         logger: Logger(level: .debug, sink: collector, revealingSecretsAtDebug: true))
+        _ = try await revealing.send(Self.signedRequest())
+        #expect(collector.lock.withLock { collector.lines.joined().contains("SECRET-PASSWORD") })
+        // The switch does nothing below debug.
+        let quiet = Collector()
+        _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
+                                       logger: Logger(level: .info, sink: quiet, revealingSecretsAtDebug: true)).send(Self.signedRequest())
+        #expect(!quiet.lock.withLock { quiet.lines.joined().contains("SECRET") })
+    }
+}
