@@ -5,8 +5,9 @@
 import CryptoCore
 
 extension HMAC: CustomStringConvertible, CustomDebugStringConvertible {
-    /// `HMAC<SHA256>(redacted)`: the inner and outer states are functions of the key.
-    public var description: String { "HMAC<\(H.self)>(redacted)" }
+    /// `HMAC(redacted)`: the inner and outer states are functions of the key. (No type name:
+    /// that would need runtime reflection, which Embedded Swift does not have.)
+    public var description: String { "HMAC(redacted)" }
     /// The same as ``description``.
     public var debugDescription: String { description }
 }
