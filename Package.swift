@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SecureStore", targets: ["SecureStore"]),
         .library(name: "AuthNetworking", targets: ["AuthNetworking"]),
         .library(name: "URLSessionTransport", targets: ["URLSessionTransport"]),
+        .library(name: "PowerAuthSDK", targets: ["PowerAuthSDK"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
@@ -50,6 +51,8 @@ let package = Package(
         .target(name: "AuthNetworking", dependencies: ["ProtocolSupport"]),
         // Layer 3 support: the default transport, the one target that imports FoundationNetworking.
         .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
+        // Layer 3: the PowerAuth SDK (in progress: the stored activation and crash-safe signing).
+        .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;
         // it never imports a crypto target, so a parser cannot agree with the code it checks.
         .target(name: "VectorFormats"),
@@ -77,6 +80,8 @@ let package = Package(
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore", "CryptoPrimitives",
+                                                         "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),

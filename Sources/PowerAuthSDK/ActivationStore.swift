@@ -1,0 +1,138 @@
+// The persistent half of a PowerAuth activation (issue "PowerAuth on a real wire", points 3 and
+// 5): the activation record of one SDK instance in the secure store, and signing that is
+// serialised across tasks *and* processes and crash-safe — the advanced counter is written and
+// fsynced before the signature leaves (powerauth.md §7.1, §16 "Serialization"; DESIGN.md §2,
+// habit 16: state before side effects).
+
+public import CryptoPrimitives
+public import PowerAuth
+public import ProtocolSupport
+public import SecureStore
+
+/// The stored activation of one `instanceID` and the signing step that consumes its counter.
+///
+/// Any number of `ActivationStore` values, in any number of processes, may share a directory:
+/// ``sign(method:uriID:body:factors:authentication:configuration:)`` holds the store's exclusive
+/// lock while it reads the record, computes the signature and writes the advanced record, so no
+/// two signatures ever use one counter, and a crash at any point leaves either the old record
+/// (the signature never left) or the new one (the server sees at most a skipped counter, which
+/// its look-ahead window absorbs and the next status check resynchronises).
+public struct ActivationStore: Sendable {
+    /// The secure store holding the record.
+    public let store: SecureStore
+    /// The namespace of this instance's records (`PowerAuthConfiguration.instanceId`).
+    public let instanceID: String
+
+    /// The store for `instanceID` in `store`. Throws ``SecureStoreError/Kind/invalidName`` for an
+    /// instance id that cannot name a record.
+    public init(store: SecureStore, instanceID: String) throws(SecureStoreError) {
+        self.store = store
+        self.instanceID = instanceID
+        _ = try store.read(recordName)  // validates the name, and the record if there is one
+    }
+
+    /// `powerauth.<instance>.activation`.
+    var recordName: String { "powerauth." + instanceID + ".activation" }
+
+    /// The stored activation, or nil when this instance has none.
+    public func activation() throws(PowerAuthSDKError) -> PowerAuth.ActivationData? {
+        do {
+            guard let bytes = try store.read(recordName) else { return nil }
+            return try bytes.withUnsafeBytes { raw throws(ProtocolError) in try PowerAuth.ActivationData(serialized: raw) }
+        } catch let error as SecureStoreError {
+            throw PowerAuthSDKError(.store, "the activation record cannot be read", store: error)
+        } catch let error as ProtocolError {
+            throw PowerAuthSDKError(.store, "the activation record is not a valid activation", protocolError: error)
+        } catch {
+            throw PowerAuthSDKError(.store, "the activation record cannot be read")
+        }
+    }
+
+    /// Stores `activation` (durable when this returns).
+    public func save(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) {
+        do {
+            try store.write(SecretBytes(activation.serialized), to: recordName)
+        } catch {
+            throw PowerAuthSDKError(.store, "the activation record cannot be written", store: error)
+        }
+    }
+
+    /// Removes the stored activation (durable when this returns).
+    public func remove() throws(PowerAuthSDKError) {
+        do {
+            try store.remove(recordName)
+        } catch {
+            throw PowerAuthSDKError(.store, "the activation record cannot be removed", store: error)
+        }
+    }
+
+    /// Signs `body` for `uriID` with the stored activation (powerauth.md §7.2–§7.5) and returns
+    /// the `X-PowerAuth-Authorization` header. Under the store's exclusive lock: read the record,
+    /// unlock the factor keys, compute the signature, write the advanced record and fsync it —
+    /// only then does the header exist for the caller to send.
+    public func sign(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
+                     authentication: Authentication, configuration: PowerAuth.Configuration) throws(PowerAuthSDKError) -> HTTPHeader {
+        var failure: PowerAuthSDKError?
+        let header: HTTPHeader?
+        do throws(SecureStoreError) {
+            header = try store.withExclusiveAccess { () throws(SecureStoreError) -> HTTPHeader? in
+                do throws(PowerAuthSDKError) {
+                    return try signHoldingTheLock(method: method, uriID: uriID, body: body, factors: factors,
+                                                  authentication: authentication, configuration: configuration)
+                } catch {
+                    failure = error
+                    return nil
+                }
+            }
+        } catch {
+            throw PowerAuthSDKError(.store, "the store cannot be locked", store: error)
+        }
+        if let failure { throw failure }
+        guard let header else { preconditionFailure("internal error: signing returned neither a header nor an error") }
+        return header
+    }
+
+    private func signHoldingTheLock(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
+                                    authentication: Authentication, configuration: PowerAuth.Configuration) throws(PowerAuthSDKError) -> HTTPHeader {
+        guard let activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation to sign with") }
+        let keys = try authentication.signatureKeys(for: factors, activation: activation)
+        var random = SystemRandomSource()
+        let signed: PowerAuth.SignedRequest
+        do {
+            signed = try PowerAuth.sign(method: method, uriID: uriID, body: body, activation: activation, factors: factors,
+                                        keys: keys, configuration: configuration, version: activation.protocolVersion, using: &random)
+        } catch {
+            throw PowerAuthSDKError(.signing, "the signature cannot be computed", protocolError: error)
+        }
+        try save(signed.next)  // write-ahead: the counter moves on disk before the header exists
+        return signed.header
+    }
+}
+
+/// The secrets that unlock the factor keys for one operation (`PowerAuthAuthentication`).
+public struct Authentication: Sendable {
+    /// The possession unlock key (the device-bound secret).
+    public let possessionUnlockKey: SymmetricKey
+    /// The password, for the knowledge factor.
+    public let password: SecretBytes?
+    /// The biometry unlock key, for the biometry factor.
+    public let biometryUnlockKey: SymmetricKey?
+
+    /// Possession only, or with a password and/or a biometry key.
+    public init(possessionUnlockKey: SymmetricKey, password: SecretBytes? = nil, biometryUnlockKey: SymmetricKey? = nil) {
+        self.possessionUnlockKey = possessionUnlockKey
+        self.password = password
+        self.biometryUnlockKey = biometryUnlockKey
+    }
+
+    /// The factor keys of `activation` for `factors`; a wrong password is only detected by the
+    /// server (powerauth.md §4.2).
+    func signatureKeys(for factors: PowerAuth.SignatureFactors, activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) -> PowerAuth.SignatureKeys {
+        do {
+            return try activation.signatureKeys(for: factors, possessionUnlockKey: possessionUnlockKey, password: password,
+                                                biometryUnlockKey: biometryUnlockKey)
+        } catch {
+            throw PowerAuthSDKError(.invalidAuthentication, "the factor keys do not unlock: \(error.code)", protocolError: error)
+        }
+    }
+}
