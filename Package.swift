@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
-        .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore", "CryptoPrimitives",
+        .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
                                                          "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),

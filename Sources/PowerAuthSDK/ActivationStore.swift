@@ -92,6 +92,29 @@ public struct ActivationStore: Sendable {
         return header
     }
 
+    /// Applies the §6.4 decision to the stored counter under the store's lock: a server that
+    /// is ahead by `steps` has its counter adopted; otherwise nothing changes (a client ahead,
+    /// or a deadlock, is the caller's to act on from `status`).
+    public func adoptCounter(of status: PowerAuth.ActivationStatus, transportKey: SymmetricKey) throws(PowerAuthSDKError) {
+        var failure: PowerAuthSDKError?
+        do throws(SecureStoreError) {
+            try store.withExclusiveAccess { () throws(SecureStoreError) in
+                do throws(PowerAuthSDKError) {
+                    guard var activation = try activation() else { return }
+                    guard case .adopt(_, let steps) = PowerAuth.counterSynchronization(for: activation, status: status,
+                                                                                     transportKey: transportKey) else { return }
+                    for _ in 0..<steps { activation = activation.advanced }
+                    try save(activation)
+                } catch {
+                    failure = error
+                }
+            }
+        } catch {
+            throw PowerAuthSDKError(.store, "the store cannot be locked", store: error)
+        }
+        if let failure { throw failure }
+    }
+
     private func signHoldingTheLock(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
                                     authentication: Authentication, configuration: PowerAuth.Configuration) throws(PowerAuthSDKError) -> HTTPHeader {
         guard let activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation to sign with") }
