@@ -15,8 +15,35 @@ let package = Package(
     name: "SwiftMFAServers",
     dependencies: [
         .package(path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
     ],
     targets: [
+        // The stand-in services and their Hummingbird wiring (a library, so tests start it in process).
+        .target(
+            name: "MFAServerCore",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PowerAuth", package: rootIdentity),
+                .product(name: "PowerAuthServer", package: rootIdentity),
+                .product(name: "ProtocolSupport", package: rootIdentity),
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+            ]
+        ),
+        .executableTarget(name: "mfa-server", dependencies: ["MFAServerCore"]),
+        // The SDKs over real HTTP on 127.0.0.1 against mfa-server.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "MFAServerCore",
+                .product(name: "PowerAuthSDK", package: rootIdentity),
+                .product(name: "PowerAuth", package: rootIdentity),
+                .product(name: "SecureStore", package: rootIdentity),
+                .product(name: "AuthNetworking", package: rootIdentity),
+                .product(name: "URLSessionTransport", package: rootIdentity),
+                .product(name: "ProtocolSupport", package: rootIdentity),
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+            ]
+        ),
         // Every library product's main flow through its public API only (no @testable).
         .testTarget(
             name: "PublicAPITests",

@@ -20,6 +20,8 @@ extension PowerAuth {
         /// APP_SECRET's 16 decoded bytes: the form for the keystore JWT key (§2). Decoded once,
         /// when the configuration is made.
         public let applicationSecretBytes: [UInt8]
+        /// APP_KEY's 16 decoded bytes.
+        public let applicationKeyBytes: [UInt8]
 
         /// Creates a configuration. Throws ``ProtocolError/Code/invalidArgument`` unless APP_KEY
         /// and APP_SECRET are Base64 of 16 bytes.
@@ -36,8 +38,19 @@ extension PowerAuth {
             self.applicationKey = applicationKey
             self.applicationSecret = applicationSecret
             applicationSecretBytes = secretBytes
+            applicationKeyBytes = keyBytes
             self.masterServerPublicKey = masterServerPublicKey
             self.baseURL = baseURL
+        }
+
+        /// The SDK configuration string of this configuration (§2): Base64 of `0x01 ‖ 16 ‖ appKey
+        /// ‖ 16 ‖ appSecret ‖ 1 ‖ 0x01 ‖ 65 ‖ the uncompressed master key` (every count below 0x80,
+        /// so one byte each). ``init(configurationString:baseURL:)`` reads it back.
+        public var configurationString: String {
+            let key = masterServerPublicKey.x963Representation
+            let bytes: [UInt8] = [0x01, 16] + applicationKeyBytes + [16] + applicationSecretBytes
+                + [1, 0x01, UInt8(key.count)] + key
+            return Base64.encode(bytes)
         }
 
         /// Reads the SDK configuration string (§2): Base64 of `0x01 ‖ cnt ‖ appKey ‖ cnt ‖
@@ -93,3 +106,4 @@ extension PowerAuth {
         }
     }
 }
+

@@ -155,3 +155,20 @@ import TestSupport
         #expect(zero.next != zero && zero.next.next != zero.next)
     }
 }
+
+/// The SDK configuration string is written as it is read (powerauth.md §2).
+@Suite struct PowerAuthConfigurationStringTests {
+    @Test func configurationStringRoundTrips() throws {
+        var random = SeededRandomSource(seed: 408)
+        let master = try P256.Signing.PrivateKey(using: &random)
+        let configuration = try PowerAuth.Configuration(applicationKey: "lceX5qe+O+Sb0t8TQqg35A==", applicationSecret: "m3JdVJMIu65fXXFi4VqjjA==",
+                                                        masterServerPublicKey: master.publicKey, baseURL: "https://x")
+        let text = configuration.configurationString
+        let read = try PowerAuth.Configuration(configurationString: text, baseURL: "https://x")
+        #expect(read.applicationKey == configuration.applicationKey && read.applicationSecret == configuration.applicationSecret)
+        #expect(read.masterServerPublicKey == master.publicKey)
+        // Layout: 0x01, then 16 and APP_KEY's bytes (independently decoded with Foundation).
+        let bytes = Array(try #require(Data(base64Encoded: text)))
+        #expect(bytes.prefix(2) == [0x01, 16] && Array(bytes[2..<18]) == Array(try #require(Data(base64Encoded: "lceX5qe+O+Sb0t8TQqg35A=="))))
+    }
+}

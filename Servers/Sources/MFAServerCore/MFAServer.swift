@@ -1,0 +1,35 @@
+// mfa-server on Hummingbird 2 (DESIGN.md §3): binds 127.0.0.1 by default and hands every POST
+// to the stand-in services by path. The services are plain actors, so the tests can also drive
+// them without HTTP; the end-to-end tests go through HTTP.
+
+import Hummingbird
+import NIOCore
+import ProtocolSupport
+
+/// The server: its services and the Hummingbird application serving them.
+public enum MFAServer {
+    /// An application on `host:port` (port 0: any free one) serving `powerAuth`; `onRunning`
+    /// receives the URL once the socket is bound.
+    public static func application(host: String = "127.0.0.1", port: Int = 0, powerAuth: PowerAuthStandIn,
+                                   onRunning: @escaping @Sendable (String) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        let router = Router()
+        router.post("**") { request, _ -> Response in
+            var request = request
+            let buffer = try await request.collectBody(upTo: 1 << 20)
+            let path = String(request.uri.path.drop { $0 == "/" })
+            guard let answer = await powerAuth.handle(method: "POST", path: path, body: Array(buffer.readableBytesView)) else {
+                return Response(status: .notFound)
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            return Response(status: .init(code: answer.status), headers: headers,
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
+        return Application(router: router, configuration: .init(address: .hostname(host, port: port)),
+                           onServerRunning: { channel in
+                               let bound = channel.localAddress?.port ?? port
+                               await onRunning("http://\(host):\(bound)")
+                           })
+    }
+}

@@ -1,0 +1,33 @@
+// mfa-server: stand-in back ends on 127.0.0.1 for trying and testing the SDKs (DESIGN.md §3).
+// `mfa-server [--host H] [--port P]` prints the URL it serves, then serves until SIGINT/SIGTERM.
+
+import Foundation
+import MFAServerCore
+
+var host = "127.0.0.1"
+var port = 0
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--host" where !arguments.isEmpty: host = arguments.removeFirst()
+    case "--port" where !arguments.isEmpty:
+        guard let value = Int(arguments.removeFirst()), (0...65_535).contains(value) else {
+            FileHandle.standardError.write(Data("mfa-server: --port takes 0…65535\n".utf8))
+            exit(2)
+        }
+        port = value
+    case "--help", "-h":
+        print("usage: mfa-server [--host 127.0.0.1] [--port 0]\nServes the PowerAuth stand-in (/pa/v3/…, /integration/powerauth/…).")
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("mfa-server: unknown argument \(argument) (see --help)\n".utf8))
+        exit(2)
+    }
+}
+
+let powerAuth = try PowerAuthStandIn()
+let app = MFAServer.application(host: host, port: port, powerAuth: powerAuth) { url in
+    // Written straight to fd 1 so it appears at once even when stdout is a pipe (scripts wait for it).
+    FileHandle.standardOutput.write(Data("mfa-server listening on \(url)\n".utf8))
+}
+try await app.runService()
