@@ -169,6 +169,7 @@ import TestSupport
         #expect(read.masterServerPublicKey == master.publicKey)
         // Layout: 0x01, then 16 and APP_KEY's bytes (independently decoded with Foundation).
         let bytes = Array(try #require(Data(base64Encoded: text)))
-        #expect(bytes.prefix(2) == [0x01, 16] && Array(bytes[2..<18]) == Array(try #require(Data(base64Encoded: "lceX5qe+O+Sb0t8TQqg35A=="))))
+        let appKey = Array(try #require(Data(base64Encoded: "lceX5qe+O+Sb0t8TQqg35A==")))
+        #expect(bytes.prefix(2) == [0x01, 16] && Array(bytes[2..<18]) == appKey)
     }
 }
