@@ -30,6 +30,16 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "mfa-server", dependencies: ["MFAServerCore"]),
+        // Signs in a loop until killed: the child process of the kill -9 test.
+        .executableTarget(
+            name: "pa-sign-loop",
+            dependencies: [
+                .product(name: "PowerAuthSDK", package: rootIdentity),
+                .product(name: "PowerAuth", package: rootIdentity),
+                .product(name: "SecureStore", package: rootIdentity),
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+            ]
+        ),
         // The SDKs over real HTTP on 127.0.0.1 against mfa-server.
         .testTarget(
             name: "EndToEndTests",

@@ -1,0 +1,89 @@
+// Crash safety by killing processes (issue "PowerAuth on a real wire", point 7): a child signs in
+// a loop (`pa-sign-loop`) and is killed with SIGKILL at random points, 200 times. The server sees
+// every header the child printed, in order; after each kill the parent signs once more from the
+// same store, and that signature must be accepted. The write-ahead rule guarantees it: a counter
+// is on disk before its header exists, so a kill can only make the client one step ahead (inside
+// the window), never reuse a counter. The activation must end with no failed attempt.
+
+import CryptoPrimitives
+import Foundation
+import MFAServerCore
+import PowerAuth
+import PowerAuthSDK
+import ProtocolSupport
+import SecureStore
+import Testing
+import URLSessionTransport
+
+@Suite struct CrashSafetyTests {
+    /// The helper next to the test bundle in the build folder.
+    static var helper: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pa-sign-loop").path
+    }
+
+    @Test func killedSignersNeverCostAFailedAttempt() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.helper), "pa-sign-loop is built beside the tests")
+        try await withMFAServer { url, powerAuth in
+            let application = try await integration(url, "integration/powerauth/application")
+            let configurationString = try #require(application["configurationString"] as? String)
+            let core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kill-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let store = try SecureStore(directory: directory)
+            let client = try PowerAuthClient(configuration: .init(instanceID: "kill", core: core), store: store,
+                                             transport: URLSessionTransport(configuration: .init(baseURL: url)), now: { 0 })
+            let issued = try await integration(url, "integration/powerauth/activation/init")
+            let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: try #require(issued["activationCode"] as? String))))
+            var random = SystemRandomSource()
+            let possessionBytes = try random.bytes(count: 16)
+            let authentication = Authentication(possessionUnlockKey: SymmetricKey(data: possessionBytes), password: SecretBytes("1234".utf8))
+            try await client.persistActivation(authentication: authentication)
+            let activations = try ActivationStore(store: store, instanceID: "kill")
+
+            func verify(_ header: String, body: [UInt8]) async throws -> (valid: Bool, failed: Int) {
+                let request = try JSONSerialization.data(withJSONObject: [
+                    "activationId": result.activationID, "method": "POST", "uriId": "/loop",
+                    "body": Data(body).base64EncodedString(), "header": header,
+                ])
+                let answer = try #require(await powerAuth.handle(method: "POST", path: "integration/powerauth/signature/verify", body: Array(request)))
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+                return (object["valid"] as? Bool == true, object["failedAttempts"] as? Int ?? -1)
+            }
+
+            var kills = 0, printed = 0, refusedAfterRestart = 0
+            for round in 0..<200 {
+                let child = Process()
+                child.executableURL = URL(fileURLWithPath: Self.helper)
+                child.arguments = [directory, "kill", configurationString, Hex.encode(possessionBytes)]
+                let pipe = Pipe()
+                child.standardOutput = pipe
+                child.standardError = FileHandle.nullDevice
+                try child.run()
+                usleep(UInt32.random(in: 0...60_000))            // a random point in the loop
+                kill(child.processIdentifier, SIGKILL)
+                child.waitUntilExit()
+                kills += child.terminationReason == .uncaughtSignal ? 1 : 0
+                // Every complete line the child printed reaches the server, in order.
+                let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                for line in output.split(separator: "\n") where line.contains("pa_signature=\"") && line.hasSuffix("\"") {
+                    let parts = line.split(separator: " ", maxSplits: 1)
+                    guard parts.count == 2 else { continue }
+                    let verdict = try await verify(String(parts[1]), body: Array(parts[0].utf8))
+                    #expect(verdict.valid, "round \(round): a printed signature was refused")
+                    printed += 1
+                }
+                // The parent signs next from the same store; it must be accepted.
+                let body = Array("after \(round)".utf8)
+                let header = try activations.sign(method: "POST", uriID: "/loop", body: body, factors: .possession,
+                                                  authentication: authentication, configuration: core)
+                let verdict = try await verify(header.value, body: body)
+                if !verdict.valid { refusedAfterRestart += 1 }
+                #expect(verdict.failed == 0, "round \(round): \(verdict.failed) failed attempts")
+            }
+            print("kill -9: 200 rounds, \(kills) killed by SIGKILL, \(printed) signatures from the children accepted, \(refusedAfterRestart) refused after a restart")
+            #expect(refusedAfterRestart == 0)
+            let status = try await client.fetchActivationStatus(possessionUnlockKey: SymmetricKey(data: possessionBytes))
+            #expect(status.state == .active && status.failedAttempts == 0)
+        }
+    }
+}
