@@ -86,4 +86,82 @@ import URLSessionTransport
             #expect(status.state == .active && status.failedAttempts == 0)
         }
     }
+
+    /// Two processes sign from one store at once until both are killed. Every counter is used at
+    /// most once (each printed signature matches a distinct counter), and the server accepts all
+    /// of them in counter order with no failed attempt.
+    @Test func twoProcessesSharingAStoreNeverReuseACounter() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.helper), "pa-sign-loop is built beside the tests")
+        try await withMFAServer { url, powerAuth in
+            let application = try await integration(url, "integration/powerauth/application")
+            let configurationString = try #require(application["configurationString"] as? String)
+            let core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("two-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let store = try SecureStore(directory: directory)
+            let client = try PowerAuthClient(configuration: .init(instanceID: "two", core: core), store: store,
+                                             transport: URLSessionTransport(configuration: .init(baseURL: url)), now: { 0 })
+            let issued = try await integration(url, "integration/powerauth/activation/init")
+            let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: try #require(issued["activationCode"] as? String))))
+            var random = SystemRandomSource()
+            let possessionBytes = try random.bytes(count: 16)
+            let possession = SymmetricKey(data: possessionBytes)
+            try await client.persistActivation(authentication: Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8)))
+            let initial = try #require(try ActivationStore(store: store, instanceID: "two").activation())
+
+            var children: [(Process, Pipe)] = []
+            for _ in 0..<2 {
+                let child = Process()
+                child.executableURL = URL(fileURLWithPath: Self.helper)
+                child.arguments = [directory, "two", configurationString, Hex.encode(possessionBytes)]
+                let pipe = Pipe()
+                child.standardOutput = pipe
+                child.standardError = FileHandle.nullDevice
+                try child.run()
+                children.append((child, pipe))
+            }
+            usleep(400_000)
+            var lines: [(body: String, header: String)] = []
+            for (child, pipe) in children {
+                kill(child.processIdentifier, SIGKILL)
+                child.waitUntilExit()
+                let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                for line in output.split(separator: "\n") where line.contains("pa_signature=\"") && line.hasSuffix("\"") {
+                    let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                    if parts.count == 2 { lines.append((parts[0], parts[1])) }
+                }
+            }
+            #expect(lines.count >= 2)
+            // Which counter did each printed signature use?
+            let keys = try initial.signatureKeys(for: .possession, possessionUnlockKey: possession)
+            var counters = [initial.counter]
+            for _ in 0..<(lines.count + 2) { counters.append(counters[counters.count - 1].next) }
+            var byCounter: [Int: (body: String, header: String)] = [:]
+            for line in lines {
+                let nonce = try #require(line.header.components(separatedBy: "pa_nonce=\"").last?.split(separator: "\"").first.map(String.init))
+                let signature = try #require(line.header.components(separatedBy: "pa_signature=\"").last?.dropLast())
+                let data = PowerAuth.NormalizedData.make(method: "POST", uriID: "/loop", nonce: nonce, body: Array(line.body.utf8),
+                                                         secret: core.applicationSecret)
+                let position = try counters.firstIndex {
+                    try PowerAuth.Signature.compute(data: data, counter: $0, factors: .possession, keys: keys, format: .base64) == String(signature)
+                }
+                let counter = try #require(position, "a printed signature used no expected counter")
+                #expect(byCounter[counter] == nil, "counter \(counter) used twice")
+                byCounter[counter] = line
+            }
+            for counter in byCounter.keys.sorted() {
+                let line = try #require(byCounter[counter])
+                let request = try JSONSerialization.data(withJSONObject: [
+                    "activationId": result.activationID, "method": "POST", "uriId": "/loop",
+                    "body": Data(line.body.utf8).base64EncodedString(), "header": line.header,
+                ])
+                let answer = try #require(await powerAuth.handle(method: "POST", path: "integration/powerauth/signature/verify", body: Array(request)))
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+                #expect(object["valid"] as? Bool == true && object["failedAttempts"] as? Int == 0, "counter \(counter)")
+            }
+            print("two processes: \(lines.count) signatures printed, \(Set(byCounter.keys).count) distinct counters, all accepted in order")
+            let status = try await client.fetchActivationStatus(possessionUnlockKey: possession)
+            #expect(status.state == .active && status.failedAttempts == 0)
+        }
+    }
 }
