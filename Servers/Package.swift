@@ -16,6 +16,8 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        // Hummingbird's own lifecycle package: the tests stop each server gracefully.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // The stand-in services and their Hummingbird wiring (a library, so tests start it in process).
@@ -45,6 +47,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "MFAServerCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PowerAuthSDK", package: rootIdentity),
                 .product(name: "PowerAuth", package: rootIdentity),
                 .product(name: "SecureStore", package: rootIdentity),

@@ -24,25 +24,15 @@ import URLSessionTransport
     @Test func killedSignersNeverCostAFailedAttempt() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.helper), "pa-sign-loop is built beside the tests")
         try await withMFAServer { url, powerAuth in
-            let application = try await integration(url, "integration/powerauth/application")
-            let configurationString = try #require(application["configurationString"] as? String)
-            let core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kill-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let store = try SecureStore(directory: directory)
-            let client = try PowerAuthClient(configuration: .init(instanceID: "kill", core: core), store: store,
-                                             transport: URLSessionTransport(configuration: .init(baseURL: url)), now: { 0 })
-            let issued = try await integration(url, "integration/powerauth/activation/init")
-            let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: try #require(issued["activationCode"] as? String))))
-            var random = SystemRandomSource()
-            let possessionBytes = try random.bytes(count: 16)
-            let authentication = Authentication(possessionUnlockKey: SymmetricKey(data: possessionBytes), password: SecretBytes("1234".utf8))
-            try await client.persistActivation(authentication: authentication)
+            let activated = try await ActivatedClient(url: url, instanceID: "kill")
+            defer { activated.discard() }
+            let (store, core, configurationString, possessionBytes) = (activated.store, activated.core, activated.configurationString, activated.possessionBytes)
+            let (directory, authentication, activationID) = (store.directory, activated.authentication, activated.activationID)
             let activations = try ActivationStore(store: store, instanceID: "kill")
 
             func verify(_ header: String, body: [UInt8]) async throws -> (valid: Bool, failed: Int) {
                 let request = try JSONSerialization.data(withJSONObject: [
-                    "activationId": result.activationID, "method": "POST", "uriId": "/loop",
+                    "activationId": activationID, "method": "POST", "uriId": "/loop",
                     "body": Data(body).base64EncodedString(), "header": header,
                 ])
                 let answer = try #require(await powerAuth.handle(method: "POST", path: "integration/powerauth/signature/verify", body: Array(request)))
@@ -82,7 +72,7 @@ import URLSessionTransport
             }
             print("kill -9: 200 rounds, \(kills) killed by SIGKILL, \(printed) signatures from the children accepted, \(refusedAfterRestart) refused after a restart")
             #expect(refusedAfterRestart == 0)
-            let status = try await client.fetchActivationStatus(possessionUnlockKey: SymmetricKey(data: possessionBytes))
+            let status = try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession)
             #expect(status.state == .active && status.failedAttempts == 0)
         }
     }
@@ -93,20 +83,10 @@ import URLSessionTransport
     @Test func twoProcessesSharingAStoreNeverReuseACounter() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.helper), "pa-sign-loop is built beside the tests")
         try await withMFAServer { url, powerAuth in
-            let application = try await integration(url, "integration/powerauth/application")
-            let configurationString = try #require(application["configurationString"] as? String)
-            let core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("two-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let store = try SecureStore(directory: directory)
-            let client = try PowerAuthClient(configuration: .init(instanceID: "two", core: core), store: store,
-                                             transport: URLSessionTransport(configuration: .init(baseURL: url)), now: { 0 })
-            let issued = try await integration(url, "integration/powerauth/activation/init")
-            let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: try #require(issued["activationCode"] as? String))))
-            var random = SystemRandomSource()
-            let possessionBytes = try random.bytes(count: 16)
-            let possession = SymmetricKey(data: possessionBytes)
-            try await client.persistActivation(authentication: Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8)))
+            let activated = try await ActivatedClient(url: url, instanceID: "two")
+            defer { activated.discard() }
+            let (store, core, configurationString, possessionBytes) = (activated.store, activated.core, activated.configurationString, activated.possessionBytes)
+            let (directory, possession, client) = (store.directory, activated.possession, activated.client)
             let initial = try #require(try ActivationStore(store: store, instanceID: "two").activation())
 
             var children: [(Process, Pipe)] = []
@@ -152,7 +132,7 @@ import URLSessionTransport
             for counter in byCounter.keys.sorted() {
                 let line = try #require(byCounter[counter])
                 let request = try JSONSerialization.data(withJSONObject: [
-                    "activationId": result.activationID, "method": "POST", "uriId": "/loop",
+                    "activationId": activated.activationID, "method": "POST", "uriId": "/loop",
                     "body": Data(line.body.utf8).base64EncodedString(), "header": line.header,
                 ])
                 let answer = try #require(await powerAuth.handle(method: "POST", path: "integration/powerauth/signature/verify", body: Array(request)))

@@ -11,19 +11,29 @@ import PowerAuth
 import PowerAuthSDK
 import ProtocolSupport
 import SecureStore
+import ServiceLifecycle
 import Testing
 import URLSessionTransport
 
-/// mfa-server running for the duration of `body`.
+/// mfa-server running for the duration of `body`, then shut down gracefully (cancelling its task
+/// instead drops in-flight NIO writers, which traps).
 func withMFAServer(_ body: (String, PowerAuthStandIn) async throws -> Void) async throws {
     let powerAuth = try PowerAuthStandIn()
     let (urls, continuation) = AsyncStream.makeStream(of: String.self)
     let app = MFAServer.application(powerAuth: powerAuth) { url in continuation.yield(url) }
-    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-    defer { server.cancel() }
+    let group = ServiceGroup(services: [app])
+    let server = Task { try await group.run() }
     var iterator = urls.makeAsyncIterator()
-    guard let url = await iterator.next() else { throw TransportError(.unreachable, underlying: "the server did not start") }
-    try await body(url, powerAuth)
+    do {
+        guard let url = await iterator.next() else { throw TransportError(.unreachable, underlying: "the server did not start") }
+        try await body(url, powerAuth)
+    } catch {
+        await group.triggerGracefulShutdown()
+        try await server.value
+        throw error
+    }
+    await group.triggerGracefulShutdown()
+    try await server.value
 }
 
 /// POSTs JSON to the integration API and returns the answer object.
@@ -35,29 +45,48 @@ func integration(_ url: String, _ path: String, _ object: [String: Any] = [:]) a
     return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
 }
 
+/// A client activated by code against the stand-in at `url` and persisted in a fresh store.
+struct ActivatedClient {
+    let client: PowerAuthClient
+    let store: SecureStore
+    let core: PowerAuth.Configuration
+    let configurationString: String
+    let activationID: String
+    let possessionBytes: [UInt8]
+    var possession: SymmetricKey { SymmetricKey(data: possessionBytes) }
+    var authentication: Authentication { Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8)) }
+
+    init(url: String, instanceID: String, transport: URLSessionTransport.Configuration? = nil) async throws {
+        let application = try await integration(url, "integration/powerauth/application")
+        configurationString = try #require(application["configurationString"] as? String)
+        core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
+        store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path)
+        client = try PowerAuthClient(configuration: .init(instanceID: instanceID, core: core), store: store,
+                                     transport: URLSessionTransport(configuration: transport ?? .init(baseURL: url)),
+                                     now: { UInt64(Date().timeIntervalSince1970 * 1000) })
+        let issued = try await integration(url, "integration/powerauth/activation/init")
+        let code = try #require(issued["activationCode"] as? String), signature = try #require(issued["activationSignature"] as? String)
+        let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: code + "#" + signature)))
+        #expect(result.fingerprint.count == 8)
+        activationID = result.activationID
+        var random = SystemRandomSource()
+        possessionBytes = try random.bytes(count: 16)
+        try await client.persistActivation(authentication: Authentication(possessionUnlockKey: SymmetricKey(data: possessionBytes),
+                                                                          password: SecretBytes("1234".utf8)))
+    }
+
+    /// Removes the store directory.
+    func discard() { try? FileManager.default.removeItem(atPath: store.directory) }
+}
+
 @Suite struct PowerAuthEndToEndTests {
     @Test func activateStatusAndSignOverLoopback() async throws {
         try await withMFAServer { url, _ in
-            let application = try await integration(url, "integration/powerauth/application")
-            let configurationString = try #require(application["configurationString"] as? String)
-            let core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let store = try SecureStore(directory: directory)
-            var transportConfiguration = URLSessionTransport.Configuration(baseURL: url)
-            transportConfiguration.logger = .disabled
-            let client = try PowerAuthClient(configuration: .init(instanceID: "e2e", core: core), store: store,
-                                             transport: URLSessionTransport(configuration: transportConfiguration),
-                                             now: { UInt64(Date().timeIntervalSince1970 * 1000) })
-
-            let issued = try await integration(url, "integration/powerauth/activation/init")
-            let code = try #require(issued["activationCode"] as? String), signature = try #require(issued["activationSignature"] as? String)
-            let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: code + "#" + signature)))
-            #expect(result.fingerprint.count == 8)
-            var random = SystemRandomSource()
-            let possession = try SymmetricKey(byteCount: 16, using: &random)
-            let authentication = Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8))
-            try await client.persistActivation(authentication: authentication)
+            var transport = URLSessionTransport.Configuration(baseURL: url)
+            transport.logger = .disabled
+            let activated = try await ActivatedClient(url: url, instanceID: "e2e", transport: transport)
+            defer { activated.discard() }
+            let (client, authentication, possession) = (activated.client, activated.authentication, activated.possession)
             #expect(try await client.fetchActivationStatus(possessionUnlockKey: possession).state == .active)
 
             for (factors, name) in [(PowerAuth.SignatureFactors.possession, "1FA"), (.possessionKnowledge, "2FA")] {
@@ -65,7 +94,7 @@ func integration(_ url: String, _ path: String, _ object: [String: Any] = [:]) a
                 let header = try await client.requestSignature(method: "POST", uriID: "/payment", body: body, factors: factors,
                                                                authentication: authentication)
                 let verdict = try await integration(url, "integration/powerauth/signature/verify", [
-                    "activationId": result.activationID, "method": "POST", "uriId": "/payment",
+                    "activationId": activated.activationID, "method": "POST", "uriId": "/payment",
                     "body": Data(body).base64EncodedString(), "header": header.value,
                 ])
                 #expect(verdict["valid"] as? Bool == true, "\(name): \(verdict)")
@@ -77,19 +106,8 @@ func integration(_ url: String, _ path: String, _ object: [String: Any] = [:]) a
     @Test func serverDownIsATypedErrorAndTheStoreStaysIntact() async throws {
         var stored: (SecureStore, String, SymmetricKey, PowerAuth.Configuration)?
         try await withMFAServer { url, _ in
-            let application = try await integration(url, "integration/powerauth/application")
-            let core = try PowerAuth.Configuration(configurationString: try #require(application["configurationString"] as? String), baseURL: url)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path
-            let store = try SecureStore(directory: directory)
-            let client = try PowerAuthClient(configuration: .init(instanceID: "e2e", core: core), store: store,
-                                             transport: URLSessionTransport(configuration: .init(baseURL: url)), now: { 0 })
-            let issued = try await integration(url, "integration/powerauth/activation/init")
-            let code = try #require(issued["activationCode"] as? String)
-            _ = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: code)))
-            var random = SystemRandomSource()
-            let possession = try SymmetricKey(byteCount: 16, using: &random)
-            try await client.persistActivation(authentication: Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8)))
-            stored = (store, url, possession, core)
+            let activated = try await ActivatedClient(url: url, instanceID: "e2e")
+            stored = (activated.store, url, activated.possession, activated.core)
         }
         let (store, url, possession, core) = try #require(stored)
         defer { try? FileManager.default.removeItem(atPath: store.directory) }
