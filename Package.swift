@@ -64,7 +64,7 @@ let package = Package(
         // nested Benchmarks/ package (which adds swift-crypto beside them).
         // It times CryptoCore's field and Montgomery rows directly.
         .target(name: "BenchmarkKit", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "PowerAuth", "PowerAuthServer",
-                                                     "ProtocolSupport", "SaltEdge", "CMAuthenticator"]),
+                                                     "ProtocolSupport", "SaltEdge", "CMAuthenticator", "SecureStore", "PowerAuthSDK"]),
         .executableTarget(name: "mfa", dependencies: ["CryptoPrimitives", "VectorRunner", "BenchmarkKit"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,

@@ -4,7 +4,7 @@
 public enum BenchmarkCatalog {
     /// All rows, in reporting order.
     public static var all: [BenchmarkCase] {
-        coreRows + symmetricRows + p256Rows + rsaRows + pairingRows + mpinRows + powerAuthRows + powerAuthActivationRows + protocolRows
+        coreRows + symmetricRows + p256Rows + rsaRows + pairingRows + mpinRows + powerAuthRows + powerAuthActivationRows + protocolRows + storeRows
     }
 
     /// The rows whose name contains `filter`, or one of its `|`-separated alternatives (all rows

@@ -1,0 +1,39 @@
+// The store step a PowerAuth signature pays (issue "PowerAuth on a real wire", point 8): one
+// signature through `ActivationStore` — flock, read and open the record, sign, seal and write
+// the advanced record with fsync of the file and the directory. On the file system of the
+// temporary folder, so the figure is the machine's fsync cost as much as ours.
+
+import CryptoPrimitives
+import FoundationEssentials
+import PowerAuth
+import PowerAuthSDK
+import PowerAuthServer
+import SecureStore
+
+extension BenchmarkCatalog {
+    static var storeRows: [BenchmarkCase] {
+        var random = SeededRandomSource(seed: 13)
+        guard let application = try? PowerAuthServer.Application(using: &random),
+              let configuration = try? application.clientConfiguration(baseURL: ""),
+              let pending = try? PowerAuth.PendingActivation(method: .direct([:]), configuration: configuration,
+                                                             encryptionKey: PowerAuth.EncryptionKey(publicKey: application.masterAgreementKey.publicKey),
+                                                             version: .v3_2, timestamp: 1, using: &random),
+              let answer = try? PowerAuthServer.Activation.process(pending.request, application: application, version: .v3_2,
+                                                                   activationID: "bench", timestamp: 2, using: &random),
+              let possession = try? SymmetricKey(byteCount: 16, using: &random),
+              let activation = try? pending.process(answer.response).persist(password: SecretBytes("1234".utf8), possessionUnlockKey: possession,
+                                                                             version: .v3_2, using: &random)
+        else { return [] }
+        let directory = "/tmp/swiftmfa-bench-store-" + String(UInt32.random(in: 0...UInt32.max))
+        guard let store = try? ActivationStore(store: SecureStore(directory: directory), instanceID: "bench"),
+              (try? store.save(activation)) != nil else { return [] }
+        let authentication = Authentication(possessionUnlockKey: possession)
+        let body = Array(#"{"amount":"10.00"}"#.utf8)
+        return [
+            BenchmarkCase("powerauth/store/sign-and-persist", repeating: {
+                try? store.sign(method: "POST", uriID: "/pay", body: body, factors: .possession, authentication: authentication,
+                                configuration: configuration)
+            }),
+        ]
+    }
+}
