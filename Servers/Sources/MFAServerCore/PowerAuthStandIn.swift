@@ -16,6 +16,8 @@ public actor PowerAuthStandIn {
     var activations: [String: PowerAuthServer.Activation] = [:]
     var random = SystemRandomSource()
     var nextID = 1
+    /// A fault the next standard-endpoint answer carries (set through the integration API).
+    var nextFault: String?
 
     /// A stand-in with a fresh application speaking `version` (3.0–3.2 in this release).
     public init(version: PowerAuth.ProtocolVersion = .v3_2) throws {
@@ -27,6 +29,10 @@ public actor PowerAuthStandIn {
     /// Answers `path` (without the leading slash) with `body`; nil for a path it does not serve.
     public func handle(method: String, path: String, body: [UInt8]) -> HTTPResponse? {
         let request = HTTPRequest(method: HTTPMethod(rawValue: method), path: path, body: body)
+        if path.hasPrefix("pa/"), let fault = nextFault {
+            nextFault = nil
+            return faulty(fault, answering: request)
+        }
         do {
             switch path {
             case "pa/v3/activation/create":
@@ -52,6 +58,17 @@ public actor PowerAuthStandIn {
                 return Self.json(["activationCode": code, "activationSignature": signature])
             case "integration/powerauth/signature/verify":
                 return try verify(body)
+            case "integration/powerauth/fault":
+                // {"fault": "garbage500" | "envelope401" | "cut"}: the next /pa/ answer carries it.
+                struct Body: Decodable { let fault: String }
+                nextFault = try JSONDecoder().decode(Body.self, from: Data(body)).fault
+                return Self.json(["fault": nextFault ?? ""])
+            case "integration/powerauth/activation/block":
+                struct Body: Decodable { let activationId: String }
+                let id = try JSONDecoder().decode(Body.self, from: Data(body)).activationId
+                guard activations[id] != nil else { return PowerAuthServer.errorResponse(.powerAuthActivation, message: "no such activation") }
+                activations[id]?.state = .blocked
+                return Self.json(["activationId": id, "state": "BLOCKED"])
             default:
                 return nil
             }
@@ -60,6 +77,25 @@ public actor PowerAuthStandIn {
         } catch {
             return PowerAuthServer.errorResponse(.powerAuthGeneric, message: "bad request")
         }
+    }
+
+    /// A broken answer: a 500 with an HTML page, a 401 with a §14.2 envelope, or the real answer
+    /// with its body cut in half.
+    private func faulty(_ fault: String, answering request: HTTPRequest) -> HTTPResponse {
+        switch fault {
+        case "garbage500":
+            return HTTPResponse(status: 500, body: Array("<html><body>Internal error".utf8))
+        case "envelope401":
+            return PowerAuthServer.errorResponse(.powerAuthAuthentication, message: "authentication failed")
+        default:
+            var answer = handleWithoutFaults(request) ?? HTTPResponse(status: 404)
+            answer.body = Array(answer.body.prefix(answer.body.count / 2))
+            return answer
+        }
+    }
+
+    private func handleWithoutFaults(_ request: HTTPRequest) -> HTTPResponse? {
+        handle(method: request.method.rawValue, path: request.path, body: request.body ?? [])
     }
 
     /// `{"activationId","method","uriId","body"(Base64),"header"}` → `{"valid":Bool,"failedAttempts":N}`.

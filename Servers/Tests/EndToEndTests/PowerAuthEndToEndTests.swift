@@ -125,4 +125,46 @@ struct ActivatedClient {
         }
         #expect(try store.read("powerauth.e2e.activation") == before)
     }
+
+    /// Faults through the SDK: a 500 with an HTML page, a 401 with a §14.2 envelope, a body cut
+    /// in half — each a typed error, the stored activation byte-identical — then a blocked
+    /// activation: the status says so and the server refuses the signature.
+    @Test func faultsAreTypedAndTheStoreStaysIntact() async throws {
+        try await withMFAServer { url, _ in
+            var transport = URLSessionTransport.Configuration(baseURL: url)
+            transport.logger = .disabled
+            let activated = try await ActivatedClient(url: url, instanceID: "faults", transport: transport)
+            defer { activated.discard() }
+            let before = try #require(try activated.store.read("powerauth.faults.activation"))
+            let expectations: [(String, PowerAuthSDKError.Reason, Int, String?)] = [
+                ("garbage500", .server, 500, nil), ("envelope401", .server, 401, "ERR_AUTHENTICATION"), ("cut", .invalidResponse, 200, nil),
+            ]
+            for (fault, reason, status, code) in expectations {
+                _ = try await integration(url, "integration/powerauth/fault", ["fault": fault])
+                do {
+                    _ = try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession)
+                    Issue.record("\(fault): a status was accepted")
+                } catch let error as PowerAuthSDKError {
+                    #expect(error.reason == reason && error.httpStatus == status, "\(fault): \(error)")
+                    if let code { #expect(error.protocolError?.code.rawValue == code, "\(fault): \(error)") }
+                } catch {
+                    Issue.record("\(fault): not a PowerAuthSDKError: \(error)")
+                }
+                #expect(try activated.store.read("powerauth.faults.activation") == before, "\(fault) changed the store")
+            }
+            // The faults cost nothing: the next status is fine.
+            #expect(try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession).state == .active)
+
+            _ = try await integration(url, "integration/powerauth/activation/block", ["activationId": activated.activationID])
+            #expect(try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession).state == .blocked)
+            let body = Array(#"{"blocked":true}"#.utf8)
+            let header = try await activated.client.requestSignature(method: "POST", uriID: "/payment", body: body, factors: .possession,
+                                                                     authentication: activated.authentication)
+            let verdict = try await integration(url, "integration/powerauth/signature/verify", [
+                "activationId": activated.activationID, "method": "POST", "uriId": "/payment",
+                "body": Data(body).base64EncodedString(), "header": header.value,
+            ])
+            #expect(verdict["valid"] as? Bool == false)
+        }
+    }
 }
