@@ -56,13 +56,14 @@ struct ActivatedClient {
     var possession: SymmetricKey { SymmetricKey(data: possessionBytes) }
     var authentication: Authentication { Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8)) }
 
+    /// Activates through a transport to `url` (quiet unless `transport` says otherwise).
     init(url: String, instanceID: String, transport: URLSessionTransport.Configuration? = nil) async throws {
         let application = try await integration(url, "integration/powerauth/application")
         configurationString = try #require(application["configurationString"] as? String)
         core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
         store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path)
         client = try PowerAuthClient(configuration: .init(instanceID: instanceID, core: core), store: store,
-                                     transport: URLSessionTransport(configuration: transport ?? .init(baseURL: url)),
+                                     transport: URLSessionTransport(configuration: transport ?? Self.quiet(url)),
                                      now: { UInt64(Date().timeIntervalSince1970 * 1000) })
         let issued = try await integration(url, "integration/powerauth/activation/init")
         let code = try #require(issued["activationCode"] as? String), signature = try #require(issued["activationSignature"] as? String)
@@ -75,6 +76,13 @@ struct ActivatedClient {
                                                                           password: SecretBytes("1234".utf8)))
     }
 
+    /// A transport configuration for `url` that logs nothing.
+    static func quiet(_ url: String) -> URLSessionTransport.Configuration {
+        var configuration = URLSessionTransport.Configuration(baseURL: url)
+        configuration.logger = .disabled
+        return configuration
+    }
+
     /// Removes the store directory.
     func discard() { try? FileManager.default.removeItem(atPath: store.directory) }
 }
@@ -82,9 +90,7 @@ struct ActivatedClient {
 @Suite struct PowerAuthEndToEndTests {
     @Test func activateStatusAndSignOverLoopback() async throws {
         try await withMFAServer { url, _ in
-            var transport = URLSessionTransport.Configuration(baseURL: url)
-            transport.logger = .disabled
-            let activated = try await ActivatedClient(url: url, instanceID: "e2e", transport: transport)
+            let activated = try await ActivatedClient(url: url, instanceID: "e2e")
             defer { activated.discard() }
             let (client, authentication, possession) = (activated.client, activated.authentication, activated.possession)
             #expect(try await client.fetchActivationStatus(possessionUnlockKey: possession).state == .active)
@@ -131,9 +137,7 @@ struct ActivatedClient {
     /// activation: the status says so and the server refuses the signature.
     @Test func faultsAreTypedAndTheStoreStaysIntact() async throws {
         try await withMFAServer { url, _ in
-            var transport = URLSessionTransport.Configuration(baseURL: url)
-            transport.logger = .disabled
-            let activated = try await ActivatedClient(url: url, instanceID: "faults", transport: transport)
+            let activated = try await ActivatedClient(url: url, instanceID: "faults")
             defer { activated.discard() }
             let before = try #require(try activated.store.read("powerauth.faults.activation"))
             let expectations: [(String, PowerAuthSDKError.Reason, Int, String?)] = [
