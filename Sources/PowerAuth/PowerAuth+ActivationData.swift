@@ -33,8 +33,7 @@ extension PowerAuth {
             guard pukStart >= prefix.count, plain[(pukStart - prefix.count)..<pukStart].elementsEqual(prefix),
                   plain[(pukStart + 10)...].elementsEqual(suffix) else { throw ProtocolError(.malformedInput, "recovery data") }
             let puk = SecretBytes(plain[pukStart..<(pukStart + 10)])
-            let allDigits = puk.withUnsafeBytes { digits in digits.reduce(true) { $0 && ($1 >= 0x30 && $1 <= 0x39) } }
-            guard allDigits else { throw ProtocolError(.malformedInput, "recovery data") }
+            guard PowerAuth.isValidPUK(puk) else { throw ProtocolError(.malformedInput, "recovery data") }
             return RecoveryData(recoveryCode: wire.recoveryCode, puk: puk)
         }
 

@@ -130,7 +130,8 @@ extension SaltEdge {
             let (iv, ivIsWellFormed) = SaltEdge.unwrapBlock(self.iv, byteCount: 16, modulusByteCount: k, with: privateKey)
             // Base64 and length are public properties of the ciphertext; a malformed one is
             // replaced by one block so that the AES pass still runs.
-            var ciphertext = (try? Base64.decodeLenient(data)) ?? []
+            var ciphertext: [UInt8]
+            do { ciphertext = try Base64.decodeLenient(data) } catch { ciphertext = [] }  // its verdict is the next line
             let dataIsWellFormed = !ciphertext.isEmpty && ciphertext.count % 16 == 0
             if !dataIsWellFormed { ciphertext = [UInt8](repeating: 0, count: 16) }
             let decrypted: (plaintext: [UInt8], hasValidPadding: Bool)
@@ -153,7 +154,8 @@ extension SaltEdge {
     /// block (c = 2), and the verdict on its form is returned beside the bytes.
     static func unwrapBlock(_ text: String, byteCount: Int, modulusByteCount k: Int,
                             with privateKey: RSA.Encryption.PrivateKey) -> (bytes: SecretBytes, isWellFormed: Bool) {
-        var block = (try? Base64.decodeLenient(text)) ?? []
+        var block: [UInt8]
+        do { block = try Base64.decodeLenient(text) } catch { block = [] }  // its verdict is the next line
         var isWellFormed = block.count == k
         if !isWellFormed { block = [UInt8](repeating: 0, count: k - 1) + [2] }
         do {
@@ -182,9 +184,9 @@ extension SaltEdge {
         var failed = false
         for start in stride(from: 0, to: ciphertext.count, by: k) {
             // Every block is decrypted even after a failure, so the time does not say which failed.
-            if let block = try? privateKey.decrypt(ciphertext[start..<start + k], padding: .insecurePKCS1v1_5) {
-                plaintext += block
-            } else {
+            do {
+                plaintext += try privateKey.decrypt(ciphertext[start..<start + k], padding: .insecurePKCS1v1_5)
+            } catch {
                 failed = true
             }
         }

@@ -46,7 +46,12 @@ public enum JSONValue: Sendable, Equatable, Codable {
     /// The value serialised as JSON bytes (member order unspecified), for feeding recorded
     /// response objects to parsers.
     public var serialized: [UInt8] {
-        (try? JSONEncoder().encode(self)).map { Array($0) } ?? []
+        do {
+            return Array(try JSONEncoder().encode(self))
+        } catch {
+            // Only a non-finite number fails to encode, and parsed JSON holds none.
+            preconditionFailure("internal error: a parsed JSON value does not re-encode: \(error)")
+        }
     }
 
     /// Parses a JSON document.
