@@ -21,6 +21,39 @@ import URLSessionTransport
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pa-sign-loop").path
     }
 
+    /// A `pa-sign-loop` child signing from `directory` as `instance`.
+    static func startSigner(directory: String, instance: String, configurationString: String, possessionBytes: [UInt8]) throws -> (Process, Pipe) {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: helper)
+        child.arguments = [directory, instance, configurationString, Hex.encode(possessionBytes)]
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        return (child, pipe)
+    }
+
+    /// Kills the child with SIGKILL and returns the complete `n header` lines it printed.
+    static func kill(_ child: Process, reading pipe: Pipe) -> [(body: String, header: String)] {
+        Foundation.kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return output.split(separator: "\n").filter { $0.contains("pa_signature=\"") && $0.hasSuffix("\"") }.compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }
+    }
+
+    /// The stand-in's back-end verification of a `/loop` signature (in process, no HTTP).
+    static func verify(_ header: String, body: [UInt8], activationID: String, on powerAuth: PowerAuthStandIn) async throws -> (valid: Bool, failed: Int) {
+        let request = try JSONSerialization.data(withJSONObject: [
+            "activationId": activationID, "method": "POST", "uriId": "/loop", "body": Data(body).base64EncodedString(), "header": header,
+        ])
+        let answer = try #require(await powerAuth.handle(method: "POST", path: "integration/powerauth/signature/verify", body: Array(request)))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+        return (object["valid"] as? Bool == true, object["failedAttempts"] as? Int ?? -1)
+    }
+
     @Test func killedSignersNeverCostAFailedAttempt() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.helper), "pa-sign-loop is built beside the tests")
         try await withMFAServer { url, powerAuth in
@@ -31,34 +64,19 @@ import URLSessionTransport
             let activations = try ActivationStore(store: store, instanceID: "kill")
 
             func verify(_ header: String, body: [UInt8]) async throws -> (valid: Bool, failed: Int) {
-                let request = try JSONSerialization.data(withJSONObject: [
-                    "activationId": activationID, "method": "POST", "uriId": "/loop",
-                    "body": Data(body).base64EncodedString(), "header": header,
-                ])
-                let answer = try #require(await powerAuth.handle(method: "POST", path: "integration/powerauth/signature/verify", body: Array(request)))
-                let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
-                return (object["valid"] as? Bool == true, object["failedAttempts"] as? Int ?? -1)
+                try await Self.verify(header, body: body, activationID: activationID, on: powerAuth)
             }
 
             var kills = 0, printed = 0, refusedAfterRestart = 0
             for round in 0..<200 {
-                let child = Process()
-                child.executableURL = URL(fileURLWithPath: Self.helper)
-                child.arguments = [directory, "kill", configurationString, Hex.encode(possessionBytes)]
-                let pipe = Pipe()
-                child.standardOutput = pipe
-                child.standardError = FileHandle.nullDevice
-                try child.run()
+                let (child, pipe) = try Self.startSigner(directory: directory, instance: "kill", configurationString: configurationString,
+                                                         possessionBytes: possessionBytes)
                 usleep(UInt32.random(in: 0...60_000))            // a random point in the loop
-                kill(child.processIdentifier, SIGKILL)
-                child.waitUntilExit()
+                let lines = Self.kill(child, reading: pipe)
                 kills += child.terminationReason == .uncaughtSignal ? 1 : 0
                 // Every complete line the child printed reaches the server, in order.
-                let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                for line in output.split(separator: "\n") where line.contains("pa_signature=\"") && line.hasSuffix("\"") {
-                    let parts = line.split(separator: " ", maxSplits: 1)
-                    guard parts.count == 2 else { continue }
-                    let verdict = try await verify(String(parts[1]), body: Array(parts[0].utf8))
+                for line in lines {
+                    let verdict = try await verify(line.header, body: Array(line.body.utf8))
                     #expect(verdict.valid, "round \(round): a printed signature was refused")
                     printed += 1
                 }
@@ -89,28 +107,11 @@ import URLSessionTransport
             let (directory, possession, client) = (store.directory, activated.possession, activated.client)
             let initial = try #require(try ActivationStore(store: store, instanceID: "two").activation())
 
-            var children: [(Process, Pipe)] = []
-            for _ in 0..<2 {
-                let child = Process()
-                child.executableURL = URL(fileURLWithPath: Self.helper)
-                child.arguments = [directory, "two", configurationString, Hex.encode(possessionBytes)]
-                let pipe = Pipe()
-                child.standardOutput = pipe
-                child.standardError = FileHandle.nullDevice
-                try child.run()
-                children.append((child, pipe))
+            let children = try (0..<2).map { _ in
+                try Self.startSigner(directory: directory, instance: "two", configurationString: configurationString, possessionBytes: possessionBytes)
             }
             usleep(400_000)
-            var lines: [(body: String, header: String)] = []
-            for (child, pipe) in children {
-                kill(child.processIdentifier, SIGKILL)
-                child.waitUntilExit()
-                let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                for line in output.split(separator: "\n") where line.contains("pa_signature=\"") && line.hasSuffix("\"") {
-                    let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-                    if parts.count == 2 { lines.append((parts[0], parts[1])) }
-                }
-            }
+            let lines = children.flatMap { Self.kill($0.0, reading: $0.1) }
             #expect(lines.count >= 2)
             // Which counter did each printed signature use?
             let keys = try initial.signatureKeys(for: .possession, possessionUnlockKey: possession)
@@ -131,13 +132,8 @@ import URLSessionTransport
             }
             for counter in byCounter.keys.sorted() {
                 let line = try #require(byCounter[counter])
-                let request = try JSONSerialization.data(withJSONObject: [
-                    "activationId": activated.activationID, "method": "POST", "uriId": "/loop",
-                    "body": Data(line.body.utf8).base64EncodedString(), "header": line.header,
-                ])
-                let answer = try #require(await powerAuth.handle(method: "POST", path: "integration/powerauth/signature/verify", body: Array(request)))
-                let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
-                #expect(object["valid"] as? Bool == true && object["failedAttempts"] as? Int == 0, "counter \(counter)")
+                let verdict = try await Self.verify(line.header, body: Array(line.body.utf8), activationID: activated.activationID, on: powerAuth)
+                #expect(verdict.valid && verdict.failed == 0, "counter \(counter)")
             }
             print("two processes: \(lines.count) signatures printed, \(Set(byCounter.keys).count) distinct counters, all accepted in order")
             let status = try await client.fetchActivationStatus(possessionUnlockKey: possession)
