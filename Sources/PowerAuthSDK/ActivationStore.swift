@@ -72,13 +72,35 @@ public struct ActivationStore: Sendable {
     /// only then does the header exist for the caller to send.
     public func sign(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
                      authentication: Authentication, configuration: PowerAuth.Configuration) throws(PowerAuthSDKError) -> HTTPHeader {
+        try consumeCounter { activation throws(PowerAuthSDKError) in
+            let keys = try authentication.signatureKeys(for: factors, activation: activation)
+            var random = SystemRandomSource()
+            do throws(ProtocolError) {
+                let signed = try PowerAuth.sign(method: method, uriID: uriID, body: body, activation: activation, factors: factors,
+                                                keys: keys, configuration: configuration, version: activation.protocolVersion, using: &random)
+                return (signed.header, signed.next)
+            } catch {
+                throw PowerAuthSDKError(.signing, "the signature cannot be computed", protocolError: error)
+            }
+        }
+    }
+
+    /// The write-ahead step every counter-consuming operation shares (§7.1): under the store's
+    /// exclusive lock, `step` builds its output from the stored activation and returns the
+    /// activation to keep (the counter advanced); that record is written and fsynced before
+    /// the output is returned, so whatever carries the counter can only leave afterwards.
+    public func consumeCounter<Output: Sendable>(
+        _ step: (PowerAuth.ActivationData) throws(PowerAuthSDKError) -> (Output, next: PowerAuth.ActivationData)
+    ) throws(PowerAuthSDKError) -> Output {
         var failure: PowerAuthSDKError?
-        let header: HTTPHeader?
+        let output: Output?
         do throws(SecureStoreError) {
-            header = try store.withExclusiveAccess { () throws(SecureStoreError) -> HTTPHeader? in
+            output = try store.withExclusiveAccess { () throws(SecureStoreError) -> Output? in
                 do throws(PowerAuthSDKError) {
-                    return try signHoldingTheLock(method: method, uriID: uriID, body: body, factors: factors,
-                                                  authentication: authentication, configuration: configuration)
+                    guard let activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation to sign with") }
+                    let (result, next) = try step(activation)
+                    try save(next)  // write-ahead: the counter moves on disk before the output exists
+                    return result
                 } catch {
                     failure = error
                     return nil
@@ -88,8 +110,14 @@ public struct ActivationStore: Sendable {
             throw PowerAuthSDKError(.store, "the store cannot be locked", store: error)
         }
         if let failure { throw failure }
-        guard let header else { preconditionFailure("internal error: signing returned neither a header nor an error") }
-        return header
+        guard let output else { preconditionFailure("internal error: a counter step returned neither an output nor an error") }
+        return output
+    }
+
+    /// Replaces the stored activation with `change(stored)` under the store's exclusive lock
+    /// (password change, biometry): a concurrent signer in another process cannot interleave.
+    public func update(_ change: (PowerAuth.ActivationData) throws(PowerAuthSDKError) -> PowerAuth.ActivationData) throws(PowerAuthSDKError) {
+        let _: Bool = try consumeCounter { activation throws(PowerAuthSDKError) in (true, try change(activation)) }
     }
 
     /// Applies the §6.4 decision to the stored counter under the store's lock: a server that
@@ -114,22 +142,6 @@ public struct ActivationStore: Sendable {
         }
         if let failure { throw failure }
     }
-
-    private func signHoldingTheLock(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
-                                    authentication: Authentication, configuration: PowerAuth.Configuration) throws(PowerAuthSDKError) -> HTTPHeader {
-        guard let activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation to sign with") }
-        let keys = try authentication.signatureKeys(for: factors, activation: activation)
-        var random = SystemRandomSource()
-        let signed: PowerAuth.SignedRequest
-        do {
-            signed = try PowerAuth.sign(method: method, uriID: uriID, body: body, activation: activation, factors: factors,
-                                        keys: keys, configuration: configuration, version: activation.protocolVersion, using: &random)
-        } catch {
-            throw PowerAuthSDKError(.signing, "the signature cannot be computed", protocolError: error)
-        }
-        try save(signed.next)  // write-ahead: the counter moves on disk before the header exists
-        return signed.header
-    }
 }
 
 /// The secrets that unlock the factor keys for one operation (`PowerAuthAuthentication`).
@@ -146,6 +158,17 @@ public struct Authentication: Sendable {
         self.possessionUnlockKey = possessionUnlockKey
         self.password = password
         self.biometryUnlockKey = biometryUnlockKey
+    }
+
+    /// The factors this authentication can sign with: possession, plus knowledge with a
+    /// password, plus biometry with a biometry key (`PowerAuthAuthentication`'s flags).
+    public var factors: PowerAuth.SignatureFactors {
+        switch (password != nil, biometryUnlockKey != nil) {
+        case (false, false): .possession
+        case (true, false): .possessionKnowledge
+        case (false, true): .possessionBiometry
+        case (true, true): .possessionKnowledgeBiometry
+        }
     }
 
     /// The factor keys of `activation` for `factors`; a wrong password is only detected by the

@@ -1,9 +1,9 @@
 // The PowerAuth SDK object (sdk-surfaces.md §1, "PowerAuthSDK → actor PowerAuthClient"): one
 // instance per activation namespace, with its store, transport and clock injected, and the
-// original SDK's verbs in Swift names. This first part: configuration, the activation state
-// queries, createActivation / persistActivation, fetchActivationStatus with the §6.4 counter
-// synchronisation applied, requestSignature, and removeActivationLocal (protocol 3.0–3.2; the
-// 3.3 keystore step is next).
+// original SDK's verbs in Swift names. This file: configuration, the activation state queries,
+// createActivation / persistActivation / removeActivationLocal, and fetchActivationStatus with
+// the §6.4 counter synchronisation applied. The other verbs are in the PowerAuthClient+*.swift
+// files; the README lists the mapping to the original names.
 
 public import AuthNetworking
 public import CryptoPrimitives
@@ -12,6 +12,11 @@ public import ProtocolSupport
 public import SecureStore
 
 /// A PowerAuth client for one activation namespace (`instanceId`).
+///
+/// Every operation that consumes a signature counter — the SDK's own signed calls and
+/// ``sendSignedRequest(_:uriID:factors:authentication:)`` — runs on one serial queue per client,
+/// and the advanced counter is written to the secure store before the request leaves
+/// (powerauth.md §16 "Serialization"; DESIGN.md habit 16).
 public actor PowerAuthClient {
     /// What the client is configured with (`PowerAuthConfiguration`).
     public struct Configuration: Sendable {
@@ -19,36 +24,61 @@ public actor PowerAuthClient {
         public var instanceID: String
         /// APP_KEY, APP_SECRET, the master server public key and the base URL.
         public var core: PowerAuth.Configuration
-        /// The protocol version spoken (3.0–3.2 in this release).
+        /// The protocol version spoken for new activations (3.0–3.3; an existing activation
+        /// keeps the version it was created with).
         public var version: PowerAuth.ProtocolVersion
 
         /// A configuration from its parts.
-        public init(instanceID: String, core: PowerAuth.Configuration, version: PowerAuth.ProtocolVersion = .v3_2) {
+        public init(instanceID: String, core: PowerAuth.Configuration, version: PowerAuth.ProtocolVersion = .v3_3) {
             self.instanceID = instanceID
             self.core = core
             self.version = version
+        }
+
+        /// A configuration from the SDK configuration string (`PowerAuthConfiguration(configuration:)`).
+        public init(instanceID: String, configurationString: String, baseURL: String,
+                    version: PowerAuth.ProtocolVersion = .v3_3) throws(PowerAuthSDKError) {
+            do {
+                self.init(instanceID: instanceID, core: try PowerAuth.Configuration(configurationString: configurationString, baseURL: baseURL),
+                          version: version)
+            } catch {
+                throw PowerAuthSDKError(.invalidConfiguration, "the configuration string is not valid", protocolError: error)
+            }
         }
     }
 
     /// The configuration.
     public let configuration: Configuration
-    private let transport: any HTTPTransport
-    private let activations: ActivationStore
-    private let now: @Sendable () -> UInt64
-    private var pending: PowerAuth.PendingActivation?
-    private var processed: PowerAuth.ActivationResult?
+    let transport: any HTTPTransport
+    let activations: ActivationStore
+    let tokenRecords: TokenRecords
+    let now: @Sendable () -> UInt64
+    var pending: PowerAuth.PendingActivation?
+    var processed: PowerAuth.ActivationResult?
+    /// The server clock offset (§11.4), learned from `/pa/v3/status` and keystore answers.
+    var time = PowerAuth.TimeSynchronization()
+    /// 3.3 temporary keys by scope ("application" or the activation id), held in memory (§10).
+    var temporaryKeys: [String: PowerAuth.TemporaryKey] = [:]
+    /// The serial queue of counter-consuming operations (see PowerAuthClient+Queue.swift).
+    var queueBusy = false
+    var queueWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Token creations in flight by name, so that concurrent requests share one.
+    var tokenRequests: [String: Task<PowerAuth.Token, any Error>] = [:]
 
-    /// A client over `store` and `transport`; `now` gives milliseconds since 1970 (injected for
-    /// tests; the server's clock for 3.2+ requests).
+    /// A client over `store` and `transport`; `now` gives the local wall clock in milliseconds
+    /// since 1970 (injected for tests; the server-synchronised time is derived from it).
     public init(configuration: Configuration, store: SecureStore, transport: any HTTPTransport,
-                now: @escaping @Sendable () -> UInt64) throws(PowerAuthSDKError) {
-        guard configuration.version <= .v3_2 else {
-            throw PowerAuthSDKError(.missingActivation, "protocol 3.3 needs the keystore step, which this release does not send yet")
+                now: @escaping @Sendable () -> UInt64 = PowerAuthClient.systemMilliseconds) throws(PowerAuthSDKError) {
+        guard configuration.version >= .v3_0, configuration.version <= .v3_3 else {
+            throw PowerAuthSDKError(.invalidConfiguration, "protocol \(configuration.version) is not 3.0–3.3")
         }
         self.configuration = configuration
         self.transport = transport
         self.now = now
-        do { activations = try ActivationStore(store: store, instanceID: configuration.instanceID) } catch {
+        do {
+            activations = try ActivationStore(store: store, instanceID: configuration.instanceID)
+            tokenRecords = try TokenRecords(store: store, instanceID: configuration.instanceID)
+        } catch {
             throw PowerAuthSDKError(.store, "the instance id cannot name a record", store: error)
         }
     }
@@ -64,22 +94,33 @@ public actor PowerAuthClient {
     /// Whether an activation was created on the server and waits for ``persistActivation(authentication:)``.
     public func hasPendingActivation() -> Bool { processed != nil }
 
+    /// Whether the stored activation has the biometry factor (`hasBiometryFactor`).
+    public func hasBiometryFactor() throws(PowerAuthSDKError) -> Bool { try storedActivation().lockedBiometryKey != nil }
+
+    /// Whether recovery data came with the activation (`hasActivationRecoveryData`).
+    public func hasActivationRecoveryData() throws(PowerAuthSDKError) -> Bool { try storedActivation().sealedRecoveryData != nil }
+
+    /// The stored activation's id, or nil (`activationIdentifier`).
+    public func activationIdentifier() throws(PowerAuthSDKError) -> String? { try activations.activation()?.activationID }
+
     // MARK: Activation
 
-    /// Starts an activation (`createActivation`, powerauth.md §5.1): sends activation/create,
-    /// decrypts both layers and keeps the result in memory until it is persisted. Returns it,
-    /// with the fingerprint to show and any recovery data.
+    /// Starts an activation (`createActivation`, powerauth.md §5.1): sends activation/create
+    /// (3.3: to a temporary key from the keystore, §10), decrypts both layers and keeps the
+    /// result in memory until it is persisted. Returns it, with the fingerprint to show and any
+    /// recovery data.
     public func createActivation(_ method: PowerAuth.ActivationMethod,
                                  device: PowerAuth.DeviceDescription = PowerAuth.DeviceDescription()) async throws(PowerAuthSDKError) -> PowerAuth.ActivationResult {
-        guard try canStartActivation() else { throw PowerAuthSDKError(.missingActivation, "an activation exists or is pending") }
+        guard try canStartActivation() else { throw PowerAuthSDKError(.invalidActivationState, "an activation exists or is pending") }
+        let key = try await applicationEncryptionKey(version: configuration.version)
+        let timestamp = try await serverTime(version: configuration.version)
         var random = SystemRandomSource()
         let request: PowerAuth.PendingActivation
         do {
-            request = try PowerAuth.PendingActivation(method: method, device: device, configuration: configuration.core,
-                                                      encryptionKey: PowerAuth.EncryptionKey(publicKey: P256.KeyAgreement.PublicKey(sameKeyAs: configuration.core.masterServerPublicKey)),
-                                                      version: configuration.version, timestamp: now(), using: &random)
+            request = try PowerAuth.PendingActivation(method: method, device: device, configuration: configuration.core, encryptionKey: key,
+                                                      version: configuration.version, timestamp: timestamp, using: &random)
         } catch {
-            throw PowerAuthSDKError(.signing, "the activation request cannot be built", protocolError: error)
+            throw PowerAuthSDKError(.encryption, "the activation request cannot be built", protocolError: error)
         }
         pending = request
         defer { pending = nil }
@@ -96,7 +137,7 @@ public actor PowerAuthClient {
     /// Persists the pending activation (`persistActivation` / `commitActivation`) under the
     /// given authentication's possession key, password and optional biometry key.
     public func persistActivation(authentication: Authentication) throws(PowerAuthSDKError) {
-        guard let processed else { throw PowerAuthSDKError(.missingActivation, "no pending activation to persist") }
+        guard let processed else { throw PowerAuthSDKError(.invalidActivationState, "no pending activation to persist") }
         guard let password = authentication.password else { throw PowerAuthSDKError(.invalidAuthentication, "a password is needed") }
         var random = SystemRandomSource()
         let data: PowerAuth.ActivationData
@@ -110,57 +151,86 @@ public actor PowerAuthClient {
         self.processed = nil
     }
 
-    /// Forgets the activation on this device only (`removeActivationLocal`); the server's stays.
+    /// Forgets the activation on this device only (`removeActivationLocal`): the activation
+    /// record and every token of this instance; the server's activation stays.
     public func removeActivationLocal() throws(PowerAuthSDKError) {
+        try tokenRecords.removeAll()
         try activations.remove()
+        temporaryKeys = temporaryKeys.filter { $0.key == "application" }
         pending = nil
         processed = nil
     }
 
-    // MARK: Status and signatures
+    // MARK: Status
 
     /// Fetches the status (`fetchActivationStatus`, §6) and applies the §6.4 counter
     /// synchronisation: a server that is ahead has its counter adopted (written under the
-    /// store's lock before this returns).
-    public func fetchActivationStatus(possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) -> PowerAuth.ActivationStatus {
-        guard let activation = try activations.activation() else { throw PowerAuthSDKError(.missingActivation, "no activation") }
+    /// store's lock before this returns). The server's `customObject`, if any, comes with it.
+    public func fetchActivationStatus(possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) -> ActivationStatusResult {
+        let activation = try storedActivation()
         var random = SystemRandomSource()
-        let transportKey: SymmetricKey
+        let transportKey = try Self.transportKey(of: activation, possessionUnlockKey)
         let request: PowerAuth.PendingStatus
-        do {
-            transportKey = try activation.transportKey(possessionUnlockKey: possessionUnlockKey)
-            request = try PowerAuth.PendingStatus(activationID: activation.activationID, using: &random)
-        } catch {
-            throw PowerAuthSDKError(.invalidAuthentication, "the transport key does not unlock", protocolError: error)
+        do { request = try PowerAuth.PendingStatus(activationID: activation.activationID, using: &random) } catch {
+            throw PowerAuthSDKError(.encryption, "the status request cannot be built", protocolError: error)
         }
         let response = try await send(request.request)
         let status: PowerAuth.ActivationStatus
         do { status = try request.process(response, transportKey: transportKey) } catch { throw Self.failure(error, response: response) }
         try activations.adoptCounter(of: status, transportKey: transportKey)
-        return status
-    }
-
-    /// The `X-PowerAuth-Authorization` header for a request (`requestSignature`): the counter is
-    /// advanced and fsynced before the header is returned. For GET/DELETE pass the canonical
-    /// query's bytes (``PowerAuth/NormalizedData/canonicalQuery(_:)``) as `body`.
-    public func requestSignature(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
-                                 authentication: Authentication) throws(PowerAuthSDKError) -> HTTPHeader {
-        try activations.sign(method: method, uriID: uriID, body: body, factors: factors, authentication: authentication,
-                             configuration: configuration.core)
+        struct Wire: Decodable { struct Body: Decodable { let customObject: JSONText? }; let responseObject: Body }
+        let custom: JSONText?
+        do { custom = try JSONResponse.decode(Wire.self, from: response.body, what: "status custom object").responseObject.customObject } catch {
+            throw PowerAuthSDKError(.invalidResponse, "the status custom object is not JSON", protocolError: error)
+        }
+        return ActivationStatusResult(status: status, customObject: custom)
     }
 
     // MARK: Plumbing
 
-    private func send(_ request: HTTPRequest) async throws(PowerAuthSDKError) -> HTTPResponse {
+    /// The stored activation, or ``PowerAuthSDKError/Reason/missingActivation``.
+    func storedActivation() throws(PowerAuthSDKError) -> PowerAuth.ActivationData {
+        guard let activation = try activations.activation() else { throw PowerAuthSDKError(.missingActivation, "no activation") }
+        return activation
+    }
+
+    static func transportKey(of activation: PowerAuth.ActivationData, _ possessionUnlockKey: SymmetricKey) throws(PowerAuthSDKError) -> SymmetricKey {
+        do { return try activation.transportKey(possessionUnlockKey: possessionUnlockKey) } catch {
+            throw PowerAuthSDKError(.invalidAuthentication, "the transport key does not unlock", protocolError: error)
+        }
+    }
+
+    func send(_ request: HTTPRequest) async throws(PowerAuthSDKError) -> HTTPResponse {
         do { return try await transport.send(request) } catch {
             throw PowerAuthSDKError(.transport, "no answer from the server", transport: error)
         }
     }
 
-    /// A §14.2 error envelope or an HTTP error is `.server`; anything else in the answer is `.invalidResponse`.
+    /// A refused signature (HTTP 401, `ERR_AUTHENTICATION`, `POWERAUTH_AUTH_FAIL`) is
+    /// `.authenticationFailed`; any other §14.2 envelope or HTTP error is `.server` (with the
+    /// recovery PUK index when there is one); anything else in the answer is `.invalidResponse`.
     static func failure(_ error: ProtocolError, response: HTTPResponse) -> PowerAuthSDKError {
-        let fromServer = !response.isSuccess || error.code == .serverError || error.code.rawValue.hasPrefix("ERR_")
-        return PowerAuthSDKError(fromServer ? .server : .invalidResponse, "the server's answer was refused", protocolError: error,
-                                 httpStatus: response.status)
+        let envelope = PowerAuth.ErrorResponse(response)
+        let refused = response.status == 401 || error.code == .powerAuthAuthentication || error.code == .powerAuthAuthFail
+        let fromServer = envelope != nil || error.code == .serverError || error.code.rawValue.hasPrefix("ERR_")
+        return PowerAuthSDKError(refused ? .authenticationFailed : fromServer ? .server : .invalidResponse, "the server's answer was refused",
+                                 protocolError: error, httpStatus: response.status,
+                                 currentRecoveryPukIndex: envelope?.currentRecoveryPukIndex)
     }
+
+    /// Milliseconds since 1970 from the system's real-time clock.
+    public static let systemMilliseconds: @Sendable () -> UInt64 = { WallClock.milliseconds() }
+}
+
+/// A status as `fetchActivationStatus` returns it: the decrypted blob and the server's custom object.
+public struct ActivationStatusResult: Sendable, Equatable {
+    /// The decrypted status (§6.3).
+    public let status: PowerAuth.ActivationStatus
+    /// The server-specific `customObject`, as it came (`nil` when the server sent none).
+    public let customObject: JSONText?
+
+    /// The activation state.
+    public var state: PowerAuth.ActivationState { status.state }
+    /// Failed attempts so far.
+    public var failedAttempts: UInt8 { status.failedAttempts }
 }

@@ -10,12 +10,28 @@ public import SecureStore
 public struct PowerAuthSDKError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for callers to switch on.
     public enum Reason: Sendable, Equatable {
-        /// There is no activation (or not a usable one) for the operation.
+        /// There is no activation for the operation (`PA2ErrorCodeMissingActivation`).
         case missingActivation
-        /// The given authentication cannot unlock the factor keys it names.
+        /// The operation is not allowed in the current state, for example creating an activation
+        /// while one exists or is pending (`PA2ErrorCodeInvalidActivationState`).
+        case invalidActivationState
+        /// The configuration (keys, configuration string, protocol version) is not usable.
+        case invalidConfiguration
+        /// The given authentication cannot unlock the factor keys it names, or lacks one the
+        /// operation needs (a wrong password is only detected by the server: see
+        /// ``authenticationFailed``).
         case invalidAuthentication
+        /// The server refused the signature or token: HTTP 401, `ERR_AUTHENTICATION` or
+        /// `POWERAUTH_AUTH_FAIL` — a wrong password, for example (`PA2ErrorCodeAuthenticationFailed`).
+        /// The server counted a failed attempt.
+        case authenticationFailed
         /// The signature could not be computed.
         case signing
+        /// End-to-end encryption failed on this side: a request that cannot be built, or a 3.3
+        /// temporary key that does not verify (`PA2ErrorCodeEncryption`).
+        case encryption
+        /// No token of that name, or a token the server no longer accepts (`PA2ErrorCodeInvalidToken`).
+        case invalidToken
         /// The secure store failed or holds a record that cannot be trusted.
         case store
         /// No HTTP answer arrived (see ``PowerAuthSDKError/transportError``).
@@ -23,6 +39,8 @@ public struct PowerAuthSDKError: Error, Sendable, CustomStringConvertible {
         /// The server answered with an error (see ``PowerAuthSDKError/protocolError`` for the
         /// §14.2 code and ``PowerAuthSDKError/httpStatus``).
         case server
+        /// The operation was cancelled (`PA2ErrorCodeOperationCancelled`).
+        case cancelled
         /// The answer did not decrypt, verify or parse.
         case invalidResponse
     }
@@ -39,16 +57,20 @@ public struct PowerAuthSDKError: Error, Sendable, CustomStringConvertible {
     public let transportError: TransportError?
     /// The HTTP status of a server error.
     public let httpStatus: Int?
+    /// Which PUK of a recovery postcard to use next, when the server refused a recovery
+    /// activation with `ERR_RECOVERY` (§13).
+    public let currentRecoveryPukIndex: Int?
 
     /// Creates an error.
     public init(_ reason: Reason, _ message: String, store: SecureStoreError? = nil, protocolError: ProtocolError? = nil,
-                transport: TransportError? = nil, httpStatus: Int? = nil) {
+                transport: TransportError? = nil, httpStatus: Int? = nil, currentRecoveryPukIndex: Int? = nil) {
         self.reason = reason
         self.message = message
         storeError = store
         self.protocolError = protocolError
         transportError = transport
         self.httpStatus = httpStatus
+        self.currentRecoveryPukIndex = currentRecoveryPukIndex
     }
 
     /// `reason: message (cause)`.

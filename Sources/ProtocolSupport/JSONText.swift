@@ -14,6 +14,8 @@ public indirect enum JSONText: Sendable, Equatable {
     case string(String)
     /// An integer.
     case integer(Int64)
+    /// A number that is not an `Int64`, as its JSON text (read from a server, written back as is).
+    case number(String)
     /// `true` or `false`.
     case bool(Bool)
     /// `null`.
@@ -52,6 +54,8 @@ public indirect enum JSONText: Sendable, Equatable {
             Self.writeString(value, to: &out)
         case .integer(let value):
             out.append(contentsOf: String(value).utf8)
+        case .number(let text):
+            out.append(contentsOf: text.utf8)
         case .bool(let value):
             out.append(contentsOf: (value ? "true" : "false").utf8)
         case .null:
@@ -84,4 +88,43 @@ public indirect enum JSONText: Sendable, Equatable {
 
     /// Values are equal when their serialised bytes are.
     public static func == (lhs: JSONText, rhs: JSONText) -> Bool { lhs.bytes == rhs.bytes }
+}
+
+extension JSONText: Decodable {
+    /// Reads any JSON value, for server-defined members kept as they came (PowerAuth's status
+    /// `customObject`). Object members come out sorted by key: a decoder does not keep their
+    /// order, and sorted is at least stable.
+    public init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            var members: [(String, JSONText)] = []
+            for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                members.append((key.stringValue, try object.decode(JSONText.self, forKey: key)))
+            }
+            self = .object(members)
+        } else if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONText] = []
+            while !array.isAtEnd { elements.append(try array.decode(JSONText.self)) }
+            self = .array(elements)
+        } else {
+            let value = try decoder.singleValueContainer()
+            if value.decodeNil() {
+                self = .null
+            } else if let flag = try? value.decode(Bool.self) {
+                self = .bool(flag)
+            } else if let integer = try? value.decode(Int64.self) {
+                self = .integer(integer)
+            } else if let number = try? value.decode(Double.self) {
+                self = .number(String(number))
+            } else {
+                self = .string(try value.decode(String.self))
+            }
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }

@@ -45,6 +45,8 @@ actor InProcessPowerAuthServer: HTTPTransport {
                                                                                     activationID: "act-1", timestamp: 2, using: &random)
                 activation = created
                 return response
+            case "pa/v3/status":
+                return HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"serverTime":1700000000000}}"#.utf8))
             case "pa/v3/activation/status":
                 guard let activation else { return HTTPResponse(status: 400) }
                 return try activation.status(request, using: &random)
@@ -65,7 +67,8 @@ actor InProcessPowerAuthServer: HTTPTransport {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pa-client-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SecureStore(directory: directory)
-        let configuration = PowerAuthClient.Configuration(instanceID: "app", core: try application.clientConfiguration(baseURL: "https://x"))
+        let configuration = PowerAuthClient.Configuration(instanceID: "app", core: try application.clientConfiguration(baseURL: "https://x"),
+                                                          version: .v3_2)
         let client = try PowerAuthClient(configuration: configuration, store: store, transport: server, now: { 1_700_000_000_000 })
         let (canStart, hasValid) = (try await client.canStartActivation(), try await client.hasValidActivation())
         #expect(canStart && !hasValid)

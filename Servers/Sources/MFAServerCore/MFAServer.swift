@@ -18,7 +18,9 @@ public enum MFAServer {
             var request = request
             let buffer = try await request.collectBody(upTo: 1 << 20)
             let path = String(request.uri.path.drop { $0 == "/" })
-            guard let answer = await powerAuth.handle(method: "POST", path: path, body: Array(buffer.readableBytesView)) else {
+            let received = request.headers.map { ProtocolSupport.HTTPHeader($0.name.rawName, $0.value) }
+            let exchange = ProtocolSupport.HTTPRequest(method: .post, path: path, headers: received, body: Array(buffer.readableBytesView))
+            guard let answer = await powerAuth.handle(exchange) else {
                 return Response(status: .notFound)
             }
             var headers = HTTPFields()

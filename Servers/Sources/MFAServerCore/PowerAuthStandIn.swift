@@ -1,82 +1,64 @@
-// The `powerauth` service of mfa-server (issue "PowerAuth on a real wire", point 6), first part:
-// the standard endpoints activation/create and activation/status on `PowerAuthServer`, and the
-// integration API a test or a demo drives (the application's SDK configuration string, an
-// activation code, signature verification for a back end). State lives in memory.
+// The `powerauth` service of mfa-server (issue "PowerAuth on a real wire", point 6): one
+// application and its activations on top of `PowerAuthServer`, answering every client endpoint
+// of powerauth.md §15 (PowerAuthStandIn+Standard.swift) and a small integration API for tests
+// and demos (PowerAuthStandIn+Integration.swift). Each activation speaks the protocol version it
+// was created with (3.0–3.3), read from the request's `X-PowerAuth-Encryption` header. State
+// lives in memory. Protocol upgrade from v2 (§14.1) is not served: no v2 activation can exist here.
 
+import CryptoPrimitives
 import Foundation
 import PowerAuth
 import PowerAuthServer
 import ProtocolSupport
-import CryptoPrimitives
 
 /// One application and its activations, answering by path.
 public actor PowerAuthStandIn {
     let application: PowerAuthServer.Application
-    let version: PowerAuth.ProtocolVersion
     var activations: [String: PowerAuthServer.Activation] = [:]
+    /// Recovery codes by code text (each activation gets one with one PUK; postcards have more).
+    var recoveryCodes: [String: PowerAuthServer.RecoveryCode] = [:]
+    /// Activation codes issued and not yet used.
+    var issuedCodes: Set<String> = []
+    /// MAC tokens by id, with the activation they belong to.
+    var tokens: [String: (token: PowerAuth.Token, activationID: String)] = [:]
+    /// 3.3 temporary keys by id, with the activation they are bound to (nil: application scope).
+    var temporaryKeys: [String: (key: P256.KeyAgreement.PrivateKey, activationID: String?)] = [:]
     var random = SystemRandomSource()
     var nextID = 1
     /// A fault the next standard-endpoint answer carries (set through the integration API).
     var nextFault: String?
+    /// What `/pa/v3/activation/status` adds as `customObject`.
+    var customObject: [String: Any] = ["server": "mfa-server"]
 
-    /// A stand-in with a fresh application speaking `version` (3.0–3.2 in this release).
-    public init(version: PowerAuth.ProtocolVersion = .v3_2) throws {
+    /// A stand-in with a fresh application.
+    public init() throws {
         var random = SystemRandomSource()
         application = try PowerAuthServer.Application(using: &random)
-        self.version = version
     }
 
-    /// Answers `path` (without the leading slash) with `body`; nil for a path it does not serve.
-    public func handle(method: String, path: String, body: [UInt8]) -> HTTPResponse? {
-        let request = HTTPRequest(method: HTTPMethod(rawValue: method), path: path, body: body)
-        if path.hasPrefix("pa/"), let fault = nextFault {
+    /// Answers `request` (path without the leading slash); nil for a path it does not serve.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse? {
+        if request.path.hasPrefix("pa/"), let fault = nextFault {
             nextFault = nil
             return faulty(fault, answering: request)
         }
         do {
-            switch path {
-            case "pa/v3/activation/create":
-                let id = "act-\(nextID)"
-                nextID += 1
-                let (created, _, response) = try PowerAuthServer.Activation.process(request, application: application, version: version,
-                                                                                    activationID: id, timestamp: Self.milliseconds(),
-                                                                                    using: &random)
-                activations[id] = created
-                return response
-            case "pa/v3/activation/status":
-                struct Body: Decodable { struct Inner: Decodable { let activationId: String }; let requestObject: Inner }
-                let id = try JSONDecoder().decode(Body.self, from: Data(body)).requestObject.activationId
-                guard let activation = activations[id] else {
-                    return PowerAuthServer.errorResponse(.powerAuthActivation, message: "no such activation")
-                }
-                return try activation.status(request, using: &random)
-            case "integration/powerauth/application":
-                let configuration = try application.clientConfiguration(baseURL: "")
-                return Self.json(["configurationString": configuration.configurationString, "applicationKey": application.applicationKey])
-            case "integration/powerauth/activation/init":
-                let (code, signature) = try application.issueActivationCode(using: &random)
-                return Self.json(["activationCode": code, "activationSignature": signature])
-            case "integration/powerauth/signature/verify":
-                return try verify(body)
-            case "integration/powerauth/fault":
-                // {"fault": "garbage500" | "envelope401" | "cut"}: the next /pa/ answer carries it.
-                struct Body: Decodable { let fault: String }
-                nextFault = try JSONDecoder().decode(Body.self, from: Data(body)).fault
-                return Self.json(["fault": nextFault ?? ""])
-            case "integration/powerauth/activation/block":
-                struct Body: Decodable { let activationId: String }
-                let id = try JSONDecoder().decode(Body.self, from: Data(body)).activationId
-                guard activations[id] != nil else { return PowerAuthServer.errorResponse(.powerAuthActivation, message: "no such activation") }
-                activations[id]?.state = .blocked
-                return Self.json(["activationId": id, "state": "BLOCKED"])
-            default:
-                return nil
-            }
+            if request.path.hasPrefix("pa/v3/") { return try standard(request) }
+            if request.path.hasPrefix("integration/powerauth/") { return try integration(request) }
+            return nil
         } catch let error as ProtocolError {
-            return PowerAuthServer.errorResponse(error.code, message: error.reason)
+            // The core's own codes become the §14.2 ones a PowerAuth server sends.
+            let code: ProtocolError.Code = error.code.rawValue.hasPrefix("ERR_") || error.code.rawValue.hasPrefix("POWERAUTH_") ? error.code
+                : error.code == .decryptionFailed ? .powerAuthEncryption : .powerAuthGeneric
+            return PowerAuthServer.errorResponse(code, message: error.reason)
         } catch {
             return PowerAuthServer.errorResponse(.powerAuthGeneric, message: "bad request")
         }
+    }
+
+    /// Answers a POST of `body` to `path`, without headers (the integration API needs none).
+    public func handle(method: String, path: String, body: [UInt8]) -> HTTPResponse? {
+        handle(HTTPRequest(method: HTTPMethod(rawValue: method), path: path, body: body))
     }
 
     /// A broken answer: a 500 with an HTML page, a 401 with a §14.2 envelope, or the real answer
@@ -88,29 +70,64 @@ public actor PowerAuthStandIn {
         case "envelope401":
             return PowerAuthServer.errorResponse(.powerAuthAuthentication, message: "authentication failed")
         default:
-            var answer = handleWithoutFaults(request) ?? HTTPResponse(status: 404)
+            var answer = handle(request) ?? HTTPResponse(status: 404)
             answer.body = Array(answer.body.prefix(answer.body.count / 2))
             return answer
         }
     }
 
-    private func handleWithoutFaults(_ request: HTTPRequest) -> HTTPResponse? {
-        handle(method: request.method.rawValue, path: request.path, body: request.body ?? [])
+    // MARK: Helpers shared by the endpoints
+
+    /// The value of `key="…"` in a PowerAuth header.
+    static func field(_ name: String, of header: String) -> String? {
+        guard let start = header.range(of: name + "=\"") else { return nil }
+        let rest = header[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
     }
 
-    /// `{"activationId","method","uriId","body"(Base64),"header"}` → `{"valid":Bool,"failedAttempts":N}`.
-    private func verify(_ body: [UInt8]) throws -> HTTPResponse {
-        struct Body: Decodable { let activationId: String; let method: String; let uriId: String; let body: String; let header: String }
-        let input = try JSONDecoder().decode(Body.self, from: Data(body))
-        guard var activation = activations[input.activationId], let signed = Data(base64Encoded: input.body) else {
-            return PowerAuthServer.errorResponse(.powerAuthActivation, message: "no such activation")
+    /// Verifies the request's `X-PowerAuth-Authorization` over its body for `uriID` and returns
+    /// the activation id; a signature that fails (or an activation that is not active) is the
+    /// §14.2 `ERR_AUTHENTICATION` (HTTP 401) after the failed attempt is counted.
+    func verifySignature(_ request: HTTPRequest, uriID: String, body: [UInt8]? = nil,
+                         refusing refused: Set<PowerAuth.SignatureFactors> = []) throws -> String {
+        guard let header = request.header("X-PowerAuth-Authorization"), let id = Self.field("pa_activation_id", of: header),
+              var activation = activations[id] else {
+            throw ProtocolError(.powerAuthAuthentication, "missing or unknown signature header")
         }
-        let verdict = activation.verify(header: input.header, method: input.method, uriID: input.uriId, body: Array(signed),
+        if let type = Self.field("pa_signature_type", of: header), let factors = PowerAuth.SignatureFactors(rawValue: type),
+           refused.contains(factors) {
+            throw ProtocolError(.powerAuthAuthentication, "signature type \(type) is not allowed here")
+        }
+        let verdict = activation.verify(header: header, method: request.method.rawValue, uriID: uriID, body: body ?? request.body ?? [],
                                         applicationSecret: application.applicationSecret)
-        activations[input.activationId] = activation
-        let valid: Bool
-        if case .valid = verdict { valid = true } else { valid = false }
-        return Self.json(["valid": valid, "failedAttempts": Int(activation.failedAttempts)])
+        activations[id] = activation
+        guard case .valid = verdict else { throw ProtocolError(.powerAuthAuthentication, "signature refused") }
+        return id
+    }
+
+    /// The 3.3 temporary key a request body names, checked against the scope it must belong to.
+    func temporaryKey(in body: [UInt8], activationID: String?) throws -> (key: P256.KeyAgreement.PrivateKey, id: String)? {
+        let request = try PowerAuth.ECIES.Request(jsonBytes: body)
+        guard let id = request.temporaryKeyID else { return nil }
+        guard let entry = temporaryKeys[id], entry.activationID == activationID else {
+            throw ProtocolError(.powerAuthTemporaryKey, "unknown temporary key")
+        }
+        return (entry.key, id)
+    }
+
+    /// Decrypts an activation-scope body, runs `answer` on the plaintext and encrypts its result.
+    func encrypted(_ body: [UInt8], activationID: String, sharedInfo1: PowerAuth.ECIES.SharedInfo1,
+                   answer: ([UInt8]) throws -> [UInt8]) throws -> HTTPResponse {
+        guard let activation = activations[activationID] else { throw ProtocolError(.powerAuthActivation, "no such activation") }
+        let (plaintext, encryptor) = try activation.decrypt(body, sharedInfo1: sharedInfo1, application: application,
+                                                            temporaryKey: try temporaryKey(in: body, activationID: activationID))
+        let response = try encryptor.encrypt(try answer(plaintext), timestamp: Self.milliseconds(), using: &random)
+        return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: response.json.bytes)
+    }
+
+    static func ok(_ object: [String: Any] = [:]) -> HTTPResponse {
+        json(object.isEmpty ? ["status": "OK"] : ["status": "OK", "responseObject": object])
     }
 
     static func json(_ object: [String: Any]) -> HTTPResponse {
@@ -119,6 +136,13 @@ public actor PowerAuthStandIn {
             preconditionFailure("internal error: strings, numbers and booleans did not serialise")
         }
         return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Array(data))
+    }
+
+    static func object(_ body: [UInt8]) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            throw ProtocolError(.malformedInput, "the body is not a JSON object")
+        }
+        return object
     }
 
     static func milliseconds() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }

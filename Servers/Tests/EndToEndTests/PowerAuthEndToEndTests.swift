@@ -52,21 +52,24 @@ struct ActivatedClient {
     let core: PowerAuth.Configuration
     let configurationString: String
     let activationID: String
+    let activationCode: (code: String, signature: String)
     let possessionBytes: [UInt8]
     var possession: SymmetricKey { SymmetricKey(data: possessionBytes) }
     var authentication: Authentication { Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8)) }
 
     /// Activates through a transport to `url` (quiet unless `transport` says otherwise).
-    init(url: String, instanceID: String, transport: URLSessionTransport.Configuration? = nil) async throws {
+    init(url: String, instanceID: String, version: PowerAuth.ProtocolVersion = .v3_3,
+         transport: URLSessionTransport.Configuration? = nil) async throws {
         let application = try await integration(url, "integration/powerauth/application")
         configurationString = try #require(application["configurationString"] as? String)
         core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
         store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path)
-        client = try PowerAuthClient(configuration: .init(instanceID: instanceID, core: core), store: store,
+        client = try PowerAuthClient(configuration: .init(instanceID: instanceID, core: core, version: version), store: store,
                                      transport: URLSessionTransport(configuration: transport ?? Self.quiet(url)),
                                      now: { UInt64(Date().timeIntervalSince1970 * 1000) })
         let issued = try await integration(url, "integration/powerauth/activation/init")
         let code = try #require(issued["activationCode"] as? String), signature = try #require(issued["activationSignature"] as? String)
+        activationCode = (code, signature)
         let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: code + "#" + signature)))
         #expect(result.fingerprint.count == 8)
         activationID = result.activationID
@@ -141,7 +144,7 @@ struct ActivatedClient {
             defer { activated.discard() }
             let before = try #require(try activated.store.read("powerauth.faults.activation"))
             let expectations: [(String, PowerAuthSDKError.Reason, Int, String?)] = [
-                ("garbage500", .server, 500, nil), ("envelope401", .server, 401, "ERR_AUTHENTICATION"), ("cut", .invalidResponse, 200, nil),
+                ("garbage500", .server, 500, nil), ("envelope401", .authenticationFailed, 401, "ERR_AUTHENTICATION"), ("cut", .invalidResponse, 200, nil),
             ]
             for (fault, reason, status, code) in expectations {
                 _ = try await integration(url, "integration/powerauth/fault", ["fault": fault])

@@ -1,0 +1,180 @@
+// Signed traffic (issue "PowerAuth on a real wire", point 5; powerauth.md §7, §16
+// "Serialization"; sdk-surfaces.md §1.5): one counter-consuming request in flight per client,
+// the signature computed inside the serialised step, the advanced counter written and fsynced
+// before the request leaves. Across processes the store's flock orders the counters.
+
+import AuthNetworking
+import CryptoPrimitives
+public import PowerAuth
+public import ProtocolSupport
+
+extension PowerAuthClient {
+    // MARK: The serial queue (`executeOperation(onSerialQueue:)`, `executeBlock(onSerialQueue:)`)
+
+    /// Runs `operation` alone on this client's serial queue, shared with the SDK's own signed
+    /// calls (token creation, vault unlock, removal, …): compute a signature with
+    /// ``requestSignature(method:uriID:body:factors:authentication:)`` inside it and send the
+    /// request before it returns. FIFO; a waiting caller cannot be overtaken.
+    public func executeOnSerialQueue<Output: Sendable>(_ operation: @Sendable () async throws -> Output) async throws -> Output {
+        await enterQueue()
+        defer { leaveQueue() }
+        return try await operation()
+    }
+
+    /// Runs `body` on the serial queue with typed errors (the SDK's own use).
+    func serially<Output>(_ body: () async throws(PowerAuthSDKError) -> Output) async throws(PowerAuthSDKError) -> Output {
+        await enterQueue()
+        defer { leaveQueue() }
+        return try await body()
+    }
+
+    private func enterQueue() async {
+        guard queueBusy else {
+            queueBusy = true
+            return
+        }
+        await withCheckedContinuation { queueWaiters.append($0) }  // the leaver hands the queue over
+    }
+
+    private func leaveQueue() {
+        if queueWaiters.isEmpty { queueBusy = false } else { queueWaiters.removeFirst().resume() }
+    }
+
+    // MARK: Signatures the caller sends
+
+    /// The `X-PowerAuth-Authorization` header for a request (`requestSignature`, §7.2–§7.5): the
+    /// counter is advanced and fsynced before the header is returned. `body` is the exact body
+    /// (empty for none). Send it from inside ``executeOnSerialQueue(_:)`` so that signatures reach
+    /// the server in counter order.
+    public func requestSignature(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
+                                 authentication: Authentication) throws(PowerAuthSDKError) -> HTTPHeader {
+        try activations.sign(method: method, uriID: uriID, body: body, factors: factors, authentication: authentication,
+                             configuration: configuration.core)
+    }
+
+    /// The header for a GET (`requestGetSignature`): the query parameters are canonicalised
+    /// (sorted, form-encoded, §7.2) and signed as the body.
+    public func requestGetSignature(uriID: String, query: [(String, String)], factors: PowerAuth.SignatureFactors,
+                                    authentication: Authentication) throws(PowerAuthSDKError) -> HTTPHeader {
+        try requestSignature(method: "GET", uriID: uriID, body: Array(PowerAuth.NormalizedData.canonicalQuery(query).utf8),
+                             factors: factors, authentication: authentication)
+    }
+
+    /// Signs `request` and sends it, on the serial queue: POST/PUT/DELETE sign the body, GET
+    /// signs the canonical form of `request.query` (§7.2). The answer is returned whatever its
+    /// status; a transport failure is ``PowerAuthSDKError/Reason/transport`` (the counter has
+    /// moved: the server's look-ahead window absorbs a request that never arrived).
+    public func sendSignedRequest(_ request: HTTPRequest, uriID: String, factors: PowerAuth.SignatureFactors,
+                                  authentication: Authentication) async throws(PowerAuthSDKError) -> HTTPResponse {
+        try await serially { () async throws(PowerAuthSDKError) -> HTTPResponse in
+            let signed: [UInt8]
+            if request.method == .get {
+                signed = Array(PowerAuth.NormalizedData.canonicalQuery(request.query.map { ($0.name, $0.value) }).utf8)
+            } else {
+                signed = request.body ?? []
+            }
+            var outgoing = request
+            outgoing.headers.append(try requestSignature(method: request.method.rawValue, uriID: uriID, body: signed, factors: factors,
+                                                         authentication: authentication))
+            return try await send(outgoing)
+        }
+    }
+
+    /// An offline signature for a code shown out of band (`offlineSignature`, §7.6): 8 digits
+    /// per factor by default. Consumes a counter step, written before the digits are returned.
+    public func offlineSignature(uriID: String = "/operation/authorize/offline", body: [UInt8], nonce: String,
+                                 factors: PowerAuth.SignatureFactors = .possessionKnowledge, authentication: Authentication,
+                                 digits: Int = 8) throws(PowerAuthSDKError) -> String {
+        try activations.consumeCounter { activation throws(PowerAuthSDKError) in
+            let keys = try authentication.signatureKeys(for: factors, activation: activation)
+            do throws(ProtocolError) {
+                let result = try PowerAuth.offlineSignature(uriID: uriID, nonce: nonce, data: body, activation: activation, factors: factors,
+                                                            keys: keys, digits: digits)
+                return (result.signature, result.next)
+            } catch {
+                throw PowerAuthSDKError(.signing, "the offline signature cannot be computed", protocolError: error)
+            }
+        }
+    }
+
+    /// Whether `signature` (Base64 DER ECDSA-P256) over `data` is the server's (§8,
+    /// `verifyServerSignedData`): with the master key when `masterKey`, else with the
+    /// activation's personalised server key.
+    public func verifyServerSignedData(_ data: [UInt8], signature: String, masterKey: Bool) throws(PowerAuthSDKError) -> Bool {
+        let key: P256.Signing.PublicKey
+        if masterKey {
+            key = configuration.core.masterServerPublicKey
+        } else {
+            do { key = try P256.Signing.PublicKey(sec1Representation: try storedActivation().serverPublicKey) } catch {
+                throw PowerAuthSDKError(.store, "the stored server key is not a P-256 point")
+            }
+        }
+        let der: [UInt8]
+        do { der = try Base64.decode(signature) } catch { return false }
+        return PowerAuth.isValidServerSignature(der, for: data, publicKey: key)
+    }
+
+    // MARK: The SDK's own signed calls
+
+    /// Sends a standard signed request with a plain body on the serial queue and checks the
+    /// answer is not an error (§11.2, §13).
+    func standardSignedCall(path: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
+                            authentication: Authentication) async throws(PowerAuthSDKError) -> HTTPResponse {
+        let version = try storedActivation().protocolVersion
+        return try await serially { () async throws(PowerAuthSDKError) -> HTTPResponse in
+            let request = try activations.consumeCounter { activation throws(PowerAuthSDKError) in
+                let keys = try authentication.signatureKeys(for: factors, activation: activation)
+                var random = SystemRandomSource()
+                do throws(ProtocolError) {
+                    return try PowerAuth.signedRequest(path: path, uriID: uriID, body: body, activation: activation, factors: factors, keys: keys,
+                                                       configuration: configuration.core, version: version, using: &random)
+                } catch {
+                    throw PowerAuthSDKError(.signing, "the request cannot be signed", protocolError: error)
+                }
+            }
+            let response = try await send(request)
+            do throws(ProtocolError) { try PowerAuth.requireSuccess(response) } catch { throw Self.failure(error, response: response) }
+            return response
+        }
+    }
+
+    /// Sends a standard encrypt-then-sign request (§7.7: token create, vault unlock, recovery
+    /// confirm) on the serial queue and returns the decrypted answer. The 3.3 temporary key and
+    /// the server time are fetched first; `make` runs under the store's lock with the current
+    /// activation, and its advanced counter is on disk before the request leaves.
+    func standardEncryptedCall(factors: PowerAuth.SignatureFactors, authentication: Authentication,
+                               _ make: (EncryptedCallInputs, inout SystemRandomSource) throws(ProtocolError) -> PowerAuth.PendingEncryptedRequest)
+        async throws(PowerAuthSDKError) -> [UInt8] {
+        let stored = try storedActivation()
+        let transportKey = try Self.transportKey(of: stored, authentication.possessionUnlockKey)
+        let encryptionKey = try await activationEncryptionKey(stored, transportKey: transportKey)
+        let timestamp = try await serverTime(version: stored.protocolVersion)
+        return try await serially { () async throws(PowerAuthSDKError) -> [UInt8] in
+            let pending = try activations.consumeCounter { activation throws(PowerAuthSDKError) in
+                let keys = try authentication.signatureKeys(for: factors, activation: activation)
+                var random = SystemRandomSource()
+                do throws(ProtocolError) {
+                    let inputs = EncryptedCallInputs(activation: activation, keys: keys, transportKey: transportKey, encryptionKey: encryptionKey,
+                                                     version: activation.protocolVersion, timestamp: timestamp, configuration: configuration.core)
+                    let pending = try make(inputs, &random)
+                    return (pending, pending.next)
+                } catch {
+                    throw PowerAuthSDKError(.encryption, "the encrypted request cannot be built", protocolError: error)
+                }
+            }
+            let response = try await send(pending.request)
+            do throws(ProtocolError) { return try pending.decrypt(response) } catch { throw Self.failure(error, response: response) }
+        }
+    }
+}
+
+/// What an encrypt-then-sign request is built from.
+struct EncryptedCallInputs {
+    let activation: PowerAuth.ActivationData
+    let keys: PowerAuth.SignatureKeys
+    let transportKey: SymmetricKey
+    let encryptionKey: PowerAuth.EncryptionKey?
+    let version: PowerAuth.ProtocolVersion
+    let timestamp: UInt64
+    let configuration: PowerAuth.Configuration
+}
