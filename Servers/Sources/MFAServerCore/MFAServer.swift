@@ -8,6 +8,10 @@ import ProtocolSupport
 
 /// The server: its services and the Hummingbird application serving them.
 public enum MFAServer {
+    /// A header a service sets on an answer to have it sent that many milliseconds late (the
+    /// timeout fault); it is not sent.
+    static let delayHeader = "X-MFA-Delay-Ms"
+
     /// An application on `host:port` (port 0: any free one) serving `powerAuth`; `onRunning`
     /// receives the URL once the socket is bound.
     public static func application(host: String = "127.0.0.1", port: Int = 0, powerAuth: PowerAuthStandIn,
@@ -22,6 +26,9 @@ public enum MFAServer {
             let exchange = ProtocolSupport.HTTPRequest(method: .post, path: path, headers: received, body: Array(buffer.readableBytesView))
             guard let answer = await powerAuth.handle(exchange) else {
                 return Response(status: .notFound)
+            }
+            if let delay = answer.header(delayHeader).flatMap(Int.init) {
+                try await Task.sleep(for: .milliseconds(delay))
             }
             var headers = HTTPFields()
             headers[.contentType] = "application/json"

@@ -53,7 +53,7 @@ extension PowerAuthStandIn {
                 && activations[activationID]?.state == .active
             return Self.json(["valid": valid, "activationId": activationID])
         case "fault":
-            // {"fault": "garbage500" | "envelope401" | "cut"}: the next /pa/ answer carries it.
+            // {"fault": "garbage500" | "envelope401" | "slow" | "cut"}: the next /pa/ answer carries it.
             nextFault = input["fault"] as? String
             return Self.json(["fault": nextFault ?? ""])
         case "echo/application":

@@ -61,14 +61,19 @@ public actor PowerAuthStandIn {
         handle(HTTPRequest(method: HTTPMethod(rawValue: method), path: path, body: body))
     }
 
-    /// A broken answer: a 500 with an HTML page, a 401 with a §14.2 envelope, or the real answer
-    /// with its body cut in half.
+    /// A broken answer: a 500 with an HTML page, a 401 with a §14.2 envelope, the real answer
+    /// 3 s late, or the real answer with its body cut in half.
     private func faulty(_ fault: String, answering request: HTTPRequest) -> HTTPResponse {
         switch fault {
         case "garbage500":
             return HTTPResponse(status: 500, body: Array("<html><body>Internal error".utf8))
         case "envelope401":
             return PowerAuthServer.errorResponse(.powerAuthAuthentication, message: "authentication failed")
+        case "slow":
+            // The real answer, held back 3 s by the HTTP layer (MFAServer reads this header).
+            var answer = handle(request) ?? HTTPResponse(status: 404)
+            answer.headers.append(HTTPHeader(MFAServer.delayHeader, "3000"))
+            return answer
         default:
             var answer = handle(request) ?? HTTPResponse(status: 404)
             answer.body = Array(answer.body.prefix(answer.body.count / 2))
