@@ -42,6 +42,20 @@ let package = Package(
                 .product(name: "CryptoPrimitives", package: rootIdentity),
             ]
         ),
+        // A signed request end to end over loopback, timed (a benchmark, not a test).
+        .executableTarget(
+            name: "pa-loopback-bench",
+            dependencies: [
+                "MFAServerCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PowerAuthSDK", package: rootIdentity),
+                .product(name: "PowerAuth", package: rootIdentity),
+                .product(name: "SecureStore", package: rootIdentity),
+                .product(name: "URLSessionTransport", package: rootIdentity),
+                .product(name: "ProtocolSupport", package: rootIdentity),
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+            ]
+        ),
         // The SDKs over real HTTP on 127.0.0.1 against mfa-server.
         .testTarget(
             name: "EndToEndTests",

@@ -25,11 +25,36 @@ public final class URLSessionTransport: HTTPTransport {
         public var additionalHeaders: [HTTPHeader] = []
         /// The logger (warnings by default: a plain-`http://` base URL is one).
         public var logger: Logger = Logger()
+        /// Which server certificates are trusted (default: the system trust store).
+        public var serverTrust: ServerTrust = .systemTrustStore
 
         /// A configuration for `baseURL`.
         public init(baseURL: String) {
             self.baseURL = baseURL
         }
+    }
+
+    /// Which server certificates a transport trusts (`PA2ClientConfiguration.sslValidationStrategy`).
+    ///
+    /// FoundationNetworking on Linux hands TLS to libcurl and exposes neither the CA file nor
+    /// peer verification: its `_EasyHandle.setCARootBundlePath()` reads the
+    /// `URLSessionCertificateAuthorityInfoFile` variable (a CA file, or `INSECURE_SSL_NO_VERIFY`)
+    /// only when built for Android, and no server-trust challenge reaches a delegate. So this
+    /// transport supports ``systemTrustStore`` only and **fails closed** for the other two: every
+    /// request throws ``TransportError/Kind/tls`` naming the reason, rather than silently
+    /// trusting the wrong set. To trust a private CA here, install it into the system store
+    /// (`/usr/local/share/ca-certificates/` and `update-ca-certificates`); for an extra CA per
+    /// client, SPKI pinning or a no-validation test mode, supply an `HTTPTransport` built on a
+    /// TLS stack that exposes them (libcurl directly, SwiftNIO SSL).
+    public enum ServerTrust: Sendable, Equatable {
+        /// The system trust store (`/etc/ssl/certs/ca-certificates.crt` and its peers).
+        case systemTrustStore
+        /// The system store plus the CA certificates in a PEM bundle file — not available on
+        /// Linux's URLSession (requests fail with ``TransportError/Kind/tls``).
+        case certificateAuthorities(bundlePath: String)
+        /// No certificate validation at all, for test servers only — not available on Linux's
+        /// URLSession (requests fail with ``TransportError/Kind/tls``), which is the safe way round.
+        case insecureNoValidationForTestServersOnly
     }
 
     /// `SwiftMFA/<version> (Linux)`.
@@ -53,6 +78,9 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
         sessionConfiguration.timeoutIntervalForResource = configuration.timeout
         session = URLSession(configuration: sessionConfiguration)
+        if configuration.serverTrust != .systemTrustStore {
+            configuration.logger.log(.errors, "server trust \(configuration.serverTrust) is not available on FoundationNetworking: every request will fail")
+        }
         if configuration.baseURL.lowercased().hasPrefix("http://") {
             configuration.logger.log(.warnings, "plain http:// base URL \(configuration.baseURL): traffic and credentials are not protected")
         }
@@ -64,6 +92,9 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Sends `request`; any HTTP status is returned as a response.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        guard configuration.serverTrust == .systemTrustStore else {
+            throw TransportError(.tls, underlying: "FoundationNetworking on Linux cannot use \(configuration.serverTrust); see URLSessionTransport.ServerTrust")
+        }
         guard let url = URL(string: request.url(relativeTo: configuration.baseURL)),
               let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw TransportError(.invalidRequest, underlying: "not an http(s) URL")

@@ -80,6 +80,24 @@ import URLSessionTransport
         await #expect(throws: TransportError(.invalidRequest)) { try await URLSessionTransport(configuration: bad).send(HTTPRequest(method: .get, path: "x")) }
     }
 
+    /// A CA bundle or no validation cannot be honoured by FoundationNetworking on Linux, so the
+    /// transport refuses to send at all — even to a server that would answer — instead of
+    /// silently trusting the system store or everything.
+    @Test func serverTrustItCannotHonourFailsClosed() async throws {
+        let server = try LoopbackServer { _ in LoopbackServer.response(status: 200, body: Array("ok".utf8)) }
+        defer { server.stop() }
+        for trust in [URLSessionTransport.ServerTrust.certificateAuthorities(bundlePath: "/etc/ssl/certs/ca-certificates.crt"),
+                      .insecureNoValidationForTestServersOnly] {
+            var configuration = URLSessionTransport.Configuration(baseURL: server.baseURL)
+            configuration.logger = .disabled
+            configuration.serverTrust = trust
+            await #expect(throws: TransportError(.tls)) { try await URLSessionTransport(configuration: configuration).send(HTTPRequest(method: .get, path: "x")) }
+        }
+        var system = URLSessionTransport.Configuration(baseURL: server.baseURL)
+        system.logger = .disabled
+        #expect(try await URLSessionTransport(configuration: system).send(HTTPRequest(method: .get, path: "x")).body == Array("ok".utf8))
+    }
+
     @Test func replayAnswersInOrderAndRefusesTheUnexpected() async throws {
         let replay = ReplayTransport([
             .init(.post, "pa/v3/activation/status", bodyMatches: { String(decoding: $0 ?? [], as: UTF8.self).contains("challenge") },
