@@ -42,6 +42,30 @@ let package = Package(
                 .product(name: "CryptoPrimitives", package: rootIdentity),
             ]
         ),
+        // The smallest programs that activate and sign: with their own socket transport (no
+        // Foundation), and with URLSessionTransport. Their stripped static sizes are in the README.
+        .executableTarget(
+            name: "pa-minimal",
+            dependencies: [
+                .product(name: "PowerAuthSDK", package: rootIdentity),
+                .product(name: "PowerAuth", package: rootIdentity),
+                .product(name: "SecureStore", package: rootIdentity),
+                .product(name: "AuthNetworking", package: rootIdentity),
+                .product(name: "ProtocolSupport", package: rootIdentity),
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+            ]
+        ),
+        .executableTarget(
+            name: "pa-minimal-urlsession",
+            dependencies: [
+                .product(name: "PowerAuthSDK", package: rootIdentity),
+                .product(name: "PowerAuth", package: rootIdentity),
+                .product(name: "SecureStore", package: rootIdentity),
+                .product(name: "URLSessionTransport", package: rootIdentity),
+                .product(name: "ProtocolSupport", package: rootIdentity),
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+            ]
+        ),
         // A signed request end to end over loopback, timed (a benchmark, not a test).
         .executableTarget(
             name: "pa-loopback-bench",

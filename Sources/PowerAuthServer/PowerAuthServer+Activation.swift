@@ -28,11 +28,11 @@ extension PowerAuthServer {
         public let devicePublicKey: P256.KeyAgreement.PublicKey
         let keys: PowerAuth.ActivationKeys
         /// The server's CTR_DATA: the next value a signature may use.
-        public private(set) var counter: PowerAuth.CounterData
+        public internal(set) var counter: PowerAuth.CounterData
         /// The server's integer counter (its low byte is CTR_BYTE).
-        public private(set) var counterIndex = 0
+        public internal(set) var counterIndex = 0
         /// Failed signatures since the last successful non-possession-only one.
-        public private(set) var failedAttempts: UInt8 = 0
+        public internal(set) var failedAttempts: UInt8 = 0
         /// Failed signatures that block the activation.
         public var maxFailedAttempts: UInt8 = 5
         /// The look-ahead window: how many counter values past the expected one a signature may

@@ -29,15 +29,40 @@ public actor PowerAuthStandIn {
     var nextFault: String?
     /// What `/pa/v3/activation/status` adds as `customObject`.
     var customObject: [String: Any] = ["server": "mfa-server"]
+    /// Where the state is kept between runs (PowerAuthStandIn+State.swift), if anywhere.
+    var stateFile: String?
 
-    /// A stand-in with a fresh application.
+    /// A stand-in with a fresh application, in memory only.
     public init() throws {
         var random = SystemRandomSource()
-        application = try PowerAuthServer.Application(using: &random)
+        self.init(application: try PowerAuthServer.Application(using: &random))
+    }
+
+    init(application: PowerAuthServer.Application) {
+        self.application = application
+    }
+
+    /// A stand-in for `application` with `state`'s records, kept in `stateFile` (written at once).
+    init(application: PowerAuthServer.Application, restoring state: State?, stateFile: String) async throws {
+        self.application = application
+        self.stateFile = stateFile
+        if let state { try restore(state) }
+        try persist()
     }
 
     /// Answers `request` (path without the leading slash); nil for a path it does not serve.
+    /// With a state file, the state is written before the answer is returned; a state that
+    /// cannot be written is a 500 (the answer is withheld: the client must not act on state the
+    /// server may forget).
     public func handle(_ request: HTTPRequest) -> HTTPResponse? {
+        let answer = answer(request)
+        do { try persist() } catch {
+            return HTTPResponse(status: 500, body: Array("mfa-server: the state file cannot be written: \(error)".utf8))
+        }
+        return answer
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse? {
         if request.path.hasPrefix("pa/"), let fault = nextFault {
             nextFault = nil
             return faulty(fault, answering: request)
@@ -71,11 +96,11 @@ public actor PowerAuthStandIn {
             return PowerAuthServer.errorResponse(.powerAuthAuthentication, message: "authentication failed")
         case "slow":
             // The real answer, held back 3 s by the HTTP layer (MFAServer reads this header).
-            var answer = handle(request) ?? HTTPResponse(status: 404)
+            var answer = self.answer(request) ?? HTTPResponse(status: 404)
             answer.headers.append(HTTPHeader(MFAServer.delayHeader, "3000"))
             return answer
         default:
-            var answer = handle(request) ?? HTTPResponse(status: 404)
+            var answer = self.answer(request) ?? HTTPResponse(status: 404)
             answer.body = Array(answer.body.prefix(answer.body.count / 2))
             return answer
         }

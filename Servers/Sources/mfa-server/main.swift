@@ -1,11 +1,12 @@
 // mfa-server: stand-in back ends on 127.0.0.1 for trying and testing the SDKs (DESIGN.md §3).
-// `mfa-server [--host H] [--port P]` prints the URL it serves, then serves until SIGINT/SIGTERM.
+// `mfa-server [--host H] [--port P] [--state FILE]` prints the URL it serves, then serves until SIGINT/SIGTERM.
 
 import Foundation
 import MFAServerCore
 
 var host = "127.0.0.1"
 var port = 0
+var stateFile: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -16,8 +17,14 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         port = value
+    case "--state" where !arguments.isEmpty: stateFile = arguments.removeFirst()
     case "--help", "-h":
-        print("usage: mfa-server [--host 127.0.0.1] [--port 0]\nServes the PowerAuth stand-in (/pa/v3/…, /integration/powerauth/…).")
+        print("""
+            usage: mfa-server [--host 127.0.0.1] [--port 0] [--state FILE]
+            Serves the PowerAuth stand-in (/pa/v3/…, /integration/powerauth/…). With --state, the
+            application, activations, recovery codes and tokens are read from FILE at start and
+            written back (0600, atomically) after every request; without it they live in memory.
+            """)
         exit(0)
     default:
         FileHandle.standardError.write(Data("mfa-server: unknown argument \(argument) (see --help)\n".utf8))
@@ -25,7 +32,7 @@ while let argument = arguments.popFirst() {
     }
 }
 
-let powerAuth = try PowerAuthStandIn()
+let powerAuth = if let stateFile { try await PowerAuthStandIn(stateFile: stateFile) } else { try PowerAuthStandIn() }
 let app = MFAServer.application(host: host, port: port, powerAuth: powerAuth) { url in
     // Written straight to fd 1 so it appears at once even when stdout is a pipe (scripts wait for it).
     FileHandle.standardOutput.write(Data("mfa-server listening on \(url)\n".utf8))

@@ -17,8 +17,8 @@ import URLSessionTransport
 
 /// mfa-server running for the duration of `body`, then shut down gracefully (cancelling its task
 /// instead drops in-flight NIO writers, which traps).
-func withMFAServer(_ body: (String, PowerAuthStandIn) async throws -> Void) async throws {
-    let powerAuth = try PowerAuthStandIn()
+func withMFAServer(_ standIn: PowerAuthStandIn? = nil, _ body: (String, PowerAuthStandIn) async throws -> Void) async throws {
+    let powerAuth = try standIn ?? PowerAuthStandIn()
     let (urls, continuation) = AsyncStream.makeStream(of: String.self)
     let app = MFAServer.application(powerAuth: powerAuth) { url in continuation.yield(url) }
     let group = ServiceGroup(services: [app])
