@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "AuthNetworking", targets: ["AuthNetworking"]),
         .library(name: "URLSessionTransport", targets: ["URLSessionTransport"]),
         .library(name: "PowerAuthSDK", targets: ["PowerAuthSDK"]),
+        .library(name: "PowerAuthNetworking", targets: ["PowerAuthNetworking"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
@@ -53,6 +54,8 @@ let package = Package(
         .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
         // Layer 3: the PowerAuth SDK (in progress: the stored activation and crash-safe signing).
         .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        // The Wultra networking layer: typed endpoints signed, token-signed and E2EE through PowerAuthSDK.
+        .target(name: "PowerAuthNetworking", dependencies: ["PowerAuthSDK", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "AuthNetworking"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;
         // it never imports a crypto target, so a parser cannot agree with the code it checks.
         .target(name: "VectorFormats"),

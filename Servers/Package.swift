@@ -88,6 +88,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PowerAuthSDK", package: rootIdentity),
                 .product(name: "PowerAuthServer", package: rootIdentity),
+                .product(name: "PowerAuthNetworking", package: rootIdentity),
                 .product(name: "PowerAuth", package: rootIdentity),
                 .product(name: "SecureStore", package: rootIdentity),
                 .product(name: "AuthNetworking", package: rootIdentity),

@@ -37,6 +37,14 @@ public struct EncryptedRequest: Sendable {
     public let request: HTTPRequest
     let decryptor: PowerAuth.ECIES.ResponseDecryptor
 
+    /// The plaintext of an encrypted answer body whatever its HTTP status (an application
+    /// server may encrypt its error envelopes too). One error for anything that does not open.
+    public func decryptBody(_ body: [UInt8]) throws(PowerAuthSDKError) -> [UInt8] {
+        do { return try decryptor.decrypt(try PowerAuth.ECIES.Response(jsonBytes: body)) } catch {
+            throw PowerAuthSDKError(.invalidResponse, "the answer does not decrypt", protocolError: error)
+        }
+    }
+
     /// The answer's plaintext (`decryptResponse`). A §14.2 envelope (errors are not encrypted)
     /// is a server error; an answer that does not decrypt is ``PowerAuthSDKError/Reason/invalidResponse``.
     public func decryptResponse(_ response: HTTPResponse) throws(PowerAuthSDKError) -> [UInt8] {

@@ -48,6 +48,8 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: [HTTPHeader]
     /// The body, or `nil` for none.
     public var body: [UInt8]?
+    /// Seconds to wait for this request's answer, overriding the transport's own timeout.
+    public var timeout: Double?
 
     /// Creates a request.
     public init(method: HTTPMethod, path: String, query: [HTTPHeader] = [], headers: [HTTPHeader] = [], body: [UInt8]? = nil) {

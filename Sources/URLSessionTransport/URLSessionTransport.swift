@@ -99,7 +99,7 @@ public final class URLSessionTransport: HTTPTransport {
               let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw TransportError(.invalidRequest, underlying: "not an http(s) URL")
         }
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout ?? configuration.timeout)
         urlRequest.httpMethod = request.method.rawValue
         var headers: [HTTPHeader] = [HTTPHeader("User-Agent", configuration.userAgent)]
         if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }

@@ -52,6 +52,11 @@ extension PowerAuthStandIn {
             let valid = PowerAuthServer.isValidTokenHeader(header, token: token, now: Self.milliseconds())
                 && activations[activationID]?.state == .active
             return Self.json(["valid": valid, "activationId": activationID])
+        case "token/expire":
+            // {"activationId"}: the server forgets the activation's tokens (a token endpoint then answers 401).
+            let id = input["activationId"] as? String ?? ""
+            tokens = tokens.filter { $0.value.activationID != id }
+            return Self.json(["activationId": id])
         case "fault":
             // {"fault": "garbage500" | "envelope401" | "slow" | "cut"}: the next /pa/ answer carries it.
             nextFault = input["fault"] as? String

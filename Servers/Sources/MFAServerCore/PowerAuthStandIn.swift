@@ -70,6 +70,7 @@ public actor PowerAuthStandIn {
         do {
             if request.path.hasPrefix("pa/v3/") { return try standard(request) }
             if request.path.hasPrefix("integration/powerauth/") { return try integration(request) }
+            if request.path.hasPrefix("app/") { return try applicationEndpoint(request) }
             return nil
         } catch let error as ProtocolError {
             // The core's own codes become the §14.2 ones a PowerAuth server sends.
