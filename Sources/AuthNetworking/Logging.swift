@@ -34,6 +34,9 @@ public struct Logger: Sendable {
     public let sink: any LogSink
     /// Whether `.debug` shows credential headers and bodies in clear. Never applies below `.debug`.
     public let revealsSecretsAtDebug: Bool
+    /// Whether `.debug` shows request and response bodies (networking-apple's `logHttpTraffic`);
+    /// credential headers stay masked unless ``revealsSecretsAtDebug``. Never applies below `.debug`.
+    public let logsHTTPTraffic: Bool
 
     /// Header names whose values are credentials, compared case-insensitively.
     public static let credentialHeaders: Set<String> = [
@@ -45,10 +48,12 @@ public struct Logger: Sendable {
     public static let maximumLineLength = 12_000
 
     /// A logger at `level` writing to `sink` (standard error by default).
-    public init(level: LogLevel = .warnings, sink: any LogSink = StandardErrorSink(), revealingSecretsAtDebug: Bool = false) {
+    public init(level: LogLevel = .warnings, sink: any LogSink = StandardErrorSink(), revealingSecretsAtDebug: Bool = false,
+                loggingHTTPTraffic: Bool = false) {
         self.level = level
         self.sink = sink
         revealsSecretsAtDebug = revealingSecretsAtDebug
+        logsHTTPTraffic = loggingHTTPTraffic
     }
 
     /// Nothing is ever written.
@@ -76,7 +81,8 @@ public struct Logger: Sendable {
     /// bodies carry passwords, PUKs, tokens and encrypted payloads.
     func describe(body: [UInt8]?) -> String {
         guard let body, !body.isEmpty else { return "(no body)" }
-        return revealsSecrets ? String(decoding: body, as: UTF8.self) : "<body redacted, \(body.count) bytes>"
+        let shown = revealsSecrets || (level == .debug && logsHTTPTraffic)
+        return shown ? String(decoding: body, as: UTF8.self) : "<body redacted, \(body.count) bytes>"
     }
 }
 

@@ -75,8 +75,8 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.urlCredentialStorage = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
-        sessionConfiguration.timeoutIntervalForResource = configuration.timeout
+        sessionConfiguration.timeoutIntervalForRequest = Self.wholeSeconds(configuration.timeout)
+        sessionConfiguration.timeoutIntervalForResource = Self.wholeSeconds(configuration.timeout)
         session = URLSession(configuration: sessionConfiguration)
         if configuration.serverTrust != .systemTrustStore {
             configuration.logger.log(.errors, "server trust \(configuration.serverTrust) is not available on FoundationNetworking: every request will fail")
@@ -84,6 +84,14 @@ public final class URLSessionTransport: HTTPTransport {
         if configuration.baseURL.lowercased().hasPrefix("http://") {
             configuration.logger.log(.warnings, "plain http:// base URL \(configuration.baseURL): traffic and credentials are not protected")
         }
+    }
+
+    /// `seconds` rounded up to a whole number of at least 1. FoundationNetworking on Linux
+    /// truncates a timeout to whole seconds, so 0.5 s becomes 0 and fires at once (measured:
+    /// `timedOut` after 1.5 ms); rounding up keeps the caller's minimum wait.
+    static func wholeSeconds(_ seconds: Double) -> Double {
+        guard seconds.isFinite, seconds > 1 else { return 1 }
+        return seconds.rounded(.up)
     }
 
     deinit {
@@ -99,7 +107,7 @@ public final class URLSessionTransport: HTTPTransport {
               let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw TransportError(.invalidRequest, underlying: "not an http(s) URL")
         }
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout ?? configuration.timeout)
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.wholeSeconds(request.timeout ?? configuration.timeout))
         urlRequest.httpMethod = request.method.rawValue
         var headers: [HTTPHeader] = [HTTPHeader("User-Agent", configuration.userAgent)]
         if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }

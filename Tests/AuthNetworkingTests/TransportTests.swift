@@ -57,9 +57,12 @@ import URLSessionTransport
         }
         defer { silent.stop() }
         var slow = URLSessionTransport.Configuration(baseURL: silent.baseURL)
-        slow.timeout = 0.5
+        slow.timeout = 0.5  // rounded up to 1 s: FoundationNetworking would otherwise time out at once
         slow.logger = .disabled
+        let started = ContinuousClock.now
         await #expect(throws: TransportError(.timedOut)) { try await URLSessionTransport(configuration: slow).send(HTTPRequest(method: .get, path: "x")) }
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .milliseconds(900) && waited < .seconds(3), "timed out after \(waited)")
 
         // A body cut in half: the connection closes before Content-Length bytes arrived.
         let cut = try LoopbackServer { _ in
@@ -136,6 +139,16 @@ import URLSessionTransport
                                          logger: Logger(level: .debug, sink: collector, revealingSecretsAtDebug: true))
         _ = try await revealing.send(Self.signedRequest())
         #expect(collector.lock.withLock { collector.lines.joined().contains("SECRET-PASSWORD") })
+        // Full traffic at debug shows bodies but still masks the credential headers.
+        let traffic = Collector()
+        _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
+                                       logger: Logger(level: .debug, sink: traffic, loggingHTTPTraffic: true)).send(Self.signedRequest())
+        let trafficText = traffic.lock.withLock { traffic.lines.joined(separator: "\n") }
+        #expect(trafficText.contains("SECRET-TOKEN") && !trafficText.contains("SECRET-SIGNATURE") && !trafficText.contains("SECRET-COOKIE"))
+        let trafficBelowDebug = Collector()
+        _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
+                                       logger: Logger(level: .info, sink: trafficBelowDebug, loggingHTTPTraffic: true)).send(Self.signedRequest())
+        #expect(!trafficBelowDebug.lock.withLock { trafficBelowDebug.lines.joined().contains("SECRET") })
         // The switch does nothing below debug.
         let quiet = Collector()
         _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
