@@ -68,7 +68,9 @@ let package = Package(
         // It times CryptoCore's field and Montgomery rows directly.
         .target(name: "BenchmarkKit", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "PowerAuth", "PowerAuthServer",
                                                      "ProtocolSupport", "SaltEdge", "CMAuthenticator", "SecureStore", "PowerAuthSDK"]),
-        .executableTarget(name: "mfa", dependencies: ["CryptoPrimitives", "VectorRunner", "BenchmarkKit"]),
+        .executableTarget(name: "mfa", dependencies: ["CryptoPrimitives", "VectorRunner", "BenchmarkKit", "PowerAuth", "PowerAuthSDK",
+                                                      "PowerAuthNetworking", "SecureStore", "AuthNetworking", "URLSessionTransport",
+                                                      "ProtocolSupport"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
         // hex without the engine, and where ../shared/vectors lives.

@@ -90,6 +90,39 @@ public indirect enum JSONText: Sendable, Equatable {
     public static func == (lhs: JSONText, rhs: JSONText) -> Bool { lhs.bytes == rhs.bytes }
 }
 
+extension JSONText: Encodable {
+    /// Writes the value through an encoder (object members in their order where the encoder
+    /// keeps it), so that a `JSONText` can sit inside an `Encodable` request object.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .object(let members):
+            var container = encoder.container(keyedBy: AnyKey.self)
+            for (key, value) in members { try container.encode(value, forKey: AnyKey(stringValue: key)) }
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(element) }
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .integer(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .number(let text):
+            var container = encoder.singleValueContainer()
+            guard let value = Double(text) else {
+                throw EncodingError.invalidValue(text, .init(codingPath: encoder.codingPath, debugDescription: "not a number"))
+            }
+            try container.encode(value)
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        }
+    }
+}
+
 extension JSONText: Decodable {
     /// Reads any JSON value, for server-defined members kept as they came (PowerAuth's status
     /// `customObject`). Object members come out sorted by key: a decoder does not keep their

@@ -7,6 +7,7 @@ let usage = """
     usage: mfa vectors [--json] [--verbose] [PATH ...]
            mfa bench [--filter TEXT] [--min-time SECONDS] [--json]
            mfa generate p256-tables|bn254cx-constants
+           mfa powerauth <verb> … (mfa powerauth --help)
     """
 
 switch arguments.first {
@@ -16,6 +17,8 @@ case "bench":
     exit(BenchCommand.run(Array(arguments.dropFirst())))
 case "generate":
     exit(GenerateCommand.run(Array(arguments.dropFirst())))
+case "powerauth":
+    exit(PowerAuthCommand.run(Array(arguments.dropFirst())))
 case "--help", "-h", "help":
     print(usage)
     exit(0)

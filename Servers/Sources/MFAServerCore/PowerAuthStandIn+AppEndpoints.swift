@@ -73,7 +73,7 @@ extension PowerAuthStandIn {
         let answer: [String: Any] = refused
             ? ["status": "ERROR", "responseObject": ["code": "APP_REFUSED", "message": "the request asked to be refused"]]
             : ["status": "OK", "responseObject": ["echo": requestObject, "activationId": activationID ?? "", "kind": "\(kind)/\(scope)"]]
-        let json = Array(try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys]))
+        let json = Array(try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes]))
         let out = try seal.map { try $0(json) } ?? json
         return HTTPResponse(status: refused ? 400 : 200, headers: [HTTPHeader("Content-Type", "application/json")], body: out)
     }

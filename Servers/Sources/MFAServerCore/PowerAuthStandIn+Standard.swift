@@ -59,7 +59,7 @@ extension PowerAuthStandIn {
                 throw ProtocolError(.powerAuthUserInfo, "activation scope needed")
             }
             return try encrypted(body, activationID: id, sharedInfo1: .activationScopeGeneric) { _ in
-                Array(try JSONSerialization.data(withJSONObject: ["sub": id, "name": "mfa-server user"], options: [.sortedKeys]))
+                Array(try JSONSerialization.data(withJSONObject: ["sub": id, "name": "mfa-server user"], options: [.sortedKeys, .withoutEscapingSlashes]))
             }
         default:
             return nil

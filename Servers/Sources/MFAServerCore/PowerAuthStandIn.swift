@@ -163,7 +163,7 @@ public actor PowerAuthStandIn {
 
     static func json(_ object: [String: Any]) -> HTTPResponse {
         let data: Data
-        do { data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) } catch {
+        do { data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) } catch {
             preconditionFailure("internal error: strings, numbers and booleans did not serialise")
         }
         return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Array(data))

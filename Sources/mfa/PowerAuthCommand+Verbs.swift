@@ -1,0 +1,136 @@
+// The verbs of `mfa powerauth` (see PowerAuthCommand.swift for the shared options): each one
+// call of PowerAuthClient or NetworkingService, its result printed as text or `--json`.
+
+import CryptoPrimitives
+import Foundation
+import PowerAuth
+import PowerAuthNetworking
+import PowerAuthSDK
+import ProtocolSupport
+import SecureStore
+
+extension PowerAuthCommand {
+    /// Stores the SDK configuration and, on first use, the instance's possession key (16 random
+    /// bytes in the secure store: the stand-in for a machine-bound secret).
+    static func configure(_ options: Options) throws {
+        let configurationString = try options.require("--config-string"), baseURL = try options.require("--base-url")
+        let version = options.values["--protocol"] ?? "3.3"
+        guard let parsed = PowerAuth.ProtocolVersion(rawValue: version), parsed >= .v3_0 else { throw UsageError(description: "--protocol is 3.0–3.3") }
+        _ = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: configurationString, baseURL: baseURL)
+        let store = try store(options)
+        let encoded = try JSONEncoder().encode(Stored(configurationString: configurationString, baseURL: baseURL, version: version))
+        try store.write(SecretBytes(Array(encoded)), to: configRecord(options))
+        if try store.read(possessionRecord(options)) == nil {
+            var random = SystemRandomSource()
+            try store.write(SecretBytes(try random.bytes(count: 16)), to: possessionRecord(options))
+        }
+        output(options, ["instance": instance(options), "baseURL": baseURL, "protocol": version],
+               text: "configured instance \(instance(options)) for \(baseURL) (protocol \(version))")
+    }
+
+    static func activate(_ options: Options) async throws {
+        let code = try PowerAuth.ActivationCode(parsing: try options.require("--code"))
+        let (client, possession, _) = try client(options)
+        let device = PowerAuth.DeviceDescription(activationName: options.values["--name"] ?? "mfa on Linux", platform: "linux")
+        let result = try await client.createActivation(.code(code), device: device)
+        let password = try SecretInput.read(file: options.values["--password-file"], prompt: "New password: ")
+        try await client.persistActivation(authentication: Authentication(possessionUnlockKey: possession, password: password))
+        output(options, ["activationId": result.activationID, "fingerprint": result.fingerprint, "recoveryData": result.recovery != nil],
+               text: "activated \(result.activationID) (fingerprint \(result.fingerprint))")
+    }
+
+    static func status(_ options: Options) async throws {
+        let (client, possession, _) = try client(options)
+        let result = try await client.fetchActivationStatus(possessionUnlockKey: possession)
+        let status = result.status
+        var object: [String: Any] = ["activationId": try await client.activationIdentifier() ?? "", "state": "\(status.state)",
+                                     "failedAttempts": Int(status.failedAttempts), "maxFailedAttempts": Int(status.maxFailedAttempts),
+                                     "remainingAttempts": status.remainingAttempts]
+        if let custom = result.customObject { object["customObject"] = custom.text }
+        output(options, object, text: "\(status.state), \(status.failedAttempts) of \(status.maxFailedAttempts) failed attempts"
+               + (result.customObject.map { ", custom object \($0.text)" } ?? ""))
+    }
+
+    /// Prints the signature header for a request the caller sends itself (the counter is spent).
+    static func sign(_ options: Options) async throws {
+        let method = try options.require("--method").uppercased(), uriID = try options.require("--uri-id")
+        let body = try options.values["--body-file"].map(readFile) ?? []
+        let (client, possession, _) = try client(options)
+        let authentication = try authentication(options, possession: possession, defaultFactors: .possessionKnowledge)
+        let header = try await client.requestSignature(method: method, uriID: uriID, body: body, factors: authentication.factors,
+                                                       authentication: authentication)
+        output(options, ["header": header.name, "value": header.value], text: "\(header.name): \(header.value)")
+    }
+
+    /// Sends `{"requestObject": <body file>}` to an endpoint of the back end at the base URL and
+    /// prints the `responseObject`.
+    static func call(_ options: Options) async throws {
+        let path = try options.require("--path")
+        let bytes = try options.values["--body-file"].map(readFile) ?? Array("{}".utf8)
+        let object: JSONText
+        do { object = try JSONResponse.decode(JSONText.self, from: bytes, what: "request object") } catch {
+            throw UsageError(description: "the body file is not JSON")
+        }
+        let encryption: EndToEndEncryption = switch options.values["--encrypt"] {
+        case nil: .notEncrypted
+        case "application": .applicationScope
+        case "activation": .activationScope
+        default: throw UsageError(description: "--encrypt is application or activation")
+        }
+        let endpoint: Endpoint<JSONText, JSONText> = if let uriID = options.values["--uri-id"] {
+            .signed(path, uriID: uriID, encryption: encryption)
+        } else if let token = options.values["--token"] {
+            .signedWithToken(path, tokenName: token, encryption: encryption)
+        } else {
+            .basic(path, encryption: encryption)
+        }
+        let (client, possession, transport) = try client(options)
+        let needsAuthentication = endpoint.authentication != .none || encryption == .activationScope
+        let authentication = needsAuthentication ? try authentication(options, possession: possession, defaultFactors: .possessionKnowledge) : nil
+        let service = NetworkingService(client: client, transport: transport, serviceName: "mfa")
+        let answer = try await service.post(object, to: endpoint, authentication: authentication)
+        let text = answer?.text ?? "null"
+        output(options, ["responseObject": text], text: text)
+    }
+
+    static func token(_ options: Options) async throws {
+        guard let action = options.positional.first, ["create", "remove"].contains(action) else {
+            throw UsageError(description: "token create|remove --name NAME")
+        }
+        let name = try options.require("--name")
+        let (client, possession, _) = try client(options)
+        let authentication = try authentication(options, possession: possession, defaultFactors: .possession)
+        if action == "create" {
+            let token = try await client.requestAccessToken(name: name, authentication: authentication)
+            let header = try await client.tokenHeader(name: name)
+            output(options, ["name": name, "tokenId": token.id, "header": header.value], text: "token \(name) ready\n\(header.name): \(header.value)")
+        } else {
+            try await client.removeAccessToken(name: name, authentication: authentication)
+            output(options, ["name": name, "removed": true], text: "token \(name) removed")
+        }
+    }
+
+    static func changePassword(_ options: Options) async throws {
+        let (client, possession, _) = try client(options)
+        let old = try SecretInput.read(file: options.values["--password-file"], prompt: "Current password: ")
+        let new = try SecretInput.read(file: options.values["--new-password-file"], prompt: "New password: ")
+        try await client.changePassword(from: old, to: new, possessionUnlockKey: possession)
+        output(options, ["changed": true], text: "password changed")
+    }
+
+    static func remove(_ options: Options) async throws {
+        let (client, possession, _) = try client(options)
+        if options.flags.contains("--local") {
+            try await client.removeActivationLocal()
+        } else {
+            let authentication = try authentication(options, possession: possession, defaultFactors: .possessionKnowledge)
+            try await client.removeActivation(authentication: authentication)
+        }
+        output(options, ["removed": true, "local": options.flags.contains("--local")], text: "activation removed")
+    }
+
+    static func readFile(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError(description: "cannot read \(path)") }
+        return Array(data)
+    }
+}

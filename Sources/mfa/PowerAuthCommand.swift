@@ -1,0 +1,186 @@
+// `mfa powerauth <verb>` (DESIGN.md §3; issue "The Wultra networking layer on Linux", point 6):
+// PowerAuthSDK from a shell. This file: the options every verb shares, the per-instance
+// configuration kept in the secure store, exit codes and output. The verbs are in
+// PowerAuthCommand+Verbs.swift.
+
+import AuthNetworking
+import CryptoPrimitives
+import Foundation
+import PowerAuth
+import PowerAuthNetworking
+import PowerAuthSDK
+import ProtocolSupport
+import SecureStore
+import URLSessionTransport
+
+enum PowerAuthCommand {
+    static let usage = """
+        usage: mfa powerauth <verb> [--store DIR] [--instance NAME] [--json] …
+          configure --config-string S --base-url URL [--protocol 3.3]
+          activate --code CODE [--name NAME] [--password-file F]
+          status
+          sign --method M --uri-id ID [--body-file F] [--factors possession|possession_knowledge] [--password-file F]
+          call --path P [--body-file F] [--uri-id ID | --token NAME] [--encrypt application|activation]
+               [--factors …] [--password-file F]
+          token create|remove --name NAME [--factors …] [--password-file F]
+          change-password [--password-file F --new-password-file F]
+          remove [--local] [--password-file F]
+        --store DIR     the secure store (default ~/.local/share/swiftmfa)
+        --instance NAME the activation namespace (default "default")
+        --json          machine-readable output
+        Secrets are read from the terminal without echo, from standard input when it is not a
+        terminal, or from the file an option names — never from an argument.
+        Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store.
+        """
+
+    /// The exit statuses of DESIGN.md §3.
+    enum Status: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3 }
+
+    struct UsageError: Error, CustomStringConvertible { let description: String }
+
+    /// Parsed `--name value` options and flags.
+    struct Options {
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var positional: [String] = []
+        static let flagNames: Set<String> = ["--json", "--local", "--help", "-h"]
+
+        init(_ arguments: [String]) throws {
+            var rest = arguments[...]
+            while let argument = rest.popFirst() {
+                if Self.flagNames.contains(argument) {
+                    flags.insert(argument)
+                } else if argument.hasPrefix("--") {
+                    guard let value = rest.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
+                    values[argument] = value
+                } else {
+                    positional.append(argument)
+                }
+            }
+        }
+
+        func require(_ name: String) throws -> String {
+            guard let value = values[name] else { throw UsageError(description: "\(name) is required") }
+            return value
+        }
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let verb = arguments.first, verb != "--help", verb != "-h", verb != "help" else {
+            print(usage)
+            return arguments.isEmpty ? Status.usage.rawValue : Status.ok.rawValue
+        }
+        let options: Options
+        do { options = try Options(Array(arguments.dropFirst())) } catch {
+            return fail("\(error)", .usage)
+        }
+        if options.flags.contains("--help") || options.flags.contains("-h") {
+            print(usage)
+            return Status.ok.rawValue
+        }
+        // Async verbs run on a task; the process waits for it (the tool is one command, then exit).
+        let box = ResultBox()
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            box.status = await dispatch(verb, options)
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return box.status
+    }
+
+    final class ResultBox: @unchecked Sendable { var status: Int32 = 0 }
+
+    static func dispatch(_ verb: String, _ options: Options) async -> Int32 {
+        do {
+            switch verb {
+            case "configure": try configure(options)
+            case "activate": try await activate(options)
+            case "status": try await status(options)
+            case "sign": try await sign(options)
+            case "call": try await call(options)
+            case "token": try await token(options)
+            case "change-password": try await changePassword(options)
+            case "remove": try await remove(options)
+            default: throw UsageError(description: "unknown verb \(verb) (see mfa powerauth --help)")
+            }
+            return Status.ok.rawValue
+        } catch let error as UsageError {
+            return fail(error.description, .usage)
+        } catch let error as SecretInput.Failure {
+            return fail(error.description, .usage)
+        } catch let error as PowerAuthSDKError {
+            let refused: Set<PowerAuthSDKError.Reason> = [.server, .authenticationFailed, .invalidResponse]
+            return fail("\(error)", refused.contains(error.reason) ? .refused : error.reason == .transport || error.reason == .store
+                        ? .transportOrStore : .usage)
+        } catch let error as NetworkingError {
+            return fail("\(error)", error.httpStatus != nil ? .refused : .transportOrStore)
+        } catch let error as SecureStoreError {
+            return fail("store: \(error)", .transportOrStore)
+        } catch {
+            return fail("\(error)", .transportOrStore)
+        }
+    }
+
+    static func fail(_ message: String, _ status: Status) -> Int32 {
+        FileHandle.standardError.write(Data("mfa powerauth: \(message)\n".utf8))
+        return status.rawValue
+    }
+
+    /// Prints `object` as JSON with `--json`, else `text`.
+    static func output(_ options: Options, _ object: [String: Any], text: String) {
+        if options.flags.contains("--json"),
+           let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {  // only strings, numbers, bools
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(text)
+        }
+    }
+
+    // MARK: The instance's stored configuration
+
+    struct Stored: Codable {
+        let configurationString: String
+        let baseURL: String
+        let version: String
+    }
+
+    static func store(_ options: Options) throws -> SecureStore {
+        let directory = options.values["--store"] ?? (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.local/share/swiftmfa"
+        return try SecureStore(directory: directory)
+    }
+
+    static func instance(_ options: Options) -> String { options.values["--instance"] ?? "default" }
+
+    static func configRecord(_ options: Options) -> String { "mfa.powerauth." + instance(options) + ".config" }
+    static func possessionRecord(_ options: Options) -> String { "mfa.powerauth." + instance(options) + ".possession" }
+
+    /// The client of the configured instance, its possession key and its base URL.
+    static func client(_ options: Options) throws -> (PowerAuthClient, SymmetricKey, URLSessionTransport) {
+        let store = try store(options)
+        guard let configBytes = try store.read(configRecord(options)), let possession = try store.read(possessionRecord(options)) else {
+            throw UsageError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
+        }
+        let stored = try JSONDecoder().decode(Stored.self, from: Data(configBytes.withUnsafeBytes { Array($0) }))
+        guard let version = PowerAuth.ProtocolVersion(rawValue: stored.version) else { throw UsageError(description: "stored protocol \(stored.version)") }
+        var transportConfiguration = URLSessionTransport.Configuration(baseURL: stored.baseURL)
+        transportConfiguration.logger = Logger(level: .errors)
+        let transport = URLSessionTransport(configuration: transportConfiguration)
+        let configuration = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: stored.configurationString,
+                                                             baseURL: stored.baseURL, version: version)
+        let key = possession.withUnsafeBytes { SymmetricKey(data: Array($0)) }
+        return (try PowerAuthClient(configuration: configuration, store: store, transport: transport), key, transport)
+    }
+
+    /// Possession plus what `--factors` asks for (the password read when knowledge is in it).
+    static func authentication(_ options: Options, possession: SymmetricKey, defaultFactors: PowerAuth.SignatureFactors) throws -> Authentication {
+        let factors = try options.values["--factors"].map { text in
+            guard let factors = PowerAuth.SignatureFactors(rawValue: text), factors == .possession || factors == .possessionKnowledge else {
+                throw UsageError(description: "--factors is possession or possession_knowledge")
+            }
+            return factors
+        } ?? defaultFactors
+        guard factors == .possessionKnowledge else { return Authentication(possessionUnlockKey: possession) }
+        return Authentication(possessionUnlockKey: possession, password: try SecretInput.read(file: options.values["--password-file"], prompt: "Password: "))
+    }
+}
