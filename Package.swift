@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "URLSessionTransport", targets: ["URLSessionTransport"]),
         .library(name: "PowerAuthSDK", targets: ["PowerAuthSDK"]),
         .library(name: "PowerAuthNetworking", targets: ["PowerAuthNetworking"]),
+        .library(name: "SaltEdgeAuthenticator", targets: ["SaltEdgeAuthenticator"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
@@ -54,6 +55,8 @@ let package = Package(
         .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
         // Layer 3: the PowerAuth SDK (in progress: the stored activation and crash-safe signing).
         .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        // The Salt Edge Authenticator v2 client: connections in SecureStore, polling, decisions.
+        .target(name: "SaltEdgeAuthenticator", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The Wultra networking layer: typed endpoints signed, token-signed and E2EE through PowerAuthSDK.
         .target(name: "PowerAuthNetworking", dependencies: ["PowerAuthSDK", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "AuthNetworking"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;

@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PowerAuth", package: rootIdentity),
                 .product(name: "PowerAuthServer", package: rootIdentity),
+                .product(name: "SaltEdge", package: rootIdentity),
                 .product(name: "ProtocolSupport", package: rootIdentity),
                 .product(name: "CryptoPrimitives", package: rootIdentity),
             ]
@@ -89,6 +90,8 @@ let package = Package(
                 .product(name: "PowerAuthSDK", package: rootIdentity),
                 .product(name: "PowerAuthServer", package: rootIdentity),
                 .product(name: "PowerAuthNetworking", package: rootIdentity),
+                .product(name: "SaltEdgeAuthenticator", package: rootIdentity),
+                .product(name: "SaltEdge", package: rootIdentity),
                 .product(name: "PowerAuth", package: rootIdentity),
                 .product(name: "SecureStore", package: rootIdentity),
                 .product(name: "AuthNetworking", package: rootIdentity),

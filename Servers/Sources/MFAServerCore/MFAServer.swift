@@ -12,32 +12,42 @@ public enum MFAServer {
     /// timeout fault); it is not sent.
     static let delayHeader = "X-MFA-Delay-Ms"
 
-    /// An application on `host:port` (port 0: any free one) serving `powerAuth`; `onRunning`
-    /// receives the URL once the socket is bound.
-    public static func application(host: String = "127.0.0.1", port: Int = 0, powerAuth: PowerAuthStandIn,
+    /// An application on `host:port` (port 0: any free one) serving `powerAuth` and, when given,
+    /// `saltEdge` (which learns the URL); `onRunning` receives the URL once the socket is bound.
+    public static func application(host: String = "127.0.0.1", port: Int = 0, powerAuth: PowerAuthStandIn, saltEdge: SaltEdgeStandIn? = nil,
                                    onRunning: @escaping @Sendable (String) async -> Void = { _ in })
         -> some ApplicationProtocol {
         let router = Router()
-        router.post("**") { request, _ -> Response in
+        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             var request = request
             let buffer = try await request.collectBody(upTo: 1 << 20)
             let path = String(request.uri.path.drop { $0 == "/" })
             let received = request.headers.map { ProtocolSupport.HTTPHeader($0.name.rawName, $0.value) }
-            let exchange = ProtocolSupport.HTTPRequest(method: .post, path: path, headers: received, body: Array(buffer.readableBytesView))
-            guard let answer = await powerAuth.handle(exchange) else {
-                return Response(status: .notFound)
+            let query = request.uri.queryParameters.map { ProtocolSupport.HTTPHeader(String($0.key), String($0.value)) }
+            let exchange = ProtocolSupport.HTTPRequest(method: ProtocolSupport.HTTPMethod(rawValue: request.method.rawValue), path: path, query: query,
+                                                       headers: received, body: Array(buffer.readableBytesView))
+            let answer: ProtocolSupport.HTTPResponse?
+            if path.hasPrefix("saltedge/") || path.hasPrefix("integration/saltedge/") {
+                answer = await saltEdge?.handle(exchange)
+            } else if exchange.method == .post {
+                answer = await powerAuth.handle(exchange)
+            } else {
+                answer = nil
             }
+            guard let answer else { return Response(status: .notFound) }
             if let delay = answer.header(delayHeader).flatMap(Int.init) {
                 try await Task.sleep(for: .milliseconds(delay))
             }
             var headers = HTTPFields()
-            headers[.contentType] = "application/json"
+            headers[.contentType] = answer.header("Content-Type") ?? "application/json"
             return Response(status: .init(code: answer.status), headers: headers,
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] { router.on("**", method: method, use: handler) }
         return Application(router: router, configuration: .init(address: .hostname(host, port: port)),
                            onServerRunning: { channel in
                                let bound = channel.localAddress?.port ?? port
+                               await saltEdge?.setBaseURL("http://\(host):\(bound)")
                                await onRunning("http://\(host):\(bound)")
                            })
     }

@@ -21,7 +21,8 @@ while let argument = arguments.popFirst() {
     case "--help", "-h":
         print("""
             usage: mfa-server [--host 127.0.0.1] [--port 0] [--state FILE]
-            Serves the PowerAuth stand-in (/pa/v3/…, /integration/powerauth/…). With --state, the
+            Serves the PowerAuth stand-in (/pa/v3/…, /app/…, /integration/powerauth/…) and a Salt
+            Edge v2 provider (/saltedge/…, /integration/saltedge/…). With --state, the PowerAuth
             application, activations, recovery codes and tokens are read from FILE at start and
             written back (0600, atomically) after every request; without it they live in memory.
             """)
@@ -33,7 +34,8 @@ while let argument = arguments.popFirst() {
 }
 
 let powerAuth = if let stateFile { try await PowerAuthStandIn(stateFile: stateFile) } else { try PowerAuthStandIn() }
-let app = MFAServer.application(host: host, port: port, powerAuth: powerAuth) { url in
+let saltEdge = try SaltEdgeStandIn()
+let app = MFAServer.application(host: host, port: port, powerAuth: powerAuth, saltEdge: saltEdge) { url in
     // Written straight to fd 1 so it appears at once even when stdout is a pipe (scripts wait for it).
     FileHandle.standardOutput.write(Data("mfa-server listening on \(url)\n".utf8))
 }

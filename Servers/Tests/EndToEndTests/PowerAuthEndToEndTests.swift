@@ -175,3 +175,23 @@ struct ActivatedClient {
         }
     }
 }
+
+/// mfa-server with its Salt Edge provider running for the duration of `body`.
+func withSaltEdgeServer(_ body: (String, SaltEdgeStandIn) async throws -> Void) async throws {
+    let saltEdge = try SaltEdgeStandIn()
+    let (urls, continuation) = AsyncStream.makeStream(of: String.self)
+    let app = MFAServer.application(powerAuth: try PowerAuthStandIn(), saltEdge: saltEdge) { url in continuation.yield(url) }
+    let group = ServiceGroup(services: [app])
+    let server = Task { try await group.run() }
+    var iterator = urls.makeAsyncIterator()
+    do {
+        guard let url = await iterator.next() else { throw TransportError(.unreachable, underlying: "the server did not start") }
+        try await body(url, saltEdge)
+    } catch {
+        await group.triggerGracefulShutdown()
+        try await server.value
+        throw error
+    }
+    await group.triggerGracefulShutdown()
+    try await server.value
+}

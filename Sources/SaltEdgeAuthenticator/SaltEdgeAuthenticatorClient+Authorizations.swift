@@ -1,0 +1,161 @@
+// Authorizations, polling, instant actions and consents (saltedge-v2.md §6.6–§6.9, §8, §9;
+// sdk-surfaces.md §5.4–§5.5): lists are decrypted with the connection key, final and expired
+// authorizations are hidden, decisions echo the decrypted authorization code, and the poller is
+// an `AsyncThrowingStream` that de-duplicates, backs off on errors and stops on cancellation or
+// when the connection is gone.
+
+import CryptoPrimitives
+import FoundationEssentials
+import ProtocolSupport
+public import SaltEdge
+
+extension SaltEdgeAuthenticatorClient {
+    /// The pending authorizations of a connection, decrypted (`getEncryptedAuthorizations`):
+    /// final ones and those past `expires_at` are left out (§9). One that does not decrypt is an
+    /// error, not a silent omission.
+    public func authorizations(connectionID: String) async throws(SaltEdgeClientError) -> [SaltEdge.Authorization] {
+        let connection = try connection(id: connectionID)
+        let response = try await send(requests(connection).listAuthorizations(), to: connection.connection.scaServiceURL, connectionID: connectionID)
+        let clock = now()
+        do {
+            return try SaltEdge.EncryptedAuthorization.list(from: response)
+                .filter { !$0.status.isFinal && $0.status != .closed }
+                .map { (item) throws(ProtocolError) in try item.decrypt(with: connection.connection.key) }
+                .filter { !$0.isExpired(at: clock) }
+        } catch {
+            throw SaltEdgeClientError(.invalidResponse, "an authorization does not decrypt", protocolError: error)
+        }
+    }
+
+    /// One authorization by id, decrypted (`getEncryptedAuthorization`).
+    public func authorization(id: String, connectionID: String) async throws(SaltEdgeClientError) -> SaltEdge.Authorization {
+        let connection = try connection(id: connectionID)
+        let response = try await send(requests(connection).showAuthorization(id: id), to: connection.connection.scaServiceURL, connectionID: connectionID)
+        do { return try SaltEdge.EncryptedAuthorization.single(from: response).decrypt(with: connection.connection.key) } catch {
+            throw SaltEdgeClientError(.invalidResponse, "the authorization does not decrypt", protocolError: error)
+        }
+    }
+
+    /// Confirms (`confirmAuthorization`, §6.7, §8): the decrypted authorization code echoed,
+    /// the unlock type and the location, encrypted to the provider key and signed. Returns the
+    /// status the server reports (usually `confirm_processing`).
+    public func confirm(_ authorization: SaltEdge.Authorization, unlockedWith type: SaltEdge.UserAuthorizationType = .passcode,
+                        geolocation: SaltEdge.Geolocation? = nil) async throws(SaltEdgeClientError) -> SaltEdge.AuthorizationStatus {
+        try await answer(.confirm(authorization, unlockedWith: type, geolocation: geolocation), connectionID: authorization.connectionID)
+    }
+
+    /// Denies (`denyAuthorization`).
+    public func deny(_ authorization: SaltEdge.Authorization, unlockedWith type: SaltEdge.UserAuthorizationType = .passcode,
+                     geolocation: SaltEdge.Geolocation? = nil) async throws(SaltEdgeClientError) -> SaltEdge.AuthorizationStatus {
+        try await answer(.deny(authorization, unlockedWith: type, geolocation: geolocation), connectionID: authorization.connectionID)
+    }
+
+    private func answer(_ decision: SaltEdge.Decision, connectionID: String) async throws(SaltEdgeClientError) -> SaltEdge.AuthorizationStatus {
+        let connection = try connection(id: connectionID)
+        var random = SystemRandomSource()
+        let request: HTTPRequest
+        do { request = try requests(connection).answer(decision, using: &random, now: now()) } catch {
+            throw SaltEdgeClientError(.invalidInput, "the decision cannot be encrypted and signed", protocolError: error)
+        }
+        let response = try await send(request, to: connection.connection.scaServiceURL, connectionID: connectionID)
+        do { return try SaltEdge.DecisionResult(response: response).status } catch {
+            throw SaltEdgeClientError(.invalidResponse, "the decision answer is not usable", protocolError: error)
+        }
+    }
+
+    /// Polls the pending authorizations every `interval` (`SEPoller`, §9: 3 s, the first fetch at
+    /// once) and yields the list whenever it changes (ids or statuses). A failed fetch is retried
+    /// after a doubling delay (up to 60 s) and the stream goes on; a connection the server says is
+    /// gone, or one that no longer exists here, ends it with that error; cancelling the consumer
+    /// ends it quietly.
+    public nonisolated func authorizationUpdates(connectionID: String, every interval: Duration = .seconds(3))
+        -> AsyncThrowingStream<[SaltEdge.Authorization], any Error> {
+        AsyncThrowingStream<[SaltEdge.Authorization], any Error>(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let task = Task {
+                var last: [String]?
+                var delay = interval
+                while !Task.isCancelled {
+                    do throws(SaltEdgeClientError) {
+                        let current = try await authorizations(connectionID: connectionID)
+                        let fingerprint = current.map { $0.id + ":" + $0.status.rawValue }
+                        if fingerprint != last {
+                            last = fingerprint
+                            continuation.yield(current)
+                        }
+                        delay = interval
+                    } catch {
+                        if error.connectionIsGone || error.reason == .unknownConnection || error.reason == .store {
+                            continuation.finish(throwing: error)
+                            return
+                        }
+                        delay = min(delay * 2, .seconds(60))
+                    }
+                    do { try await Task.sleep(for: delay) } catch { break }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    // MARK: Instant actions and consents
+
+    /// What an instant action needs next (§6.8).
+    public enum ActionOutcome: Sendable, Equatable {
+        /// Done; open `returnTo` if the link had one.
+        case done(returnTo: String?)
+        /// The user must confirm or deny this authorization.
+        case needsDecision(authorizationID: String, connectionID: String, returnTo: String?)
+    }
+
+    /// Submits an instant action from its deep link (`submitAction`) with a connection of the
+    /// link's provider (`connectionID`, or the only active one of that provider).
+    public func submitAction(deepLink: String, connectionID: String? = nil) async throws(SaltEdgeClientError) -> ActionOutcome {
+        let link: SaltEdge.DeepLink
+        do { link = try SaltEdge.DeepLink(parsing: deepLink, urlPolicy: urlPolicy) } catch {
+            throw SaltEdgeClientError(.invalidInput, "not an action link", protocolError: error)
+        }
+        guard case .instantAction(let actionID, let providerID, let returnTo) = link else {
+            throw SaltEdgeClientError(.invalidInput, "not an API v2 instant-action link")
+        }
+        let candidates = try connections().filter { $0.isActive && $0.connection.providerID == providerID && (connectionID == nil || $0.id == connectionID) }
+        guard candidates.count == 1, let connection = candidates.first else {
+            throw SaltEdgeClientError(.unknownConnection, candidates.isEmpty ? "no active connection of provider \(providerID)"
+                                                                           : "several connections of provider \(providerID): choose one")
+        }
+        let request: HTTPRequest
+        do { request = try requests(connection).submitInstantAction(actionID: actionID, providerID: providerID, now: now()) } catch {
+            throw SaltEdgeClientError(.invalidInput, "the action request cannot be signed", protocolError: error)
+        }
+        let response = try await send(request, to: connection.connection.scaServiceURL, connectionID: connection.id)
+        let result: SaltEdge.InstantActionResult
+        do { result = try SaltEdge.InstantActionResult(response: response) } catch {
+            throw SaltEdgeClientError(.invalidResponse, "the action answer is not usable", protocolError: error)
+        }
+        if let authorization = result.authorizationID, let connectionID = result.connectionID {
+            return .needsDecision(authorizationID: authorization, connectionID: connectionID, returnTo: returnTo)
+        }
+        return .done(returnTo: returnTo)
+    }
+
+    /// The connection's consents, decrypted (`getEncryptedConsents`).
+    public func consents(connectionID: String) async throws(SaltEdgeClientError) -> [SaltEdge.Consent] {
+        let connection = try connection(id: connectionID)
+        let response = try await send(requests(connection).listConsents(), to: connection.connection.scaServiceURL, connectionID: connectionID)
+        do {
+            return try SaltEdge.EncryptedConsent.list(from: response).map { (item) throws(ProtocolError) in try item.decrypt(with: connection.connection.key) }
+        } catch {
+            throw SaltEdgeClientError(.invalidResponse, "a consent does not decrypt", protocolError: error)
+        }
+    }
+
+    /// Revokes a consent (`revokeConsent`).
+    public func revokeConsent(id: String, connectionID: String) async throws(SaltEdgeClientError) {
+        let connection = try connection(id: connectionID)
+        let request: HTTPRequest
+        do { request = try requests(connection).revokeConsent(id: id, now: now()) } catch {
+            throw SaltEdgeClientError(.invalidInput, "the revoke request cannot be signed", protocolError: error)
+        }
+        _ = try await send(request, to: connection.connection.scaServiceURL, connectionID: connectionID)
+    }
+}

@@ -1,0 +1,179 @@
+// The Salt Edge Authenticator v2 client on Linux (issue "Salt Edge Authenticator v2 and CM
+// Authenticator on the wire", point 1; sdk-surfaces.md §5.9): one actor that owns the
+// connections (keys and access tokens in the secure store) and sends every request of
+// saltedge-v2.md §6 through a transport. Enrolment and connections here; authorizations,
+// polling, actions and consents in SaltEdgeAuthenticatorClient+Authorizations.swift.
+
+public import AuthNetworking
+import CryptoPrimitives
+public import FoundationEssentials
+public import ProtocolSupport
+public import SaltEdge
+public import SecureStore
+
+/// A Salt Edge Authenticator (API v2) for one device.
+public actor SaltEdgeAuthenticatorClient {
+    /// Makes a transport for a base URL (the configuration URL, a provider's `sca_service_url`).
+    public typealias TransportFactory = @Sendable (_ baseURL: String) -> any HTTPTransport
+
+    let records: ConnectionRecords
+    let transportFor: TransportFactory
+    /// `Accept-Language` and `User-Agent` of every request.
+    public let clientDescription: SaltEdge.ClientDescription
+    /// Which URLs may be fetched (https only by default, saltedge-v2.md §11).
+    public let urlPolicy: URLPolicy
+    /// The return URL sent at enrolment; the redirect must start with it (§4, §13).
+    public let returnURL: String
+    let now: @Sendable () -> Date
+
+    /// A client keeping its connections in `store`, sending through `transport(baseURL)`.
+    public init(store: SecureStore, transport: @escaping TransportFactory,
+                clientDescription: SaltEdge.ClientDescription = .linux(app: "SwiftMFA", version: "0.5", build: "1", system: "Linux"),
+                urlPolicy: URLPolicy = .httpsOnly, returnURL: String = SaltEdge.defaultReturnURL,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        records = ConnectionRecords(store: store)
+        transportFor = transport
+        self.clientDescription = clientDescription
+        self.urlPolicy = urlPolicy
+        self.returnURL = returnURL
+        self.now = now
+    }
+
+    // MARK: Enrolment (`fetchProviderData`, `createConnection`, the web view's redirect)
+
+    /// The provider's configuration at `url` (`SEProviderManagerV2.fetchProviderData`, §6.1).
+    public func providerConfiguration(at url: String) async throws(SaltEdgeClientError) -> SaltEdge.ProviderConfiguration {
+        let response = try await send(SaltEdge.Enrollment.providerConfiguration(client: clientDescription), to: url)
+        do { return try SaltEdge.ProviderConfiguration(responseBody: response.body, urlPolicy: urlPolicy) } catch {
+            throw SaltEdgeClientError(.invalidResponse, "the provider configuration is not usable", protocolError: error)
+        }
+    }
+
+    /// Starts linking a bank from a connect deep link or QR text (§6.2, §11): fetches the
+    /// configuration, creates the connection's RSA-2048 key pair, sends create-connection and
+    /// keeps the pending connection in the store. Open ``PendingConnection/authenticationURL``;
+    /// pass the redirect to ``completeConnection(id:redirectURL:)``.
+    public func beginConnection(deepLink: String, pushToken: String? = nil) async throws(SaltEdgeClientError) -> PendingConnection {
+        let link: SaltEdge.DeepLink
+        do { link = try SaltEdge.DeepLink(parsing: deepLink, urlPolicy: urlPolicy) } catch {
+            throw SaltEdgeClientError(.invalidInput, "not a connect link", protocolError: error)
+        }
+        guard case .connect(let configurationURL, let connectQuery, _) = link else {
+            throw SaltEdgeClientError(.invalidInput, "an instant-action link, not a connect link")
+        }
+        let configuration = try await providerConfiguration(at: configurationURL)
+        var random = SystemRandomSource()
+        let key: SaltEdge.ConnectionKey
+        let request: HTTPRequest
+        do {
+            key = try SaltEdge.ConnectionKey(generatingWith: &random)
+            request = try SaltEdge.Enrollment.createConnection(configuration: configuration, connectionKey: key, client: clientDescription,
+                                                               connectQuery: connectQuery, pushToken: pushToken, returnURL: returnURL,
+                                                               using: &random)
+        } catch {
+            throw SaltEdgeClientError(.invalidInput, "the connection request cannot be built", protocolError: error)
+        }
+        let response = try await send(request, to: configuration.scaServiceURL)
+        let created: SaltEdge.CreatedConnection
+        do { created = try SaltEdge.CreatedConnection(response: response) } catch {
+            throw SaltEdgeClientError(.invalidResponse, "the create-connection answer is not usable", protocolError: error)
+        }
+        let pending = PendingConnection(id: created.connectionID, authenticationURL: created.authenticationURL, configuration: configuration, key: key)
+        try records.savePending(pending)
+        return pending
+    }
+
+    /// Finishes linking with the redirect the bank sent to the return URL (§4): decrypts the
+    /// access token with the pending connection's key and stores the connection. A redirect that
+    /// carries an error is ``SaltEdgeClientError/Reason/server`` with its class.
+    public func completeConnection(id: String, redirectURL: String) async throws(SaltEdgeClientError) -> StoredConnection {
+        guard let pending = try records.pending(id: id) else { throw SaltEdgeClientError(.unknownConnection, "no pending connection \(id)") }
+        let redirect: SaltEdge.AccessTokenRedirect
+        do { redirect = try SaltEdge.AccessTokenRedirect(parsing: redirectURL, returnURL: returnURL) } catch {
+            throw SaltEdgeClientError(.invalidInput, "not a redirect to \(returnURL)", protocolError: error)
+        }
+        if case .failure(_, let errorClass, let message) = redirect {
+            throw SaltEdgeClientError(.server, message ?? "the provider refused the connection", errorClass: errorClass)
+        }
+        if case .success(let connectionID, _) = redirect, connectionID != id {
+            throw SaltEdgeClientError(.invalidInput, "the redirect names connection \(connectionID), not \(id)")
+        }
+        let token: SaltEdge.AccessToken
+        do { token = try redirect.accessToken(with: pending.key) } catch {
+            throw SaltEdgeClientError(.invalidResponse, "the access token does not decrypt", protocolError: error)
+        }
+        let connection = StoredConnection(connection: SaltEdge.Connection(id: id, providerID: pending.providerID, scaServiceURL: pending.scaServiceURL,
+                                                                          key: pending.key, accessToken: token, providerPublicKey: pending.providerKey),
+                                          name: pending.providerName, providerName: pending.providerName, isActive: true)
+        try records.save(connection)
+        try records.removePending(id: id)
+        return connection
+    }
+
+    // MARK: Connections
+
+    /// Every stored connection.
+    public func connections() throws(SaltEdgeClientError) -> [StoredConnection] { try records.all() }
+
+    /// The stored connection `id`.
+    public func connection(id: String) throws(SaltEdgeClientError) -> StoredConnection {
+        guard let connection = try records.connection(id: id) else { throw SaltEdgeClientError(.unknownConnection, "no connection \(id)") }
+        return connection
+    }
+
+    /// Renames a connection (local only).
+    public func rename(connectionID: String, to name: String) throws(SaltEdgeClientError) {
+        var connection = try connection(id: connectionID)
+        connection.name = name
+        try records.save(connection)
+    }
+
+    /// Forgets a connection here only (its key pair and token); the server's stays.
+    public func deleteLocally(connectionID: String) throws(SaltEdgeClientError) { try records.remove(id: connectionID) }
+
+    /// Revokes the connection on the server (§6.5), then deletes its record and key pair.
+    public func revoke(connectionID: String) async throws(SaltEdgeClientError) {
+        let connection = try connection(id: connectionID)
+        let request: HTTPRequest
+        do { request = try requests(connection).revokeConnection(now: now()) } catch {
+            throw SaltEdgeClientError(.invalidInput, "the revoke request cannot be signed", protocolError: error)
+        }
+        _ = try await send(request, to: connection.connection.scaServiceURL)
+        try records.remove(id: connectionID)
+    }
+
+    /// Registers a push token for the connection (§6.4; Linux polls, so this is rarely used).
+    public func updatePushToken(_ token: String, connectionID: String) async throws(SaltEdgeClientError) {
+        let connection = try connection(id: connectionID)
+        do { _ = try await send(try requests(connection).updatePushToken(token, now: now()), to: connection.connection.scaServiceURL) } catch let error as SaltEdgeClientError {
+            throw error
+        } catch {
+            throw SaltEdgeClientError(.invalidInput, "the push-token request cannot be signed")
+        }
+    }
+
+    // MARK: Plumbing
+
+    func requests(_ connection: StoredConnection) -> SaltEdge.Requests {
+        SaltEdge.Requests(connection: connection.connection, client: clientDescription)
+    }
+
+    /// Sends `request` to `baseURL` (checked against the URL policy); a non-2xx answer is the
+    /// server's error class (§10). A connection the server says is gone is marked inactive.
+    func send(_ request: HTTPRequest, to baseURL: String, connectionID: String? = nil) async throws(SaltEdgeClientError) -> HTTPResponse {
+        guard urlPolicy.permits(baseURL) else { throw SaltEdgeClientError(.invalidInput, "\(baseURL) is refused by the URL policy") }
+        let response: HTTPResponse
+        do { response = try await transportFor(baseURL).send(request) } catch {
+            throw SaltEdgeClientError(.transport, "no answer from \(baseURL)", transportError: error)
+        }
+        do { try SaltEdge.requireSuccess(response) } catch {
+            let failure = SaltEdgeClientError.server(error, status: response.status)
+            if failure.connectionIsGone, let connectionID, var connection = try records.connection(id: connectionID) {
+                connection.isActive = false
+                try records.save(connection)
+            }
+            throw failure
+        }
+        return response
+    }
+}
