@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "PowerAuthSDK", targets: ["PowerAuthSDK"]),
         .library(name: "PowerAuthNetworking", targets: ["PowerAuthNetworking"]),
         .library(name: "SaltEdgeAuthenticator", targets: ["SaltEdgeAuthenticator"]),
+        .library(name: "CMAuthenticatorClient", targets: ["CMAuthenticatorClient"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
@@ -57,6 +58,8 @@ let package = Package(
         .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The Salt Edge Authenticator v2 client: connections in SecureStore, polling, decisions.
         .target(name: "SaltEdgeAuthenticator", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        // The CM Authenticator client: device and environments in SecureStore, pinned transports, polling.
+        .target(name: "CMAuthenticatorClient", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The Wultra networking layer: typed endpoints signed, token-signed and E2EE through PowerAuthSDK.
         .target(name: "PowerAuthNetworking", dependencies: ["PowerAuthSDK", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "AuthNetworking"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;

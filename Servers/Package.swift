@@ -18,6 +18,13 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         // Hummingbird's own lifecycle package: the tests stop each server gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        // TLS on loopback for the certificate-pinning tests: a transport that can pin (NIO SSL)
+        // and a self-signed certificate made at start-up (swift-certificates, swift-crypto).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
     ],
     targets: [
         // The stand-in services and their Hummingbird wiring (a library, so tests start it in process).
@@ -25,6 +32,12 @@ let package = Package(
             name: "MFAServerCore",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "CMAuthenticator", package: rootIdentity),
                 .product(name: "PowerAuth", package: rootIdentity),
                 .product(name: "PowerAuthServer", package: rootIdentity),
                 .product(name: "SaltEdge", package: rootIdentity),
@@ -33,6 +46,19 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "mfa-server", dependencies: ["MFAServerCore"]),
+        // An HTTPTransport that enforces certificate pins (SwiftNIO SSL): the hook's other side.
+        .target(
+            name: "PinnedTLSTransport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "AuthNetworking", package: rootIdentity),
+                .product(name: "ProtocolSupport", package: rootIdentity),
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+            ]
+        ),
         // Signs in a loop until killed: the child process of the kill -9 test.
         .executableTarget(
             name: "pa-sign-loop",
@@ -90,8 +116,12 @@ let package = Package(
                 .product(name: "PowerAuthSDK", package: rootIdentity),
                 .product(name: "PowerAuthServer", package: rootIdentity),
                 .product(name: "PowerAuthNetworking", package: rootIdentity),
+                "PinnedTLSTransport",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "SaltEdgeAuthenticator", package: rootIdentity),
                 .product(name: "SaltEdge", package: rootIdentity),
+                .product(name: "CMAuthenticatorClient", package: rootIdentity),
+                .product(name: "CMAuthenticator", package: rootIdentity),
                 .product(name: "PowerAuth", package: rootIdentity),
                 .product(name: "SecureStore", package: rootIdentity),
                 .product(name: "AuthNetworking", package: rootIdentity),

@@ -3,7 +3,9 @@
 // them without HTTP; the end-to-end tests go through HTTP.
 
 import Hummingbird
+import HummingbirdTLS
 import NIOCore
+public import NIOSSL
 import ProtocolSupport
 
 /// The server: its services and the Hummingbird application serving them.
@@ -13,9 +15,11 @@ public enum MFAServer {
     static let delayHeader = "X-MFA-Delay-Ms"
 
     /// An application on `host:port` (port 0: any free one) serving `powerAuth` and, when given,
-    /// `saltEdge` (which learns the URL); `onRunning` receives the URL once the socket is bound.
+    /// `saltEdge` (which learns the URL) and `cm`; over TLS when `tls` is given (`https://`
+    /// URLs). `onRunning` receives the URL once the socket is bound.
     public static func application(host: String = "127.0.0.1", port: Int = 0, powerAuth: PowerAuthStandIn, saltEdge: SaltEdgeStandIn? = nil,
-                                   onRunning: @escaping @Sendable (String) async -> Void = { _ in })
+                                   cm: CMStandIn? = nil, tls: TLSConfiguration? = nil,
+                                   onRunning: @escaping @Sendable (String) async -> Void = { _ in }) throws
         -> some ApplicationProtocol {
         let router = Router()
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
@@ -29,6 +33,8 @@ public enum MFAServer {
             let answer: ProtocolSupport.HTTPResponse?
             if path.hasPrefix("saltedge/") || path.hasPrefix("integration/saltedge/") {
                 answer = await saltEdge?.handle(exchange)
+            } else if path.hasPrefix("cm/") || path.hasPrefix("integration/cm/") {
+                answer = await cm?.handle(exchange)
             } else if exchange.method == .post {
                 answer = await powerAuth.handle(exchange)
             } else {
@@ -44,11 +50,13 @@ public enum MFAServer {
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] { router.on("**", method: method, use: handler) }
-        return Application(router: router, configuration: .init(address: .hostname(host, port: port)),
+        let scheme = tls == nil ? "http" : "https"
+        return Application(router: router, server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
+                           configuration: .init(address: .hostname(host, port: port)),
                            onServerRunning: { channel in
                                let bound = channel.localAddress?.port ?? port
-                               await saltEdge?.setBaseURL("http://\(host):\(bound)")
-                               await onRunning("http://\(host):\(bound)")
+                               await saltEdge?.setBaseURL("\(scheme)://\(host):\(bound)")
+                               await onRunning("\(scheme)://\(host):\(bound)")
                            })
     }
 }

@@ -41,6 +41,10 @@ extension SaltEdgeStandIn {
             actions[actionID] = providerID
             return Self.json(["action_id": actionID,
                               "deep_link": "authenticator://saltedge.com/action?api_version=2&action_id=\(actionID)&provider_id=\(providerID)"])
+        case "fault":
+            // {"garbage": true|false}
+            garbage = input["garbage"] as? Bool ?? false
+            return Self.json(["garbage": garbage])
         case "connection":
             // {"connection_id", "revoke"?: true}: the connection's state, revoked first when asked (the bank side).
             let id = try connectionID()

@@ -47,6 +47,8 @@ public actor SaltEdgeStandIn {
     /// Instant actions by id, with their provider id.
     var actions: [String: String] = [:]
     var nextID = 1
+    /// When set, every `/saltedge/` answer is 200 with a body that is not JSON (admin `fault`).
+    var garbage = false
     var random = SystemRandomSource()
     /// The provider id in the configuration and the links.
     let providerID = "1"
@@ -65,6 +67,7 @@ public actor SaltEdgeStandIn {
         do {
             if request.path.hasPrefix("integration/saltedge/") { return try admin(request) }
             guard request.path.hasPrefix("saltedge/") else { return nil }
+            if garbage { return HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Array("<html>oops".utf8)) }
             let path = String(request.path.dropFirst("saltedge/".count))
             switch (request.method, path) {
             case (.get, "configuration"): return configuration()

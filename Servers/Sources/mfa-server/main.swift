@@ -7,6 +7,7 @@ import MFAServerCore
 var host = "127.0.0.1"
 var port = 0
 var stateFile: String?
+var tls = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -18,11 +19,15 @@ while let argument = arguments.popFirst() {
         }
         port = value
     case "--state" where !arguments.isEmpty: stateFile = arguments.removeFirst()
+    case "--tls": tls = true
     case "--help", "-h":
         print("""
-            usage: mfa-server [--host 127.0.0.1] [--port 0] [--state FILE]
-            Serves the PowerAuth stand-in (/pa/v3/…, /app/…, /integration/powerauth/…) and a Salt
-            Edge v2 provider (/saltedge/…, /integration/saltedge/…). With --state, the PowerAuth
+            usage: mfa-server [--host 127.0.0.1] [--port 0] [--state FILE] [--tls]
+            Serves the PowerAuth stand-in (/pa/v3/…, /app/…, /integration/powerauth/…), a Salt
+            Edge v2 provider (/saltedge/…, /integration/saltedge/…) and a CM Authenticator service
+            (/cm/…, /integration/cm/…). With --tls it serves https with a fresh self-signed
+            certificate for 127.0.0.1, prints its SHA-256, and the CM certificate list pins it.
+            With --state, the PowerAuth
             application, activations, recovery codes and tokens are read from FILE at start and
             written back (0600, atomically) after every request; without it they live in memory.
             """)
@@ -35,7 +40,14 @@ while let argument = arguments.popFirst() {
 
 let powerAuth = if let stateFile { try await PowerAuthStandIn(stateFile: stateFile) } else { try PowerAuthStandIn() }
 let saltEdge = try SaltEdgeStandIn()
-let app = MFAServer.application(host: host, port: port, powerAuth: powerAuth, saltEdge: saltEdge) { url in
+let cm = try CMStandIn()
+let identity = tls ? try TestTLSIdentity() : nil
+if let identity {
+    await cm.setPins([(identity.certificateSHA256Hex, identity.spkiSHA256Base64)])
+    FileHandle.standardOutput.write(Data("mfa-server certificate SHA-256 \(identity.certificateSHA256Hex)\n".utf8))
+}
+let app = try MFAServer.application(host: host, port: port, powerAuth: powerAuth, saltEdge: saltEdge, cm: cm,
+                                    tls: identity?.serverConfiguration) { url in
     // Written straight to fd 1 so it appears at once even when stdout is a pipe (scripts wait for it).
     FileHandle.standardOutput.write(Data("mfa-server listening on \(url)\n".utf8))
 }

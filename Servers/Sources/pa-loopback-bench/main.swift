@@ -80,7 +80,7 @@ func run(url: String, seconds: Double, storeDirectory: String) async throws {
 
 let powerAuth = try PowerAuthStandIn()
 let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-let app = MFAServer.application(powerAuth: powerAuth) { url in continuation.yield(url) }
+let app = try MFAServer.application(powerAuth: powerAuth) { url in continuation.yield(url) }
 let group = ServiceGroup(services: [app], logger: .init(label: "pa-loopback-bench"))
 let server = Task { try await group.run() }
 var failure: (any Error)?

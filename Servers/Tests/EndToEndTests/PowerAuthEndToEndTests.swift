@@ -20,7 +20,7 @@ import URLSessionTransport
 func withMFAServer(_ standIn: PowerAuthStandIn? = nil, _ body: (String, PowerAuthStandIn) async throws -> Void) async throws {
     let powerAuth = try standIn ?? PowerAuthStandIn()
     let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-    let app = MFAServer.application(powerAuth: powerAuth) { url in continuation.yield(url) }
+    let app = try MFAServer.application(powerAuth: powerAuth) { url in continuation.yield(url) }
     let group = ServiceGroup(services: [app])
     let server = Task { try await group.run() }
     var iterator = urls.makeAsyncIterator()
@@ -180,7 +180,7 @@ struct ActivatedClient {
 func withSaltEdgeServer(_ body: (String, SaltEdgeStandIn) async throws -> Void) async throws {
     let saltEdge = try SaltEdgeStandIn()
     let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-    let app = MFAServer.application(powerAuth: try PowerAuthStandIn(), saltEdge: saltEdge) { url in continuation.yield(url) }
+    let app = try MFAServer.application(powerAuth: try PowerAuthStandIn(), saltEdge: saltEdge) { url in continuation.yield(url) }
     let group = ServiceGroup(services: [app])
     let server = Task { try await group.run() }
     var iterator = urls.makeAsyncIterator()

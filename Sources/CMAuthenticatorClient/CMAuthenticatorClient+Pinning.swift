@@ -1,0 +1,53 @@
+// Certificate pins (cm-authenticator.md §6): `GET /certificate` (itself unpinned, as on both
+// official clients) returns entries signed with CM's RSA key; the verified ones become the pins
+// every other request's transport must enforce. The list is cached in the store and refreshed
+// at most hourly; a failed refresh keeps the cached pins, and with no verified pin at all every
+// call fails closed (§6 [ASSUME], our choice).
+
+public import AuthNetworking
+import CMAuthenticator
+import CryptoPrimitives
+import FoundationEssentials
+import ProtocolSupport
+
+extension CMAuthenticatorClient {
+    /// The pins in force, fetched and verified now if the cached list is older than an hour
+    /// (or `refresh` is set). `nil` when pinning is disabled.
+    public func certificatePins(refresh: Bool = false) async throws(CMClientError) -> CertificatePins? {
+        guard case .enforced(let listKey) = pinning else { return nil }
+        var record = try records.device()
+        let clock = Int64(now().timeIntervalSince1970.rounded(.down))
+        let cached = Self.pins(of: record)
+        if !refresh, !cached.isEmpty, let fetched = record.pinsFetchedAt,
+           (0..<CMAuthenticator.certificateRefreshInterval).contains(clock - fetched) {
+            return cached
+        }
+        let verified: [CMAuthenticator.CertificatePin]
+        do {
+            let response = try await transportFor(baseURL, nil).send(CMAuthenticator.certificateListRequest(client: clientDescription))
+            verified = try CMAuthenticator.verifiedPins(from: response, key: listKey)
+        } catch {
+            // A failed refresh keeps the pins that verified before; none at all fails closed.
+            guard cached.isEmpty else { return cached }
+            throw CMClientError(.pinning, "the signed certificate list could not be fetched or read: \(error)")
+        }
+        record.pinCertificateHex = verified.compactMap(\.certificateSHA256Hex)
+        record.pinSPKIBase64 = verified.compactMap(\.spkiSHA256Base64)
+        record.pinsFetchedAt = clock
+        let pins = Self.pins(of: record)
+        guard !pins.isEmpty else {
+            throw CMClientError(.pinning, "no entry of the certificate list verified under the list key: refusing to connect unpinned")
+        }
+        try records.save(record)
+        return pins
+    }
+
+    func currentPins() async throws(CMClientError) -> CertificatePins? {
+        try await certificatePins()
+    }
+
+    static func pins(of record: DeviceRecord) -> CertificatePins {
+        CertificatePins(certificateSHA256: record.pinCertificateHex.compactMap { try? Hex.decode($0) },
+                        spkiSHA256: record.pinSPKIBase64.compactMap { try? Base64.decodeLenient($0) })
+    }
+}

@@ -1,0 +1,100 @@
+// Authentication requests (cm-authenticator.md §4, §7): the open request of each environment
+// (expired ones hidden), approve / deny for instant requests, OTPs shown until they expire, and
+// a polling `AsyncThrowingStream` for a Linux device without push (every 3 s by default, §7
+// [ASSUME]: 3–5 s), which de-duplicates, backs off on errors and stops on cancellation.
+
+public import CMAuthenticator
+import FoundationEssentials
+import ProtocolSupport
+
+/// An open authentication request with the environment it belongs to.
+public struct PendingAuthentication: Sendable, Equatable {
+    /// The environment id.
+    public let environmentID: String
+    /// The environment's display name.
+    public let environmentName: String
+    /// The request: instant (approve / deny) or an OTP to show until ``CMAuthenticator/AuthenticationRequest/expiresAt``.
+    public let request: CMAuthenticator.AuthenticationRequest
+}
+
+extension CMAuthenticatorClient {
+    /// The open request of one environment, or `nil` (§4: the first element counts; an expired
+    /// one is hidden).
+    public func pendingRequest(environmentID: String) async throws(CMClientError) -> PendingAuthentication? {
+        let stored = try environment(id: environmentID)
+        let response = try await send(try registeredRequests().pendingAuthentication(in: stored.environment, now: now()))
+        let request = try parse { () throws(ProtocolError) in try CMAuthenticator.AuthenticationRequest.pending(from: response) }
+        guard let request, !request.isExpired(at: now()) else { return nil }
+        return PendingAuthentication(environmentID: stored.id, environmentName: stored.name, request: request)
+    }
+
+    /// The open requests of every stored environment.
+    public func pendingRequests() async throws(CMClientError) -> [PendingAuthentication] {
+        var pending: [PendingAuthentication] = []
+        for environment in try environments() {
+            if let request = try await pendingRequest(environmentID: environment.id) { pending.append(request) }
+        }
+        return pending
+    }
+
+    /// Approves an instant request (`PUT …/instant/{id}` with `approved`, §4). Returns the
+    /// status the server reports, if any. An OTP request is ``CMClientError/Reason/invalidInput``;
+    /// an expired one (locally or HTTP 410) ``CMClientError/Reason/requestExpired``.
+    @discardableResult
+    public func approve(_ pending: PendingAuthentication) async throws(CMClientError) -> String? {
+        try await answer(.approved, pending)
+    }
+
+    /// Denies an instant request.
+    @discardableResult
+    public func deny(_ pending: PendingAuthentication) async throws(CMClientError) -> String? {
+        try await answer(.denied, pending)
+    }
+
+    private func answer(_ answer: CMAuthenticator.Answer, _ pending: PendingAuthentication) async throws(CMClientError) -> String? {
+        let stored = try environment(id: pending.environmentID)
+        let request: HTTPRequest
+        do { request = try registeredRequests().answer(answer, to: pending.request, in: stored.environment, now: now()) } catch let error as CMClientError {
+            throw error
+        } catch let error as ProtocolError {
+            throw CMClientError(error.code == .requestExpired ? .requestExpired : .invalidInput, error.reason, protocolError: error)
+        } catch {
+            throw CMClientError(.invalidInput, "\(error)")
+        }
+        let response = try await send(request)
+        return try parse { () throws(ProtocolError) in try CMAuthenticator.answerStatus(from: response) }
+    }
+
+    /// Polls every stored environment every `interval` (the first fetch at once) and yields the
+    /// open requests whenever the set changes. A failed fetch is retried after a doubling delay
+    /// (up to 60 s) and the stream goes on; an unregistered device or a broken store ends it with
+    /// that error; cancelling the consumer ends it quietly.
+    public nonisolated func requestUpdates(every interval: Duration = .seconds(3)) -> AsyncThrowingStream<[PendingAuthentication], any Error> {
+        AsyncThrowingStream<[PendingAuthentication], any Error>(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let task = Task {
+                var last: [String]?
+                var delay = interval
+                while !Task.isCancelled {
+                    do throws(CMClientError) {
+                        let current = try await pendingRequests()
+                        let fingerprint = current.map { $0.environmentID + "/" + $0.request.id }
+                        if fingerprint != last {
+                            last = fingerprint
+                            continuation.yield(current)
+                        }
+                        delay = interval
+                    } catch {
+                        if error.reason == .notRegistered || error.reason == .store {
+                            continuation.finish(throwing: error)
+                            return
+                        }
+                        delay = min(delay * 2, .seconds(60))
+                    }
+                    do { try await Task.sleep(for: delay) } catch { break }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

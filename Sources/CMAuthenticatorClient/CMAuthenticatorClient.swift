@@ -1,0 +1,193 @@
+// The CM Authenticator client on Linux (issue "Salt Edge Authenticator v2 and CM Authenticator on
+// the wire", point 2; sdk-surfaces.md §4): one actor that owns the device id and the linked
+// environments (secrets in the secure store) and sends every request of cm-authenticator.md
+// through a transport that enforces the certificate pins of §6. Device and environments here;
+// authentication requests and polling in +Requests, the signed pin list in +Pinning.
+
+public import AuthNetworking
+public import CMAuthenticator
+public import CryptoPrimitives
+public import FoundationEssentials
+public import ProtocolSupport
+public import SecureStore
+
+/// A CM Authenticator device: phone registration, environments linked by QR code, pending
+/// authentication requests answered with approve / deny, OTPs shown until they expire.
+public actor CMAuthenticatorClient {
+    /// Makes a transport for the base URL. `pins` is `nil` only for the certificate list itself
+    /// (not pinned on either official client, §6); otherwise the transport must refuse a TLS
+    /// peer none of whose digests is pinned (see ``AuthNetworking/CertificatePins``).
+    public typealias TransportFactory = @Sendable (_ baseURL: String, _ pins: CertificatePins?) throws(TransportError) -> any HTTPTransport
+
+    /// How the certificate pins of §6 are used.
+    public enum Pinning: Sendable {
+        /// Fetch `/certificate`, keep the entries whose signature verifies under `listKey` (CM's
+        /// embedded key when `nil`), cache them for an hour, and give them to every transport.
+        /// No verified entry: every call fails closed with ``CMClientError/Reason/pinning``.
+        case enforced(listKey: RSA.Signing.PublicKey? = nil)
+        /// No pins: for a transport that cannot pin (URLSessionTransport on Linux) or a plain
+        /// `http://` test server. Only the system trust store protects the connection.
+        case disabledTransportCannotPin
+    }
+
+    let records: DeviceRecords
+    let transportFor: TransportFactory
+    /// The service's base URL (``CMAuthenticator/defaultBaseURL`` by default).
+    public let baseURL: String
+    /// What the device says about itself at registration (§2).
+    public let device: CMAuthenticator.DeviceDescription
+    /// The `User-Agent` of every request (§1).
+    public let clientDescription: CMAuthenticator.ClientDescription
+    /// How pins are used.
+    public let pinning: Pinning
+    /// The bearer token shape (Android's by default, §5).
+    public let tokenStyle: CMAuthenticator.TokenStyle
+    let now: @Sendable () -> Date
+
+    /// A client keeping its state in `store`. Throws ``CMClientError/Reason/invalidInput`` when
+    /// `urlPolicy` refuses `baseURL` (https only by default).
+    public init(store: SecureStore, baseURL: String = CMAuthenticator.defaultBaseURL, device: CMAuthenticator.DeviceDescription,
+                clientDescription: CMAuthenticator.ClientDescription = .linux(app: "SwiftMFA", version: "0.5", system: "Linux",
+                                                                               architecture: "unknown", locale: "en"),
+                transport: @escaping TransportFactory, pinning: Pinning = .enforced(), urlPolicy: URLPolicy = .httpsOnly,
+                tokenStyle: CMAuthenticator.TokenStyle = .android, now: @escaping @Sendable () -> Date = { Date() }) throws(CMClientError) {
+        guard urlPolicy.permits(baseURL) else { throw CMClientError(.invalidInput, "\(baseURL) is refused by the URL policy") }
+        records = DeviceRecords(store: store)
+        transportFor = transport
+        self.baseURL = baseURL
+        self.device = device
+        self.clientDescription = clientDescription
+        self.pinning = pinning
+        self.tokenStyle = tokenStyle
+        self.now = now
+    }
+
+    // MARK: Device (§2)
+
+    /// The device id, once the service has assigned one.
+    public var deviceID: String? { get throws(CMClientError) { try records.device().deviceID } }
+
+    /// Starts phone verification: the service sends an SMS to `phoneNumber` (E.164). Returns the
+    /// state (`pending`, or `verified` when the number already was).
+    @discardableResult
+    public func register(phoneNumber: String) async throws(CMClientError) -> CMAuthenticator.DeviceRegistration.Status {
+        let number: CMAuthenticator.PhoneNumber
+        do { number = try CMAuthenticator.PhoneNumber(phoneNumber) } catch {
+            throw CMClientError(.invalidInput, "not an E.164 phone number", protocolError: error)
+        }
+        return try await updateDevice(.phoneNumber(number), phoneNumber: number.e164)
+    }
+
+    /// Finishes phone verification with the SMS code.
+    @discardableResult
+    public func verify(code: String) async throws(CMClientError) -> CMAuthenticator.DeviceRegistration.Status {
+        guard try records.device().deviceID != nil else { throw CMClientError(.notRegistered, "register a phone number first") }
+        return try await updateDevice(.verificationCode(code))
+    }
+
+    /// Registers the push token (`nil` and `pushEnabled: false` for a Linux device that polls:
+    /// the service then falls back to SMS for notifications, §2, §7).
+    public func updatePushToken(_ token: String?, pushEnabled: Bool, development: Bool? = nil) async throws(CMClientError) {
+        guard try records.device().deviceID != nil else { throw CMClientError(.notRegistered, "register a phone number first") }
+        _ = try await updateDevice(.pushToken(token, pushEnabled: pushEnabled, development: development))
+    }
+
+    /// Re-reads the registration state (`GET /device/{id}`, §2) and stores it; `unverified`
+    /// means the user must verify the phone again.
+    public func deviceStatus() async throws(CMClientError) -> CMAuthenticator.DeviceRegistration.Status {
+        var record = try records.device()
+        guard let id = record.deviceID else { throw CMClientError(.notRegistered, "register a phone number first") }
+        let response = try await send(requests(deviceID: id).deviceStatus())
+        let registration = try parse { () throws(ProtocolError) in try CMAuthenticator.DeviceRegistration(response: response) }
+        record.registrationStatus = registration.registrationStatus.rawValue
+        try records.save(record)
+        return registration.registrationStatus
+    }
+
+    private func updateDevice(_ update: CMAuthenticator.DeviceUpdate, phoneNumber: String? = nil) async throws(CMClientError)
+        -> CMAuthenticator.DeviceRegistration.Status {
+        var record = try records.device()
+        let response = try await send(requests(deviceID: record.deviceID).registerDevice(device, update: update))
+        let registration = try parse { () throws(ProtocolError) in try CMAuthenticator.DeviceRegistration(response: response) }
+        if record.deviceID == nil { record.deviceID = registration.id }  // §2: only the first answer's id matters
+        if let phoneNumber { record.phoneNumber = phoneNumber }
+        record.registrationStatus = registration.registrationStatus.rawValue
+        try records.save(record)
+        return registration.registrationStatus
+    }
+
+    // MARK: Environments (§3)
+
+    /// Links the environment of a scanned QR code (`<id>,<secret>`, §3.1): registers it with the
+    /// server (bearer JWT keyed with the secret) and stores it with its name from the server's
+    /// list. A 401 is ``CMClientError/Reason/environmentInvalid``.
+    public func addEnvironment(qrCode: String) async throws(CMClientError) -> StoredEnvironment {
+        let requests = try registeredRequests()
+        let environment: CMAuthenticator.Environment
+        do { environment = try CMAuthenticator.Environment(qrCode: qrCode) } catch {
+            throw CMClientError(.invalidInput, "not a CM environment QR code", protocolError: error)
+        }
+        let response = try await send(requests.registerEnvironment(environment, now: now()), check: false)
+        do { try CMAuthenticator.Requests.checkRegistration(response) } catch { throw CMClientError.server(error, status: response.status) }
+        let info = try await linkedEnvironments().first { $0.id == environment.id }
+        let stored = StoredEnvironment(environment: environment, name: info?.name ?? environment.id, iconURL: info?.iconURL)
+        try records.save(stored)
+        return stored
+    }
+
+    /// The environments stored here.
+    public func environments() throws(CMClientError) -> [StoredEnvironment] { try records.environments() }
+
+    /// The environment `id` stored here.
+    public func environment(id: String) throws(CMClientError) -> StoredEnvironment {
+        guard let environment = try records.environment(id: id) else { throw CMClientError(.unknownEnvironment, "no environment \(id)") }
+        return environment
+    }
+
+    /// The environments the server lists for this device (`GET /device/{id}/environment`).
+    public func linkedEnvironments() async throws(CMClientError) -> [CMAuthenticator.EnvironmentInfo] {
+        let response = try await send(try registeredRequests().listEnvironments())
+        return try parse { () throws(ProtocolError) in try CMAuthenticator.EnvironmentInfo.list(from: response) }
+    }
+
+    /// Unlinks an environment on the server, then forgets its secret here.
+    public func unregisterEnvironment(id: String) async throws(CMClientError) {
+        let stored = try environment(id: id)
+        _ = try await send(try registeredRequests().unregisterEnvironment(stored.environment, now: now()))
+        try records.removeEnvironment(id: id)
+    }
+
+    /// Forgets an environment here only (the server keeps the link).
+    public func removeEnvironmentLocally(id: String) throws(CMClientError) { try records.removeEnvironment(id: id) }
+
+    // MARK: Plumbing
+
+    func requests(deviceID: String?) -> CMAuthenticator.Requests {
+        CMAuthenticator.Requests(deviceID: deviceID, client: clientDescription, tokenStyle: tokenStyle)
+    }
+
+    func registeredRequests() throws(CMClientError) -> CMAuthenticator.Requests {
+        guard let id = try records.device().deviceID else { throw CMClientError(.notRegistered, "register a phone number first") }
+        return requests(deviceID: id)
+    }
+
+    func parse<T>(_ body: () throws(ProtocolError) -> T) throws(CMClientError) -> T {
+        do { return try body() } catch {
+            throw CMClientError(.invalidResponse, "the answer is not usable", protocolError: error)
+        }
+    }
+
+    /// Sends through a transport pinned as configured; a non-2xx answer is a typed error unless
+    /// `check` is false (the caller interprets it).
+    func send(_ request: HTTPRequest, check: Bool = true) async throws(CMClientError) -> HTTPResponse {
+        let pins = try await currentPins()
+        let response: HTTPResponse
+        do { response = try await transportFor(baseURL, pins).send(request) } catch {
+            throw CMClientError(error.kind == .tls && pins != nil ? .pinning : .transport, "no answer from \(baseURL)", transportError: error)
+        }
+        if check {
+            do { try CMAuthenticator.requireSuccess(response) } catch { throw CMClientError.server(error, status: response.status) }
+        }
+        return response
+    }
+}
