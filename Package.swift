@@ -76,7 +76,8 @@ let package = Package(
                                                      "ProtocolSupport", "SaltEdge", "CMAuthenticator", "SecureStore", "PowerAuthSDK"]),
         .executableTarget(name: "mfa", dependencies: ["CryptoPrimitives", "VectorRunner", "BenchmarkKit", "PowerAuth", "PowerAuthSDK",
                                                       "PowerAuthNetworking", "SecureStore", "AuthNetworking", "URLSessionTransport",
-                                                      "ProtocolSupport"]),
+                                                      "ProtocolSupport", "SaltEdge", "SaltEdgeAuthenticator", "CMAuthenticator",
+                                                      "CMAuthenticatorClient"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
         // hex without the engine, and where ../shared/vectors lives.

@@ -33,63 +33,12 @@ enum PowerAuthCommand {
         Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store.
         """
 
-    /// The exit statuses of DESIGN.md §3.
-    enum Status: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3 }
-
-    struct UsageError: Error, CustomStringConvertible { let description: String }
-
-    /// Parsed `--name value` options and flags.
-    struct Options {
-        var values: [String: String] = [:]
-        var flags: Set<String> = []
-        var positional: [String] = []
-        static let flagNames: Set<String> = ["--json", "--local", "--help", "-h"]
-
-        init(_ arguments: [String]) throws {
-            var rest = arguments[...]
-            while let argument = rest.popFirst() {
-                if Self.flagNames.contains(argument) {
-                    flags.insert(argument)
-                } else if argument.hasPrefix("--") {
-                    guard let value = rest.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
-                    values[argument] = value
-                } else {
-                    positional.append(argument)
-                }
-            }
-        }
-
-        func require(_ name: String) throws -> String {
-            guard let value = values[name] else { throw UsageError(description: "\(name) is required") }
-            return value
-        }
-    }
+    typealias Status = ExitStatus
+    typealias Options = CommandOptions
 
     static func run(_ arguments: [String]) -> Int32 {
-        guard let verb = arguments.first, verb != "--help", verb != "-h", verb != "help" else {
-            print(usage)
-            return arguments.isEmpty ? Status.usage.rawValue : Status.ok.rawValue
-        }
-        let options: Options
-        do { options = try Options(Array(arguments.dropFirst())) } catch {
-            return fail("\(error)", .usage)
-        }
-        if options.flags.contains("--help") || options.flags.contains("-h") {
-            print(usage)
-            return Status.ok.rawValue
-        }
-        // Async verbs run on a task; the process waits for it (the tool is one command, then exit).
-        let box = ResultBox()
-        let semaphore = DispatchSemaphore(value: 0)
-        Task {
-            box.status = await dispatch(verb, options)
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return box.status
+        CommandSupport.run(arguments, tool: "mfa powerauth", usage: usage) { verb, options in await dispatch(verb, options) }
     }
-
-    final class ResultBox: @unchecked Sendable { var status: Int32 = 0 }
 
     static func dispatch(_ verb: String, _ options: Options) async -> Int32 {
         do {
@@ -123,18 +72,11 @@ enum PowerAuthCommand {
     }
 
     static func fail(_ message: String, _ status: Status) -> Int32 {
-        FileHandle.standardError.write(Data("mfa powerauth: \(message)\n".utf8))
-        return status.rawValue
+        CommandSupport.fail("mfa powerauth", message, status)
     }
 
-    /// Prints `object` as JSON with `--json`, else `text`.
     static func output(_ options: Options, _ object: [String: Any], text: String) {
-        if options.flags.contains("--json"),
-           let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {  // only strings, numbers, bools
-            print(String(decoding: data, as: UTF8.self))
-        } else {
-            print(text)
-        }
+        CommandSupport.output(options, object, text: text)
     }
 
     // MARK: The instance's stored configuration
@@ -145,10 +87,7 @@ enum PowerAuthCommand {
         let version: String
     }
 
-    static func store(_ options: Options) throws -> SecureStore {
-        let directory = options.values["--store"] ?? (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.local/share/swiftmfa"
-        return try SecureStore(directory: directory)
-    }
+    static func store(_ options: Options) throws -> SecureStore { try options.store() }
 
     static func instance(_ options: Options) -> String { options.values["--instance"] ?? "default" }
 

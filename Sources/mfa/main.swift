@@ -8,6 +8,8 @@ let usage = """
            mfa bench [--filter TEXT] [--min-time SECONDS] [--json]
            mfa generate p256-tables|bn254cx-constants
            mfa powerauth <verb> … (mfa powerauth --help)
+           mfa saltedge <verb> … (mfa saltedge --help)
+           mfa cm <verb> … (mfa cm --help)
     """
 
 switch arguments.first {
@@ -19,6 +21,10 @@ case "generate":
     exit(GenerateCommand.run(Array(arguments.dropFirst())))
 case "powerauth":
     exit(PowerAuthCommand.run(Array(arguments.dropFirst())))
+case "saltedge":
+    exit(SaltEdgeCommand.run(Array(arguments.dropFirst())))
+case "cm":
+    exit(CMCommand.run(Array(arguments.dropFirst())))
 case "--help", "-h", "help":
     print(usage)
     exit(0)

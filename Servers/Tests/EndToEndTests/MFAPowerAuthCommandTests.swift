@@ -22,11 +22,11 @@ import Testing
         return candidates.max { modified($0) < modified($1) }
     }
 
-    /// Runs `mfa powerauth <arguments>` with `input` on standard input; (exit status, stdout, stderr).
-    static func run(_ arguments: [String], input: String = "") throws -> (Int32, String, String) {
+    /// Runs `mfa <family> <arguments>` with `input` on standard input; (exit status, stdout, stderr).
+    static func run(_ arguments: [String], input: String = "", family: String = "powerauth") throws -> (Int32, String, String) {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: try #require(mfa, "the root package's mfa is built"))
-        child.arguments = ["powerauth"] + arguments
+        child.arguments = [family] + arguments
         let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
         child.standardInput = stdin
         child.standardOutput = stdout

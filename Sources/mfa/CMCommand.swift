@@ -1,0 +1,172 @@
+// `mfa cm <verb>` (issue "Salt Edge Authenticator v2 and CM Authenticator on the wire", point 5):
+// the CM Authenticator client from a shell — configure the service, register the phone with its
+// SMS code, link environments from QR text, list or watch pending requests, approve or deny.
+// `mfa` sends with URLSessionTransport, which cannot pin on Linux (AuthNetworking's
+// CertificatePins): with pinning on (the default) the signed certificate list is still fetched
+// and verified, and an https:// service is refused rather than reached unpinned; `--no-pinning`
+// at configure time is the explicit way round. Plain http:// is for loopback test servers.
+
+import AuthNetworking
+import CMAuthenticator
+import CMAuthenticatorClient
+import CryptoPrimitives
+import Foundation
+import ProtocolSupport
+import SecureStore
+import URLSessionTransport
+
+enum CMCommand {
+    static let usage = """
+        usage: mfa cm <verb> [--store DIR] [--json] …
+          configure --base-url URL [--list-key-file DER-or-PEM | --no-pinning] [--allow-http-loopback] [--app-key KEY]
+          register --phone +31601234567      the service sends an SMS
+          register --code CODE               finish with the SMS code
+          status
+          environment add <qr-text> | list | remove <environment-id>
+          requests [--watch [--interval SECONDS]]
+          approve|deny <request-id>
+        Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport, pinning or store.
+        """
+
+    struct Stored: Codable {
+        let baseURL: String
+        let listKeyDERBase64: String?
+        let pinning: Bool
+        let loopbackHTTP: Bool
+        let appKey: String
+    }
+
+    static let record = "mfa.cm.config"
+
+    static func run(_ arguments: [String]) -> Int32 {
+        CommandSupport.run(arguments, tool: "mfa cm", usage: usage) { verb, options in
+            do {
+                try await dispatch(verb, options)
+                return ExitStatus.ok.rawValue
+            } catch let error as UsageError {
+                return CommandSupport.fail("mfa cm", error.description, .usage)
+            } catch let error as CMClientError {
+                let status: ExitStatus = switch error.reason {
+                case .server, .invalidResponse, .environmentInvalid, .requestExpired: .refused
+                case .transport, .store, .pinning: .transportOrStore
+                case .notRegistered, .unknownEnvironment, .invalidInput: .usage
+                }
+                return CommandSupport.fail("mfa cm", "\(error)", status)
+            } catch {
+                return CommandSupport.fail("mfa cm", "\(error)", .transportOrStore)
+            }
+        }
+    }
+
+    static func configure(_ options: CommandOptions) throws {
+        let baseURL = try options.require("--base-url")
+        var keyDER: [UInt8]?
+        if let file = options.values["--list-key-file"] {
+            guard let bytes = FileManager.default.contents(atPath: file).map(Array.init) else { throw UsageError(description: "cannot read \(file)") }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let key = text.contains("-----BEGIN") ? try RSA.Signing.PublicKey(pemRepresentation: text) : try RSA.Signing.PublicKey(derRepresentation: bytes)
+            keyDER = key.derRepresentation
+        }
+        let stored = Stored(baseURL: baseURL, listKeyDERBase64: keyDER.map { Base64.encode($0) }, pinning: !options.flags.contains("--no-pinning"),
+                            loopbackHTTP: options.flags.contains("--allow-http-loopback"), appKey: options.values["--app-key"] ?? "swiftmfa-linux")
+        _ = try client(options, stored)  // checks the URL against the policy
+        try options.store().write(SecretBytes(Array(try JSONEncoder().encode(stored))), to: record)
+        CommandSupport.output(options, ["base_url": baseURL, "pinning": stored.pinning], text: "configured \(baseURL) (pinning \(stored.pinning ? "on" : "off"))")
+    }
+
+    static func client(_ options: CommandOptions, _ given: Stored? = nil) throws -> CMAuthenticatorClient {
+        let store = try options.store()
+        guard let stored = try given ?? store.read(record).map({ try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }) else {
+            throw UsageError(description: "not configured (mfa cm configure --base-url URL)")
+        }
+        let listKey = try stored.listKeyDERBase64.map { try RSA.Signing.PublicKey(derRepresentation: try Base64.decode($0)) }
+        var system = utsname()
+        uname(&system)
+        let release = withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let device = CMAuthenticator.DeviceDescription(manufacturer: "Linux", osVersion: release, appVersion: "0.5 (1)", appID: "swiftmfa.mfa",
+                                                       languageCode: "en", model: machine, modelID: machine, platform: "Linux", appKey: stored.appKey)
+        return try CMAuthenticatorClient(store: store, baseURL: stored.baseURL, device: device,
+                                         clientDescription: .linux(app: "mfa", version: "0.5", system: release, architecture: machine, locale: "en"),
+                                         transport: { base, pins throws(TransportError) in
+                                             if pins != nil, base.lowercased().hasPrefix("https://") {
+                                                 throw TransportError(.tls, underlying: "URLSessionTransport cannot pin on Linux; configure with --no-pinning to rely on the system trust store alone")
+                                             }
+                                             var configuration = URLSessionTransport.Configuration(baseURL: base)
+                                             configuration.logger = Logger(level: .errors)
+                                             return URLSessionTransport(configuration: configuration)
+                                         },
+                                         pinning: stored.pinning ? .enforced(listKey: listKey) : .disabledTransportCannotPin,
+                                         urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly)
+    }
+
+    static func dispatch(_ verb: String, _ options: CommandOptions) async throws {
+        if verb == "configure" { return try configure(options) }
+        let client = try client(options)
+        switch verb {
+        case "register":
+            let status = if let phone = options.values["--phone"] { try await client.register(phoneNumber: phone) }
+                         else { try await client.verify(code: try options.require("--code")) }
+            CommandSupport.output(options, ["device_id": try await client.deviceID ?? "", "registration_status": status.rawValue],
+                                  text: status == .pending ? "SMS sent; finish with: mfa cm register --code CODE" : "registration \(status.rawValue)")
+        case "status":
+            let status = try await client.deviceStatus()
+            CommandSupport.output(options, ["device_id": try await client.deviceID ?? "", "registration_status": status.rawValue],
+                                  text: "device \(try await client.deviceID ?? "?"): \(status.rawValue)")
+        case "environment":
+            switch try options.argument(0, "add, list or remove") {
+            case "add":
+                let environment = try await client.addEnvironment(qrCode: try options.argument(1, "the QR text"))
+                CommandSupport.output(options, ["id": environment.id, "name": environment.name], text: "linked \(environment.name) (\(environment.id))")
+            case "list":
+                let all = try await client.environments()
+                CommandSupport.output(options, all.map { ["id": $0.id, "name": $0.name] },
+                                      text: all.isEmpty ? "no environments" : all.map { "\($0.id)\t\($0.name)" }.joined(separator: "\n"))
+            case "remove":
+                let id = try options.argument(1, "the environment id")
+                try await client.unregisterEnvironment(id: id)
+                CommandSupport.output(options, ["removed": id], text: "unlinked \(id)")
+            case let other: throw UsageError(description: "environment \(other)? (add, list or remove)")
+            }
+        case "requests":
+            if options.flags.contains("--watch") {
+                let seconds = Double(options.values["--interval"] ?? "3") ?? 3
+                for try await pending in client.requestUpdates(every: .milliseconds(Int(max(seconds, 0.1) * 1000))) { print(options, pending) }
+            } else {
+                print(options, try await client.pendingRequests())
+            }
+        case "approve", "deny":
+            let id = try options.argument(0, "the request id")
+            guard let pending = try await client.pendingRequests().first(where: { $0.request.id == id }) else {
+                throw UsageError(description: "no open request \(id) (mfa cm requests)")
+            }
+            let status = verb == "approve" ? try await client.approve(pending) : try await client.deny(pending)
+            CommandSupport.output(options, ["request_id": id, "auth_status": status ?? ""], text: "\(verb == "approve" ? "approved" : "denied") \(id)")
+        default:
+            throw UsageError(description: "unknown verb \(verb) (see mfa cm --help)")
+        }
+    }
+
+    /// One line per update: a JSON array with `--json`, else one line per request. An OTP is
+    /// shown (that is its purpose) with the time it stops being valid.
+    static func print(_ options: CommandOptions, _ list: [PendingAuthentication]) {
+        let objects = list.map { item -> [String: Any] in
+            var object: [String: Any] = ["id": item.request.id, "environment": item.environmentName, "expires_at": SaltEdgeCommand.iso8601(item.request.expiresAt)]
+            switch item.request.kind {
+            case .instant: object["type"] = "instant"
+            case .oneTimePIN(let pin):
+                object["type"] = "otp"
+                object["pin"] = pin.displayText
+            }
+            return object
+        }
+        let text = list.map { item -> String in
+            let what = switch item.request.kind {
+            case .instant: "approve or deny"
+            case .oneTimePIN(let pin): "code \(pin.displayText)"
+            }
+            return "\(item.request.id)\t\(item.environmentName)\t\(what)\tuntil \(SaltEdgeCommand.iso8601(item.request.expiresAt))"
+        }
+        CommandSupport.output(options, objects, text: list.isEmpty ? "no open requests" : text.joined(separator: "\n"))
+    }
+}

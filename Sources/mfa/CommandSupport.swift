@@ -1,0 +1,100 @@
+// What every SDK command of `mfa` shares (DESIGN.md §3): `--name value` options and flags, the
+// exit statuses, running an async verb to completion, text or `--json` output, the default
+// secure store, and the one error line on standard error.
+
+import Foundation
+import SecureStore
+
+/// The exit statuses of DESIGN.md §3.
+enum ExitStatus: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3 }
+
+/// A command line that cannot be used.
+struct UsageError: Error, CustomStringConvertible { let description: String }
+
+/// Parsed `--name value` options, flags and positional arguments.
+struct CommandOptions {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var positional: [String] = []
+    static let flagNames: Set<String> = ["--json", "--local", "--help", "-h", "--watch", "--allow-http-loopback", "--no-pinning"]
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if Self.flagNames.contains(argument) {
+                flags.insert(argument)
+            } else if argument.hasPrefix("--") {
+                guard let value = rest.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
+                values[argument] = value
+            } else {
+                positional.append(argument)
+            }
+        }
+    }
+
+    func require(_ name: String) throws -> String {
+        guard let value = values[name] else { throw UsageError(description: "\(name) is required") }
+        return value
+    }
+
+    /// The positional argument at `index`, named `name` in the error.
+    func argument(_ index: Int, _ name: String) throws -> String {
+        guard positional.count > index else { throw UsageError(description: "\(name) is required") }
+        return positional[index]
+    }
+
+    var json: Bool { flags.contains("--json") }
+
+    /// `--store DIR`, else `~/.local/share/swiftmfa`.
+    func store() throws -> SecureStore {
+        let directory = values["--store"] ?? (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.local/share/swiftmfa"
+        return try SecureStore(directory: directory)
+    }
+}
+
+enum CommandSupport {
+    final class ResultBox: @unchecked Sendable { var status: Int32 = 0 }
+
+    /// Parses `arguments` after the verb and runs `dispatch` on a task until it finishes (the
+    /// tool is one command, then exit). `--help` prints `usage`.
+    static func run(_ arguments: [String], tool: String, usage: String,
+                    dispatch: @escaping @Sendable (String, CommandOptions) async -> Int32) -> Int32 {
+        guard let verb = arguments.first, verb != "--help", verb != "-h", verb != "help" else {
+            print(usage)
+            return arguments.isEmpty ? ExitStatus.usage.rawValue : ExitStatus.ok.rawValue
+        }
+        let options: CommandOptions
+        do { options = try CommandOptions(Array(arguments.dropFirst())) } catch {
+            return fail(tool, "\(error)", .usage)
+        }
+        if options.flags.contains("--help") || options.flags.contains("-h") {
+            print(usage)
+            return ExitStatus.ok.rawValue
+        }
+        let box = ResultBox()
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            box.status = await dispatch(verb, options)
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return box.status
+    }
+
+    static func fail(_ tool: String, _ message: String, _ status: ExitStatus) -> Int32 {
+        FileHandle.standardError.write(Data("\(tool): \(message)\n".utf8))
+        return status.rawValue
+    }
+
+    /// Prints `object` as one line of JSON with `--json`, else `text`; flushed at once, so a
+    /// `--watch` consumer sees each update as it happens.
+    static func output(_ options: CommandOptions, _ object: Any, text: String) {
+        let line: String
+        if options.json, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+            line = String(decoding: data, as: UTF8.self)  // only strings, numbers, bools, arrays and objects of them
+        } else {
+            line = text
+        }
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
