@@ -31,7 +31,15 @@ extension SaltEdgeAuthenticatorClient {
     public func authorization(id: String, connectionID: String) async throws(SaltEdgeClientError) -> SaltEdge.Authorization {
         let connection = try connection(id: connectionID)
         let response = try await send(requests(connection).showAuthorization(id: id), to: connection.connection.scaServiceURL, connectionID: connectionID)
-        do { return try SaltEdge.EncryptedAuthorization.single(from: response).decrypt(with: connection.connection.key) } catch {
+        let encrypted: SaltEdge.EncryptedAuthorization
+        do { encrypted = try SaltEdge.EncryptedAuthorization.single(from: response) } catch {
+            throw SaltEdgeClientError(.invalidResponse, "the authorization answer is not usable", protocolError: error)
+        }
+        // A decided or expired one carries no payload (§9): say so rather than "does not decrypt".
+        guard !encrypted.status.isFinal else {
+            throw SaltEdgeClientError(.server, "authorization \(id) is already \(encrypted.status.rawValue)", httpStatus: response.status)
+        }
+        do { return try encrypted.decrypt(with: connection.connection.key) } catch {
             throw SaltEdgeClientError(.invalidResponse, "the authorization does not decrypt", protocolError: error)
         }
     }
