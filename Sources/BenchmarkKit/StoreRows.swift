@@ -30,6 +30,8 @@ extension BenchmarkCatalog {
         let authentication = Authentication(possessionUnlockKey: possession)
         let body = Array(#"{"amount":"10.00"}"#.utf8)
         return [
+            // What the start-up self-test costs the first SecureStore of a process (run uncached here).
+            BenchmarkCase("engine/selftest/all", repeating: { CryptoSelfTest.runKnownAnswerTests().allSatisfy(\.passed) }),
             BenchmarkCase("powerauth/store/sign-and-persist", repeating: {
                 try? store.sign(method: "POST", uriID: "/pay", body: body, factors: .possession, authentication: authentication,
                                 configuration: configuration)

@@ -26,7 +26,12 @@ public final class SecureStore: Sendable {
 
     /// Opens (creating when absent, mode 0700) the store at `directory`, keyed by `keyProvider`
     /// (by default a random key in a 0600 key file beside the records).
+    ///
+    /// Every SDK client keeps its state in a store, so opening one is where the engine's start-up
+    /// self-test runs (once per process, cached): a failure fails closed with
+    /// ``SecureStoreError/Kind/selfTestFailed`` and no SDK starts.
     public init(directory: String, keyProvider: some StoreKeyProvider = KeyFileProvider()) throws(SecureStoreError) {
+        do { try CryptoSelfTest.requirePassed() } catch { throw SecureStoreError(.selfTestFailed, error.description) }
         try FileSystem.ensureDirectory(directory)
         self.directory = directory
         format = try RecordFormat(storeKey: keyProvider.storeKey(directory: directory))

@@ -19,6 +19,8 @@ public struct SecureStoreError: Error, Sendable, Equatable, CustomStringConverti
         case authenticationFailed
         /// The key provider could not give a key (a missing or malformed key file, a wrong size).
         case keyUnavailable
+        /// The engine's start-up self-test failed (`CryptoSelfTest`): nothing is read or written.
+        case selfTestFailed
     }
 
     /// What went wrong.

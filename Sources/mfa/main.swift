@@ -7,6 +7,7 @@ let usage = """
     usage: mfa vectors [--json] [--verbose] [PATH ...]
            mfa bench [--filter TEXT] [--min-time SECONDS] [--json]
            mfa generate p256-tables|bn254cx-constants
+           mfa selftest [--json]
            mfa powerauth <verb> … (mfa powerauth --help)
            mfa saltedge <verb> … (mfa saltedge --help)
            mfa cm <verb> … (mfa cm --help)
@@ -21,6 +22,8 @@ case "generate":
     exit(GenerateCommand.run(Array(arguments.dropFirst())))
 case "powerauth":
     exit(PowerAuthCommand.run(Array(arguments.dropFirst())))
+case "selftest":
+    exit(SelfTestCommand.run(Array(arguments.dropFirst())))
 case "saltedge":
     exit(SaltEdgeCommand.run(Array(arguments.dropFirst())))
 case "cm":

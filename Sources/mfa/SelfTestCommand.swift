@@ -1,0 +1,28 @@
+// `mfa selftest` (issue "Proven, not promised", point 5): runs the engine's start-up
+// known-answer tests now and prints each with the time the whole run took; exit 0 only when
+// every one passed. The SDKs run the same tests once per process when their first SecureStore
+// opens, and refuse to start when one fails.
+
+import CryptoPrimitives
+import Foundation
+
+enum SelfTestCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        let json = arguments.contains("--json")
+        let start = DispatchTime.now().uptimeNanoseconds
+        let results = CryptoSelfTest.runKnownAnswerTests()
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        let passed = results.allSatisfy(\.passed)
+        if json {
+            let object: [String: Any] = ["passed": passed, "milliseconds": milliseconds,
+                                         "tests": results.map { ["algorithm": $0.algorithm, "passed": $0.passed] }]
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {  // plain values only
+                print(String(decoding: data, as: UTF8.self))
+            }
+        } else {
+            for result in results { print("\(result.passed ? "PASS" : "FAIL") \(result.algorithm)") }
+            print(String(format: "%@ in %.2f ms", passed ? "all self-tests passed" : "SELF-TEST FAILED", milliseconds))
+        }
+        return passed ? 0 : 1
+    }
+}
