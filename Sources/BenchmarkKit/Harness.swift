@@ -81,6 +81,14 @@ public enum BenchmarkHarness {
                                bytesPerOperation: benchmark.bytesPerOperation)
     }
 
+    /// Runs `iterations` operations untimed, for an instruction counter: the function's name is
+    /// what `Benchmarks/instruction-counts` tells callgrind to count inside (and to dump after),
+    /// so it must stay a real call — never inlined, never renamed without the script.
+    @inline(never)
+    public static func instructionCountedRun(_ benchmark: BenchmarkCase, iterations: Int) {
+        benchmark.body(iterations)
+    }
+
     /// The median (the mean of the middle two for an even count).
     public static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()

@@ -1,4 +1,7 @@
 // `mfa bench [--filter TEXT] [--min-time SECONDS] [--json]`: our own throughput, no dependency.
+// `mfa bench --filter A|B --iterations N` runs each row named exactly A, B … once to warm up and
+// then N times untimed inside `BenchmarkHarness.instructionCountedRun`, for callgrind
+// (`Benchmarks/instruction-counts`).
 
 import BenchmarkKit
 import Foundation
@@ -9,6 +12,7 @@ enum BenchCommand {
         var filter: String?
         var minTime = 0.2
         var json = false
+        var countedIterations: Int?
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
@@ -16,6 +20,10 @@ enum BenchCommand {
                 json = true
             case "--filter" where index + 1 < arguments.count:
                 filter = arguments[index + 1]
+                index += 1
+            case "--iterations" where index + 1 < arguments.count:
+                guard let value = Int(arguments[index + 1]), value > 0 else { return usage("bad --iterations") }
+                countedIterations = value
                 index += 1
             case "--min-time" where index + 1 < arguments.count:
                 guard let value = Double(arguments[index + 1]), value > 0 else { return usage("bad --min-time") }
@@ -25,6 +33,22 @@ enum BenchCommand {
                 return usage("unknown argument \(arguments[index])")
             }
             index += 1
+        }
+        if let countedIterations {
+            // Exact names, in the order given, so each callgrind dump belongs to one row.
+            let names = (filter ?? "").split(separator: "|").map(String.init)
+            let all = BenchmarkCatalog.all
+            var selected: [BenchmarkCase] = []
+            for name in names {
+                guard let row = all.first(where: { $0.name == name }) else { return usage("no row is named \(name)") }
+                selected.append(row)
+            }
+            for row in selected {
+                row.body(1)  // lazy tables and first-use work stay out of the count
+                BenchmarkHarness.instructionCountedRun(row, iterations: countedIterations)
+                print("\(row.name)\t\(countedIterations)")
+            }
+            return 0
         }
         let rows = BenchmarkCatalog.rows(matching: filter)
         guard !rows.isEmpty else { return usage("no row matches \(filter ?? "")") }
@@ -56,7 +80,7 @@ enum BenchCommand {
     }
 
     private static func usage(_ message: String) -> Int32 {
-        FileHandle.standardError.write(Data("mfa bench: \(message)\nusage: mfa bench [--filter TEXT] [--min-time SECONDS] [--json]\n".utf8))
+        FileHandle.standardError.write(Data("mfa bench: \(message)\nusage: mfa bench [--filter TEXT] [--min-time SECONDS] [--json] | --filter NAME|NAME… --iterations N\n".utf8))
         return 2
     }
 }
