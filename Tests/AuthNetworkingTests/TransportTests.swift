@@ -50,19 +50,26 @@ import URLSessionTransport
         refused.logger = .disabled
         await #expect(throws: TransportError(.unreachable)) { try await URLSessionTransport(configuration: refused).send(HTTPRequest(method: .get, path: "x")) }
 
-        // An answer that never comes, within a short timeout.
+        // An answer that never comes, within a short timeout. The server holds the connection
+        // far longer than the timeout, so only the timeout can end the call with `.timedOut`
+        // (a close would be `.unreachable` or `.badResponse`); no upper bound on wall time, which
+        // a loaded two-core CI machine stretches (once to 11 s).
+        let release = DispatchSemaphore(value: 0)
         let silent = try LoopbackServer { _ in
-            Thread.sleep(forTimeInterval: 3)
+            _ = release.wait(timeout: .now() + 60)
             return nil
         }
-        defer { silent.stop() }
+        defer {
+            release.signal()
+            silent.stop()
+        }
         var slow = URLSessionTransport.Configuration(baseURL: silent.baseURL)
         slow.timeout = 0.5  // rounded up to 1 s: FoundationNetworking would otherwise time out at once
         slow.logger = .disabled
         let started = ContinuousClock.now
         await #expect(throws: TransportError(.timedOut)) { try await URLSessionTransport(configuration: slow).send(HTTPRequest(method: .get, path: "x")) }
         let waited = ContinuousClock.now - started
-        #expect(waited >= .milliseconds(900) && waited < .seconds(3), "timed out after \(waited)")
+        #expect(waited >= .milliseconds(900) && waited < .seconds(60), "timed out after \(waited)")
 
         // A body cut in half: the connection closes before Content-Length bytes arrived.
         let cut = try LoopbackServer { _ in
