@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "SaltEdgeAuthenticator", targets: ["SaltEdgeAuthenticator"]),
         .library(name: "CMAuthenticatorClient", targets: ["CMAuthenticatorClient"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
+        // The vector-file parsers, a product so the nested Fuzz/ package can fuzz them.
+        .library(name: "VectorFormats", targets: ["VectorFormats"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
     targets: [

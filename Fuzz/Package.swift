@@ -1,0 +1,25 @@
+// swift-tools-version: 6.2
+// Coverage-guided fuzzing of every parser of external data (libFuzzer + AddressSanitizer).
+// A nested package so the root stays free of sanitizer flags; it depends on the root by path.
+// Build and run with ./run (README "Fuzzing"); the flags come from the command line so the root's
+// modules are instrumented too, not just this harness.
+import PackageDescription
+
+/// The root's libraries whose parsers the targets reach.
+let engineProducts = ["CryptoPrimitives", "PowerAuth", "PowerAuthServer", "ProtocolSupport", "SaltEdge", "CMAuthenticator", "MPin",
+                      "SecureStore", "BenchmarkKit", "VectorFormats"]
+
+let package = Package(
+    name: "SwiftMFAFuzz",
+    dependencies: [.package(name: "SwiftMFA", path: "..")],
+    targets: [
+        // The prototype of LLVMFuzzerRunDriver, so the harness calls the runtime's driver from
+        // its own entry point (SwiftPM renames an executable's main).
+        .target(name: "CLibFuzzer"),
+        .executableTarget(name: "mfa-fuzz", dependencies: [
+            "CLibFuzzer",
+        ] + engineProducts.map { .product(name: $0, package: "SwiftMFA") }, swiftSettings: [.unsafeFlags(["-parse-as-library"])],
+        // gold stops with an internal error on the sanitizer runtime; lld links it.
+        linkerSettings: [.unsafeFlags(["-use-ld=lld"])]),
+    ]
+)

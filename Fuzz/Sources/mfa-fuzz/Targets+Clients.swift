@@ -1,0 +1,143 @@
+// The Salt Edge, CM and M-Pin targets, the secure-store record and the vector-file parsers.
+import CMAuthenticator
+import CryptoPrimitives
+import Foundation
+import MPin
+import ProtocolSupport
+import SaltEdge
+import SecureStore
+import VectorFormats
+
+// Salt Edge (deep links, access-token redirects, provider configuration and its public key,
+// encrypted bundles decrypted with a real key, every response) and CM (QR codes, phone
+// numbers, certificate lists, every response).
+
+extension FuzzTarget {
+    static let saltEdge: [FuzzTarget] = [
+        FuzzTarget("saltedge-links", seeds: [.jsonStrings(under: "saltedge/derived_vectors.json", keys: ["deep_links", "connect", "connect_query", "url", "link", "input"], decodeHex: false)]) { input in
+            let text = text(input)
+            _ = try? SaltEdge.DeepLink(parsing: text)
+            _ = try? SaltEdge.DeepLink(parsing: text, urlPolicy: .insecureAllowingPlainHTTPToLoopback)
+            _ = SaltEdge.DeepLink.apiVersion(ofConfigurationURL: text)
+            _ = try? SaltEdge.AccessTokenRedirect(parsing: text)
+            _ = try? SaltEdge.providerPublicKey(fromText: text)
+        },
+        FuzzTarget("saltedge-bundle", seeds: [.files(["saltedge/ios-fixtures/correct_encrypted_data.json", "saltedge/ios-fixtures/incorrect_encrypted_data.json",
+                                                      "saltedge/ios-fixtures/valid_encrypted_authorization_data.json"])]) { input in
+            guard let bundle = try? SaltEdge.EncryptedBundle(jsonBytes: input) else { return }
+            _ = try? bundle.decrypt(with: SaltEdgeFixtures.connectionKey)
+        },
+        FuzzTarget("saltedge-responses", seeds: [.files(["saltedge/ios-fixtures/valid_unconfirmed_session_response.json"]),
+                                                 .jsonObjects(under: "saltedge/derived_vectors.json", keys: ["authorizations_index_response", "body"])]) { input in
+            let response = response(input)
+            _ = try? SaltEdge.requireSuccess(response)
+            _ = try? SaltEdge.ProviderConfiguration(responseBody: input)
+            if let list = try? SaltEdge.EncryptedAuthorization.list(from: response) {
+                for item in list.prefix(4) { _ = try? item.decrypt(with: SaltEdgeFixtures.connectionKey) }
+            }
+            _ = try? SaltEdge.EncryptedAuthorization.single(from: response)
+            _ = try? SaltEdge.DecisionResult(response: response)
+            _ = try? SaltEdge.CreatedConnection(response: response)
+            _ = try? SaltEdge.ConnectionInfo(response: response)
+            _ = try? SaltEdge.connectionID(from: response)
+            _ = try? SaltEdge.InstantActionResult(response: response)
+            if let consents = try? SaltEdge.EncryptedConsent.list(from: response) {
+                for item in consents.prefix(4) { _ = try? item.decrypt(with: SaltEdgeFixtures.connectionKey) }
+            }
+            _ = try? SaltEdge.revokedConsentID(from: response)
+        },
+    ]
+
+    static let cm: [FuzzTarget] = [
+        FuzzTarget("cm-qr", seeds: [.jsonStrings(under: "cm/qr_samples.json", keys: ["qr"], decodeHex: false)]) { input in
+            let text = text(input)
+            _ = try? CMAuthenticator.Environment(qrCode: text)
+            _ = try? CMAuthenticator.PhoneNumber(text)
+        },
+        FuzzTarget("cm-responses", seeds: [.files(["cm/sdk_constants.json"])]) { input in
+            let response = response(input)
+            _ = try? CMAuthenticator.requireSuccess(response)
+            _ = try? CMAuthenticator.AuthenticationRequest.pending(from: response)
+            _ = try? CMAuthenticator.answerStatus(from: response)
+            _ = try? CMAuthenticator.EnvironmentInfo.list(from: response)
+            _ = try? CMAuthenticator.Requests.checkRegistration(response)
+            _ = try? CMAuthenticator.DeviceRegistration(response: response)
+            _ = try? CMAuthenticator.verifiedPins(from: response, key: SaltEdgeFixtures.connectionKeyPublic)
+            _ = try? CMAuthenticator.verifiedPins(from: response)
+        },
+    ]
+}
+
+enum SaltEdgeFixtures {
+    /// The connection key: the 2048-bit fixture key.
+    static let connectionKey = SaltEdge.ConnectionKey(privateKey: Fixtures.rsaSigning)
+    static var connectionKeyPublic: RSA.Signing.PublicKey { Fixtures.rsaSigning.publicKey }
+}
+
+// M-Pin values from the platform (client-secret shares, time permits, DVS keys, identities,
+// PINs), the secure-store record format (bytes planted as a record file of a real store), and
+// the vector-file parsers `mfa vectors` runs on third-party files.
+
+extension FuzzTarget {
+    static let mpin: [FuzzTarget] = [
+        FuzzTarget("mpin-values", seeds: [.jsonStrings(under: "mpin/milagro-crypto-c/mpin/BN254_CX.json", keys: ["CS1", "TIME_PERMIT", "TOKEN", "CLIENT_SECRET", "HASH_MPIN_ID_HEX"], decodeHex: true)]) { input in
+            _ = try? MPin.ClientSecretShare(rawRepresentation: input)
+            _ = try? MPin.TimePermit(rawRepresentation: input)
+            _ = try? MPin.Token(rawRepresentation: input)
+            _ = try? MPin.DVS.PublicKey(rawRepresentation: input)
+            _ = try? MPin.DVS.PrivateKey(rawRepresentation: input)
+            _ = try? MPin.Identity(hash: input)
+            _ = MPin.PIN(decimal: FuzzTarget.text(input))
+            _ = MPin.DVS.verifyDocument(FuzzTarget.text(input), hash: input)
+        },
+    ]
+
+    static let store: [FuzzTarget] = [
+        FuzzTarget("store-record", seeds: [.generated(StoreFixtures.recordSeeds)]) { input in
+            StoreFixtures.plant(input)
+            _ = try? StoreFixtures.store.read("fuzzed")
+        },
+    ]
+
+    static let vectorFiles: [FuzzTarget] = [
+        FuzzTarget("vector-files", seeds: [.files(["cavp/aes/CBCGFSbox128.rsp", "mpin/milagro-crypto-c/bn254cx/fp_BN254CX.txt",
+                                                   "powerauth/crc16-arc.json"])]) { input in
+            let data = Data(input)
+            for path in ["x.json", "x.rsp", "x.pem", "x.txt"] { _ = try? VectorFile.parse(data, path: path) }
+            _ = try? HexText.bytes(FuzzTarget.text(input))
+        },
+    ]
+}
+
+/// A real store in a fresh temporary directory with a fixed key; the target overwrites the
+/// record file `fuzzed` with the input and reads it back through the store.
+enum StoreFixtures {
+    static let directory: String = {
+        let path = NSTemporaryDirectory() + "mfa-fuzz-store-\(getpid())"
+        try? FileManager.default.removeItem(atPath: path)
+        return path
+    }()
+
+    static let store: SecureStore = {
+        do {
+            let key = try StoreKey(SecretBytes([UInt8](repeating: 0x42, count: 32)))
+            let store = try SecureStore(directory: directory, keyProvider: SuppliedKeyProvider(key: key))
+            try store.write(SecretBytes(Array("{\"seed\":true}".utf8)), to: "fuzzed")
+            return store
+        } catch {
+            fatalError("the fuzz store does not open: \(error)")
+        }
+    }()
+
+    static func plant(_ bytes: [UInt8]) {
+        _ = store
+        FileManager.default.createFile(atPath: directory + "/fuzzed", contents: Data(bytes))
+    }
+
+    /// A real sealed record as the seed.
+    static func recordSeeds() -> [[UInt8]] {
+        _ = store
+        guard let data = FileManager.default.contents(atPath: directory + "/fuzzed") else { return [] }
+        return [Array(data)]
+    }
+}
