@@ -65,7 +65,13 @@ extension PowerAuth {
     /// without stopping at the first non-digit.
     public static func isValidPUK(_ puk: SecretBytes) -> Bool {
         puk.withUnsafeBytes { bytes in
-            bytes.count == 10 && bytes.reduce(true) { $0 && ($1 >= 0x30 && $1 <= 0x39) }
+            // Per byte b: b − '0' and 9 − (b − '0') both stay below 256 exactly when b is a
+            // digit, so any bit above the low eight marks a non-digit; no comparison, no branch.
+            let outside = bytes.reduce(UInt16(0)) { outside, byte in
+                let offset = UInt16(byte) &- 0x30
+                return outside | ((offset | (9 &- offset)) >> 8)
+            }
+            return bytes.count == 10 && outside == 0
         }
     }
 

@@ -31,7 +31,7 @@ extension PowerAuth {
 
         /// `key` encrypted under `unlockKey` (16 bytes out). An all-zero unlock key is refused.
         public static func lock(_ key: SymmetricKey, with unlockKey: SymmetricKey) throws(ProtocolError) -> [UInt8] {
-            guard key.byteCount == 16, unlockKey.byteCount == 16, !unlockKey.withUnsafeBytes({ $0.allSatisfy { $0 == 0 } }) else {
+            guard key.byteCount == 16, unlockKey.byteCount == 16, !isAllZeroVartime(unlockKey) else {
                 throw ProtocolError(.invalidArgument, "keys are 16 bytes and the unlock key is not all zero")
             }
             return try ProtocolError.converting("locking a key") { () throws(CryptoError) in
@@ -39,6 +39,13 @@ extension PowerAuth {
                     try AES.UnauthenticatedCBC.encrypt(raw, using: unlockKey, iv: [UInt8](repeating: 0, count: 16), padding: .none)
                 }
             }
+        }
+
+        /// Whether every byte of `key` is zero, read to the end with no branch on a byte.
+        /// Vartime in its one output: the caller branches on the verdict (an all-zero unlock key
+        /// is refused), which reveals only that bit.
+        private static func isAllZeroVartime(_ key: SymmetricKey) -> Bool {
+            key.withUnsafeBytes { bytes in bytes.reduce(UInt8(0)) { $0 | $1 } } == 0
         }
 
         /// The key inside `locked`. Any 16 bytes unlock to some key: a wrong unlock key is only
