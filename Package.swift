@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SecureStore", targets: ["SecureStore"]),
         .library(name: "AuthNetworking", targets: ["AuthNetworking"]),
         .library(name: "URLSessionTransport", targets: ["URLSessionTransport"]),
+        .library(name: "PlainHTTPTransport", targets: ["PlainHTTPTransport"]),
         .library(name: "PowerAuthSDK", targets: ["PowerAuthSDK"]),
         .library(name: "PowerAuthNetworking", targets: ["PowerAuthNetworking"]),
         .library(name: "SaltEdgeAuthenticator", targets: ["SaltEdgeAuthenticator"]),
@@ -27,6 +28,14 @@ let package = Package(
         // The vector-file parsers, a product so the nested Fuzz/ package can fuzz them.
         .library(name: "VectorFormats", targets: ["VectorFormats"]),
         .executable(name: "mfa", targets: ["mfa"]),
+    ],
+    // `mfa` sends with URLSessionTransport by default. Without the trait
+    // (`--disable-default-traits`) it sends with PlainHTTPTransport instead and links no
+    // FoundationNetworking and no libcurl: the build that becomes a static binary needing only
+    // glibc (README "A static mfa").
+    traits: [
+        .trait(name: "URLSession", description: "mfa sends with URLSessionTransport (https, the system trust store)"),
+        .default(enabledTraits: ["URLSession"]),
     ],
     targets: [
         // Layer 0: fixed-width integers, Montgomery arithmetic, constant-time helpers, secrets,
@@ -56,6 +65,8 @@ let package = Package(
         .target(name: "AuthNetworking", dependencies: ["ProtocolSupport"]),
         // Layer 3 support: the default transport, the one target that imports FoundationNetworking.
         .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
+        // Layer 3 support: plain HTTP/1.1 over a Glibc socket, no Foundation, no TLS.
+        .target(name: "PlainHTTPTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
         // Layer 3: the PowerAuth SDK (in progress: the stored activation and crash-safe signing).
         .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The Salt Edge Authenticator v2 client: connections in SecureStore, polling, decisions.
@@ -77,7 +88,8 @@ let package = Package(
         .target(name: "BenchmarkKit", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "PowerAuth", "PowerAuthServer",
                                                      "ProtocolSupport", "SaltEdge", "CMAuthenticator", "SecureStore", "PowerAuthSDK"]),
         .executableTarget(name: "mfa", dependencies: ["CryptoPrimitives", "VectorRunner", "BenchmarkKit", "PowerAuth", "PowerAuthSDK",
-                                                      "PowerAuthNetworking", "SecureStore", "AuthNetworking", "URLSessionTransport",
+                                                      "PowerAuthNetworking", "SecureStore", "AuthNetworking", "PlainHTTPTransport",
+                                                      .target(name: "URLSessionTransport", condition: .when(traits: ["URLSession"])),
                                                       "ProtocolSupport", "SaltEdge", "SaltEdgeAuthenticator", "CMAuthenticator",
                                                       "CMAuthenticatorClient"]),
 
@@ -96,7 +108,7 @@ let package = Package(
         .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
                                                          "ProtocolSupport", "TestSupport"]),
-        .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "ProtocolSupport", "TestSupport"]),
+        .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "PlainHTTPTransport", "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
     ]

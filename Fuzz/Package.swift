@@ -7,7 +7,7 @@ import PackageDescription
 
 /// The root's libraries whose parsers the targets reach.
 let engineProducts = ["CryptoPrimitives", "PowerAuth", "PowerAuthServer", "ProtocolSupport", "SaltEdge", "CMAuthenticator", "MPin",
-                      "SecureStore", "BenchmarkKit", "VectorFormats"]
+                      "SecureStore", "BenchmarkKit", "VectorFormats", "PlainHTTPTransport"]
 
 let package = Package(
     name: "SwiftMFAFuzz",

@@ -117,6 +117,7 @@ let package = Package(
                 .product(name: "PowerAuthServer", package: rootIdentity),
                 .product(name: "PowerAuthNetworking", package: rootIdentity),
                 "PinnedTLSTransport",
+                .product(name: "PlainHTTPTransport", package: rootIdentity),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "SaltEdgeAuthenticator", package: rootIdentity),
                 .product(name: "SaltEdge", package: rootIdentity),

@@ -3,6 +3,7 @@ import CMAuthenticator
 import CryptoPrimitives
 import Foundation
 import MPin
+import PlainHTTPTransport
 import ProtocolSupport
 import SaltEdge
 import SecureStore
@@ -96,6 +97,22 @@ extension FuzzTarget {
         FuzzTarget("store-record", seeds: [.generated(StoreFixtures.recordSeeds)]) { input in
             StoreFixtures.plant(input)
             _ = try? StoreFixtures.store.read("fuzzed")
+        },
+    ]
+
+    /// PlainHTTPTransport's HTTP/1.1 response framing, fed as if all bytes had arrived and the
+    /// peer had closed, and again as if more might come; with any split point, parsing the whole
+    /// must agree with itself (framing never depends on how the bytes were read).
+    static let http: [FuzzTarget] = [
+        FuzzTarget("http1-response", seeds: [.generated {
+            ["HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;x=1\r\nWiki\r\n0\r\nT: 1\r\n\r\n",
+             "HTTP/1.0 500 Oops\r\nX: y\r\n\r\n<html>", "HTTP/1.1 204 No Content\r\n\r\n"].map { Array($0.utf8) }
+        }]) { input in
+            let closed = try? HTTP1Message.parseResponse(input, connectionClosed: true)
+            if let open = try? HTTP1Message.parseResponse(input, connectionClosed: false), open != closed {
+                FuzzTarget.violated("a complete framed response read differently once the peer closed", input)
+            }
         },
     ]
 

@@ -57,15 +57,16 @@ struct ActivatedClient {
     var possession: SymmetricKey { SymmetricKey(data: possessionBytes) }
     var authentication: Authentication { Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8)) }
 
-    /// Activates through a transport to `url` (quiet unless `transport` says otherwise).
+    /// Activates through a transport to `url` (quiet unless `transport` says otherwise;
+    /// `sending`, when given, replaces URLSessionTransport altogether).
     init(url: String, instanceID: String, version: PowerAuth.ProtocolVersion = .v3_3,
-         transport: URLSessionTransport.Configuration? = nil) async throws {
+         transport: URLSessionTransport.Configuration? = nil, sending: (any HTTPTransport)? = nil) async throws {
         let application = try await integration(url, "integration/powerauth/application")
         configurationString = try #require(application["configurationString"] as? String)
         core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
         store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path)
         client = try PowerAuthClient(configuration: .init(instanceID: instanceID, core: core, version: version), store: store,
-                                     transport: URLSessionTransport(configuration: transport ?? Self.quiet(url)),
+                                     transport: sending ?? URLSessionTransport(configuration: transport ?? Self.quiet(url)),
                                      now: { UInt64(Date().timeIntervalSince1970 * 1000) })
         let issued = try await integration(url, "integration/powerauth/activation/init")
         let code = try #require(issued["activationCode"] as? String), signature = try #require(issued["activationSignature"] as? String)

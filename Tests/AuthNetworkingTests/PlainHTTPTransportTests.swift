@@ -1,0 +1,108 @@
+// PlainHTTPTransport: the HTTP/1.1 framing on hand-written wire bytes (RFC 9112's examples of
+// Content-Length, chunked with extensions and trailers, close-delimited, HEAD/204), every
+// malformed answer a typed error; then the transport over real sockets on 127.0.0.1.
+
+import AuthNetworking
+import Foundation
+import PlainHTTPTransport
+import ProtocolSupport
+import Testing
+import TestSupport
+
+@Suite struct PlainHTTPTransportTests {
+    static func wire(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test func framesByContentLengthChunkingOrClose() throws {
+        let sized = try HTTP1Message.parseResponse(Self.wire("HTTP/1.1 201 Created\r\nContent-Length: 5\r\nX-A:  b \r\n\r\nhello"), connectionClosed: false)
+        #expect(sized.status == 201 && sized.body == Self.wire("hello") && sized.header("x-a") == "b")
+        // RFC 9112 §7.1: sizes in hex, extensions after ';', a trailer section before the end.
+        let chunked = try HTTP1Message.parseResponse(
+            Self.wire("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n9\r\npedia in \r\n0\r\nExpires: never\r\n\r\n"), connectionClosed: false)
+        #expect(chunked.body == Self.wire("Wikipedia in "))
+        let closed = try HTTP1Message.parseResponse(Self.wire("HTTP/1.0 500 Oops\r\n\r\n<html>"), connectionClosed: true)
+        #expect(closed.status == 500 && closed.body == Self.wire("<html>"))
+        let empty = try HTTP1Message.parseResponse(Self.wire("HTTP/1.1 204 No Content\r\n\r\n"), connectionClosed: false)
+        #expect(empty.status == 204 && empty.body.isEmpty)
+        let head = try HTTP1Message.parseResponse(Self.wire("HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n"), connectionClosed: false, hasNoBody: true)
+        #expect(head.body.isEmpty)
+    }
+
+    @Test func partialAnswersAskForMoreAndBadOnesAreTyped() {
+        let incomplete = ["HTTP/1.1 200 OK\r\nContent-Le", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
+                          "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", "HTTP/1.1 200 OK\r\n\r\nopen"]
+        for text in incomplete {
+            #expect(throws: HTTP1Message.ParseError.incomplete, "\(text.debugDescription)") {
+                try HTTP1Message.parseResponse(Self.wire(text), connectionClosed: false)
+            }
+        }
+        let malformed = ["HTTP/2 200 OK\r\n\r\n", "HTTP/1.1 2x0 OK\r\n\r\n", "ICY 200 OK\r\n\r\n", "HTTP/1.1 200 OK\r\nNo colon\r\n\r\n",
+                         "HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+                         "HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\nhello", "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n",
+                         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n\r\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n"]
+        for text in malformed {
+            #expect(throws: HTTP1Message.ParseError.self, "\(text.debugDescription)") {
+                try HTTP1Message.parseResponse(Self.wire(text), connectionClosed: true)
+            }
+            #expect((try? HTTP1Message.parseResponse(Self.wire(text), connectionClosed: true)) == nil)
+        }
+        var limits = HTTP1Message.Limits()
+        limits.bodyBytes = 4
+        #expect(throws: HTTP1Message.ParseError.tooLarge) {
+            try HTTP1Message.parseResponse(Self.wire("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"), connectionClosed: false, limits: limits)
+        }
+    }
+
+    @Test func sendsOverLoopbackAndTypesEveryFault() async throws {
+        let server = try LoopbackServer { request in
+            request.target.hasPrefix("/base/chunked")
+                ? Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n".utf8)
+                : LoopbackServer.response(status: 200, headers: [("X-Answer", "42")], body: request.body.reversed())
+        }
+        defer { server.stop() }
+        var configuration = PlainHTTPTransport.Configuration(baseURL: server.baseURL + "/base/")
+        configuration.additionalHeaders = [HTTPHeader("X-App", "mfa")]
+        let transport = PlainHTTPTransport(configuration: configuration, logger: .disabled)
+        let body = Array(#"{"a":1}"#.utf8)
+        let request = HTTPRequest(method: .post, path: "pa/v3/x", query: [HTTPHeader("a b", "c&d")], headers: [HTTPHeader("X-App", "own")], body: body)
+        let response = try await transport.send(request)
+        #expect(response.status == 200 && response.header("X-Answer") == "42" && response.body == body.reversed())
+        let seen = try #require(server.requests.first)
+        #expect(seen.method == "POST" && seen.target == "/base/pa/v3/x?a%20b=c%26d" && seen.body == body)
+        #expect(seen.header("X-App") == "own" && seen.header("Host") == String(server.baseURL.dropFirst(7)))
+        #expect(try await transport.send(HTTPRequest(method: .get, path: "chunked")).body == Array("abc".utf8))
+
+        let closed = try LoopbackServer { _ in nil }
+        closed.stop()
+        await #expect(throws: TransportError(.unreachable)) {
+            try await PlainHTTPTransport(configuration: .init(baseURL: closed.baseURL), logger: .disabled).send(HTTPRequest(method: .get, path: "x"))
+        }
+        await #expect(throws: TransportError(.invalidRequest)) {
+            try await PlainHTTPTransport(configuration: .init(baseURL: "https://127.0.0.1:1"), logger: .disabled).send(HTTPRequest(method: .get, path: "x"))
+        }
+        let garbage = try LoopbackServer { _ in Array("SSH-2.0-OpenSSH\r\n\r\n".utf8) }
+        defer { garbage.stop() }
+        await #expect(throws: TransportError(.badResponse)) {
+            try await PlainHTTPTransport(configuration: .init(baseURL: garbage.baseURL), logger: .disabled).send(HTTPRequest(method: .get, path: "x"))
+        }
+        let cut = try LoopbackServer { _ in Array(LoopbackServer.response(status: 200, body: Array(repeating: 0x41, count: 1000)).dropLast(500)) }
+        defer { cut.stop() }
+        await #expect(throws: TransportError(.badResponse)) {
+            try await PlainHTTPTransport(configuration: .init(baseURL: cut.baseURL), logger: .disabled).send(HTTPRequest(method: .get, path: "x"))
+        }
+        // Held open far past the timeout: only the deadline can end the call.
+        let release = DispatchSemaphore(value: 0)
+        let silent = try LoopbackServer { _ in
+            _ = release.wait(timeout: .now() + 60)
+            return nil
+        }
+        defer {
+            release.signal()
+            silent.stop()
+        }
+        var slow = PlainHTTPTransport.Configuration(baseURL: silent.baseURL)
+        slow.timeout = 0.3
+        await #expect(throws: TransportError(.timedOut)) {
+            try await PlainHTTPTransport(configuration: slow, logger: .disabled).send(HTTPRequest(method: .get, path: "x"))
+        }
+    }
+}
