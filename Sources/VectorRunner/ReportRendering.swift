@@ -1,6 +1,6 @@
 // The text and JSON forms of a run report (DESIGN.md §3).
 
-import Foundation
+import FoundationEssentials
 
 extension RunReport {
     /// The text report: the roots read, one line per file, up to 20 note lines and up to 20
@@ -34,22 +34,45 @@ extension RunReport {
         return lines.joined(separator: "\n")
     }
 
-    /// The same report as one JSON document.
+    /// The same report as one JSON document (keys sorted; `error` only for a file that failed
+    /// to load).
     public func json() -> String {
-        let fileObjects: [[String: Any]] = files.map { file in
-            var object: [String: Any] = [
-                "path": file.path, "status": file.status, "recognized": file.recognized,
-                "passed": file.passed, "failed": file.failed, "skipped": file.skipped,
-                "failures": file.failures.map { ["id": $0.id, "comment": $0.comment, "expected": $0.expected, "got": $0.got] },
-                "skips": file.skips.map { ["id": $0.id, "reason": $0.reason] },
-                "notes": file.notes.map { ["id": $0.id, "text": $0.text] },
-            ]
-            if let error = file.fileError { object["error"] = error }
-            return object
+        let document = JSONDocument(
+            roots: roots, passed: passed, failed: failed, skipped: skipped,
+            files: files.map { file in
+                JSONDocument.File(path: file.path, status: file.status, recognized: file.recognized, passed: file.passed,
+                                  failed: file.failed, skipped: file.skipped,
+                                  failures: file.failures.map { .init(id: $0.id, comment: $0.comment, expected: $0.expected, got: $0.got) },
+                                  skips: file.skips.map { .init(id: $0.id, reason: $0.reason) },
+                                  notes: file.notes.map { .init(id: $0.id, text: $0.text) }, error: file.fileError)
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            return String(decoding: try encoder.encode(document), as: UTF8.self)
+        } catch {
+            // Strings and integers always encode; should that ever change, say so in the output.
+            return #"{"error":"the report could not be encoded as JSON"}"#
         }
-        let document: [String: Any] = ["roots": roots, "files": fileObjects, "passed": passed, "failed": failed, "skipped": skipped]
-        guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The JSON shape of a run (DESIGN.md §3).
+    private struct JSONDocument: Encodable {
+        struct Failure: Encodable { let id, comment, expected, got: String }
+        struct Skip: Encodable { let id, reason: String }
+        struct Note: Encodable { let id, text: String }
+        struct File: Encodable {
+            let path, status: String
+            let recognized: Bool
+            let passed, failed, skipped: Int
+            let failures: [Failure]
+            let skips: [Skip]
+            let notes: [Note]
+            let error: String?
+        }
+        let roots: [String]
+        let passed, failed, skipped: Int
+        let files: [File]
     }
 
     private static func clip(_ text: String) -> String {

@@ -1,7 +1,7 @@
 // Finding vector files, recognising them and running them against the engine.
 
 public import FoundationEssentials
-import Foundation
+import FoundationEssentials
 import VectorFormats
 
 /// Runs test-vector files against the engine (the `mfa vectors` command, DESIGN.md §3).
@@ -23,23 +23,15 @@ public enum VectorRunner {
         var files: [String] = []
         var missing: [String] = []
         for root in roots {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            switch FileKind(atPath: root) {
+            case nil:
                 missing.append(root)
-                continue
-            }
-            if !isDirectory.boolValue {
+            case .file?:
                 files.append(root)
-                continue
-            }
-            let base = root.hasSuffix("/") ? String(root.dropLast()) : root
-            let entries = (FileManager.default.enumerator(atPath: base)?.allObjects as? [String]) ?? []
-            for entry in entries.sorted() {
-                let path = base + "/" + entry
-                var entryIsDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &entryIsDirectory), !entryIsDirectory.boolValue,
-                   !VectorFile.isDocumentation(path: path) {
-                    files.append(path)
+            case .directory?:
+                let base = root.hasSuffix("/") ? String(root.dropLast()) : root
+                for entry in DirectoryWalk.relativeFilePaths(under: base).sorted() where !VectorFile.isDocumentation(path: base + "/" + entry) {
+                    files.append(base + "/" + entry)
                 }
             }
         }

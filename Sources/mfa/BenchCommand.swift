@@ -4,7 +4,7 @@
 // (`Benchmarks/instruction-counts`).
 
 import BenchmarkKit
-import Foundation
+import FoundationEssentials
 
 enum BenchCommand {
     /// Runs the command; returns the exit status (0, or 2 on a usage error).
@@ -65,22 +65,22 @@ enum BenchCommand {
     private static func line(_ result: BenchmarkResult, nameWidth: Int) -> String {
         // Pad to the longest selected name; never cut a name.
         var text = result.name + String(repeating: " ", count: max(0, max(32, nameWidth) - result.name.count))
-            + String(format: " %14.1f ops/s %12.3f µs/op", result.operationsPerSecond, result.nanosecondsPerOperation / 1000)
-        if let bytes = result.bytesPerSecond { text += String(format: " %10.1f MB/s", bytes / 1e6) }
+            + " " + NumberText.fixed(result.operationsPerSecond, decimals: 1, width: 14) + " ops/s "
+            + NumberText.fixed(result.nanosecondsPerOperation / 1000, decimals: 3, width: 12) + " µs/op"
+        if let bytes = result.bytesPerSecond { text += " " + NumberText.fixed(bytes / 1e6, decimals: 1, width: 10) + " MB/s" }
         return text
     }
 
     private static func document(_ results: [BenchmarkResult]) -> String {
         let rows: [[String: Any]] = results.map {
             ["name": $0.name, "ops_per_s": $0.operationsPerSecond, "ns_per_op": $0.nanosecondsPerOperation,
-             "bytes_per_s": $0.bytesPerSecond.map { $0 as Any } ?? NSNull()]
+             "bytes_per_s": $0.bytesPerSecond.map { $0 as Any } ?? JSONOutput.null]
         }
-        let data = (try? JSONSerialization.data(withJSONObject: ["rows": rows], options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return JSONOutput.render(["rows": rows])
     }
 
     private static func usage(_ message: String) -> Int32 {
-        FileHandle.standardError.write(Data("mfa bench: \(message)\nusage: mfa bench [--filter TEXT] [--min-time SECONDS] [--json] | --filter NAME|NAME… --iterations N\n".utf8))
+        StandardStreams.writeError("mfa bench: \(message)\nusage: mfa bench [--filter TEXT] [--min-time SECONDS] [--json] | --filter NAME|NAME… --iterations N\n")
         return 2
     }
 }

@@ -1,19 +1,19 @@
 // `mfa cm <verb>` (issue "Salt Edge Authenticator v2 and CM Authenticator on the wire", point 5):
 // the CM Authenticator client from a shell — configure the service, register the phone with its
 // SMS code, link environments from QR text, list or watch pending requests, approve or deny.
-// `mfa` sends with URLSessionTransport, which cannot pin on Linux (AuthNetworking's
+// `mfa` sends with URLSessionTransport (or, built without the trait, PlainHTTPTransport), neither of which can pin on Linux (AuthNetworking's
 // CertificatePins): with pinning on (the default) the signed certificate list is still fetched
 // and verified, and an https:// service is refused rather than reached unpinned; `--no-pinning`
 // at configure time is the explicit way round. Plain http:// is for loopback test servers.
 
+import Glibc
 import AuthNetworking
 import CMAuthenticator
 import CMAuthenticatorClient
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import ProtocolSupport
 import SecureStore
-import URLSessionTransport
 
 enum CMCommand {
     static let usage = """
@@ -90,11 +90,9 @@ enum CMCommand {
                                          clientDescription: .linux(app: "mfa", version: "0.5", system: release, architecture: machine, locale: "en"),
                                          transport: { base, pins throws(TransportError) in
                                              if pins != nil, base.lowercased().hasPrefix("https://") {
-                                                 throw TransportError(.tls, underlying: "URLSessionTransport cannot pin on Linux; configure with --no-pinning to rely on the system trust store alone")
+                                                 throw TransportError(.tls, underlying: "\(CommandTransport.name) cannot pin on Linux; configure with --no-pinning to rely on the system trust store alone")
                                              }
-                                             var configuration = URLSessionTransport.Configuration(baseURL: base)
-                                             configuration.logger = Logger(level: .errors)
-                                             return URLSessionTransport(configuration: configuration)
+                                             return CommandTransport.make(baseURL: base)
                                          },
                                          pinning: stored.pinning ? .enforced(listKey: listKey) : .disabledTransportCannotPin,
                                          urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly)

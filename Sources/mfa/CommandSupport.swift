@@ -2,7 +2,8 @@
 // exit statuses, running an async verb to completion, text or `--json` output, the default
 // secure store, and the one error line on standard error.
 
-import Foundation
+import Dispatch
+import FoundationEssentials
 import SecureStore
 
 /// The exit statuses of DESIGN.md §3.
@@ -82,19 +83,13 @@ enum CommandSupport {
     }
 
     static func fail(_ tool: String, _ message: String, _ status: ExitStatus) -> Int32 {
-        FileHandle.standardError.write(Data("\(tool): \(message)\n".utf8))
+        StandardStreams.writeError("\(tool): \(message)\n")
         return status.rawValue
     }
 
     /// Prints `object` as one line of JSON with `--json`, else `text`; flushed at once, so a
     /// `--watch` consumer sees each update as it happens.
     static func output(_ options: CommandOptions, _ object: Any, text: String) {
-        let line: String
-        if options.json, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
-            line = String(decoding: data, as: UTF8.self)  // only strings, numbers, bools, arrays and objects of them
-        } else {
-            line = text
-        }
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStreams.writeOutput((options.json ? JSONOutput.render(object) : text) + "\n")
     }
 }

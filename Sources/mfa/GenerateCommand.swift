@@ -2,7 +2,7 @@
 // standard output.
 
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 
 enum GenerateCommand {
     /// Runs the command; returns the exit status (0, or 2 on a usage error).
@@ -15,7 +15,7 @@ enum GenerateCommand {
             print(BN254CX.constantsSource(), terminator: "")
             return 0
         default:
-            FileHandle.standardError.write(Data("usage: mfa generate p256-tables > Sources/CryptoPrimitives/EC/P256/P256GeneratorTables.swift\n       mfa generate bn254cx-constants > Sources/CryptoPrimitives/Pairing/BN254CX/BN254CXConstants.swift\n".utf8))
+            StandardStreams.writeError("usage: mfa generate p256-tables > Sources/CryptoPrimitives/EC/P256/P256GeneratorTables.swift\n       mfa generate bn254cx-constants > Sources/CryptoPrimitives/Pairing/BN254CX/BN254CXConstants.swift\n")
             return 2
         }
     }

@@ -2,7 +2,7 @@
 // call of PowerAuthClient or NetworkingService, its result printed as text or `--json`.
 
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import PowerAuth
 import PowerAuthNetworking
 import PowerAuthSDK

@@ -5,13 +5,12 @@
 
 import AuthNetworking
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import PowerAuth
 import PowerAuthNetworking
 import PowerAuthSDK
 import ProtocolSupport
 import SecureStore
-import URLSessionTransport
 
 enum PowerAuthCommand {
     static let usage = """
@@ -95,16 +94,14 @@ enum PowerAuthCommand {
     static func possessionRecord(_ options: Options) -> String { "mfa.powerauth." + instance(options) + ".possession" }
 
     /// The client of the configured instance, its possession key and its base URL.
-    static func client(_ options: Options) throws -> (PowerAuthClient, SymmetricKey, URLSessionTransport) {
+    static func client(_ options: Options) throws -> (PowerAuthClient, SymmetricKey, any HTTPTransport) {
         let store = try store(options)
         guard let configBytes = try store.read(configRecord(options)), let possession = try store.read(possessionRecord(options)) else {
             throw UsageError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
         }
         let stored = try JSONDecoder().decode(Stored.self, from: Data(configBytes.withUnsafeBytes { Array($0) }))
         guard let version = PowerAuth.ProtocolVersion(rawValue: stored.version) else { throw UsageError(description: "stored protocol \(stored.version)") }
-        var transportConfiguration = URLSessionTransport.Configuration(baseURL: stored.baseURL)
-        transportConfiguration.logger = Logger(level: .errors)
-        let transport = URLSessionTransport(configuration: transportConfiguration)
+        let transport = CommandTransport.make(baseURL: stored.baseURL)
         let configuration = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: stored.configurationString,
                                                              baseURL: stored.baseURL, version: version)
         let key = possession.withUnsafeBytes { SymmetricKey(data: Array($0)) }

@@ -4,12 +4,11 @@
 // actions, revoke. Connections live in the secure store, so each verb is one process.
 
 import AuthNetworking
-import Foundation
+import FoundationEssentials
 import ProtocolSupport
 import SaltEdge
 import SaltEdgeAuthenticator
 import SecureStore
-import URLSessionTransport
 
 enum SaltEdgeCommand {
     static let usage = """
@@ -48,11 +47,7 @@ enum SaltEdgeCommand {
     }
 
     static func client(_ options: CommandOptions) throws -> SaltEdgeAuthenticatorClient {
-        SaltEdgeAuthenticatorClient(store: try options.store(), transport: { base in
-            var configuration = URLSessionTransport.Configuration(baseURL: base)
-            configuration.logger = Logger(level: .errors)
-            return URLSessionTransport(configuration: configuration)
-        }, urlPolicy: options.flags.contains("--allow-http-loopback") ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly)
+        SaltEdgeAuthenticatorClient(store: try options.store(), transport: { base in CommandTransport.make(baseURL: base) }, urlPolicy: options.flags.contains("--allow-http-loopback") ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly)
     }
 
     /// `--connection ID`, else the only stored connection.
@@ -140,8 +135,6 @@ enum SaltEdgeCommand {
     }
 
     static func iso8601(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        date.formatted(Date.ISO8601FormatStyle())
     }
 }

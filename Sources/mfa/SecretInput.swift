@@ -3,7 +3,7 @@
 // not a terminal (a script), from its next line. Read into `SecretBytes`, never a `String`.
 
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import Glibc
 
 enum SecretInput {
@@ -26,7 +26,7 @@ enum SecretInput {
         let terminal = isatty(STDIN_FILENO) == 1
         var saved = termios()
         if terminal {
-            FileHandle.standardError.write(Data(prompt.utf8))
+            StandardStreams.writeError(prompt)
             tcgetattr(STDIN_FILENO, &saved)
             var silent = saved
             silent.c_lflag &= ~tcflag_t(ECHO)
@@ -35,7 +35,7 @@ enum SecretInput {
         defer {
             if terminal {
                 tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-                FileHandle.standardError.write(Data("\n".utf8))
+                StandardStreams.writeError("\n")
             }
         }
         var line: [UInt8] = []
@@ -45,7 +45,7 @@ enum SecretInput {
             if byte == 0x0A { break }
             if byte != 0x0D { line.append(byte) }
         }
-        guard !line.isEmpty else { throw Failure(description: "no secret on standard input (\(prompt.trimmingCharacters(in: .whitespaces)))") }
+        guard !line.isEmpty else { throw Failure(description: "no secret on standard input (\(String(prompt.reversed().drop { $0 == " " }.reversed())))") }
         return SecretBytes(line)
     }
 }

@@ -4,7 +4,7 @@
 // opens, and refuse to start when one fails.
 
 import CryptoPrimitives
-import Foundation
+import Dispatch
 
 enum SelfTestCommand {
     static func run(_ arguments: [String]) -> Int32 {
@@ -16,12 +16,10 @@ enum SelfTestCommand {
         if json {
             let object: [String: Any] = ["passed": passed, "milliseconds": milliseconds,
                                          "tests": results.map { ["algorithm": $0.algorithm, "passed": $0.passed] }]
-            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {  // plain values only
-                print(String(decoding: data, as: UTF8.self))
-            }
+            print(JSONOutput.render(object))
         } else {
             for result in results { print("\(result.passed ? "PASS" : "FAIL") \(result.algorithm)") }
-            print(String(format: "%@ in %.2f ms", passed ? "all self-tests passed" : "SELF-TEST FAILED", milliseconds))
+            print("\(passed ? "all self-tests passed" : "SELF-TEST FAILED") in \(NumberText.fixed(milliseconds, decimals: 2, width: 0)) ms")
         }
         return passed ? 0 : 1
     }

@@ -1,6 +1,6 @@
 // `mfa vectors [--json] [--verbose] [PATH ...]`.
 
-import Foundation
+import FoundationEssentials
 import VectorRunner
 
 enum VectorsCommand {
@@ -14,7 +14,7 @@ enum VectorsCommand {
             case "--json": json = true
             case "--verbose": verbose = true
             case let option where option.hasPrefix("-"):
-                FileHandle.standardError.write(Data("mfa vectors: unknown option \(option)\n".utf8))
+                StandardStreams.writeError("mfa vectors: unknown option \(option)\n")
                 return 2
             default: paths.append(argument)
             }

@@ -1,6 +1,7 @@
 // mfa: the SwiftMFA command-line tool (DESIGN.md §3).
 
-import Foundation
+import Glibc
+import FoundationEssentials
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
@@ -32,6 +33,6 @@ case "--help", "-h", "help":
     print(usage)
     exit(0)
 default:
-    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    StandardStreams.writeError(usage + "\n")
     exit(2)
 }

@@ -4,7 +4,7 @@
 
 import CryptoCore
 import CryptoPrimitives
-import Foundation
+import FoundationEssentials
 import VectorFormats
 
 enum MilagroRSA {
