@@ -74,7 +74,7 @@ extension RSA {
     }
 
     /// An RSA private key with its CRT parameters, all in wiped storage.
-    public struct PrivateKey<Purpose: RSAKeyPurpose>: Sendable, CustomStringConvertible, CustomReflectable {
+    public struct PrivateKey<Purpose: RSAKeyPurpose>: Sendable, CustomStringConvertible {
         let components: RSAKeyComponents
         let arithmetic: RSAPrivateArithmetic
         /// The matching public key.
@@ -128,9 +128,6 @@ extension RSA {
         public var keySizeInBits: Int { publicKey.keySizeInBits }
         /// A redacted description.
         public var description: String { "RSA.PrivateKey(\(keySizeInBits) bits, redacted)" }
-        /// A mirror with no children, so `dump` shows nothing secret.
-        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
-
         private static func pem(_ label: String, _ der: SecretBytes) -> SecretBytes {
             der.withUnsafeBytes { SecretBytes(PEM.encode(label: label, der: $0).utf8) }
         }
@@ -178,3 +175,10 @@ extension RSA.PublicKey: Equatable {
         lhs.modulus == rhs.modulus && lhs.publicExponent == rhs.publicExponent
     }
 }
+
+#if !hasFeature(Embedded)  // Embedded Swift has no reflection, so nothing for `dump` to show
+extension RSA.PrivateKey: CustomReflectable {
+    /// A mirror with no children, so `dump` shows nothing secret.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+#endif

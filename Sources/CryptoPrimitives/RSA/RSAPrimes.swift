@@ -14,18 +14,18 @@ enum RSAPrimes {
             if i % 2 == 1 { primes.append(UInt32(i)) }
             for j in stride(from: i * i, to: 2048, by: i) { sieve[j] = false }
         }
-        var groups: [(UInt32, [UInt32])] = []
+        var groups: [(product: UInt32, primes: [UInt32])] = []  // labelled: no array cast (none in Embedded Swift)
         var product: UInt64 = 1, members: [UInt32] = []
         for prime in primes {
             if product * UInt64(prime) >= 1 << 32 {
-                groups.append((UInt32(product), members))
+                groups.append((product: UInt32(product), primes: members))
                 product = 1
                 members = []
             }
             product *= UInt64(prime)
             members.append(prime)
         }
-        groups.append((UInt32(product), members))
+        groups.append((product: UInt32(product), primes: members))
         return groups
     }()
 

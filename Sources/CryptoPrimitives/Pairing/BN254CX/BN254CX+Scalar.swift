@@ -6,7 +6,7 @@ import CryptoCore
 extension BN254CX {
     /// An integer modulo r, 32 bytes big-endian in wiped storage; `==` is constant time and
     /// `description` redacted.
-    public struct Scalar: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    public struct Scalar: Sendable, Equatable, CustomStringConvertible {
         package let storage: SecretBytes
 
         package init(_ value: Fr) {
@@ -82,8 +82,6 @@ extension BN254CX {
 
         /// A redacted description.
         public var description: String { "BN254CX.Scalar(redacted)" }
-        /// A mirror with no children.
-        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
     }
 }
 
@@ -136,3 +134,10 @@ extension BN254CX.G1 {
         return BN254CX.G1(result)
     }
 }
+
+#if !hasFeature(Embedded)  // Embedded Swift has no reflection, so nothing for `dump` to show
+extension BN254CX.Scalar: CustomReflectable {
+    /// A mirror with no children.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+#endif
