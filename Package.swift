@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "PowerAuthNetworking", targets: ["PowerAuthNetworking"]),
         .library(name: "SaltEdgeAuthenticator", targets: ["SaltEdgeAuthenticator"]),
         .library(name: "CMAuthenticatorClient", targets: ["CMAuthenticatorClient"]),
+        .library(name: "MIRACLMFA", targets: ["MIRACLMFA"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         // The vector-file parsers, a product so the nested Fuzz/ package can fuzz them.
         .library(name: "VectorFormats", targets: ["VectorFormats"]),
@@ -73,6 +74,8 @@ let package = Package(
         .target(name: "SaltEdgeAuthenticator", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The CM Authenticator client: device and environments in SecureStore, pinned transports, polling.
         .target(name: "CMAuthenticatorClient", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        // The MIRACL MFA client: users in SecureStore, discovery, registration, authentication, DVS.
+        .target(name: "MIRACLMFA", dependencies: ["MPin", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The Wultra networking layer: typed endpoints signed, token-signed and E2EE through PowerAuthSDK.
         .target(name: "PowerAuthNetworking", dependencies: ["PowerAuthSDK", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "AuthNetworking"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;
@@ -109,6 +112,8 @@ let package = Package(
         .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
                                                          "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "PlainHTTPTransport", "ProtocolSupport", "TestSupport"]),
+        .testTarget(name: "MIRACLMFATests", dependencies: ["MIRACLMFA", "MPin", "AuthNetworking", "SecureStore", "ProtocolSupport",
+                                                       "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
     ]

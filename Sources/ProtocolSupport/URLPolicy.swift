@@ -6,7 +6,7 @@
 /// the provider's public key arrives from the configuration URL, so a plain-HTTP URL would let
 /// anyone on the path substitute it).
 public struct URLPolicy: Sendable, Equatable {
-    private enum Kind: Sendable, Equatable { case httpsOnly, loopbackHTTPAllowed }
+    private enum Kind: Sendable, Equatable { case httpsOnly, loopbackHTTPAllowed, plainHTTPAllowed }
     private let kind: Kind
 
     /// `https://` to a host whose name contains a dot (not a bare intranet name). The default.
@@ -17,10 +17,16 @@ public struct URLPolicy: Sendable, Equatable {
     /// a plain-HTTP configuration hands the provider key to whoever is on the path.
     public static let insecureAllowingPlainHTTPToLoopback = URLPolicy(kind: .loopbackHTTPAllowed)
 
+    /// Also accepts `http://` to any host: only for replaying recorded traffic of servers that
+    /// were reached over plain HTTP on a lab network (the 2016 M-Pin recordings). Never for a
+    /// live server.
+    public static let insecureAllowingPlainHTTP = URLPolicy(kind: .plainHTTPAllowed)
+
     /// Whether `url` may be used under this policy.
     public func permits(_ url: String) -> Bool {
         guard let components = URLText.components(of: url) else { return false }
         let host = Self.hostName(components.host)
+        if kind == .plainHTTPAllowed { return components.scheme == "https" || components.scheme == "http" }
         if kind == .loopbackHTTPAllowed, Self.isLoopback(host) {
             return components.scheme == "https" || components.scheme == "http"
         }

@@ -1,0 +1,161 @@
+// Verification and registration (sdk-surfaces.md §3.4–§3.5; mpin.md §7.1 items 3–5, §7.2):
+// the platform issues an M-Pin ID, the two D-TAs each issue a share of the client secret once
+// the identity is verified, and the PIN is extracted from it so that only the token is stored.
+
+import CryptoPrimitives
+public import MPin
+import ProtocolSupport
+
+/// What a finished identity verification returns (`VerificationResult`, sdk-surfaces.md §3.9).
+public struct MPinVerificationResult: Sendable, Equatable {
+    /// Proves the verified identity; pass it as the registration code.
+    public let activationToken: String
+    /// The session the verification belongs to, usable with session details and abort.
+    public let accessCode: String?
+}
+
+extension MPinClient {
+    /// Asks the platform to e-mail a verification link to the user (`StartVerification`;
+    /// mpin.md §7.2 — the wire names are MIRACL Trust's `/verification/email`, assumed).
+    /// The user moves to ``MPinUser/State/startedVerification``.
+    public func startVerification(for user: MPinUser, clientID: String? = nil, redirectURI: String? = nil,
+                                  accessCode: String? = nil) async throws(MPinError) {
+        var record = try storedRecord(user, allowed: [.invalid, .startedVerification])
+        let body = MPinPlatform.verificationBody(userID: user.identity, clientID: clientID ?? configuration.clientID, redirectURI: redirectURI,
+                                                 accessCode: accessCode, deviceName: user.deviceName)
+        _ = try await send(.post, try activeBackend() + "/verification/email", body: body, step: .verification)
+        record.state = .startedVerification
+        try records.write(record)
+    }
+
+    /// Confirms the verification with the code of the e-mailed link (`FinishVerification`;
+    /// `/verification/confirmation`, assumed as above).
+    public func finishVerification(for user: MPinUser, code: String) async throws(MPinError) -> MPinVerificationResult {
+        _ = try storedRecord(user, allowed: [.startedVerification])
+        let response = try await send(.post, try activeBackend() + "/verification/confirmation",
+                                      body: MPinPlatform.confirmationBody(userID: user.identity, code: code), step: .verification)
+        let wire = try decode(MPinPlatform.ConfirmationWire.self, response, "verification confirmation")
+        return MPinVerificationResult(activationToken: wire.actToken, accessCode: wire.accessId)
+    }
+
+    /// Starts registration (`StartRegistration:`): the platform issues the M-Pin ID. With a
+    /// registration code (an activation token or a code from another device) the identity
+    /// counts as verified. The user moves to ``MPinUser/State/startedRegistration``.
+    public func startRegistration(for user: MPinUser, accessCode: String?, registrationCode: String? = nil,
+                                  pushToken: String? = nil) async throws(MPinError) -> MPinUser {
+        var record = try storedRecord(user, allowed: [.invalid, .startedVerification])
+        let settings = try activeSettings()
+        let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: accessCode,
+                                             activationCode: registrationCode, pushToken: pushToken)
+        let response = try await send(.put, settings.registerURL, body: body, step: .register)
+        try apply(try decode(MPinPlatform.RegisterWire.self, response, "registration answer"), to: &record)
+        record.secrets.accessCode = accessCode
+        record.state = .startedRegistration
+        try records.write(record)
+        return record.user
+    }
+
+    /// Restarts registration with the same M-Pin ID, e.g. to send the e-mail again
+    /// (`RestartRegistration:`; `PUT registerURL/{mpinId}` with `regOTT`).
+    public func restartRegistration(for user: MPinUser) async throws(MPinError) -> MPinUser {
+        var record = try storedRecord(user, allowed: [.startedRegistration, .activated])
+        let settings = try activeSettings()
+        let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: record.secrets.accessCode,
+                                             activationCode: nil, pushToken: nil, regOTT: record.secrets.regOTT)
+        let response = try await send(.put, settings.registerURL + "/" + record.mpinID, body: body, step: .register)
+        try apply(try decode(MPinPlatform.RegisterWire.self, response, "registration answer"), to: &record)
+        record.secrets.pendingClientSecret = nil
+        record.state = .startedRegistration
+        try records.write(record)
+        return record.user
+    }
+
+    /// Fetches the client secret once the identity is verified (`ConfirmRegistration:`): the
+    /// first D-TA's share from `signatureURL`, the second's from `certivoxURL` with the
+    /// parameters the first signed; both must be BN254CX points. Throws
+    /// ``MPinError/Reason/identityNotVerified`` until the identity is verified (poll) and
+    /// ``MPinError/Reason/registrationExpired`` when it is too late. The user moves to
+    /// ``MPinUser/State/activated``.
+    public func confirmRegistration(for user: MPinUser) async throws(MPinError) -> MPinUser {
+        var record = try storedRecord(user, allowed: [.startedRegistration, .activated])
+        let settings = try activeSettings()
+        let signature = try await send(.get, settings.signatureURL + "/" + record.mpinID,
+                                       query: [HTTPHeader("regOTT", record.secrets.regOTT ?? "")], step: .signature)
+        let first = try decode(MPinPlatform.SignatureWire.self, signature, "signature answer")
+        let second = try await send(.get, settings.certivoxURL + "clientSecret?" + first.params, step: .clientSecret)
+        let share2 = try decode(MPinPlatform.ClientSecretWire.self, second, "client secret").clientSecret ?? ""
+        let clientSecret: MPin.ClientSecret
+        do {
+            let shares = [try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(first.clientSecretShare)),
+                          try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(share2))]
+            clientSecret = MPin.Issuer.combine(shares)   // mpin.md §7.1 item 5: RECOMBINE_G1
+        } catch {
+            throw MPinError(.invalidResponse, "a client-secret share is not a BN254CX point",
+                            protocolError: ProtocolError(error, "client-secret share"))
+        }
+        record.secrets.pendingClientSecret = Hex.encode(clientSecret.rawRepresentation.unsafeExposedBytes)
+        record.state = .activated
+        try records.write(record)
+        return record.user
+    }
+
+    /// Finishes registration (`FinishRegistration:`): TOKEN = CS − PIN·A (and − factor·A for
+    /// an optional second factor), stored; the PIN and the client secret are not. The user moves
+    /// to ``MPinUser/State/registered``. `pinLength` is what the app shows the user next time.
+    public func finishRegistration(for user: MPinUser, pin: MPin.PIN, pinLength: Int = 4,
+                                   secondFactor: MPin.PIN? = nil) throws(MPinError) -> MPinUser {
+        var record = try storedRecord(user, allowed: [.activated])
+        guard let pending = record.secrets.pendingClientSecret else { throw MPinError(.flowError, "no client secret: confirm the registration first") }
+        let identity = try identity(of: record)
+        let clientSecret: MPin.ClientSecret
+        do { clientSecret = try MPin.ClientSecret(rawRepresentation: try Hex.decode(pending)) } catch {
+            throw MPinError(.store, "the stored client secret is not a point")
+        }
+        var token = MPin.Client.extractPIN(pin, identity: identity, clientSecret: clientSecret)   // mpin.md §4 EXTRACT_PIN
+        if let secondFactor {
+            token = MPin.Client.extractFactor(secondFactor.value, bitCount: MPin.pinBitCount, identity: identity, token: token)
+        }
+        record.secrets.token = Hex.encode(token.rawRepresentation.unsafeExposedBytes)
+        record.secrets.hasSecondFactor = secondFactor != nil
+        record.secrets.pendingClientSecret = nil
+        record.secrets.regOTT = nil
+        record.pinLength = pinLength
+        record.failedAuthentications = 0
+        record.state = .registered
+        try records.write(record)
+        return record.user
+    }
+
+    // MARK: Records
+
+    /// The stored record of `user`, required to be in one of `allowed` (else `FLOW_ERROR`).
+    func storedRecord(_ user: MPinUser, allowed: Set<MPinUser.State>) throws(MPinError) -> UserRecord {
+        guard let record = try records.read(identity: user.identity, backend: user.backend) else {
+            throw MPinError(.flowError, "\(user.identity) is not stored (makeUser first, or it was deleted)")
+        }
+        guard allowed.contains(record.state) else {
+            throw MPinError(.flowError, "\(user.identity) is \(record.state.rawValue); this needs \(allowed.map(\.rawValue).sorted().joined(separator: " or "))")
+        }
+        return record
+    }
+
+    /// The identity A is computed from: the M-Pin ID's bytes exactly as issued (mpin.md §7.1 item 3).
+    func identity(of record: UserRecord) throws(MPinError) -> MPin.Identity {
+        do { return MPin.Identity(try Hex.decode(record.mpinID)) } catch {
+            throw MPinError(.store, "the stored M-Pin ID is not hex")
+        }
+    }
+
+    private func apply(_ wire: MPinPlatform.RegisterWire, to record: inout UserRecord) throws(MPinError) {
+        guard !wire.mpinId.isEmpty, (try? Hex.decode(wire.mpinId)) != nil else {
+            throw MPinError(.invalidResponse, "the registration answer holds no hex M-Pin ID")
+        }
+        record.mpinID = wire.mpinId   // used exactly as issued (mpin.md §7.1 item 3)
+        record.secrets.regOTT = wire.regOTT
+        record.customerID = wire.customerId ?? record.customerID
+        record.appID = wire.appId ?? record.appID
+        if let expires = wire.expireTime, let now = wire.nowTime {
+            record.registrationExpiration = MPinUser.Expiration(expiresAt: expires.date, serverTime: now.date)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+// The MIRACL MFA client's one error (sdk-surfaces.md §3.8 `MpinStatus`, §3.11 naming map):
+// the SDK's status values as reasons a caller switches on, plus the transport, store and
+// response failures a Linux SDK adds, each with the error behind it.
+
+public import AuthNetworking
+public import ProtocolSupport
+public import SecureStore
+
+/// Why a MIRACL MFA operation failed (`OK` is a normal return).
+public struct MPinError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for callers to switch on.
+    public enum Reason: String, Sendable, Equatable {
+        /// The user is in the wrong state for the call, no backend is set, or the user cannot
+        /// sign (`FLOW_ERROR`).
+        case flowError
+        /// A URL outside the trusted domains, or not https while trusted domains are set
+        /// (`UNTRUSTED_DOMAIN_ERROR`), or refused by the URL policy.
+        case untrustedDomain
+        /// The identity has not been verified yet; retry `confirmRegistration` later
+        /// (`IDENTITY_NOT_VERIFIED`; HTTP 400/401 on the signature request).
+        case identityNotVerified
+        /// The registration expired (HTTP 404 on the signature or register request).
+        case registrationExpired
+        /// Time permits could not be obtained: the identity is revoked (`REVOKED`, HTTP 410).
+        case revoked
+        /// Wrong PIN or factor (`INCORRECT_PIN`, HTTP 401); see ``MPinError/userBlocked``.
+        case incorrectPIN
+        /// The access code or session is invalid or expired (HTTP 412).
+        case invalidAccessCode
+        /// The request expired (HTTP 408).
+        case requestExpired
+        /// The identity is not authorized for this (HTTP 403).
+        case notAuthorized
+        /// A cryptographic step failed (`CRYPTO_ERROR`).
+        case crypto
+        /// The platform answered with another error status.
+        case server
+        /// The answer could not be parsed or holds invalid values.
+        case invalidResponse
+        /// Input that cannot be used (a QR text, a URL, an empty identity).
+        case invalidInput
+        /// No HTTP answer arrived.
+        case transport
+        /// The secure store failed or holds a record that cannot be trusted.
+        case store
+    }
+
+    /// What went wrong.
+    public let reason: Reason
+    /// A human-readable explanation (never a secret).
+    public let message: String
+    /// With ``Reason/incorrectPIN``: the platform blocked the identity (HTTP 410); its token is
+    /// deleted and the user is ``MPinUser/State/blocked``.
+    public let userBlocked: Bool
+    /// The HTTP status of a server error.
+    public let httpStatus: Int?
+    /// The protocol error behind an invalid response.
+    public let protocolError: ProtocolError?
+    /// The transport's error.
+    public let transportError: TransportError?
+    /// The store's error.
+    public let storeError: SecureStoreError?
+
+    /// Creates an error.
+    public init(_ reason: Reason, _ message: String, userBlocked: Bool = false, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
+                transportError: TransportError? = nil, storeError: SecureStoreError? = nil) {
+        self.reason = reason
+        self.message = message
+        self.userBlocked = userBlocked
+        self.httpStatus = httpStatus
+        self.protocolError = protocolError
+        self.transportError = transportError
+        self.storeError = storeError
+    }
+
+    /// `reason: message (HTTP n)`.
+    public var description: String {
+        "\(reason.rawValue): \(message)" + (httpStatus.map { " (HTTP \($0))" } ?? "") + (userBlocked ? " [user blocked]" : "")
+    }
+
+    /// Errors are equal when their reasons and the blocked flag are.
+    public static func == (a: MPinError, b: MPinError) -> Bool { a.reason == b.reason && a.userBlocked == b.userBlocked }
+
+    /// The error for a non-2xx answer (mpin.md §7.1 item 6: 401 wrong PIN, 410 blocked or
+    /// revoked, 412 invalid access code or authOTT, 408 expired, 403 not authorized, 404 expired
+    /// registration), read in the context of `step`.
+    static func status(_ status: Int, step: Step, body: [UInt8]) -> MPinError {
+        let text = String(decoding: body.prefix(200), as: UTF8.self).filter { !$0.isNewline }
+        let message = "\(step.rawValue): " + (text.isEmpty ? "HTTP \(status)" : text)
+        switch (status, step) {
+        case (401, .authenticate): return MPinError(.incorrectPIN, message, httpStatus: status)
+        case (410, .authenticate): return MPinError(.incorrectPIN, message, userBlocked: true, httpStatus: status)
+        case (410, .timePermit): return MPinError(.revoked, message, httpStatus: status)
+        case (400, .signature), (401, .signature): return MPinError(.identityNotVerified, message, httpStatus: status)
+        case (404, .signature), (404, .register): return MPinError(.registrationExpired, message, httpStatus: status)
+        case (412, _): return MPinError(.invalidAccessCode, message, httpStatus: status)
+        case (408, _): return MPinError(.requestExpired, message, httpStatus: status)
+        case (403, _): return MPinError(.notAuthorized, message, httpStatus: status)
+        default: return MPinError(.server, message, httpStatus: status)
+        }
+    }
+
+    /// The request an answer belongs to, which decides what its status means.
+    enum Step: String, Sendable {
+        case clientSettings, service, session, authorize, register, signature, clientSecret, timePermit
+        case pass1, pass2, authenticate, dvsRegister, verification
+    }
+}

@@ -1,0 +1,139 @@
+// Users kept on the device (mpin.md §6; sdk-surfaces.md §3.10: the Keychain becomes SecureStore):
+// one encrypted record per user, `mpin.user.<h>` with h = the first 16 bytes of
+// SHA-256(backend ‖ LF ‖ identity) in hex, so a name carries no identity and two backends never
+// collide. The record holds the public fields and the secrets of mpin.md §6: the token, the
+// signing token, the registration's one-time token, a client secret waiting for its PIN, and
+// the cached time permit.
+
+import CryptoPrimitives
+import FoundationEssentials
+import SecureStore
+
+/// The secret half of a user's record.
+struct UserSecrets: Codable, Sendable {
+    /// The registration's one-time token while registering (mpin.md §7.1 item 3).
+    var regOTT: String?
+    /// The access code the registration started with.
+    var accessCode: String?
+    /// The client secret between `confirmRegistration` and `finishRegistration` (hex).
+    var pendingClientSecret: String?
+    /// TOKEN = CS − PIN·A (hex), the PIN never stored (mpin.md §5).
+    var token: String?
+    /// Whether a second factor was extracted from the token too.
+    var hasSecondFactor: Bool = false
+    /// The cached time permit and its day (mpin.md §4, §7.1 item 6).
+    var permitDay: UInt32?
+    var permit: String?
+    /// The DVS registration token between the two DVS steps (mpin.md §7.2).
+    var dvsRegisterToken: String?
+    /// The signing identity (mpin.md §6, 2019 SDK's separate signing set).
+    var signingMPinID: String?
+    var signingPublicKey: String?
+    var signingDTAs: String?
+    var signingToken: String?
+    var signingHasSecondFactor: Bool = false
+}
+
+/// One stored user: the public view and its secrets.
+struct UserRecord: Codable, Sendable {
+    var identity: String
+    var backend: String
+    var deviceName: String?
+    var state: MPinUser.State
+    var customerID: String
+    var appID: String
+    var mpinID: String
+    var registrationExpiration: MPinUser.Expiration?
+    var pinLength: Int
+    var failedAuthentications: Int
+    var secrets: UserSecrets
+
+    init(_ user: MPinUser, secrets: UserSecrets = UserSecrets()) {
+        identity = user.identity
+        backend = user.backend
+        deviceName = user.deviceName
+        state = user.state
+        customerID = user.customerID
+        appID = user.appID
+        mpinID = user.mpinID
+        registrationExpiration = user.registrationExpiration
+        pinLength = user.pinLength
+        failedAuthentications = user.failedAuthentications
+        self.secrets = secrets
+    }
+
+    /// The public view.
+    var user: MPinUser {
+        var user = MPinUser(identity: identity, backend: backend, deviceName: deviceName)
+        user.state = state
+        user.customerID = customerID
+        user.appID = appID
+        user.mpinID = mpinID
+        user.registrationExpiration = registrationExpiration
+        user.pinLength = pinLength
+        user.canSign = secrets.signingToken != nil
+        user.failedAuthentications = failedAuthentications
+        return user
+    }
+
+    /// Copies the public fields of `user` (state, ids, expiry) into the record.
+    mutating func update(from user: MPinUser) {
+        state = user.state
+        customerID = user.customerID
+        appID = user.appID
+        mpinID = user.mpinID
+        registrationExpiration = user.registrationExpiration
+        pinLength = user.pinLength
+        failedAuthentications = user.failedAuthentications
+    }
+}
+
+/// The users in a secure store.
+struct UserRecords: Sendable {
+    let store: SecureStore
+    static let prefix = "mpin.user."
+
+    static func recordName(identity: String, backend: String) -> String {
+        prefix + Hex.encode(SHA256.hash(data: Array((backend + "\n" + identity).utf8)).bytes.prefix(16))
+    }
+
+    func read(identity: String, backend: String) throws(MPinError) -> UserRecord? {
+        try read(record: Self.recordName(identity: identity, backend: backend))
+    }
+
+    func write(_ record: UserRecord) throws(MPinError) {
+        let encoded: Data
+        do { encoded = try JSONEncoder().encode(record) } catch { throw MPinError(.store, "the user record cannot be encoded") }
+        var bytes = Array(encoded)
+        defer { SecretBytes.wipe(&bytes) }
+        do { try store.write(SecretBytes(bytes), to: Self.recordName(identity: record.identity, backend: record.backend)) } catch {
+            throw MPinError(.store, "the user record cannot be written", storeError: error)
+        }
+    }
+
+    func remove(identity: String, backend: String) throws(MPinError) {
+        do { try store.remove(Self.recordName(identity: identity, backend: backend)) } catch {
+            throw MPinError(.store, "the user record cannot be removed", storeError: error)
+        }
+    }
+
+    /// Every stored user, of every backend, sorted by backend then identity.
+    func all() throws(MPinError) -> [UserRecord] {
+        let names: [String]
+        do { names = try store.names().filter { $0.hasPrefix(Self.prefix) } } catch {
+            throw MPinError(.store, "the store cannot be listed", storeError: error)
+        }
+        var records: [UserRecord] = []
+        for name in names { if let record = try read(record: name) { records.append(record) } }
+        return records.sorted { ($0.backend, $0.identity) < ($1.backend, $1.identity) }
+    }
+
+    private func read(record name: String) throws(MPinError) -> UserRecord? {
+        let bytes: SecretBytes?
+        do { bytes = try store.read(name) } catch { throw MPinError(.store, "the user record cannot be read", storeError: error) }
+        guard let bytes else { return nil }
+        do { return try JSONDecoder().decode(UserRecord.self, from: Data(bytes.unsafeExposedBytes)) } catch {
+            throw MPinError(.store, "the record \(name) is not an M-Pin user")
+        }
+    }
+}
