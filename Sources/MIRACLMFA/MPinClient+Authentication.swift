@@ -49,10 +49,11 @@ extension MPinClient {
         if settings.usePermits { try await refreshTimePermit(&record, settings: settings) }
     }
 
-    /// Logs the user in to the web session of `accessCode` (`FinishAuthentication:`).
-    /// ``MPinError/Reason/incorrectPIN`` on a wrong PIN, with
+    /// Logs the user in to the web session of `accessCode` (`FinishAuthentication:`); with no
+    /// access code, authenticates the user to the backend alone (the older `Authenticate`,
+    /// `authenticateURL`). ``MPinError/Reason/incorrectPIN`` on a wrong PIN, with
     /// ``MPinError/userBlocked`` once the platform blocked the identity.
-    public func authenticate(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil, accessCode: String) async throws(MPinError) {
+    public func authenticate(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil, accessCode: String?) async throws(MPinError) {
         _ = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(accessCode: accessCode))
     }
 

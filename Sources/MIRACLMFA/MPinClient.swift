@@ -48,6 +48,13 @@ public struct MPinServiceDetails: Sendable, Equatable {
     public let backendURL: String
     /// The service's logo.
     public let logoURL: String?
+
+    /// Details as the platform describes them.
+    public init(name: String, backendURL: String, logoURL: String?) {
+        self.name = name
+        self.backendURL = backendURL
+        self.logoURL = logoURL
+    }
 }
 
 /// A browser session behind an access code (`SessionDetails`, sdk-surfaces.md §3.9).
@@ -119,6 +126,14 @@ public actor MPinClient {
         let fetched = try await testBackend(url)
         backend = url.hasSuffix("/") ? String(url.dropLast()) : url
         settings = fetched
+    }
+
+    /// Makes `url` the active backend with settings fetched earlier (by ``testBackend(_:)`` or
+    /// kept by the app), without a request: a second client of the same device, or a process
+    /// that cached them.
+    public func setBackend(_ url: String, settings: MPinPlatform.ClientSettings) {
+        backend = url.hasSuffix("/") ? String(url.dropLast()) : url
+        self.settings = settings
     }
 
     // MARK: Users (sdk-surfaces.md §3.2)
