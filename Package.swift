@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "VectorFormats"),
         // Top layer: runs parsed vectors against the engine; shared by `mfa` and the tests.
         // It also reads CryptoCore's integers directly (Milagro's arithmetic dumps, CAVP inputs).
-        .target(name: "VectorRunner", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "PowerAuth", "ProtocolSupport",
+        .target(name: "VectorRunner", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "MIRACLMFA", "PowerAuth", "ProtocolSupport",
                                                      "SaltEdge", "CMAuthenticator", "VectorFormats"]),
         // Top layer: the benchmark rows and their timing harness, shared by `mfa bench` and the
         // nested Benchmarks/ package (which adds swift-crypto beside them).

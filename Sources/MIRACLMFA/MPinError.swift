@@ -84,7 +84,7 @@ public struct MPinError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The error for a non-2xx answer (mpin.md §7.1 item 6: 401 wrong PIN, 410 blocked or
     /// revoked, 412 invalid access code or authOTT, 408 expired, 403 not authorized, 404 expired
     /// registration), read in the context of `step`.
-    static func status(_ status: Int, step: Step, body: [UInt8]) -> MPinError {
+    package static func status(_ status: Int, step: Step, body: [UInt8]) -> MPinError {
         let text = String(decoding: body.prefix(200), as: UTF8.self).filter { !$0.isNewline }
         let message = "\(step.rawValue): " + (text.isEmpty ? "HTTP \(status)" : text)
         switch (status, step) {
@@ -101,7 +101,7 @@ public struct MPinError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The request an answer belongs to, which decides what its status means.
-    enum Step: String, Sendable {
+    package enum Step: String, Sendable {
         case clientSettings, service, session, authorize, register, signature, clientSecret, timePermit
         case pass1, pass2, authenticate, dvsRegister, verification
     }

@@ -79,7 +79,7 @@ public enum VectorRunner {
             guard let checker = PowerAuthFiles.checker(for: name, json) ?? PowerAuthProtocolFiles.checker(for: name, json)
                     ?? PowerAuthCodeFiles.checker(for: name, json) ?? PowerAuthECIESFiles.checker(for: name, json)
                     ?? PowerAuthWorkedExamples.checker(for: name, json)
-                    ?? MPinFiles.checker(for: name, json)
+                    ?? MPinFiles.checker(for: name, json) ?? MPinRecordedTrafficFile.checker(json)
                     ?? SaltEdgeFiles.checker(forPath: path, json) ?? CMFiles.checker(for: name, json) else {
                 return .unrecognized(path)
             }
