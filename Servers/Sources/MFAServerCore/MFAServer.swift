@@ -15,10 +15,10 @@ public enum MFAServer {
     static let delayHeader = "X-MFA-Delay-Ms"
 
     /// An application on `host:port` (port 0: any free one) serving `powerAuth` and, when given,
-    /// `saltEdge` (which learns the URL) and `cm`; over TLS when `tls` is given (`https://`
+    /// `saltEdge` and `mpin` (which learn the URL) and `cm`; over TLS when `tls` is given (`https://`
     /// URLs). `onRunning` receives the URL once the socket is bound.
     public static func application(host: String = "127.0.0.1", port: Int = 0, powerAuth: PowerAuthStandIn, saltEdge: SaltEdgeStandIn? = nil,
-                                   cm: CMStandIn? = nil, tls: TLSConfiguration? = nil,
+                                   cm: CMStandIn? = nil, mpin: MPinStandIn? = nil, tls: TLSConfiguration? = nil,
                                    onRunning: @escaping @Sendable (String) async -> Void = { _ in }) throws
         -> some ApplicationProtocol {
         let router = Router()
@@ -35,6 +35,8 @@ public enum MFAServer {
                 answer = await saltEdge?.handle(exchange)
             } else if path.hasPrefix("cm/") || path.hasPrefix("integration/cm/") {
                 answer = await cm?.handle(exchange)
+            } else if path.hasPrefix("mpin/") || path.hasPrefix("integration/mpin/") {
+                answer = await mpin?.handle(exchange)
             } else if exchange.method == .post {
                 answer = await powerAuth.handle(exchange)
             } else {
@@ -56,6 +58,7 @@ public enum MFAServer {
                            onServerRunning: { channel in
                                let bound = channel.localAddress?.port ?? port
                                await saltEdge?.setBaseURL("\(scheme)://\(host):\(bound)")
+                               await mpin?.setBaseURL("\(scheme)://\(host):\(bound)")
                                await onRunning("\(scheme)://\(host):\(bound)")
                            })
     }

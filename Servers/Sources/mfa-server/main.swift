@@ -24,8 +24,9 @@ while let argument = arguments.popFirst() {
         print("""
             usage: mfa-server [--host 127.0.0.1] [--port 0] [--state FILE] [--tls]
             Serves the PowerAuth stand-in (/pa/v3/…, /app/…, /integration/powerauth/…), a Salt
-            Edge v2 provider (/saltedge/…, /integration/saltedge/…) and a CM Authenticator service
-            (/cm/…, /integration/cm/…). With --tls it serves https with a fresh self-signed
+            Edge v2 provider (/saltedge/…, /integration/saltedge/…), a CM Authenticator service
+            (/cm/…, /integration/cm/…) and a MIRACL MFA platform with its two D-TAs and a relying
+            party (backend <url>/mpin; /mpin/…, /integration/mpin/…). With --tls it serves https with a fresh self-signed
             certificate for 127.0.0.1, prints its SHA-256, and the CM certificate list pins it.
             With --state, the PowerAuth
             application, activations, recovery codes and tokens are read from FILE at start and
@@ -41,12 +42,13 @@ while let argument = arguments.popFirst() {
 let powerAuth = if let stateFile { try await PowerAuthStandIn(stateFile: stateFile) } else { try PowerAuthStandIn() }
 let saltEdge = try SaltEdgeStandIn()
 let cm = try CMStandIn()
+let mpin = try MPinStandIn()
 let identity = tls ? try TestTLSIdentity() : nil
 if let identity {
     await cm.setPins([(identity.certificateSHA256Hex, identity.spkiSHA256Base64)])
     FileHandle.standardOutput.write(Data("mfa-server certificate SHA-256 \(identity.certificateSHA256Hex)\n".utf8))
 }
-let app = try MFAServer.application(host: host, port: port, powerAuth: powerAuth, saltEdge: saltEdge, cm: cm,
+let app = try MFAServer.application(host: host, port: port, powerAuth: powerAuth, saltEdge: saltEdge, cm: cm, mpin: mpin,
                                     tls: identity?.serverConfiguration) { url in
     // Written straight to fd 1 so it appears at once even when stdout is a pipe (scripts wait for it).
     FileHandle.standardOutput.write(Data("mfa-server listening on \(url)\n".utf8))
