@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "SaltEdgeAuthenticator", targets: ["SaltEdgeAuthenticator"]),
         .library(name: "CMAuthenticatorClient", targets: ["CMAuthenticatorClient"]),
         .library(name: "MIRACLMFA", targets: ["MIRACLMFA"]),
+        .library(name: "MFACommandLine", targets: ["MFACommandLine"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         // The vector-file parsers, a product so the nested Fuzz/ package can fuzz them.
         .library(name: "VectorFormats", targets: ["VectorFormats"]),
@@ -90,11 +91,13 @@ let package = Package(
         // It times CryptoCore's field and Montgomery rows directly.
         .target(name: "BenchmarkKit", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "PowerAuth", "PowerAuthServer",
                                                      "ProtocolSupport", "SaltEdge", "CMAuthenticator", "SecureStore", "PowerAuthSDK"]),
-        .executableTarget(name: "mfa", dependencies: ["CryptoPrimitives", "VectorRunner", "BenchmarkKit", "PowerAuth", "PowerAuthSDK",
+        // The argument parser of mfa's command families (a library so Fuzz/ can reach it).
+        .target(name: "MFACommandLine"),
+        .executableTarget(name: "mfa", dependencies: ["MFACommandLine", "CryptoPrimitives", "VectorRunner", "BenchmarkKit", "PowerAuth", "PowerAuthSDK",
                                                       "PowerAuthNetworking", "SecureStore", "AuthNetworking", "PlainHTTPTransport",
                                                       .target(name: "URLSessionTransport", condition: .when(traits: ["URLSession"])),
                                                       "ProtocolSupport", "SaltEdge", "SaltEdgeAuthenticator", "CMAuthenticator",
-                                                      "CMAuthenticatorClient"]),
+                                                      "CMAuthenticatorClient", "MIRACLMFA", "MPin"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
         // hex without the engine, and where ../shared/vectors lives.

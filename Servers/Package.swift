@@ -108,6 +108,20 @@ let package = Package(
                 .product(name: "CryptoPrimitives", package: rootIdentity),
             ]
         ),
+        // One M-Pin authentication round trip over loopback and the platform's verifications per second.
+        .executableTarget(
+            name: "mpin-loopback-bench",
+            dependencies: [
+                "MFAServerCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "MIRACLMFA", package: rootIdentity),
+                .product(name: "MPin", package: rootIdentity),
+                .product(name: "SecureStore", package: rootIdentity),
+                .product(name: "URLSessionTransport", package: rootIdentity),
+                .product(name: "ProtocolSupport", package: rootIdentity),
+                .product(name: "CryptoPrimitives", package: rootIdentity),
+            ]
+        ),
         // The SDKs over real HTTP on 127.0.0.1 against mfa-server.
         .testTarget(
             name: "EndToEndTests",

@@ -41,6 +41,7 @@ extension MPinClient {
     /// identity fails here with ``MPinError/Reason/revoked``, before the PIN is asked for.
     public func prepareAuthentication(for user: MPinUser, accessCode: String? = nil) async throws(MPinError) {
         var record = try storedRecord(user, allowed: [.registered])
+        if trustProjectID != nil { return }   // MIRACL Trust: no permits, the scope travels with pass 1
         let settings = try activeSettings()
         if let accessCode, let codeStatusURL = settings.codeStatusURL {
             _ = try await send(.post, codeStatusURL, body: MPinPlatform.codeStatusBody(status: "user", accessCode: accessCode, userID: user.identity),
@@ -54,6 +55,10 @@ extension MPinClient {
     /// `authenticateURL`). ``MPinError/Reason/incorrectPIN`` on a wrong PIN, with
     /// ``MPinError/userBlocked`` once the platform blocked the identity.
     public func authenticate(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil, accessCode: String?) async throws(MPinError) {
+        if trustProjectID != nil {
+            _ = try await trustAuthenticate(user, pin: pin, secondFactor: secondFactor, scope: "oidc", accessCode: accessCode)
+            return
+        }
         _ = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(accessCode: accessCode))
     }
 
@@ -62,6 +67,7 @@ extension MPinClient {
     /// app's backend.
     public func authorizationCode(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil,
                                   accessCode: String) async throws(MPinError) -> String {
+        guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust logs in to an app with a JWT (authenticationJWT)") }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor,
                                                  Request(accessCode: accessCode, authorizationCodeWanted: true))
         guard let code = answer.code, !code.isEmpty else { throw MPinError(.invalidResponse, "the platform sent no authorization code") }
@@ -71,6 +77,7 @@ extension MPinClient {
     /// Asks the platform for a one-time password (`FinishAuthenticationOTP:`; mpin.md §7.1 item
     /// 7: the server generates it, pass 2 carries it, authenticate its lifetime).
     public func generateOTP(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinOneTimeCode {
+        guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust issues no OTPs") }
         let (answer, pass2) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(otp: true))
         guard let otp = pass2.OTP, !otp.isEmpty else { throw MPinError(.invalidResponse, "the platform sent no OTP") }
         return MPinOneTimeCode(code: otp, expiresAt: answer.expireTime?.date, timeToLive: answer.ttlSeconds, serverTime: answer.nowTime?.date)
@@ -80,6 +87,7 @@ extension MPinClient {
     /// (`FinishAuthenticationRegCode:`; mpin.md §7.2 `{otp, expireTime, ttlSeconds, nowTime}`;
     /// the request names its purpose `reg-code`, an assumed wire member — see the README).
     public func generateRegistrationCode(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinOneTimeCode {
+        if let projectID = trustProjectID { return try await trustQuickCode(user, pin: pin, secondFactor: secondFactor, projectID: projectID) }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "reg-code"))
         guard let code = answer.otp ?? answer.code, !code.isEmpty else { throw MPinError(.invalidResponse, "the platform sent no registration code") }
         return MPinOneTimeCode(code: code, expiresAt: answer.expireTime?.date, timeToLive: answer.ttlSeconds, serverTime: answer.nowTime?.date)
@@ -134,7 +142,7 @@ extension MPinClient {
 
     /// Counts a wrong PIN; on a block (HTTP 410) deletes the token and marks the user blocked
     /// (mpin.md §7.1 item 6), written before the error reaches the caller.
-    private func recordFailure(_ error: MPinError, record: inout UserRecord) throws(MPinError) {
+    func recordFailure(_ error: MPinError, record: inout UserRecord) throws(MPinError) {
         guard error.reason == .incorrectPIN else { return }
         record.failedAuthentications += 1
         if error.userBlocked {
@@ -147,7 +155,7 @@ extension MPinClient {
     }
 
     /// The identity, token and wire fields to authenticate with.
-    private func credential(of record: UserRecord, signing: Bool,
+    func credential(of record: UserRecord, signing: Bool,
                             secondFactor: MPin.PIN?) throws(MPinError) -> (identity: MPin.Identity, token: MPin.Token, mpinID: String,
                                                                              dtas: String?, publicKey: [UInt8]?) {
         let tokenHex = signing ? record.secrets.signingToken : record.secrets.token

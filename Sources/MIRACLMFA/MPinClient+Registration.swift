@@ -21,6 +21,13 @@ extension MPinClient {
     public func startVerification(for user: MPinUser, clientID: String? = nil, redirectURI: String? = nil,
                                   accessCode: String? = nil) async throws(MPinError) {
         var record = try storedRecord(user, allowed: [.invalid, .startedVerification])
+        if let projectID = trustProjectID {
+            try await trustStartVerification(user, projectID: projectID, clientID: clientID ?? configuration.clientID, redirectURI: redirectURI,
+                                             accessCode: accessCode)
+            record.state = .startedVerification
+            try records.write(record)
+            return
+        }
         let body = MPinPlatform.verificationBody(userID: user.identity, clientID: clientID ?? configuration.clientID, redirectURI: redirectURI,
                                                  accessCode: accessCode, deviceName: user.deviceName)
         _ = try await send(.post, try activeBackend() + "/verification/email", body: body, step: .verification)
@@ -44,6 +51,12 @@ extension MPinClient {
     public func startRegistration(for user: MPinUser, accessCode: String?, registrationCode: String? = nil,
                                   pushToken: String? = nil) async throws(MPinError) -> MPinUser {
         var record = try storedRecord(user, allowed: [.invalid, .startedVerification])
+        if trustProjectID != nil {
+            try await trustStartRegistration(&record, activationToken: registrationCode, pushToken: pushToken)
+            record.state = .startedRegistration
+            try records.write(record)
+            return record.user
+        }
         let settings = try activeSettings()
         let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: accessCode,
                                              activationCode: registrationCode, pushToken: pushToken)
@@ -59,6 +72,7 @@ extension MPinClient {
     /// (`RestartRegistration:`; `PUT registerURL/{mpinId}` with `regOTT`).
     public func restartRegistration(for user: MPinUser) async throws(MPinError) -> MPinUser {
         var record = try storedRecord(user, allowed: [.startedRegistration, .activated])
+        guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust restarts by verifying again") }
         let settings = try activeSettings()
         let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: record.secrets.accessCode,
                                              activationCode: nil, pushToken: nil, regOTT: record.secrets.regOTT)
@@ -78,6 +92,12 @@ extension MPinClient {
     /// ``MPinUser/State/activated``.
     public func confirmRegistration(for user: MPinUser) async throws(MPinError) -> MPinUser {
         var record = try storedRecord(user, allowed: [.startedRegistration, .activated])
+        if trustProjectID != nil {
+            try await trustConfirmRegistration(&record)
+            record.state = .activated
+            try records.write(record)
+            return record.user
+        }
         let settings = try activeSettings()
         let signature = try await send(.get, settings.signatureURL + "/" + record.mpinID,
                                        query: [HTTPHeader("regOTT", record.secrets.regOTT ?? "")], step: .signature)
@@ -106,7 +126,13 @@ extension MPinClient {
                                    secondFactor: MPin.PIN? = nil) throws(MPinError) -> MPinUser {
         var record = try storedRecord(user, allowed: [.activated])
         guard let pending = record.secrets.pendingClientSecret else { throw MPinError(.flowError, "no client secret: confirm the registration first") }
-        let identity = try identity(of: record)
+        var identity = try identity(of: record)
+        if trustProjectID != nil {   // every Trust identity is mpinId ‖ Pa (mpin.md §5.7)
+            do { identity = MPin.Identity(mpinID: try Hex.decode(record.mpinID),
+                                          dvsPublicKey: try MPin.DVS.PublicKey(rawRepresentation: try Hex.decode(record.secrets.signingPublicKey ?? ""))) } catch {
+                throw MPinError(.store, "the stored public key is not a G2 point")
+            }
+        }
         let clientSecret: MPin.ClientSecret
         do { clientSecret = try MPin.ClientSecret(rawRepresentation: try Hex.decode(pending)) } catch {
             throw MPinError(.store, "the stored client secret is not a point")
@@ -117,6 +143,10 @@ extension MPinClient {
         }
         record.secrets.token = Hex.encode(token.rawRepresentation.unsafeExposedBytes)
         record.secrets.hasSecondFactor = secondFactor != nil
+        if trustProjectID != nil {   // the login token is the signing token
+            record.secrets.signingToken = record.secrets.token
+            record.secrets.signingHasSecondFactor = secondFactor != nil
+        }
         record.secrets.pendingClientSecret = nil
         record.secrets.regOTT = nil
         record.pinLength = pinLength

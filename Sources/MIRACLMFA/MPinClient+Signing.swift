@@ -32,6 +32,7 @@ extension MPinClient {
     /// Step one of the signing registration (`StartRegistrationDVS:`): authenticates with the
     /// login PIN for a DVS registration token (assumed purpose `dvs`, see the README).
     public func startSigningRegistration(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) {
+        guard trustProjectID == nil else { throw MPinError(.flowError, "every MIRACL Trust identity can sign already") }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "dvs"))
         guard let token = answer.dvsRegisterToken, !token.isEmpty else { throw MPinError(.invalidResponse, "the platform sent no DVS registration token") }
         var record = try storedRecord(user, allowed: [.registered])
@@ -96,7 +97,11 @@ extension MPinClient {
         guard let signingToken = record.secrets.signingToken, let signingID = record.secrets.signingMPinID,
               let keyHex = record.secrets.signingPublicKey else { throw MPinError(.flowError, "\(user.identity) cannot sign: no signing registration") }
         guard documentHash.count == 32 else { throw MPinError(.invalidInput, "a document hash is 32 bytes (SHA-256)") }
-        _ = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "dvs-auth", signing: true))
+        if trustProjectID != nil {
+            _ = try await trustAuthenticate(user, pin: pin, secondFactor: secondFactor, scope: "dvs-auth", accessCode: nil)
+        } else {
+            _ = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "dvs-auth", signing: true))
+        }
         var random = SystemRandomSource()
         do {
             let publicKey = try MPin.DVS.PublicKey(rawRepresentation: try Hex.decode(keyHex))

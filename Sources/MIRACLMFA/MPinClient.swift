@@ -13,6 +13,18 @@ public import SecureStore
 /// How the MIRACL MFA client is set up (`initSDKWithHeaders:`, `AddTrustedDomain:`,
 /// `SetClientId:`; sdk-surfaces.md §3.1).
 public struct MPinConfiguration: Sendable {
+    /// Which generation of the platform API the backend speaks.
+    public enum Platform: Sendable, Equatable {
+        /// The MIRACL MFA platform of the MPinMFA SDK (mpin.md §7.1–§7.2): client settings,
+        /// two-pass with optional time permits, separate DVS registration. The default.
+        case mfa
+        /// MIRACL Trust API v2 (mpin.md §7.3) for a project: every identity signs, scopes,
+        /// JWTs checked against the platform's JWKS, quick codes, signing sessions.
+        case trust(projectID: String)
+    }
+
+    /// The platform generation (``Platform/mfa`` unless set).
+    public var platform: Platform
     /// The customer/client id from the platform portal, sent as `X-MIRACL-CID`.
     public var clientID: String?
     /// Headers added to every request (`AddCustomHeaders:`).
@@ -29,8 +41,9 @@ public struct MPinConfiguration: Sendable {
     public var rpsPrefix: String
 
     /// A configuration; every part optional.
-    public init(clientID: String? = nil, customHeaders: [HTTPHeader] = [], trustedDomains: [String] = [],
+    public init(platform: Platform = .mfa, clientID: String? = nil, customHeaders: [HTTPHeader] = [], trustedDomains: [String] = [],
                 urlPolicy: URLPolicy = .httpsOnly, clientName: String = "SwiftMFA/0.6 (Linux)", rpsPrefix: String = "rps") {
+        self.platform = platform
         self.clientID = clientID
         self.customHeaders = customHeaders
         self.trustedDomains = trustedDomains
@@ -85,8 +98,10 @@ public actor MPinClient {
     public private(set) var configuration: MPinConfiguration
     /// The active backend, once ``setBackend(_:)`` succeeded.
     public private(set) var backend: String?
-    /// The active backend's client settings.
+    /// The active backend's client settings (the MFA platform).
     public private(set) var settings: MPinPlatform.ClientSettings?
+    /// The active backend's signing keys (MIRACL Trust's JWKS).
+    public internal(set) var keySet: MPinTrust.KeySet?
 
     /// A client keeping its users in `store` and sending through `transport(origin)`.
     public init(configuration: MPinConfiguration = MPinConfiguration(), store: SecureStore, transport: @escaping TransportFactory,
@@ -113,6 +128,7 @@ public actor MPinClient {
     /// Fetches `url`'s client settings without switching to it (`TestBackend:`).
     @discardableResult
     public func testBackend(_ url: String) async throws(MPinError) -> MPinPlatform.ClientSettings {
+        if case .trust = configuration.platform { throw MPinError(.flowError, "MIRACL Trust has no client settings: setBackend checks its JWKS") }
         let backend = url.hasSuffix("/") ? String(url.dropLast()) : url
         let response = try await send(.get, backend + "/" + configuration.rpsPrefix + "/clientSettings", step: .clientSettings)
         do { return try MPinPlatform.ClientSettings(responseBody: response.body, backend: backend) } catch {
@@ -123,6 +139,11 @@ public actor MPinClient {
     /// Makes `url` the active backend (`SetBackend:`): its settings are fetched first, and on
     /// failure the previous backend stays.
     public func setBackend(_ url: String) async throws(MPinError) {
+        if case .trust = configuration.platform {
+            keySet = try await trustKeySet(url)
+            backend = url.hasSuffix("/") ? String(url.dropLast()) : url
+            return
+        }
         let fetched = try await testBackend(url)
         backend = url.hasSuffix("/") ? String(url.dropLast()) : url
         settings = fetched

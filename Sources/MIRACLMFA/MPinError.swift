@@ -60,6 +60,9 @@ public struct MPinError: Error, Sendable, Equatable, CustomStringConvertible {
     public let transportError: TransportError?
     /// The store's error.
     public let storeError: SecureStoreError?
+    /// MIRACL Trust's error code (`UNSUCCESSFUL_AUTHENTICATION`, `REVOKED_MPINID`, …), when the
+    /// platform sent one.
+    public internal(set) var platformCode: String?
 
     /// Creates an error.
     public init(_ reason: Reason, _ message: String, userBlocked: Bool = false, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
@@ -71,6 +74,7 @@ public struct MPinError: Error, Sendable, Equatable, CustomStringConvertible {
         self.protocolError = protocolError
         self.transportError = transportError
         self.storeError = storeError
+        platformCode = nil
     }
 
     /// `reason: message (HTTP n)`.
@@ -87,6 +91,11 @@ public struct MPinError: Error, Sendable, Equatable, CustomStringConvertible {
     package static func status(_ status: Int, step: Step, body: [UInt8]) -> MPinError {
         let text = String(decoding: body.prefix(200), as: UTF8.self).filter { !$0.isNewline }
         let message = "\(step.rawValue): " + (text.isEmpty ? "HTTP \(status)" : text)
+        if let code = MPinTrust.errorCode(in: body) {   // MIRACL Trust's v2 error body (mpin.md §7.3)
+            var error = trust(code, status: status, step: step, message: message)
+            error.platformCode = code
+            return error
+        }
         switch (status, step) {
         case (401, .authenticate): return MPinError(.incorrectPIN, message, httpStatus: status)
         case (410, .authenticate): return MPinError(.incorrectPIN, message, userBlocked: true, httpStatus: status)
@@ -100,9 +109,21 @@ public struct MPinError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    private static func trust(_ code: String, status: Int, step: Step, message: String) -> MPinError {
+        switch code {
+        case "UNSUCCESSFUL_AUTHENTICATION": return MPinError(.incorrectPIN, message, httpStatus: status)
+        case "REVOKED_MPINID" where step == .authenticate: return MPinError(.incorrectPIN, message, userBlocked: true, httpStatus: status)
+        case "REVOKED_MPINID": return MPinError(.revoked, message, httpStatus: status)
+        case "EXPIRED_MPINID": return MPinError(.registrationExpired, message, httpStatus: status)
+        case "INVALID_ACTIVATION_TOKEN", "UNSUCCESSFUL_VERIFICATION": return MPinError(.notAuthorized, message, httpStatus: status)
+        case "REQUEST_BACKOFF": return MPinError(.requestExpired, message, httpStatus: status)
+        default: return MPinError(.server, message, httpStatus: status)
+        }
+    }
+
     /// The request an answer belongs to, which decides what its status means.
     package enum Step: String, Sendable {
         case clientSettings, service, session, authorize, register, signature, clientSecret, timePermit
-        case pass1, pass2, authenticate, dvsRegister, verification
+        case pass1, pass2, authenticate, dvsRegister, verification, signingSession, jwks
     }
 }

@@ -1,6 +1,8 @@
 // The PIN as the integer the protocol multiplies in, and the two ways MIRACL clients have turned
 // PIN text into it (mpin.md §3).
 
+public import CryptoPrimitives
+
 
 extension MPin {
     /// A PIN as the integer the protocol uses, below 2²⁰ (``MPin/pinBitCount``). Redacted in
@@ -26,6 +28,23 @@ extension MPin {
                 let digit = Int32(byte) - 0x30
                 invalid |= UInt32(bitPattern: digit | (9 - digit)) >> 31   // sign bit set iff digit ∉ 0…9
                 value = value &* 10 &+ UInt32(bitPattern: digit & 0xF)
+            }
+            guard invalid == 0 else { return nil }
+            self.init(value)
+        }
+
+        /// The same from PIN text held as secret bytes (as read from a terminal or a file), so the
+        /// digits never pass through a `String`.
+        public init?(decimal secret: SecretBytes) {
+            guard (1...9).contains(secret.count) else { return nil }
+            let (value, invalid) = secret.withUnsafeBytes { digits in
+                var value: UInt32 = 0, invalid: UInt32 = 0
+                for byte in digits {
+                    let digit = Int32(byte) - 0x30
+                    invalid |= UInt32(bitPattern: digit | (9 - digit)) >> 31   // sign bit set iff digit ∉ 0…9
+                    value = value &* 10 &+ UInt32(bitPattern: digit & 0xF)
+                }
+                return (value, invalid)
             }
             guard invalid == 0 else { return nil }
             self.init(value)

@@ -6,6 +6,7 @@
 // and verified, and an https:// service is refused rather than reached unpinned; `--no-pinning`
 // at configure time is the explicit way round. Plain http:// is for loopback test servers.
 
+import MFACommandLine
 import Glibc
 import AuthNetworking
 import CMAuthenticator

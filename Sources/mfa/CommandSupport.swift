@@ -4,48 +4,13 @@
 
 import Dispatch
 import FoundationEssentials
+import MFACommandLine
 import SecureStore
 
 /// The exit statuses of DESIGN.md §3.
 enum ExitStatus: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3 }
 
-/// A command line that cannot be used.
-struct UsageError: Error, CustomStringConvertible { let description: String }
-
-/// Parsed `--name value` options, flags and positional arguments.
-struct CommandOptions {
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
-    var positional: [String] = []
-    static let flagNames: Set<String> = ["--json", "--local", "--help", "-h", "--watch", "--allow-http-loopback", "--no-pinning"]
-
-    init(_ arguments: [String]) throws {
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            if Self.flagNames.contains(argument) {
-                flags.insert(argument)
-            } else if argument.hasPrefix("--") {
-                guard let value = rest.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
-                values[argument] = value
-            } else {
-                positional.append(argument)
-            }
-        }
-    }
-
-    func require(_ name: String) throws -> String {
-        guard let value = values[name] else { throw UsageError(description: "\(name) is required") }
-        return value
-    }
-
-    /// The positional argument at `index`, named `name` in the error.
-    func argument(_ index: Int, _ name: String) throws -> String {
-        guard positional.count > index else { throw UsageError(description: "\(name) is required") }
-        return positional[index]
-    }
-
-    var json: Bool { flags.contains("--json") }
-
+extension CommandOptions {
     /// `--store DIR`, else `~/.local/share/swiftmfa`.
     func store() throws -> SecureStore {
         let directory = values["--store"] ?? (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.local/share/swiftmfa"

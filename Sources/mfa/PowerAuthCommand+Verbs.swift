@@ -1,6 +1,7 @@
 // The verbs of `mfa powerauth` (see PowerAuthCommand.swift for the shared options): each one
 // call of PowerAuthClient or NetworkingService, its result printed as text or `--json`.
 
+import MFACommandLine
 import CryptoPrimitives
 import FoundationEssentials
 import PowerAuth

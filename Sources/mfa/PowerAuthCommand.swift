@@ -3,6 +3,7 @@
 // configuration kept in the secure store, exit codes and output. The verbs are in
 // PowerAuthCommand+Verbs.swift.
 
+import MFACommandLine
 import AuthNetworking
 import CryptoPrimitives
 import FoundationEssentials

@@ -3,6 +3,7 @@
 // list connections, list or watch authorizations, confirm or deny one, consents, instant
 // actions, revoke. Connections live in the secure store, so each verb is one process.
 
+import MFACommandLine
 import AuthNetworking
 import FoundationEssentials
 import ProtocolSupport

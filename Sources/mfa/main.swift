@@ -12,6 +12,7 @@ let usage = """
            mfa powerauth <verb> … (mfa powerauth --help)
            mfa saltedge <verb> … (mfa saltedge --help)
            mfa cm <verb> … (mfa cm --help)
+           mfa mpin <verb> … (mfa mpin --help)
     """
 
 switch arguments.first {
@@ -29,6 +30,8 @@ case "saltedge":
     exit(SaltEdgeCommand.run(Array(arguments.dropFirst())))
 case "cm":
     exit(CMCommand.run(Array(arguments.dropFirst())))
+case "mpin":
+    exit(MPinCommand.run(Array(arguments.dropFirst())))
 case "--help", "-h", "help":
     print(usage)
     exit(0)

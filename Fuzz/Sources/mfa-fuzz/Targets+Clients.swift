@@ -1,5 +1,7 @@
 // The Salt Edge, CM and M-Pin targets, the secure-store record and the vector-file parsers.
 import CMAuthenticator
+import MFACommandLine
+import MIRACLMFA
 import CryptoPrimitives
 import Foundation
 import MPin
@@ -89,7 +91,50 @@ extension FuzzTarget {
             _ = try? MPin.DVS.PrivateKey(rawRepresentation: input)
             _ = try? MPin.Identity(hash: input)
             _ = MPin.PIN(decimal: FuzzTarget.text(input))
+            _ = MPin.PIN(decimal: SecretBytes(input))
             _ = MPin.DVS.verifyDocument(FuzzTarget.text(input), hash: input)
+        },
+        // Every answer of the MIRACL platform that MPinClient parses (mpin.md §7.1–§7.2), seeded
+        // with the recorded traffic's bodies and URLs; a parsed URL must print as one that
+        // parses to the same location.
+        FuzzTarget("mpin-platform-responses", seeds: [.jsonStrings(under: "mpin/mfa-sdk-core-recorded", keys: ["data", "url"], decodeHex: false)]) { input in
+            _ = try? MPinPlatform.ClientSettings(responseBody: input, backend: "https://api.example.com")
+            _ = try? JSONResponse.decode(MPinPlatform.ServiceWire.self, from: input, what: "service")
+            _ = try? JSONResponse.decode(MPinPlatform.SessionWire.self, from: input, what: "session")
+            if let wire = try? JSONResponse.decode(MPinPlatform.AuthorizeWire.self, from: input, what: "authorize") {
+                _ = MPinClient.accessCode(inQRText: wire.qrURL)
+            }
+            _ = try? JSONResponse.decode(MPinPlatform.RegisterWire.self, from: input, what: "register")
+            _ = try? JSONResponse.decode(MPinPlatform.SignatureWire.self, from: input, what: "signature")
+            _ = try? JSONResponse.decode(MPinPlatform.ClientSecretWire.self, from: input, what: "clientSecret")
+            _ = try? JSONResponse.decode(MPinPlatform.TimePermitWire.self, from: input, what: "timePermit")
+            _ = try? JSONResponse.decode(MPinPlatform.Pass1Wire.self, from: input, what: "pass1")
+            _ = try? JSONResponse.decode(MPinPlatform.Pass2Wire.self, from: input, what: "pass2")
+            _ = try? JSONResponse.decode(MPinPlatform.AuthenticateWire.self, from: input, what: "authenticate")
+            _ = try? JSONResponse.decode(MPinPlatform.DVSRegisterWire.self, from: input, what: "dvsregister")
+            _ = try? JSONResponse.decode(MPinPlatform.ConfirmationWire.self, from: input, what: "confirmation")
+            let text = FuzzTarget.text(input)
+            _ = try? MPinPlatform.point(hex: text, what: "point")
+            _ = MPinPlatform.resolve(text, against: "https://api.example.com/base")
+            if let location = MPinPlatform.Location(text), let again = MPinPlatform.Location(location.description),
+               again.origin != location.origin || again.path != location.path {
+                FuzzTarget.violated("a parsed URL printed as one with another origin or path", input)
+            }
+        },
+    ]
+
+    /// `mfa`'s argument parser: NUL-separated arguments; every accessor must answer or throw.
+    static let commandLine: [FuzzTarget] = [
+        FuzzTarget("mfa-arguments", seeds: [.generated {
+            [["register", "--user", "alice@example.com", "--pin-file", "/tmp/pin", "--json"], ["--store"], ["--json", "--otp", "x", "--", "y"],
+             ["authenticate", "--qr", "http://127.0.0.1:8080/mpin#abc", "--allow-http-loopback"]].map { Array($0.joined(separator: "\0").utf8) }
+        }]) { input in
+            let arguments = input.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            guard let options = try? CommandOptions(arguments) else { return }
+            _ = try? options.require("--user")
+            _ = try? options.argument(0, "first")
+            _ = try? options.argument(Int(input.first ?? 0) - 128, "any")
+            _ = options.json
         },
     ]
 

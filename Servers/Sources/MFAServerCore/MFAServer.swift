@@ -35,7 +35,7 @@ public enum MFAServer {
                 answer = await saltEdge?.handle(exchange)
             } else if path.hasPrefix("cm/") || path.hasPrefix("integration/cm/") {
                 answer = await cm?.handle(exchange)
-            } else if path.hasPrefix("mpin/") || path.hasPrefix("integration/mpin/") {
+            } else if path.hasPrefix("mpin/") || path.hasPrefix("trust/") || path.hasPrefix("integration/mpin/") {
                 answer = await mpin?.handle(exchange)
             } else if exchange.method == .post {
                 answer = await powerAuth.handle(exchange)

@@ -47,6 +47,12 @@ extension MPinStandIn {
         case (.post, "fault"):
             fault = body["kind"] as? String
             return CMStandIn.json(["fault": fault ?? ""])
+        case (.post, "signing-session"):
+            let id = try openSigningSession(userID: userID, hash: body["hash"] as? String ?? "", description: body["description"] as? String ?? "")
+            return CMStandIn.json(["id": id])
+        case (.post, "signing-session-status"):
+            guard let id = body["id"] as? String, let session = signingSessions[id] else { throw CMStandIn.StandInError(404, "no such signing session") }
+            return CMStandIn.json(["status": session.status])
         case (_, "stats"):
             return CMStandIn.json(["verifications": verifications, "identities": identities.count])
         default:

@@ -17,7 +17,8 @@ extension MPinStandIn {
         let utText = body["UT"] as? String ?? ""
         let ut = utText.isEmpty ? nil : try Self.point(utText, "UT")
         let y = try BN254CX.Scalar.random(using: &random)
-        pending[mpinID] = PendingPass(y: y, u: u, ut: ut, day: ut == nil ? nil : MPin.day(ofUnixTime: Int64(Date().timeIntervalSince1970)))
+        pending[mpinID] = PendingPass(y: y, u: u, ut: ut, day: ut == nil ? nil : MPin.day(ofUnixTime: Int64(Date().timeIntervalSince1970)),
+                                      scope: (body["scope"] as? [String])?.first)
         return CMStandIn.json(["y": Hex.encode(y.rawRepresentation.unsafeExposedBytes), "message": "OK", "pass": 1])
     }
 
@@ -36,7 +37,8 @@ extension MPinStandIn {
         let wid = body["WID"] as? String
         let otp = accepted && (body["OTP"] as? Bool ?? false) ? String(Int(try random.bytes(count: 3).reduce(0) { $0 << 8 | Int($1) }) % 900_000 + 100_000) : nil
         let authOTT = try hex(16)
-        outcomes[authOTT] = Outcome(mpinID: mpinID, accepted: accepted, accessCode: wid == "0" ? nil : wid, otp: otp)
+        outcomes[authOTT] = Outcome(mpinID: mpinID, accepted: accepted, accessCode: wid == "0" || wid?.isEmpty == true ? nil : wid, otp: otp,
+                                    scope: first.scope)
         var answer: [String: Any] = ["authOTT": authOTT, "pass": 2]
         if let otp { answer["OTP"] = otp }
         return CMStandIn.json(answer)

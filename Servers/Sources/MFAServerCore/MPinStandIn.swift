@@ -39,6 +39,7 @@ public actor MPinStandIn {
         let u: BN254CX.G1?
         let ut: BN254CX.G1?
         let day: UInt32?
+        var scope: String?
     }
 
     struct Outcome {
@@ -46,6 +47,15 @@ public actor MPinStandIn {
         let accepted: Bool
         let accessCode: String?
         let otp: String?
+        var scope: String?
+    }
+
+    struct SigningSession {
+        let userID: String
+        let hash: String
+        let description: String
+        var status = "active"
+        let expires: Date
     }
 
     let shares: [MPin.MasterSecretShare]
@@ -73,6 +83,11 @@ public actor MPinStandIn {
     var fault: String?
     /// Wrong PINs after which an identity is blocked (the platform's limit).
     let maximumWrongPINs = 3
+    /// MIRACL Trust (`/trust/…`): the project, the ES256 key its JWTs are signed with, and the
+    /// signing sessions a relying party opened.
+    let projectID = "mfa-server-project"
+    let jwtKey: P256.Signing.PrivateKey
+    var signingSessions: [String: SigningSession] = [:]
 
     /// A platform with fresh master shares for its two D-TAs.
     public init() throws {
@@ -80,6 +95,7 @@ public actor MPinStandIn {
         shares = [try MPin.MasterSecretShare.random(using: &random), try MPin.MasterSecretShare.random(using: &random)]
         serverSecret = MPin.Issuer.combine(shares.map(MPin.Issuer.serverSecret))
         parameterKey = SymmetricKey(data: try random.bytes(count: 32))
+        jwtKey = try P256.Signing.PrivateKey(using: &random)
     }
 
     /// The server's URL once bound; every URL the platform hands out starts with it.
@@ -88,6 +104,9 @@ public actor MPinStandIn {
     /// The backend a client sets (`<server>/mpin`).
     public var backendURL: String { baseURL + "/mpin" }
 
+    /// The MIRACL Trust backend (`<server>/trust`) and its project.
+    public var trustBackendURL: String { baseURL + "/trust" }
+
     /// Verifications the platform performed (pass 2), for tests and benchmarks.
     public internal(set) var verifications = 0
 
@@ -95,10 +114,16 @@ public actor MPinStandIn {
     public func handle(_ request: HTTPRequest) -> HTTPResponse? {
         do {
             if request.path.hasPrefix("integration/mpin/") { return try admin(request) }
+            if request.path.hasPrefix("trust/") {
+                if let fault { return CMStandIn.fault(fault) }
+                return try trustAPI(request, route: request.path.dropFirst("trust/".count).split(separator: "/").map(String.init))
+            }
             guard request.path.hasPrefix("mpin/") else { return nil }
             if let fault { return CMStandIn.fault(fault) }
             let route = request.path.dropFirst("mpin/".count).split(separator: "/").map(String.init)
             return try api(request, route: route)
+        } catch let error as TrustError {
+            return CMStandIn.json(["error": ["code": error.code, "info": error.info]], status: error.status)
         } catch let error as CMStandIn.StandInError {
             return HTTPResponse(status: error.status, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")], body: Array(error.message.utf8))
         } catch {

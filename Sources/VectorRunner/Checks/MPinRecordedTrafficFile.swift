@@ -130,7 +130,7 @@ enum MPinRecordedTrafficFile {
         case .pass2: _ = try JSONResponse.decode(MPinPlatform.Pass2Wire.self, from: body, what: "pass2")
         case .authenticate:
             if !body.isEmpty { _ = try JSONResponse.decode(MPinPlatform.AuthenticateWire.self, from: body, what: "authenticate") }
-        case .dvsRegister, .verification: break
+        case .dvsRegister, .verification, .signingSession, .jwks: break
         }
     }
 }
