@@ -56,9 +56,7 @@ enum Triage {
         if rest.hasSuffix(")"), let open = rest.lastIndex(of: "(") {
             let location = rest[rest.index(after: open)..<rest.index(before: rest.endIndex)]
             if let separator = location.lastIndex(of: ":"), let number = Int(location[location.index(after: separator)...]) {
-                var path = String(location[..<separator])
-                if let range = path.range(of: "/work/main/") { path = String(path[range.upperBound...]) }
-                file = path
+                file = String(location[..<separator])
                 line = number
             }
             rest = rest[..<open]
@@ -147,7 +145,11 @@ extension Triage {
                 print("triage: cannot read \(log): \(error)")
                 return 2
             }
-            let judged = reports(inLog: text).map { judge($0, rules: rules, root: root) }
+            // valgrind's --fullpath-after strips the root from most frames but not from every
+            // inlined one, whose DWARF names the absolute path: strip it here too, wherever the
+            // checkout lives (a CI clone is not where the developer's tree is).
+            let relative = text.replacingOccurrences(of: root.hasSuffix("/") ? root : root + "/", with: "")
+            let judged = reports(inLog: relative).map { judge($0, rules: rules, root: root) }
             var declared = 0, accepted = 0, open: [String] = []
             for (site, verdict) in judged {
                 switch verdict {
