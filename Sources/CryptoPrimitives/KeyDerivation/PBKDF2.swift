@@ -13,7 +13,7 @@ public enum PBKDF2<H: HashFunction> {
         from password: SecretBytes, salt: some Sequence<UInt8>, rounds: Int, outputByteCount: Int
     ) throws(CryptoError) -> SymmetricKey {
         guard rounds >= 1, outputByteCount >= 1,
-              outputByteCount <= Int(UInt32.max) * H.byteCount else { throw .invalidParameter }
+              UInt64(outputByteCount) <= UInt64(UInt32.max) * UInt64(H.byteCount) else { throw .invalidParameter }
         let prf = password.withUnsafeBytes { HMAC<H>(keyBytes: $0) }
         let salt = Array(salt)
         let blockCount = (outputByteCount + H.byteCount - 1) / H.byteCount

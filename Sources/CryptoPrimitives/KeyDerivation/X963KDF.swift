@@ -10,7 +10,7 @@ public enum X963KDF<H: HashFunction> {
     public static func deriveKey(
         sharedSecret: SecretBytes, sharedInfo: some Sequence<UInt8>, outputByteCount: Int
     ) throws(CryptoError) -> SymmetricKey {
-        guard outputByteCount >= 1, outputByteCount <= Int(UInt32.max) * H.byteCount else { throw .invalidParameter }
+        guard outputByteCount >= 1, UInt64(outputByteCount) <= UInt64(UInt32.max) * UInt64(H.byteCount) else { throw .invalidParameter }
         let sharedInfo = Array(sharedInfo)
         return SymmetricKey(secret: SecretBytes(count: outputByteCount) { output in
             var written = 0
