@@ -75,17 +75,6 @@ struct UserRecord: Codable, Sendable {
         user.failedAuthentications = failedAuthentications
         return user
     }
-
-    /// Copies the public fields of `user` (state, ids, expiry) into the record.
-    mutating func update(from user: MPinUser) {
-        state = user.state
-        customerID = user.customerID
-        appID = user.appID
-        mpinID = user.mpinID
-        registrationExpiration = user.registrationExpiration
-        pinLength = user.pinLength
-        failedAuthentications = user.failedAuthentications
-    }
 }
 
 /// The users in a secure store.

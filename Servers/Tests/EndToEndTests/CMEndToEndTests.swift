@@ -25,23 +25,8 @@ func withCMServer(tls identity: TestTLSIdentity? = nil, port: Int = 0, cm: CMSta
                   _ body: (String, CMStandIn) async throws -> Void) async throws {
     let cm = try cm ?? CMStandIn()
     if let identity { await cm.setPins([(identity.certificateSHA256Hex, identity.spkiSHA256Base64)]) }
-    let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-    let app = try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), cm: cm, tls: identity?.serverConfiguration) { url in
-        continuation.yield(url)
-    }
-    let group = ServiceGroup(services: [app])
-    let server = Task { try await group.run() }
-    var iterator = urls.makeAsyncIterator()
-    do {
-        guard let url = await iterator.next() else { throw TransportError(.unreachable, underlying: "the server did not start") }
-        try await body(url, cm)
-    } catch {
-        await group.triggerGracefulShutdown()
-        try await server.value
-        throw error
-    }
-    await group.triggerGracefulShutdown()
-    try await server.value
+    try await withRunning({ try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), cm: cm, tls: identity?.serverConfiguration,
+                                                      onRunning: $0) }) { url in try await body(url, cm) }
 }
 
 @Suite struct CMEndToEndTests {

@@ -12,28 +12,15 @@ import MIRACLMFA
 import MPin
 import ProtocolSupport
 import SecureStore
-import ServiceLifecycle
 import Testing
 import URLSessionTransport
 
 /// mfa-server with its M-Pin platform running for the duration of `body` (the server's URL).
 func withMPinServer(port: Int = 0, _ body: (String, MPinStandIn) async throws -> Void) async throws {
     let mpin = try MPinStandIn()
-    let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-    let app = try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), mpin: mpin) { url in continuation.yield(url) }
-    let group = ServiceGroup(services: [app])
-    let server = Task { try await group.run() }
-    var iterator = urls.makeAsyncIterator()
-    do {
-        guard let url = await iterator.next() else { throw TransportError(.unreachable, underlying: "the server did not start") }
+    try await withRunning({ try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), mpin: mpin, onRunning: $0) }) { url in
         try await body(url, mpin)
-    } catch {
-        await group.triggerGracefulShutdown()
-        try await server.value
-        throw error
     }
-    await group.triggerGracefulShutdown()
-    try await server.value
 }
 
 enum MPinHarness {

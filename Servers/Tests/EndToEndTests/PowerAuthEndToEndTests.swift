@@ -15,18 +15,18 @@ import ServiceLifecycle
 import Testing
 import URLSessionTransport
 
-/// mfa-server running for the duration of `body`, then shut down gracefully (cancelling its task
-/// instead drops in-flight NIO writers, which traps).
-func withMFAServer(_ standIn: PowerAuthStandIn? = nil, _ body: (String, PowerAuthStandIn) async throws -> Void) async throws {
-    let powerAuth = try standIn ?? PowerAuthStandIn()
+/// The application `make` builds (given the callback that learns its URL) running for the
+/// duration of `body`, then shut down gracefully (cancelling its task instead drops in-flight
+/// NIO writers, which traps). Every stand-in's helper below starts its server through this.
+func withRunning<App: Service>(_ make: (@escaping @Sendable (String) async -> Void) throws -> App,
+                               _ body: (String) async throws -> Void) async throws {
     let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-    let app = try MFAServer.application(powerAuth: powerAuth) { url in continuation.yield(url) }
-    let group = ServiceGroup(services: [app])
+    let group = ServiceGroup(services: [try make { url in continuation.yield(url) }])
     let server = Task { try await group.run() }
     var iterator = urls.makeAsyncIterator()
     do {
         guard let url = await iterator.next() else { throw TransportError(.unreachable, underlying: "the server did not start") }
-        try await body(url, powerAuth)
+        try await body(url)
     } catch {
         await group.triggerGracefulShutdown()
         try await server.value
@@ -34,6 +34,12 @@ func withMFAServer(_ standIn: PowerAuthStandIn? = nil, _ body: (String, PowerAut
     }
     await group.triggerGracefulShutdown()
     try await server.value
+}
+
+/// mfa-server with its PowerAuth stand-in running for the duration of `body`.
+func withMFAServer(_ standIn: PowerAuthStandIn? = nil, _ body: (String, PowerAuthStandIn) async throws -> Void) async throws {
+    let powerAuth = try standIn ?? PowerAuthStandIn()
+    try await withRunning({ try MFAServer.application(powerAuth: powerAuth, onRunning: $0) }) { url in try await body(url, powerAuth) }
 }
 
 /// POSTs JSON to the integration API and returns the answer object.
