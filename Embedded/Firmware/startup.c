@@ -33,8 +33,9 @@ void Reset_Handler(void) {
     for (uint32_t *p = &_sbss; p < &_ebss; p++) *p = 0;
     initialise_monitor_handles();
     int status = firmware_main();
+    // SYS_EXIT_EXTENDED: on AArch32 plain SYS_EXIT takes only a reason code, no status.
     uint32_t block[2] = {0x20026 /* ADP_Stopped_ApplicationExit */, (uint32_t)status};
-    semihost(0x18, block);  // SYS_EXIT (extended form)
+    semihost(0x20, block);
     for (;;) {}
 }
 
@@ -48,7 +49,7 @@ void Fault_Report(uint32_t *frame) {
     }
     semihost(0x04, text);  // SYS_WRITE0
     uint32_t block[2] = {0x20026, 3};
-    semihost(0x18, block);
+    semihost(0x20, block);  // SYS_EXIT_EXTENDED, status 3
     for (;;) {}
 }
 
