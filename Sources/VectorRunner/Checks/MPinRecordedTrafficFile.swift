@@ -83,7 +83,9 @@ enum MPinRecordedTrafficFile {
     }
 
     private static func requestProblem(step: MPinError.Step, location: MPinPlatform.Location, request: String) -> String? {
-        guard step == .pass1 || step == .pass2, let body = try? JSONValue.parse(Data(request.utf8)) else { return nil }
+        guard step == .pass1 || step == .pass2 else { return nil }
+        let body: JSONValue
+        do { body = try JSONValue.parse(Data(request.utf8)) } catch { return "the \(step.rawValue) request body is not JSON" }
         for name in step == .pass1 ? ["U", "UT"] : ["V"] {
             guard let text = body[name]?.string else { return "request without \(name)" }
             if name == "UT" && text.isEmpty { continue }
