@@ -98,12 +98,19 @@ public enum BenchmarkHarness {
     }
 }
 
-/// A sink the optimiser must assume is read elsewhere.
-nonisolated(unsafe) public var benchmarkSink: UInt8 = 0
+/// Sinks the optimiser must assume are read elsewhere: 64 slots a cache line apart, one per
+/// thread (by a hash of the thread's identity), so rows run on several threads at once
+/// (`Parallel.swift`) do not bounce one cache line between cores on every operation.
+nonisolated(unsafe) public let benchmarkSinks: UnsafeMutablePointer<UInt8> = {
+    let sinks = UnsafeMutablePointer<UInt8>.allocate(capacity: 64 * 64)
+    sinks.initialize(repeating: 0, count: 64 * 64)
+    return sinks
+}()
 
 /// Consumes a value so the optimiser cannot drop the work that produced it: its first byte
-/// is folded into a public global.
+/// is folded into the calling thread's sink.
 @inline(never)
 public func blackHole<T>(_ value: T) {
-    withUnsafeBytes(of: value) { benchmarkSink ^= $0.first ?? 0 }
+    let slot = Int(truncatingIfNeeded: (UInt64(pthread_self()) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    withUnsafeBytes(of: value) { benchmarkSinks[64 * slot] ^= $0.first ?? 0 }
 }

@@ -1,4 +1,7 @@
-// `mfa bench [--filter TEXT] [--min-time SECONDS] [--json]`: our own throughput, no dependency.
+// `mfa bench [--filter TEXT] [--min-time SECONDS] [--threads N [--against-processes]] [--json]`:
+// our own throughput, no dependency. `--threads N` reports N threads' aggregate ops/s (each
+// thread running the row at once, BenchmarkKit/Parallel.swift); with `--against-processes`
+// the one-thread and N-process figures of the same run are printed beside it (BenchScaling).
 // `mfa bench --filter A|B --iterations N` runs each row named exactly A, B … once to warm up and
 // then N times untimed inside `BenchmarkHarness.instructionCountedRun`, for callgrind
 // (`Benchmarks/instruction-counts`).
@@ -13,6 +16,8 @@ enum BenchCommand {
         var minTime = 0.2
         var json = false
         var countedIterations: Int?
+        var threads = 1
+        var againstProcesses = false
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
@@ -21,6 +26,19 @@ enum BenchCommand {
             case "--filter" where index + 1 < arguments.count:
                 filter = arguments[index + 1]
                 index += 1
+            case "--threads" where index + 1 < arguments.count:
+                guard let value = Int(arguments[index + 1]), (1...1024).contains(value) else { return usage("bad --threads") }
+                threads = value
+                index += 1
+            case "--against-processes":
+                againstProcesses = true
+            case "--child" where index == 0 && arguments.count == 4:
+                // Internal: one child of `--against-processes` (NAME ITERATIONS ROUNDS).
+                guard let row = BenchmarkCatalog.all.first(where: { $0.name == arguments[1] }),
+                      let iterations = Int(arguments[2]), iterations > 0,
+                      let rounds = Int(arguments[3]), rounds > 0 else { return usage("bad --child") }
+                BenchScaling.runChild(row, iterations: iterations, rounds: rounds)
+                return 0
             case "--iterations" where index + 1 < arguments.count:
                 guard let value = Int(arguments[index + 1]), value > 0 else { return usage("bad --iterations") }
                 countedIterations = value
@@ -52,14 +70,47 @@ enum BenchCommand {
         }
         let rows = BenchmarkCatalog.rows(matching: filter)
         guard !rows.isEmpty else { return usage("no row matches \(filter ?? "")") }
+        if againstProcesses {
+            guard threads > 1 else { return usage("--against-processes needs --threads N with N > 1") }
+            return scaling(rows, threads: threads, minTime: minTime, json: json)
+        }
         var results: [BenchmarkResult] = []
         for row in rows {
-            let result = BenchmarkHarness.measure(row, minTime: minTime)
+            let result = BenchmarkHarness.measure(row.parallel(threads: threads), minTime: minTime)
             results.append(result)
             if !json { print(line(result, nameWidth: rows.map(\.name.count).max() ?? 32)) }
         }
         if json { print(document(results)) }
         return 0
+    }
+
+    /// One thread, N threads and N processes per row, and threads ÷ processes.
+    private static func scaling(_ rows: [BenchmarkCase], threads: Int, minTime: Double, json: Bool) -> Int32 {
+        var documents: [[String: Any]] = []
+        var failed = false
+        if !json {
+            print("row | 1 thread ops/s | \(threads) threads ops/s | \(threads) processes ops/s | threads/processes")
+        }
+        for row in rows {
+            let result = BenchScaling.measure(row, threads: threads, minTime: minTime, rounds: 5, againstProcesses: true)
+            guard let processes = result.processes else {
+                StandardStreams.writeError("mfa bench: the child processes for \(row.name) failed\n")
+                failed = true
+                continue
+            }
+            if json {
+                documents.append(["name": result.name, "threads": threads, "single_ops_per_s": result.single,
+                                  "threads_ops_per_s": result.threads, "processes_ops_per_s": processes,
+                                  "threads_over_processes": result.threads / processes])
+            } else {
+                print(result.name + " | " + NumberText.fixed(result.single, decimals: 1, width: 0) + " | "
+                      + NumberText.fixed(result.threads, decimals: 1, width: 0) + " | "
+                      + NumberText.fixed(processes, decimals: 1, width: 0) + " | "
+                      + NumberText.fixed(result.threads / processes, decimals: 3, width: 0))
+            }
+        }
+        if json { print(JSONOutput.render(["rows": documents])) }
+        return failed ? 1 : 0
     }
 
     private static func line(_ result: BenchmarkResult, nameWidth: Int) -> String {
@@ -80,7 +131,7 @@ enum BenchCommand {
     }
 
     private static func usage(_ message: String) -> Int32 {
-        StandardStreams.writeError("mfa bench: \(message)\nusage: mfa bench [--filter TEXT] [--min-time SECONDS] [--json] | --filter NAME|NAME… --iterations N\n")
+        StandardStreams.writeError("mfa bench: \(message)\nusage: mfa bench [--filter TEXT] [--min-time SECONDS] [--threads N [--against-processes]] [--json] | --filter NAME|NAME… --iterations N\n")
         return 2
     }
 }

@@ -6,7 +6,7 @@ import FoundationEssentials
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: mfa vectors [--json] [--verbose] [PATH ...]
-           mfa bench [--filter TEXT] [--min-time SECONDS] [--json]
+           mfa bench [--filter TEXT] [--min-time SECONDS] [--threads N [--against-processes]] [--json]
            mfa generate p256-tables|bn254cx-constants
            mfa selftest [--json]
            mfa powerauth <verb> … (mfa powerauth --help)

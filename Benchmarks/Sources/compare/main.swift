@@ -1,6 +1,8 @@
 // compare: SwiftMFA against swift-crypto (BoringSSL) in one process, alternating rounds
 // (DESIGN.md §5). Prints `name | ours ops/s | swift-crypto ops/s | ours/theirs`; rows
-// swift-crypto cannot do are given in units of one swift-crypto P-256 signature.
+// swift-crypto cannot do are given in units of one swift-crypto P-256 signature. With
+// `--threads N` every row, theirs and the yardstick included, runs on N threads at once and
+// the figures are aggregate ops/s (BenchmarkKit/Parallel.swift).
 
 import BenchmarkKit
 import Foundation
@@ -9,6 +11,7 @@ var filter: String?
 var minTime = 0.2
 var rounds = 7
 var json = false
+var threads = 1
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -16,16 +19,19 @@ while !arguments.isEmpty {
     case "--json": json = true
     case "--filter" where !arguments.isEmpty: filter = arguments.removeFirst()
     case "--min-time" where !arguments.isEmpty: minTime = Double(arguments.removeFirst()) ?? minTime
+    case "--threads" where !arguments.isEmpty: threads = max(1, Int(arguments.removeFirst()) ?? 1)
     case "--rounds" where !arguments.isEmpty: rounds = Int(arguments.removeFirst()) ?? rounds
     default:
-        FileHandle.standardError.write(Data("usage: compare [--filter TEXT] [--min-time SECONDS] [--rounds N] [--json]\n".utf8))
+        FileHandle.standardError.write(Data("usage: compare [--filter TEXT] [--min-time SECONDS] [--rounds N] [--threads N] [--json]\n".utf8))
         exit(2)
     }
 }
 
 /// Ours and theirs measured round by round in alternation; medians of each.
 @MainActor
-func alternate(_ ours: BenchmarkCase, _ theirs: BenchmarkCase) -> (ours: Double, theirs: Double) {
+func alternate(_ oursRow: BenchmarkCase, _ theirsRow: BenchmarkCase) -> (ours: Double, theirs: Double) {
+    let ours = oursRow.parallel(threads: threads)
+    let theirs = theirsRow.parallel(threads: threads)
     let oursIterations = BenchmarkHarness.calibrate(ours, minTime: minTime)
     let theirsIterations = BenchmarkHarness.calibrate(theirs, minTime: minTime)
     var oursTimes: [Double] = []
@@ -42,6 +48,7 @@ let rows = BenchmarkCatalog.rows(matching: filter)
 var yardstickTimes: [Double] = []
 var report: [[String: Any]] = []
 if !json {
+    if threads > 1 { print("aggregate of \(threads) threads") }
     print("name | ours ops/s | swift-crypto ops/s | ours/theirs")
 }
 for row in rows {

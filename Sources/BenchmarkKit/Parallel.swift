@@ -1,0 +1,103 @@
+// Throughput on every core (issue #18 item 5): a row run by N threads at once, each doing its
+// share of the iterations, so the harness's ns/op becomes the aggregate wall time per
+// operation — N threads' ops/s. Threads are plain pthreads started per round and released
+// together through a start gate, so thread creation is not in the measured work's way.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension BenchmarkCase {
+    /// This row run by `threads` threads at once: one call with `iterations` performs
+    /// `iterations` operations in all, split as evenly as possible over the threads, and
+    /// returns when the last thread is done. With one thread it is the row itself.
+    ///
+    /// The row's body must be safe to call concurrently: every row's fixtures are immutable
+    /// (keys, messages) and each call builds its own mutable state.
+    public func parallel(threads: Int) -> BenchmarkCase {
+        guard threads > 1 else { return self }
+        let body = self.body
+        return BenchmarkCase(name, bytesPerOperation: bytesPerOperation) { iterations in
+            ParallelRun.run(threads: threads, iterations: iterations, body: body)
+        }
+    }
+}
+
+/// One parallel round: `threads` pthreads wait on a gate, run their share, and are joined.
+enum ParallelRun {
+    /// The work handed to one thread.
+    final class Share: @unchecked Sendable {
+        let body: @Sendable (Int) -> Void
+        let iterations: Int
+        let gate: Gate
+        init(body: @escaping @Sendable (Int) -> Void, iterations: Int, gate: Gate) {
+            self.body = body
+            self.iterations = iterations
+            self.gate = gate
+        }
+    }
+
+    /// A one-shot start gate: threads block until it opens, so all start within microseconds.
+    final class Gate: @unchecked Sendable {
+        private var mutex = pthread_mutex_t()
+        private var condition = pthread_cond_t()
+        private var isOpen = false
+
+        init() {
+            pthread_mutex_init(&mutex, nil)
+            pthread_cond_init(&condition, nil)
+        }
+
+        deinit {
+            pthread_cond_destroy(&condition)
+            pthread_mutex_destroy(&mutex)
+        }
+
+        func wait() {
+            pthread_mutex_lock(&mutex)
+            while !isOpen { pthread_cond_wait(&condition, &mutex) }
+            pthread_mutex_unlock(&mutex)
+        }
+
+        func open() {
+            pthread_mutex_lock(&mutex)
+            isOpen = true
+            pthread_cond_broadcast(&condition)
+            pthread_mutex_unlock(&mutex)
+        }
+    }
+
+    /// Runs `iterations` calls' worth of `body` on `threads` threads. The calling thread takes
+    /// one share itself, so `threads` threads in all do work. Should a thread fail to start,
+    /// its share runs on the calling thread: the work is never skipped (only less parallel).
+    static func run(threads: Int, iterations: Int, body: @escaping @Sendable (Int) -> Void) {
+        let gate = Gate()
+        var handles: [pthread_t] = []
+        var leftover = 0
+        for index in 1..<threads {
+            let share = Share(body: body, iterations: portion(index, of: iterations, threads: threads), gate: gate)
+            let context = Unmanaged.passRetained(share).toOpaque()
+            var handle = pthread_t()
+            let status = pthread_create(&handle, nil, { context in
+                let share = Unmanaged<Share>.fromOpaque(context!).takeRetainedValue()
+                share.gate.wait()
+                share.body(share.iterations)
+                return nil
+            }, context)
+            if status == 0 {
+                handles.append(handle)
+            } else {
+                Unmanaged<Share>.fromOpaque(context).release()
+                leftover += portion(index, of: iterations, threads: threads)
+            }
+        }
+        gate.open()
+        body(portion(0, of: iterations, threads: threads) + leftover)
+        for handle in handles { pthread_join(handle, nil) }
+    }
+
+    /// Thread `index`'s share of `iterations`: the remainder goes to the first threads.
+    static func portion(_ index: Int, of iterations: Int, threads: Int) -> Int {
+        iterations / threads + (index < iterations % threads ? 1 : 0)
+    }
+}

@@ -1,0 +1,38 @@
+// The parallel runner behind `mfa bench --threads N` and `compare --threads N`: every
+// iteration runs exactly once, spread over the threads asked for, and on distinct threads.
+// (Nothing here is timed.)
+
+@testable import BenchmarkKit
+import Glibc
+import Synchronization
+import Testing
+
+struct ParallelTests {
+    @Test(arguments: [(1, 10), (2, 10), (3, 10), (4, 3), (5, 0), (2, 1)])
+    func everyIterationRunsOnceInAll(threads: Int, iterations: Int) {
+        let done = Atomic<Int>(0)
+        let row = BenchmarkCase("test/count") { n in done.add(n, ordering: .relaxed) }
+        row.parallel(threads: threads).body(iterations)
+        #expect(done.load(ordering: .relaxed) == iterations)
+    }
+
+    @Test func sharesDifferByAtMostOne() {
+        let shares = (0..<4).map { ParallelRun.portion($0, of: 10, threads: 4) }
+        #expect(shares == [3, 3, 2, 2])
+    }
+
+    @Test func theSharesRunOnDistinctThreadsAtOnce() {
+        // Each share waits until all three have started: this only returns if three threads
+        // run at the same time (a serial runner would spin forever — bounded below).
+        let started = Atomic<Int>(0)
+        let sawAll = Atomic<Int>(0)
+        let row = BenchmarkCase("test/rendezvous") { _ in
+            started.add(1, ordering: .sequentiallyConsistent)
+            var spins = 0
+            while started.load(ordering: .sequentiallyConsistent) < 3 && spins < 50_000_000 { spins += 1 }
+            if started.load(ordering: .sequentiallyConsistent) >= 3 { sawAll.add(1, ordering: .relaxed) }
+        }
+        row.parallel(threads: 3).body(3)
+        #expect(sawAll.load(ordering: .relaxed) == 3)
+    }
+}
