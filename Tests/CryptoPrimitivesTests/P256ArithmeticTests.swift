@@ -40,6 +40,26 @@ import TestSupport
         #expect(g.isOnCurve.isTrueVartime)
     }
 
+    /// The kernels with the reduction specialised to p's shape (P256FieldMultiplication.swift)
+    /// against the reference integer: a·b·2⁻²⁵⁶ and a²·2⁻²⁵⁶ mod p on edge values whose words
+    /// are all ones or all zeros (where a lost carry shows) and on random values.
+    @Test func specialisedMontgomeryKernelsMatchReference() {
+        let rInverse = Self.r.power(Self.p - ReferenceInteger(2), modulo: Self.p)
+        var values: [ReferenceInteger] = [.zero, .one, ReferenceInteger(2), Self.p - .one, Self.p - ReferenceInteger(2),
+                                          Self.p - (.one << 96), (.one << 255), (.one << 224) - .one, (.one << 192),
+                                          (.one << 96) - .one, Self.r % Self.p, Self.p - (.one << 192), (.one << 64) - .one]
+        var random = TestRandom("P-256 specialised kernels")
+        for _ in 0..<60 { values.append(ReferenceInteger(words: (0..<4).map { _ in random.next() }) % Self.p) }
+        for a in values {
+            let square = P256FieldArithmetic.square(Self.fixed(a))
+            #expect(Self.reference(square) == a * a * rInverse % Self.p, "square of \(a)")
+            for b in values.prefix(20) {
+                let product = P256FieldArithmetic.product(Self.fixed(a), Self.fixed(b))
+                #expect(Self.reference(product) == a * b * rInverse % Self.p, "\(a) · \(b)")
+            }
+        }
+    }
+
     @Test func fieldOperationsMatchReference() throws {
         var random = TestRandom("P-256 field")
         for round in 0..<100 {
