@@ -1,0 +1,75 @@
+// The spare-bits Montgomery kernels behind BN254CX's Fp and Fr operators
+// (FixedUInt+MontgomerySpareBits.swift) against the reference integer: a·b·2⁻²⁵⁶, a ± b and
+// −a modulo p and r on edge values (words all ones or all zeros, m − 1, values whose sum sits
+// just below or at m, where a lost carry or a wrong final subtraction shows) and on random
+// values; and the operators the tower uses are the kernels, not the generic core.
+
+@testable import CryptoPrimitives
+import CryptoCore
+import Testing
+import TestSupport
+
+@Suite struct BN254CXSpareBitsKernelTests {
+    typealias R = BN254CXReference
+
+    static func edgeValues(_ m: ReferenceInteger, _ random: inout TestRandom) -> [ReferenceInteger] {
+        let one = ReferenceInteger.one
+        var values: [ReferenceInteger] = [.zero, one, ReferenceInteger(2), m - one, m - ReferenceInteger(2),
+                                          (m - one).quotientAndRemainder(dividingBy: ReferenceInteger(2)).quotient,
+                                          (m + one).quotientAndRemainder(dividingBy: ReferenceInteger(2)).quotient,
+                                          (one << 64) - one, (one << 128) - one, (one << 192) - one, (one << 253),
+                                          (one << 256) % m, m - (one << 64), m - (one << 192)]
+        for _ in 0..<50 { values.append(ReferenceInteger(words: (0..<4).map { _ in random.next() }) % m) }
+        return values
+    }
+
+    @Test(arguments: [("p", BN254CXFieldModulus.modulus, BN254CXFieldModulus.inverse),
+                      ("r", BN254CXOrderModulus.modulus, BN254CXOrderModulus.inverse)])
+    func kernelsMatchTheReferenceInteger(name: String, modulus: FixedUInt<4>, inverse: UInt64) {
+        #expect(FixedUInt<4>.hasSpareTopBits(modulus))
+        let m = modulus.reference
+        let rInverse = (ReferenceInteger.one << 256).power(m - ReferenceInteger(2), modulo: m)
+        var random = TestRandom("BN254CX spare-bits kernels \(name)")
+        let values = Self.edgeValues(m, &random)
+        for a in values {
+            let x = FixedUInt<4>(a)
+            #expect(FixedUInt.modularDifferenceSpareBits(.zero, x, modulus: modulus).reference == (m - a) % m, "−\(a) mod \(name)")
+            for b in values.prefix(30) {
+                let y = FixedUInt<4>(b)
+                #expect(FixedUInt.montgomeryProductSpareBits(x, y, modulus: modulus, inverse: inverse).reference == a * b * rInverse % m,
+                        "\(a) · \(b) mod \(name)")
+                #expect(FixedUInt.modularSumSpareBits(x, y, modulus: modulus).reference == (a + b) % m, "\(a) + \(b) mod \(name)")
+                #expect(FixedUInt.modularDifferenceSpareBits(x, y, modulus: modulus).reference == (a + m - b) % m, "\(a) − \(b) mod \(name)")
+            }
+        }
+        // The generic CIOS core gives the same Montgomery products (it is what the rest of the
+        // engine, RSA among it, still uses).
+        for (a, b) in zip(values, values.reversed()) {
+            let generic = FixedUInt.montgomeryProduct(FixedUInt<4>(a), FixedUInt<4>(b), modulus: modulus, inverse: inverse)
+            #expect(FixedUInt.montgomeryProductSpareBits(FixedUInt<4>(a), FixedUInt<4>(b), modulus: modulus, inverse: inverse).reference == generic.reference)
+        }
+    }
+
+    @Test func towerOperatorsUseTheKernels() {
+        var random = TestRandom("BN254CX Fp operators")
+        for _ in 0..<40 {
+            let x = BN254CX.Fp.random(&random), y = BN254CX.Fp.random(&random)
+            let (a, b) = (x.canonical.reference, y.canonical.reference)
+            #expect((x * y).canonical.reference == a * b % R.p)
+            #expect(x.squared().canonical.reference == a * a % R.p)
+            #expect((x + y).canonical.reference == (a + b) % R.p)
+            #expect((x - y).canonical.reference == (a + R.p - b) % R.p)
+            #expect((-x).canonical.reference == (R.p - a) % R.p)
+        }
+        // P-256's p has no spare top bits; the kernels must not be used for it.
+        #expect(!FixedUInt<4>.hasSpareTopBits(P256FieldModulus.modulus))
+    }
+}
+
+extension BN254CXSpareBitsKernelTests {
+    /// 1/2 is stored as a Montgomery-form literal.
+    @Test func halfIsTheInverseOfTwo() {
+        #expect((BN254CX.Fp.half + BN254CX.Fp.half).isEqual(to: .one).isTrueVartime)
+        #expect(BN254CX.Fp.half.canonical.reference == (R.p + .one).quotientAndRemainder(dividingBy: ReferenceInteger(2)).quotient)
+    }
+}
