@@ -51,6 +51,12 @@ import TestSupport
         var random = TestRandom("P-256 specialised kernels")
         for _ in 0..<60 { values.append(ReferenceInteger(words: (0..<4).map { _ in random.next() }) % Self.p) }
         for a in values {
+            // The straight-line sum and difference (a carry out of a + b happens for p − 1 + p − 1).
+            for b in values.prefix(20) {
+                let x = P256.FieldElement(montgomeryForm: Self.fixed(a)), y = P256.FieldElement(montgomeryForm: Self.fixed(b))
+                #expect(Self.reference((x + y).montgomeryForm) == (a + b) % Self.p, "\(a) + \(b)")
+                #expect(Self.reference((x - y).montgomeryForm) == (a + Self.p - b) % Self.p, "\(a) − \(b)")
+            }
             let square = P256FieldArithmetic.square(Self.fixed(a))
             #expect(Self.reference(square) == a * a * rInverse % Self.p, "square of \(a)")
             for b in values.prefix(20) {
@@ -69,6 +75,8 @@ import TestSupport
             let x = P256.FieldElement(reducing: Self.fixed(a)), y = P256.FieldElement(reducing: Self.fixed(b))
             #expect(Self.reference((x * y).canonical) == a * b % Self.p)
             #expect(Self.reference((x - y).canonical) == (a + Self.p - b) % Self.p)
+            #expect(Self.reference((x + y).canonical) == (a + b) % Self.p)
+            #expect(Self.reference((-x).canonical) == (Self.p - a) % Self.p)
             let inverse = x.invertedByAdditionChain()
             #expect(Self.reference(inverse.canonical) == a.power(Self.p - ReferenceInteger(2), modulo: Self.p))
             #expect(inverse.isEqual(to: x.inverted()).isTrueVartime)

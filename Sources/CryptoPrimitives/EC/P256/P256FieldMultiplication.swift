@@ -16,15 +16,33 @@ import CryptoCore
 
 extension MontgomeryResidue where Modulus == P256FieldModulus {
     /// `a · b` in Montgomery form (a · b · 2⁻²⁵⁶ mod p).
-    @inlinable @inline(__always)
+    @inline(never)
     package static func * (a: Self, b: Self) -> Self {
         Self(montgomeryForm: P256FieldArithmetic.product(a.montgomeryForm, b.montgomeryForm))
     }
 
     /// `self²`, with the cross products computed once.
-    @inlinable @inline(__always)
+    @inline(never)
     package func squared() -> Self {
         Self(montgomeryForm: P256FieldArithmetic.square(montgomeryForm))
+    }
+
+    /// `a + b`, straight-line with the carry word folded in.
+    @inlinable @inline(__always)
+    package static func + (a: Self, b: Self) -> Self {
+        Self(montgomeryForm: .modularSumStraightLine(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
+    }
+
+    /// `a − b`, straight-line.
+    @inlinable @inline(__always)
+    package static func - (a: Self, b: Self) -> Self {
+        Self(montgomeryForm: .modularDifferenceStraightLine(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
+    }
+
+    /// `−a`, straight-line.
+    @inlinable @inline(__always)
+    package static prefix func - (a: Self) -> Self {
+        Self(montgomeryForm: .modularDifferenceStraightLine(.zero, a.montgomeryForm, modulus: Modulus.modulus))
     }
 }
 

@@ -29,12 +29,12 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
 
     @inlinable @inline(__always)
     package static func - (a: Self, b: Self) -> Self {
-        Self(montgomeryForm: .modularDifferenceSpareBits(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
+        Self(montgomeryForm: .modularDifferenceStraightLine(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
     }
 
     @inlinable @inline(__always)
     package static prefix func - (a: Self) -> Self {
-        Self(montgomeryForm: .modularDifferenceSpareBits(.zero, a.montgomeryForm, modulus: Modulus.modulus))
+        Self(montgomeryForm: .modularDifferenceStraightLine(.zero, a.montgomeryForm, modulus: Modulus.modulus))
     }
 }
 
@@ -58,11 +58,11 @@ extension MontgomeryResidue where Modulus == BN254CXOrderModulus {
 
     @inlinable @inline(__always)
     package static func - (a: Self, b: Self) -> Self {
-        Self(montgomeryForm: .modularDifferenceSpareBits(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
+        Self(montgomeryForm: .modularDifferenceStraightLine(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
     }
 
     @inlinable @inline(__always)
     package static prefix func - (a: Self) -> Self {
-        Self(montgomeryForm: .modularDifferenceSpareBits(.zero, a.montgomeryForm, modulus: Modulus.modulus))
+        Self(montgomeryForm: .modularDifferenceStraightLine(.zero, a.montgomeryForm, modulus: Modulus.modulus))
     }
 }
