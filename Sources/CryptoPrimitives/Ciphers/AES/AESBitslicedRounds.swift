@@ -37,13 +37,10 @@ extension AESBitslicedState {
             | ((x & Word(broadcasting: 0x000F_0000_0000_0000)) &<< 12) | ((x & Word(broadcasting: 0xFFF0_0000_0000_0000)) &>> 4)
     }
 
-    /// Rotation by 16 bits moves each byte to the next row of its column; by 32, two rows.
-    ///
-    /// `opaque` is zero, but the optimiser cannot know it: XOR-ing it into one half keeps LLVM
-    /// from recognising a rotation, which on baseline x86-64 made it scalarise the whole
-    /// `SIMD2<UInt64>` engine (measured: every plane op became two GPR ops).
-    @inline(__always) private static func nextRow(_ x: Word, _ opaque: Word) -> Word { (x &>> 16) | ((x ^ opaque) &<< 48) }
-    @inline(__always) private static func twoRows(_ x: Word, _ opaque: Word) -> Word { (x &>> 32) | ((x ^ opaque) &<< 32) }
+    /// Rotation by 16 bits moves each byte to the next row of its column; by 32, two rows
+    /// (as lane shuffles for vectors, see `AESTwoLanes.rotatedRight16`).
+    @inline(__always) private static func nextRow(_ x: Word) -> Word { x.rotatedRight16() }
+    @inline(__always) private static func twoRows(_ x: Word) -> Word { x.rotatedRight32() }
 
     /// Multiplication by x (xtime) in GF(2⁸) on bitsliced bytes: a shift of the bit planes
     /// with the reduction polynomial x⁸ + x⁴ + x³ + x + 1 folded into planes 0, 1, 3 and 4.
@@ -54,9 +51,9 @@ extension AESBitslicedState {
     }
 
     @inline(__always)
-    private static func map(_ s: Self, _ opaque: Word, _ f: (Word, Word) -> Word) -> Self {
-        Self(q0: f(s.q0, opaque), q1: f(s.q1, opaque), q2: f(s.q2, opaque), q3: f(s.q3, opaque),
-             q4: f(s.q4, opaque), q5: f(s.q5, opaque), q6: f(s.q6, opaque), q7: f(s.q7, opaque), zero: s.zero)
+    private static func map(_ s: Self, _ f: (Word) -> Word) -> Self {
+        Self(q0: f(s.q0), q1: f(s.q1), q2: f(s.q2), q3: f(s.q3),
+             q4: f(s.q4), q5: f(s.q5), q6: f(s.q6), q7: f(s.q7), zero: s.zero)
     }
 
     @inline(__always)
@@ -70,10 +67,9 @@ extension AESBitslicedState {
     @inline(__always)
     mutating func mixColumns() {
         barrier()
-        let opaque = zero
-        let a1 = Self.map(self, opaque, Self.nextRow)
+        let a1 = Self.map(self, Self.nextRow)
         let sum = self ^ a1
-        self = Self.times2(sum) ^ a1 ^ Self.map(sum, opaque, Self.twoRows)
+        self = Self.times2(sum) ^ a1 ^ Self.map(sum, Self.twoRows)
     }
 
     /// InvMixColumns (FIPS 197 §5.3.3): out = 14·a₀ ⊕ 11·a₁ ⊕ 13·a₂ ⊕ 9·a₃
@@ -81,10 +77,9 @@ extension AESBitslicedState {
     @inline(__always)
     mutating func inverseMixColumns() {
         barrier()
-        let opaque = zero
-        var a1 = Self.map(self, opaque, Self.nextRow)
-        var a2 = Self.map(self, opaque, Self.twoRows)
-        var a3 = Self.map(a1, opaque, Self.twoRows)
+        var a1 = Self.map(self, Self.nextRow)
+        var a2 = Self.map(self, Self.twoRows)
+        var a3 = Self.map(a1, Self.twoRows)
         a1.barrier(); a2.barrier(); a3.barrier()
         var evenRows = self ^ a2
         var all = evenRows ^ a1 ^ a3

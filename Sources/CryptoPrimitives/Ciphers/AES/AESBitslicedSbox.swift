@@ -22,6 +22,10 @@ protocol AESBitslicedWord: Sendable {
     /// `self + zero` where `zero` is the opaque zero: a no-op for `UInt64`; for two lanes a real
     /// vector add that makes LLVM materialise the value as a vector (see `AESTwoLanes`).
     func vectorBarrier(_ zero: Self) -> Self
+    /// Each 64-bit lane rotated right by 16 bits (MixColumns' next row).
+    func rotatedRight16() -> Self
+    /// Each 64-bit lane rotated right by 32 bits (two rows on).
+    func rotatedRight32() -> Self
 }
 
 extension UInt64: AESBitslicedWord {
@@ -30,6 +34,8 @@ extension UInt64: AESBitslicedWord {
     @inline(__always) init(lanes: (Int) -> UInt64) { self = lanes(0) }
     @inline(__always) func lane(_ index: Int) -> UInt64 { self }
     @inline(__always) func vectorBarrier(_ zero: UInt64) -> UInt64 { self }
+    @inline(__always) func rotatedRight16() -> UInt64 { (self &>> 16) | (self &<< 48) }
+    @inline(__always) func rotatedRight32() -> UInt64 { (self &>> 32) | (self &<< 32) }
 }
 
 /// Two 64-bit lanes in one SSE register (eight blocks per call).
@@ -54,6 +60,22 @@ struct AESTwoLanes: AESBitslicedWord {
     @inline(__always) static func &<< (a: Self, b: UInt64) -> Self { Self(vector: a.vector &<< SIMD2(repeating: b)) }
     @inline(__always) static func &>> (a: Self, b: UInt64) -> Self { Self(vector: a.vector &>> SIMD2(repeating: b)) }
     @inline(__always) func vectorBarrier(_ zero: Self) -> Self { Self(vector: vector &+ zero.vector) }
+
+    /// The rotations as shuffles of 16-bit pieces within each lane (issue #18 item 4): written
+    /// as shifts, LLVM recognises a funnel shift, which SSE2 lacks, and moved every rotation
+    /// through general registers (measured: 32 `shld` and 80 `movq` per round); a fixed
+    /// shuffle becomes `pshuflw`/`pshufhw` (`pshufd` for 32) on x86-64. The pattern is fixed:
+    /// nothing depends on the data.
+    @inline(__always) func rotatedRight16() -> Self {
+        let pieces = unsafeBitCast(vector, to: SIMD8<UInt16>.self)
+        let rotated = SIMD8(pieces[1], pieces[2], pieces[3], pieces[0], pieces[5], pieces[6], pieces[7], pieces[4])
+        return Self(vector: unsafeBitCast(rotated, to: SIMD2<UInt64>.self))
+    }
+
+    @inline(__always) func rotatedRight32() -> Self {
+        let pieces = unsafeBitCast(vector, to: SIMD4<UInt32>.self)
+        return Self(vector: unsafeBitCast(SIMD4(pieces[1], pieces[0], pieces[3], pieces[2]), to: SIMD2<UInt64>.self))
+    }
 }
 
 /// Eight words holding bytes in bitsliced form: word i holds bit i of every byte
