@@ -73,3 +73,25 @@ extension BN254CXSpareBitsKernelTests {
         #expect(BN254CX.Fp.half.canonical.reference == (R.p + .one).quotientAndRemainder(dividingBy: ReferenceInteger(2)).quotient)
     }
 }
+
+extension BN254CXSpareBitsKernelTests {
+    /// The Montgomery literals of the curve constants are the small integers they stand for.
+    @Test func curveConstantLiteralsAreTheirIntegers() {
+        #expect(BN254CX.Fp.curveB3.isEqual(to: BN254CX.Fp(small: 6)).isTrueVartime)
+        #expect(BN254CX.Fp2.curveB3.isEqual(to: BN254CX.Fp2(BN254CX.Fp(small: 3), -BN254CX.Fp(small: 3))).isTrueVartime)
+    }
+
+    /// The windowed power and the Fermat inverse on the fast product against the reference
+    /// integer (and the generic core's sliding-window power).
+    @Test func powerAndInverseMatchTheReferenceInteger() {
+        var random = TestRandom("BN254CX Fp power")
+        for round in 0..<20 {
+            let x = round == 0 ? BN254CX.Fp.zero : BN254CX.Fp.random(&random)
+            let e = FixedUInt<4>(limbs: [random.next(), random.next(), random.next(), random.next()])
+            let a = x.canonical.reference
+            #expect(x.power(e).canonical.reference == a.power(e.reference, modulo: R.p))
+            #expect(x.inverted().canonical.reference == a.power(R.p - ReferenceInteger(2), modulo: R.p))
+            #expect(x.inverted().isEqual(to: x.powerVartime(BN254CX.p.subtractingReportingBorrow(FixedUInt(2)).difference)).isTrueVartime)
+        }
+    }
+}

@@ -44,13 +44,34 @@ extension BN254CX {
     /// Π e(Qᵢ, Pᵢ) with one shared Miller loop and one final exponentiation (Milagro
     /// `PAIR_double_ate` for two pairs).
     public static func multiPairing(_ pairs: [(G2, G1)]) -> GT {
-        var prepared: [(q: G2Prepared, px: Fp, py: Fp)] = []
+        multiPairing(prepared: pairs.map { (G2Prepared($0.0), $0.1) })
+    }
+
+    /// Π e(Qᵢ, Pᵢ) for G2 points whose Miller-loop lines were computed beforehand (a fixed Q,
+    /// such as ``generatorLines``, is then prepared once, not once per pairing).
+    package static func multiPairing(prepared pairs: [(q: G2Prepared, p: G1)]) -> GT {
+        var loopPairs: [(q: G2Prepared, px: Fp, py: Fp)] = []
         for (q, p) in pairs where !q.isInfinity && !p.isInfinity {
-            let (qx, qy) = q.point.affine()
             let (px, py) = p.point.affine()
-            prepared.append((G2Prepared(x: qx, y: qy, isInfinity: false), px, py))
+            loopPairs.append((q, px, py))
         }
-        return GT(millerLoop(prepared).finalExponentiation())
+        return GT(millerLoop(loopPairs).finalExponentiation())
+    }
+
+    /// The Miller-loop lines of the G2 generator, computed once per process (issue #18 item 1:
+    /// the M-Pin verifier pairs with Q on every authentication). Public values.
+    package static let generatorLines = G2Prepared(G2.generator)
+}
+
+extension BN254CX.G2Prepared {
+    /// The lines for a G2 point (none needed for the point at infinity).
+    package init(_ q: BN254CX.G2) {
+        if q.isInfinity {
+            self.init(x: .zero, y: .zero, isInfinity: true)
+        } else {
+            let (x, y) = q.point.affine()
+            self.init(x: x, y: y, isInfinity: false)
+        }
     }
 }
 

@@ -25,13 +25,21 @@ package protocol BN254CXCurveField: Sendable {
 }
 
 extension BN254CX.Fp: BN254CXCurveField {
-    package static var curveB3: Self { Self(small: 6) }
+    /// 6 in Montgomery form (6·2²⁵⁶ mod p), a literal so that no formula spends a product
+    /// converting it (a test checks it against `Fp(small: 6)`).
+    package static var curveB3: Self {
+        Self(montgomeryForm: FixedUInt(limbs: [0xC33E_1ABA_E383_F0A2, 0x0D86_BCF0_0E7B_AEF6, 0x00D9_5983_EBB1_215C, 0x17FF_FFFE_9D99_19C1]))
+    }
     package static var curveB: Self { Self(small: 2) }
 }
 
 extension BN254CX.Fp2: BN254CXCurveField {
     /// 3b′ with b′ = b/ξ = 1 − i (the D-type twist, mpin.md §2.2).
-    package static var curveB3: Self { Self(BN254CX.Fp(small: 3), -BN254CX.Fp(small: 3)) }
+    /// As Montgomery literals (3 and −3), checked by a test against `Fp(small: 3)`.
+    package static var curveB3: Self {
+        Self(BN254CX.Fp(montgomeryForm: FixedUInt(limbs: [0x619F_0D5D_71C1_F851, 0x06C3_5E78_073D_D77B, 0x806C_ACC1_F5D8_90AE, 0x0BFF_FFFF_4ECC_8CE0])),
+             BN254CX.Fp(montgomeryForm: FixedUInt(limbs: [0x5CC7_1691_EA59_5D62, 0x1D7C_7876_10CB_6766, 0x3051_32A2_848A_D625, 0x1800_0000_B9A3_9D2D])))
+    }
     package static var curveB: Self { Self(.one, -.one) }
 }
 

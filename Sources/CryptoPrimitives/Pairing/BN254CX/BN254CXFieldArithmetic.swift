@@ -36,6 +36,27 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
     package static prefix func - (a: Self) -> Self {
         Self(montgomeryForm: .modularDifferenceStraightLine(.zero, a.montgomeryForm, modulus: Modulus.modulus))
     }
+
+    /// `self^exponent` with a fixed 4-bit window over all 256 bits and a table read that scans
+    /// every entry, on the spare-bits product (the generic `power` runs on the generic core).
+    /// Constant time in `self` and in the exponent.
+    package func power(_ exponent: FixedUInt<4>) -> Self {
+        var table = InlineArray<16, Self>(repeating: .one)
+        for i in 1..<16 { table[i] = table[i - 1] * self }
+        var result = Self.one
+        for window in stride(from: 63, through: 0, by: -1) {
+            for _ in 0..<4 { result = result.squared() }
+            let bits = (exponent.limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF
+            result = result * ConstantTime.lookup(table, at: bits)
+        }
+        return result
+    }
+
+    /// The inverse by Fermat, `self^(p−2)`, through ``power(_:)``: constant time; the inverse of
+    /// zero is zero.
+    package func inverted() -> Self {
+        power(FixedUInt(limbs: [0xBE66_23EF_5C1B_55B1, 0x243F_D6EE_1809_3EE1, 0xB0BD_DF64_7A63_66D3, 0x2400_0000_0870_2A0D]))
+    }
 }
 
 extension MontgomeryResidue where Modulus == BN254CXOrderModulus {

@@ -34,6 +34,10 @@ extension BN254CX {
         /// in every use the engine makes (the generator, sQ, client public keys).
         package init(x qx: Fp2, y qy: Fp2, isInfinity: Bool) {
             self.isInfinity = isInfinity
+            guard !isInfinity else {  // the pairing is 1: the loop skips this pair
+                lines = []
+                return
+            }
             var lines: [LineCoefficients] = []
             lines.reserveCapacity(2 * BN254CX.millerDigits.count + 2)
             var t = G2Projective(affineX: qx, y: qy)
