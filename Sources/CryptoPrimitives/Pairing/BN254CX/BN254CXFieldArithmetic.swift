@@ -1,11 +1,12 @@
-// The field operators of Fp and Fr of BN254CX on the straight-line spare-bits kernels
-// (CryptoCore FixedUInt+MontgomerySpareBits.swift; issue #18 item 1): p and r are below 2²⁵⁴,
-// so products need no fifth accumulator word and sums no carry word.
+// The field operators of Fp of BN254CX on the straight-line spare-bits kernels (CryptoCore
+// FixedUInt+MontgomerySpareBits.swift; issue #18 item 1): p is below 2²⁵⁴, so products need no
+// fifth accumulator word and sums no carry word.
 //
 // These overloads are chosen over the generic `MontgomeryResidue` operators wherever the type
-// is `BN254CX.Fp` or `BN254CX.Fr` (the constrained extension is the more specific), which is
-// every line of the tower (Fp2, Fp4, Fp12), the curve formulas and the M-Pin scalars. Tests
-// compare them with the generic CIOS core and the reference integer.
+// is `BN254CX.Fp` (the constrained extension is the more specific), which is every line of the
+// tower (Fp2, Fp4, Fp12) and the curve formulas. Fr (scalars mod r, also below 2²⁵⁴) keeps the
+// generic core: its few operations per protocol step gain nothing measurable. Tests compare
+// the kernels with the generic CIOS core and the reference integer, for p and for r.
 
 import CryptoCore
 
@@ -56,34 +57,5 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
     /// zero is zero.
     package func inverted() -> Self {
         power(FixedUInt(limbs: [0xBE66_23EF_5C1B_55B1, 0x243F_D6EE_1809_3EE1, 0xB0BD_DF64_7A63_66D3, 0x2400_0000_0870_2A0D]))
-    }
-}
-
-extension MontgomeryResidue where Modulus == BN254CXOrderModulus {
-    /// `a · b` (Montgomery product). Called, not inlined: the tower's functions hold dozens of
-    /// products, and inlining every one of them straight-line made the optimiser run for tens
-    /// of minutes on this module.
-    @inline(never)
-    package static func * (a: Self, b: Self) -> Self {
-        Self(montgomeryForm: .montgomeryProductSpareBits(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus, inverse: Modulus.inverse))
-    }
-
-    /// `self²`.
-    @inline(__always)
-    package func squared() -> Self { self * self }
-
-    @inlinable @inline(__always)
-    package static func + (a: Self, b: Self) -> Self {
-        Self(montgomeryForm: .modularSumSpareBits(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
-    }
-
-    @inlinable @inline(__always)
-    package static func - (a: Self, b: Self) -> Self {
-        Self(montgomeryForm: .modularDifferenceStraightLine(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
-    }
-
-    @inlinable @inline(__always)
-    package static prefix func - (a: Self) -> Self {
-        Self(montgomeryForm: .modularDifferenceStraightLine(.zero, a.montgomeryForm, modulus: Modulus.modulus))
     }
 }
