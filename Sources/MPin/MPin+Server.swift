@@ -52,7 +52,6 @@ extension MPin {
                                   serverSecret: ServerSecret, clientPublicKey: DVS.PublicKey? = nil) -> Verification {
             let (hid, htid) = firstPass(identity: identity, day: day)
             let q = clientPublicKey?.point ?? BN254CX.G2.generator
-            let qLines = clientPublicKey.map { BN254CX.G2Prepared($0.point) } ?? BN254CX.generatorLines
             let sent: BN254CX.G1?
             let base: BN254CX.G1
             if let htid {
@@ -62,6 +61,7 @@ extension MPin {
             }
             guard let sent else { return .rejected(nil) }
             let p = base.multipliedVartime(by: y) + sent
+            let qLines = clientPublicKey.map { BN254CX.G2Prepared($0.point) } ?? BN254CX.generatorLines
             let product = BN254CX.multiPairing(prepared: [(qLines, client.v), (BN254CX.G2Prepared(serverSecret.point), p)])
             if product.isOne { return .accepted }
             guard let u = client.u else { return .rejected(nil) }

@@ -38,10 +38,21 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
         Self(montgomeryForm: .modularDifferenceStraightLine(.zero, a.montgomeryForm, modulus: Modulus.modulus))
     }
 
+    /// `self^exponent` on the spare-bits product (the generic `power` runs on the generic
+    /// core), by ``BN254CXCurveField/fixedWindowPower(_:)``. Constant time.
+    package func power(_ exponent: FixedUInt<4>) -> Self { fixedWindowPower(exponent) }
+
+    /// The inverse by Fermat, `self^(p−2)`, through ``power(_:)``: constant time; the inverse of
+    /// zero is zero.
+    package func inverted() -> Self {
+        power(FixedUInt(limbs: [0xBE66_23EF_5C1B_55B1, 0x243F_D6EE_1809_3EE1, 0xB0BD_DF64_7A63_66D3, 0x2400_0000_0870_2A0D]))
+    }
+}
+
+extension BN254CXCurveField where Self: ConditionallySelectable {
     /// `self^exponent` with a fixed 4-bit window over all 256 bits and a table read that scans
-    /// every entry, on the spare-bits product (the generic `power` runs on the generic core).
-    /// Constant time in `self` and in the exponent.
-    package func power(_ exponent: FixedUInt<4>) -> Self {
+    /// every entry (Fp and Fp2 share it). Constant time in `self` and in the exponent.
+    package func fixedWindowPower(_ exponent: FixedUInt<4>) -> Self {
         var table = InlineArray<16, Self>(repeating: .one)
         for i in 1..<16 { table[i] = table[i - 1] * self }
         var result = Self.one
@@ -51,11 +62,5 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
             result = result * ConstantTime.lookup(table, at: bits)
         }
         return result
-    }
-
-    /// The inverse by Fermat, `self^(p−2)`, through ``power(_:)``: constant time; the inverse of
-    /// zero is zero.
-    package func inverted() -> Self {
-        power(FixedUInt(limbs: [0xBE66_23EF_5C1B_55B1, 0x243F_D6EE_1809_3EE1, 0xB0BD_DF64_7A63_66D3, 0x2400_0000_0870_2A0D]))
     }
 }

@@ -80,17 +80,7 @@ extension BN254CX {
         }
 
         /// `self^exponent` by a fixed 4-bit window over the exponent's width. Constant time.
-        package func power(_ exponent: FixedUInt<4>) -> Fp2 {
-            var table = InlineArray<16, Fp2>(repeating: .one)
-            for i in 1..<16 { table[i] = table[i - 1] * self }
-            var result = Fp2.one
-            for window in stride(from: 63, through: 0, by: -1) {
-                for _ in 0..<4 { result = result.squared() }
-                let bits = (exponent.limbs[window >> 4] >> UInt64((window & 15) * 4)) & 0xF
-                result = result * ConstantTime.lookup(table, at: bits)
-            }
-            return result
-        }
+        package func power(_ exponent: FixedUInt<4>) -> Fp2 { fixedWindowPower(exponent) }
 
         /// 64 big-endian bytes c0 ‖ c1 (mpin.md §2.3).
         package var canonicalBytes: [UInt8] { c0.canonicalBytes + c1.canonicalBytes }
