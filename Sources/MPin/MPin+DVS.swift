@@ -34,15 +34,27 @@ extension MPin {
         }
 
         /// Pa = z⁻¹·Q in G2, the public key the platform stores (128 bytes, mpin.md §5.1).
+        ///
+        /// A key also holds the Miller-loop lines of Pa, computed once when it is made (about a
+        /// sixth of a pairing), which every verification with it replays (issue #18 item 1): a
+        /// verifier that keeps the key objects of its clients pays that cost once per client.
         public struct PublicKey: Sendable, Equatable {
             package let point: BN254CX.G2
+            /// The lines of Pa for the verifier's shared Miller loop.
+            package let lines: BN254CX.G2Prepared
 
-            package init(_ point: BN254CX.G2) { self.point = point }
+            package init(_ point: BN254CX.G2) {
+                self.point = point
+                lines = BN254CX.G2Prepared(point)
+            }
 
             /// Decodes 128 bytes, with the subgroup check Milagro omits (mpin.md §2.2).
             public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
-                point = try BN254CX.G2(encoded: Array(bytes))
+                self.init(try BN254CX.G2(encoded: Array(bytes)))
             }
+
+            /// Keys are equal when their points are (the lines follow from the point).
+            public static func == (a: PublicKey, b: PublicKey) -> Bool { a.point == b.point }
 
             /// The 128-byte encoding.
             public var rawRepresentation: [UInt8] { point.rawRepresentation }

@@ -143,10 +143,20 @@ extension MPin {
 
     /// The server secret s·Q in G2 (`GET_SERVER_SECRET`), or one authority's share of it. It
     /// lets its holder verify, so it is kept like a key.
+    ///
+    /// The secret also holds the Miller-loop lines of s·Q, computed once when it is made (about
+    /// the cost of a sixth of a pairing), so that every ``Server/verify(identity:day:challenge:client:serverSecret:clientPublicKey:)``
+    /// replays them instead of recomputing them (issue #18 item 1). Keep one value for the
+    /// server's lifetime. The lines reveal s·Q, so they are wiped when the last copy is released.
     public struct ServerSecret: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
         package let storage: SecretBytes
+        /// The lines of s·Q for the shared Miller loop, in wiped storage.
+        package let lines: SecretLines
 
-        package init(_ point: BN254CX.G2) { storage = SecretBytes(point.rawRepresentation) }
+        package init(_ point: BN254CX.G2) {
+            storage = SecretBytes(point.rawRepresentation)
+            lines = SecretLines(BN254CX.G2Prepared(point))
+        }
 
         /// Decodes 128 bytes; throws like ``CryptoPrimitives/BN254CX/G2/init(encoded:)``.
         public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
@@ -170,5 +180,20 @@ extension MPin {
         public var description: String { "MPin.ServerSecret(redacted)" }
         /// A mirror with no children.
         public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    }
+}
+
+extension MPin {
+    /// Miller-loop lines of a secret G2 point (s·Q), wiped with `explicit_bzero` when the last
+    /// reference is released. Package-internal: the verifier reads `prepared` only while it
+    /// holds the owning ``ServerSecret``, so the wipe never runs under a reader.
+    package final class SecretLines: @unchecked Sendable {
+        // Written only by `init` and wiped only by `deinit`; immutable in between, so sharing
+        // across threads is safe.
+        package private(set) var prepared: BN254CX.G2Prepared
+
+        package init(_ prepared: BN254CX.G2Prepared) { self.prepared = prepared }
+
+        deinit { prepared.wipe() }
     }
 }

@@ -61,8 +61,12 @@ extension MPin {
             }
             guard let sent else { return .rejected(nil) }
             let p = base.multipliedVartime(by: y) + sent
-            let qLines = clientPublicKey.map { BN254CX.G2Prepared($0.point) } ?? BN254CX.generatorLines
-            let product = BN254CX.multiPairing(prepared: [(qLines, client.v), (BN254CX.G2Prepared(serverSecret.point), p)])
+            // Both G2 points are fixed across authentications, so their lines were computed
+            // once: Q's per process, Pa's with the public key, sQ's with the server secret.
+            let qLines = clientPublicKey?.lines ?? BN254CX.generatorLines
+            let product = withExtendedLifetime(serverSecret) {
+                BN254CX.multiPairing(prepared: [(qLines, client.v), (serverSecret.lines.prepared, p)])
+            }
             if product.isOne { return .accepted }
             guard let u = client.u else { return .rejected(nil) }
             // The error is in the PIN, not the permit, so F uses HID and U (mpin.md §4 KANGAROO).

@@ -26,12 +26,18 @@ extension BN254CX {
 
     /// The lines of the Miller loop for one G2 point, in the order the loop uses them.
     package struct G2Prepared: Sendable {
-        package let lines: [LineCoefficients]
+        package private(set) var lines: [LineCoefficients]
         /// Whether Q is the point at infinity (the pairing is then 1).
         package let isInfinity: Bool
 
-        /// Precomputes the lines for the affine point (x, y) of the twist. The point is public
-        /// in every use the engine makes (the generator, sQ, client public keys).
+        /// Overwrites the lines with zeros in a way the optimiser may not remove, for lines of a
+        /// secret point (they reveal it). Wipes this copy's buffer (a shared one is copied first).
+        package mutating func wipe() {
+            lines.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+        }
+
+        /// Precomputes the lines for the affine point (x, y) of the twist. Constant time in the
+        /// point (branches only on the public loop digits), so it may be secret (sQ).
         package init(x qx: Fp2, y qy: Fp2, isInfinity: Bool) {
             self.isInfinity = isInfinity
             guard !isInfinity else {  // the pairing is 1: the loop skips this pair
