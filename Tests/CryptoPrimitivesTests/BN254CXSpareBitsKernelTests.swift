@@ -95,3 +95,47 @@ extension BN254CXSpareBitsKernelTests {
         }
     }
 }
+
+extension BN254CXSpareBitsKernelTests {
+    /// Lazy reduction: the unreduced sum is exact, and the product takes operands anywhere
+    /// below 2m (the edge 2m − 1 included) and still returns a·b·2⁻²⁵⁶ fully reduced.
+    @Test(arguments: [("p", BN254CXFieldModulus.modulus, BN254CXFieldModulus.inverse),
+                      ("r", BN254CXOrderModulus.modulus, BN254CXOrderModulus.inverse)])
+    func productTakesOperandsBelowTwiceTheModulus(name: String, modulus: FixedUInt<4>, inverse: UInt64) {
+        let m = modulus.reference
+        let rInverse = (ReferenceInteger.one << 256).power(m - ReferenceInteger(2), modulo: m)
+        var random = TestRandom("BN254CX lazy sums \(name)")
+        let values = Self.edgeValues(m, &random)
+        for a in values.prefix(40) {
+            for b in values.prefix(40) {
+                let sum = FixedUInt.sumBelowTwiceModulus(FixedUInt<4>(a), FixedUInt<4>(b))
+                #expect(sum.reference == a + b, "\(a) + \(b) unreduced")
+                // Operands a + b and (m − 1) + a, both below 2m.
+                let other = FixedUInt.sumBelowTwiceModulus(FixedUInt<4>(m - .one), FixedUInt<4>(a))
+                let product = FixedUInt.montgomeryProductSpareBits(sum, other, modulus: modulus, inverse: inverse)
+                #expect(product.reference == (a + b) * (m - .one + a) * rInverse % m, "(\(a) + \(b)) · (m − 1 + \(a)) mod \(name)")
+            }
+        }
+        // Fp2 uses it in its Karatsuba product and squaring: check both against Fp arithmetic
+        // done the schoolbook way with reduced sums only.
+        var fieldRandom = TestRandom("BN254CX Fp2 lazy")
+        for _ in 0..<40 {
+            let x = BN254CX.Fp2.random(&fieldRandom), y = BN254CX.Fp2.random(&fieldRandom)
+            let product = x * y, square = x.squared()
+            #expect(product.c0.isEqual(to: x.c0 * y.c0 - x.c1 * y.c1).isTrueVartime)
+            #expect(product.c1.isEqual(to: x.c0 * y.c1 + x.c1 * y.c0).isTrueVartime)
+            #expect(square.c0.isEqual(to: x.c0 * x.c0 - x.c1 * x.c1).isTrueVartime)
+            #expect(square.c1.isEqual(to: x.c0 * x.c1 + x.c0 * x.c1).isTrueVartime)
+        }
+    }
+
+    /// Lines of a secret point are wiped on request (MPin's server secret keeps them).
+    @Test func preparedLinesAreWiped() {
+        var prepared = BN254CX.G2Prepared(BN254CX.G2.generator)
+        #expect(!prepared.lines.isEmpty && !prepared.lines[0].c0.isZero.isTrueVartime)
+        let shared = prepared
+        prepared.wipe()
+        #expect(prepared.lines.allSatisfy { $0.c0.isZero.isTrueVartime && $0.c1.isZero.isTrueVartime && $0.c2.isZero.isTrueVartime })
+        #expect(!shared.lines[0].c0.isZero.isTrueVartime)  // a copy keeps its own buffer
+    }
+}

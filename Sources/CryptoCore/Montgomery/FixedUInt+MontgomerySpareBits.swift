@@ -84,6 +84,22 @@ extension FixedUInt where limbCount == 4 {
         return reducedOnceSpareBits(s0, s1, s2, s3, modulus: m)
     }
 
+    /// `a + b` with no reduction, for `a, b < m < 2²⁵⁴`: a value below 2m, which
+    /// ``montgomeryProductSpareBits(_:_:modulus:inverse:)`` accepts as an operand. For operands
+    /// a, b < 2m each outer step's value stays below a + m + 1 < 2²⁵⁶ (four words, so the two
+    /// carry chains stay exact) and a·b < 4m² < m·2²⁵⁶, so one final subtraction still reduces
+    /// the product fully. Lazy reduction (issue #18 item 1): a Karatsuba sum that only feeds a
+    /// product skips its conditional subtraction.
+    @inlinable @inline(__always)
+    package static func sumBelowTwiceModulus(_ a: FixedUInt<4>, _ b: FixedUInt<4>) -> FixedUInt<4> {
+        var carry: UInt64
+        let s0, s1, s2: UInt64
+        (s0, carry) = UInt64.addingWithCarry(a.limbs[unchecked: 0], b.limbs[unchecked: 0], carry: 0)
+        (s1, carry) = UInt64.addingWithCarry(a.limbs[unchecked: 1], b.limbs[unchecked: 1], carry: carry)
+        (s2, carry) = UInt64.addingWithCarry(a.limbs[unchecked: 2], b.limbs[unchecked: 2], carry: carry)
+        return FixedUInt<4>(limbs: [s0, s1, s2, a.limbs[unchecked: 3] &+ b.limbs[unchecked: 3] &+ carry])
+    }
+
     /// `a + b mod m` for `a, b < m`, any 4-limb modulus: the carry out of a + b is folded into
     /// the decision (P-256's p has no spare bits).
     @inlinable @inline(__always)

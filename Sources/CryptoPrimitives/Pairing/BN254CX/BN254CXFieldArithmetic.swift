@@ -28,6 +28,14 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
         Self(montgomeryForm: .modularSumSpareBits(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
     }
 
+    /// `a + b` left below 2p, unreduced: valid **only** as an operand of `*`, which reduces
+    /// its result fully (``FixedUInt/sumBelowTwiceModulus(_:_:)`` says why). Karatsuba sums
+    /// in Fp2 use it.
+    @inlinable @inline(__always)
+    package static func unreducedSum(_ a: Self, _ b: Self) -> Self {
+        Self(montgomeryForm: .sumBelowTwiceModulus(a.montgomeryForm, b.montgomeryForm))
+    }
+
     @inlinable @inline(__always)
     package static func - (a: Self, b: Self) -> Self {
         Self(montgomeryForm: .modularDifferenceStraightLine(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))

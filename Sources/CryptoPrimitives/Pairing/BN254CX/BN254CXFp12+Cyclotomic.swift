@@ -27,11 +27,17 @@ extension BN254CX.Fp12 {
     /// with x̄ the conjugate over Fp2, f² = (3a² − 2ā) + (3s·c² + 2b̄)·t + (3b² − 2c̄)·t².
     /// Wrong for other elements (even unitary ones), so used only after the easy part of the
     /// final exponentiation and on GT.
+    /// Each Fp2 coefficient 3X ∓ 2x is formed as 2(X ∓ x) + X: three sums, not five.
     package func cyclotomicSquared() -> BN254CX.Fp12 {
+        typealias Fp2 = BN254CX.Fp2
+        typealias Fp4 = BN254CX.Fp4
+        @inline(__always) func threeMinusTwo(_ big: Fp2, _ x: Fp2) -> Fp2 { (big - x).doubled + big }
+        @inline(__always) func threePlusTwo(_ big: Fp2, _ x: Fp2) -> Fp2 { (big + x).doubled + big }
         let a2 = a.squared(), b2 = b.squared(), c2 = c.squared().timesS
-        return BN254CX.Fp12(a2 + a2 + a2 - a.conjugate.doubled,
-                            c2 + c2 + c2 + b.conjugate.doubled,
-                            b2 + b2 + b2 - c.conjugate.doubled)
+        // x̄ = x0 − x1·s, so 3X − 2x̄ = (3X0 − 2x0, 3X1 + 2x1) and 3X + 2x̄ the other way round.
+        return BN254CX.Fp12(Fp4(threeMinusTwo(a2.c0, a.c0), threePlusTwo(a2.c1, a.c1)),
+                            Fp4(threePlusTwo(c2.c0, b.c0), threeMinusTwo(c2.c1, b.c1)),
+                            Fp4(threeMinusTwo(b2.c0, c.c0), threePlusTwo(b2.c1, c.c1)))
     }
 
     /// f^u for u = −|u| of BN254CX, for f in the cyclotomic subgroup: square-and-multiply over

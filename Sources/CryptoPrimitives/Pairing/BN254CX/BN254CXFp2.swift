@@ -26,22 +26,24 @@ extension BN254CX {
         @inline(__always)
         package static prefix func - (a: Fp2) -> Fp2 { Fp2(-a.c0, -a.c1) }
 
-        /// (a0 + a1·i)(b0 + b1·i) with three Fp products.
+        /// (a0 + a1·i)(b0 + b1·i) with three Fp products; the Karatsuba sums a0 + a1 and
+        /// b0 + b1 go into their product unreduced (below 2p, `Fp.unreducedSum`).
         @inline(__always)
         package static func * (a: Fp2, b: Fp2) -> Fp2 {
             let v0 = a.c0 * b.c0, v1 = a.c1 * b.c1
-            return Fp2(v0 - v1, (a.c0 + a.c1) * (b.c0 + b.c1) - v0 - v1)
+            let v2 = Fp.unreducedSum(a.c0, a.c1) * Fp.unreducedSum(b.c0, b.c1)
+            return Fp2(v0 - v1, v2 - v0 - v1)
         }
 
         /// The product by an element of Fp.
         @inline(__always)
         package static func * (a: Fp2, b: Fp) -> Fp2 { Fp2(a.c0 * b, a.c1 * b) }
 
-        /// (a0 + a1·i)² = (a0 + a1)(a0 − a1) + 2·a0·a1·i.
+        /// (a0 + a1·i)² = (a0 + a1)(a0 − a1) + 2·a0·a1·i, the sum unreduced into its product.
         @inline(__always)
         package func squared() -> Fp2 {
             let t = c0 * c1
-            return Fp2((c0 + c1) * (c0 - c1), t + t)
+            return Fp2(Fp.unreducedSum(c0, c1) * (c0 - c1), t + t)
         }
 
         /// 2·self.
