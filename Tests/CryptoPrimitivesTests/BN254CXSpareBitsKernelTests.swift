@@ -81,6 +81,21 @@ extension BN254CXSpareBitsKernelTests {
         #expect(BN254CX.Fp2.curveB3.isEqual(to: BN254CX.Fp2(BN254CX.Fp(small: 3), -BN254CX.Fp(small: 3))).isTrueVartime)
     }
 
+    /// The curve formulas multiply by 3b with sums and halve with a shift: both against the
+    /// reference integer (and 3b·x against the product by the literal), on edge and random values.
+    @Test func sumsForCurveConstantsAndShiftHalving() {
+        var random = TestRandom("BN254CX 3b and halving")
+        let inverseOfTwo = ReferenceInteger(2).power(R.p - ReferenceInteger(2), modulo: R.p)
+        for a in Self.edgeValues(R.p, &random) {
+            let x = BN254CX.Fp(reducing: FixedUInt<4>(a))
+            #expect(x.halved.canonical.reference == a * inverseOfTwo % R.p, "\(a)/2")
+            #expect(x.timesCurveB3.canonical.reference == a * ReferenceInteger(6) % R.p, "6·\(a)")
+            let y = BN254CX.Fp2(x, BN254CX.Fp.random(&random))
+            #expect(y.timesCurveB3.isEqual(to: BN254CX.Fp2.curveB3 * y).isTrueVartime)
+            #expect((y.halved + y.halved).isEqual(to: y).isTrueVartime)
+        }
+    }
+
     /// The windowed power and the Fermat inverse on the fast product against the reference
     /// integer (and the generic core's sliding-window power).
     @Test func powerAndInverseMatchTheReferenceInteger() {

@@ -36,6 +36,23 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
         Self(montgomeryForm: .sumBelowTwiceModulus(a.montgomeryForm, b.montgomeryForm))
     }
 
+    /// `self / 2`: `(x + p)/2` for odd x, `x/2` for even x (Montgomery form halves the same
+    /// way), with p added under a mask and the shift over the four words: constant time, and
+    /// no product (issue #18 item 1). x + p < 2p < 2²⁵⁵, so no bit is lost.
+    @inlinable @inline(__always)
+    package var halved: Self {
+        let x = montgomeryForm
+        let odd = Choice(bit: x.limbs[unchecked: 0] & 1).mask
+        let m = Modulus.modulus
+        var carry: UInt64
+        let s0, s1, s2, s3: UInt64
+        (s0, carry) = UInt64.addingWithCarry(x.limbs[unchecked: 0], m.limbs[unchecked: 0] & odd, carry: 0)
+        (s1, carry) = UInt64.addingWithCarry(x.limbs[unchecked: 1], m.limbs[unchecked: 1] & odd, carry: carry)
+        (s2, carry) = UInt64.addingWithCarry(x.limbs[unchecked: 2], m.limbs[unchecked: 2] & odd, carry: carry)
+        s3 = x.limbs[unchecked: 3] &+ (m.limbs[unchecked: 3] & odd) &+ carry
+        return Self(montgomeryForm: FixedUInt(limbs: [s0 >> 1 | s1 << 63, s1 >> 1 | s2 << 63, s2 >> 1 | s3 << 63, s3 >> 1]))
+    }
+
     @inlinable @inline(__always)
     package static func - (a: Self, b: Self) -> Self {
         Self(montgomeryForm: .modularDifferenceStraightLine(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))

@@ -68,8 +68,9 @@ extension BN254CX {
             return Fp2(c0 * normInverse, -(c1 * normInverse))
         }
 
-        /// Half of the value.
-        package var halved: Fp2 { self * BN254CX.Fp.half }
+        /// Half of the value (each coordinate by ``CryptoCore/MontgomeryResidue/halved``).
+        @inline(__always)
+        package var halved: Fp2 { Fp2(c0.halved, c1.halved) }
 
         package var isZero: Choice { c0.isZero & c1.isZero }
 

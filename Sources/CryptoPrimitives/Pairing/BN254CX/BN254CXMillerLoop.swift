@@ -69,13 +69,13 @@ extension BN254CX {
         static func doublingStep(_ t: inout G2Projective) -> LineCoefficients {
             let a = (t.x * t.y).halved
             let b = t.y.squared(), c = t.z.squared()
-            let e = Fp2.curveB3 * c
+            let e = c.timesCurveB3
             let f = e + e + e
             let g = (b + f).halved
             let h = (t.y + t.z).squared() - (b + c)
-            let xSquared = t.x.squared()
+            let xSquared = t.x.squared(), eSquared = e.squared()
             let line = LineCoefficients(c0: h, c1: b - e, c2: -(xSquared + xSquared + xSquared))
-            t = G2Projective(x: a * (b - f), y: g.squared() - (e.squared() + e.squared() + e.squared()), z: b * h)
+            t = G2Projective(x: a * (b - f), y: g.squared() - (eSquared + eSquared + eSquared), z: b * h)
             return line
         }
 
