@@ -60,6 +60,29 @@ import TestSupport
         #expect(p.multiplied(bySmall: pin, bitCount: 20) == p.multipliedVartime(by: BN254CX.Scalar(UInt64(pin))))
     }
 
+    /// The signed 4-bit recoding of the constant-time paths: digits in [−8, 8) that sum back to
+    /// k, on runs of 8s and 15s (every window carries) and at the bounds the pieces respect.
+    @Test func signedDigitsRecombine() {
+        var random = TestRandom("BN254CX signed digits")
+        let one = ReferenceInteger.one
+        var values: [(ReferenceInteger, Int)] = [(.zero, 33), ((one << 129) - one, 33), ((one << 66) - one, 17),
+                                                 (ReferenceInteger(words: [0x8888_8888_8888_8888, 0x8888_8888_8888_8888, 1, 0]), 33),
+                                                 (ReferenceInteger(words: [0xFFFF_FFFF_FFFF_FFF8, 0xF8F8_F8F8_F8F8_F8F8, 1, 0]), 33),
+                                                 (ReferenceInteger(words: [0x7777_7777_7777_7778, 3, 0, 0]), 17)]
+        for _ in 0..<30 { values.append((ReferenceInteger(words: [random.next(), random.next(), random.next() & 1, 0]), 33)) }
+        for (k, windows) in values {
+            let digits = BN254CX.G1Projective.signedDigits(FixedUInt<4>(k), windows: windows)
+            var positive = ReferenceInteger.zero, negative = ReferenceInteger.zero
+            for window in 0..<windows {
+                let digit = Int64(bitPattern: digits[window])
+                #expect(digit >= -8 && digit < 8, "digit \(window) of \(k)")
+                let term = ReferenceInteger(UInt64(digit.magnitude)) << (4 * window)
+                if digit < 0 { negative = negative + term } else { positive = positive + term }
+            }
+            #expect(positive == k + negative, "\(k) recombines")
+        }
+    }
+
     @Test func splitsRecombineAndAreShort() {
         var random = TestRandom("BN254CX splits")
         let glvLambda = ReferenceInteger(36) * R.u * R.u * R.u + ReferenceInteger(6) * R.u - ReferenceInteger(18) * R.u * R.u - ReferenceInteger(2)
