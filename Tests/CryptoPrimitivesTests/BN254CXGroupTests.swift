@@ -83,6 +83,21 @@ import TestSupport
         }
     }
 
+    /// powerByU walks the NAF of |u|: it must sum back to |u| (a wrong digit would still give a
+    /// power, just the wrong one) and be non-adjacent.
+    @Test func nafOfUIsCorrect() {
+        let digits = BN254CX.absoluteUNAF
+        var positive = ReferenceInteger.zero, negative = ReferenceInteger.zero
+        for (i, digit) in digits.reversed().enumerated() {
+            if digit == 1 { positive = positive + (ReferenceInteger.one << i) }
+            if digit == -1 { negative = negative + (ReferenceInteger.one << i) }
+        }
+        #expect(positive == R.u + negative)
+        #expect(digits.first == 1 && digits.count == 63)
+        #expect(zip(digits, digits.dropFirst()).allSatisfy { $0 == 0 || $1 == 0 })
+        #expect(digits.filter { $0 != 0 }.count == 9)
+    }
+
     @Test func splitsRecombineAndAreShort() {
         var random = TestRandom("BN254CX splits")
         let glvLambda = ReferenceInteger(36) * R.u * R.u * R.u + ReferenceInteger(6) * R.u - ReferenceInteger(18) * R.u * R.u - ReferenceInteger(2)

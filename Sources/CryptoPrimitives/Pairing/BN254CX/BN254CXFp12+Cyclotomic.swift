@@ -41,13 +41,17 @@ extension BN254CX.Fp12 {
     }
 
     /// f^u for u = −|u| of BN254CX, for f in the cyclotomic subgroup: square-and-multiply over
-    /// the fixed bits of |u| (public), then the conjugate.
+    /// the non-adjacent form of |u| (public), a digit −1 multiplying by the conjugate, which is
+    /// the inverse there; then the conjugate. The NAF has 9 nonzero digits where the binary
+    /// form has 11 (2²⁶ − 2²² for bits 22–25, 2⁸ − 2⁶ − 2⁴ for 0xB0): two Fp12 products fewer
+    /// per call, six per final exponentiation (issue #18 item 1).
     package func powerByU() -> BN254CX.Fp12 {
-        let e = BN254CX.absoluteU
-        var result = self
-        for i in stride(from: 61, through: 0, by: -1) {  // below bit 62, the top bit of |u|
+        let inverse = conjugate
+        var result = self                                  // the leading digit, 1
+        for digit in BN254CX.absoluteUNAF.dropFirst() {
             result = result.cyclotomicSquared()
-            if (e >> UInt64(i)) & 1 == 1 { result = result * self }
+            if digit == 1 { result = result * self }
+            if digit == -1 { result = result * inverse }
         }
         return result.conjugate
     }

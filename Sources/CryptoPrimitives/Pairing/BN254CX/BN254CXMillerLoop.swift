@@ -24,6 +24,22 @@ extension BN254CX {
         }
     }()
 
+    /// The non-adjacent form of |u|, most significant digit first (digits in {−1, 0, 1}, no
+    /// two adjacent nonzero), for ``Fp12/powerByU()``.
+    package static let absoluteUNAF: [Int8] = {
+        var n = absoluteU, digits: [Int8] = []
+        while n != 0 {
+            var digit: Int8 = 0
+            if n & 1 == 1 {
+                digit = n & 3 == 1 ? 1 : -1
+                n = digit == 1 ? n - 1 : n + 1
+            }
+            digits.append(digit)
+            n >>= 1
+        }
+        return digits.reversed()
+    }()
+
     /// The lines of the Miller loop for one G2 point, in the order the loop uses them.
     package struct G2Prepared: Sendable {
         package private(set) var lines: [LineCoefficients]
