@@ -136,3 +136,32 @@ import TestSupport
         }
     }
 }
+
+extension P256ArithmeticTests {
+    /// The straight-line Montgomery product behind P-256 scalars (and usable for any odd
+    /// 4-limb modulus) against the reference integer and the generic core, on values where the
+    /// fifth accumulator word or the final subtraction matters: m − 1, words all ones, 2²⁵⁵.
+    @Test(arguments: [("n", P256OrderModulus.modulus, P256OrderModulus.inverse),
+                      ("p", P256FieldModulus.modulus, P256FieldModulus.inverse)])
+    func straightLineProductMatchesReference(name: String, modulus: FixedUInt<4>, inverse: UInt64) {
+        let m = Self.reference(modulus)
+        let rInverse = Self.r.power(m - ReferenceInteger(2), modulo: m)
+        var random = TestRandom("P-256 straight-line product \(name)")
+        let one = ReferenceInteger.one
+        var values: [ReferenceInteger] = [.zero, one, m - one, m - ReferenceInteger(2), (one << 255) % m, (one << 192) - one,
+                                          (one << 64) - one, m - (one << 64), Self.r % m]
+        for _ in 0..<40 { values.append(ReferenceInteger(words: (0..<4).map { _ in random.next() }) % m) }
+        for a in values {
+            for b in values {
+                let product = FixedUInt.montgomeryProductStraightLine(Self.fixed(a), Self.fixed(b), modulus: modulus, inverse: inverse)
+                #expect(Self.reference(product) == a * b * rInverse % m, "\(a) · \(b) mod \(name)")
+                let generic = FixedUInt.montgomeryProduct(Self.fixed(a), Self.fixed(b), modulus: modulus, inverse: inverse)
+                #expect(product.isEqual(to: generic).isTrueVartime)
+            }
+        }
+        // The scalar operators use it, and the inverse of zero is zero.
+        #expect(P256.Scalar.zero.inverted().isZero.isTrueVartime)
+        let x = P256.Scalar(reducing: Self.fixed(values[20])), y = P256.Scalar(reducing: Self.fixed(values[21]))
+        #expect(Self.reference((x * y).canonical) == values[20] * values[21] % Self.n)
+    }
+}
