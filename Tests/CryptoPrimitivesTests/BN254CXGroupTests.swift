@@ -58,6 +58,12 @@ import TestSupport
         }
         let pin = UInt32(987_654)
         #expect(p.multiplied(bySmall: pin, bitCount: 20) == p.multipliedVartime(by: BN254CX.Scalar(UInt64(pin))))
+        // Exactly bitCount bits are read (Milagro ECP_pinmul), whatever bitCount mod 4 is; every
+        // signed digit carries on all-ones inputs.
+        for (k, bits) in [(UInt32(0xFFFFF), 20), (UInt32(0xFFFF_FFFF), 32), (UInt32(0x3_C0DE), 14), (UInt32(0x8888), 16), (UInt32(5), 0)] {
+            let expected = bits == 0 ? 0 : UInt64(k) & ((1 << UInt64(bits)) - 1)
+            #expect(p.multiplied(bySmall: k, bitCount: bits) == p.multipliedVartime(by: BN254CX.Scalar(expected)), "\(k) over \(bits) bits")
+        }
     }
 
     /// The signed 4-bit recoding of the constant-time paths: digits in [−8, 8) that sum back to

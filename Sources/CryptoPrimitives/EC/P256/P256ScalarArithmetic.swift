@@ -17,20 +17,12 @@ extension MontgomeryResidue where Modulus == P256OrderModulus {
     @inline(__always)
     package func squared() -> Self { self * self }
 
-    /// The inverse by Fermat, `self^(n−2)` (SEC 1 v2 §4.1.3 step 6 needs k⁻¹), with fixed 4-bit
-    /// windows over the public exponent: 252 squarings and 63 products by table entries indexed
-    /// by the exponent's digits (public), so constant time in `self`. The inverse of zero is zero.
+    /// The inverse by Fermat, `self^(n−2)` (SEC 1 v2 §4.1.3 step 6 needs k⁻¹); n − 2 is public,
+    /// so its windows index the table directly
+    /// (``CryptoCore/FixedUInt/powerByPublicExponent(_:_:one:times:)``): constant time in `self`.
+    /// The inverse of zero is zero.
     package func inverted() -> Self {
-        // n − 2, least significant limb first.
-        let exponent: InlineArray<4, UInt64> = [0xF3B9_CAC2_FC63_254F, 0xBCE6_FAAD_A717_9E84, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_0000_0000]
-        var table = InlineArray<16, Self>(repeating: Self(montgomeryForm: Modulus.montgomeryOne))
-        for i in 1..<16 { table[i] = table[i - 1] * self }
-        var result = table[Int(exponent[3] >> 60)]
-        for window in stride(from: 62, through: 0, by: -1) {
-            result = result.squared().squared().squared().squared()
-            let digit = Int((exponent[window >> 4] >> UInt64((window & 15) * 4)) & 0xF)
-            if digit != 0 { result = result * table[digit] }  // the exponent is public
-        }
-        return result
+        FixedUInt<4>.powerByPublicExponent(self, FixedUInt(limbs: [0xF3B9_CAC2_FC63_254F, 0xBCE6_FAAD_A717_9E84, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_0000_0000]),
+                               one: Self(montgomeryForm: Modulus.montgomeryOne), times: { $0 * $1 })
     }
 }

@@ -118,20 +118,17 @@ extension BN254CX.G2 {
 }
 
 extension BN254CX.G1 {
-    /// k·P for a secret k below 2^bitCount (a PIN or an extra factor; Milagro `ECP_pinmul`
-    /// over `PBLEN` bits), with 4-bit windows over exactly ⌈bitCount/4⌉ windows and table reads
-    /// that scan all 16 entries. Constant time in k and P for a given bitCount.
+    /// k·P for a secret k taken mod 2^bitCount, bitCount ≤ 32 (a PIN or an extra factor; Milagro
+    /// `ECP_pinmul` over `PBLEN` bits, which reads exactly that many bits), with signed 4-bit
+    /// digits over ⌊bitCount/4⌋ + 1 windows and table reads that scan all 9 entries of
+    /// 0·P … 8·P. Constant time in k and P for a given bitCount.
     public func multiplied(bySmall k: UInt32, bitCount: Int) -> BN254CX.G1 {
-        typealias Point = BN254CX.G1Projective
-        var table = InlineArray<16, Point>(repeating: .infinity)
-        for i in 1..<16 { table[i] = table[i - 1] + point }
-        var result = Point.infinity
-        for window in stride(from: (bitCount + 3) / 4 - 1, through: 0, by: -1) {
-            for _ in 0..<4 { result = result.doubled() }
-            let bits = (UInt64(k) >> UInt64(window * 4)) & 0xF
-            result = result + ConstantTime.lookup(table, at: bits)
-        }
-        return BN254CX.G1(result)
+        // Signed 4-bit digits need k < 2^(4·windows − 1); a table of 0·P … 8·P (issue #18).
+        let windows = (min(max(bitCount, 0), 32) + 4) / 4
+        let masked = bitCount >= 32 ? UInt64(k) : UInt64(k) & ((1 << UInt64(max(bitCount, 0))) - 1)
+        let table = BN254CX.G1Projective.signedMultiplesTable(point)
+        return BN254CX.G1(BN254CX.G1Projective.jointMultiply(InlineArray<1, InlineArray<9, BN254CX.G1Projective>>(repeating: table),
+                                                             [FixedUInt<4>(masked)], windows: windows))
     }
 }
 

@@ -48,6 +48,10 @@ extension BN254CX {
         @inline(__always)
         package var doubled: Fp4 { self + self }
 
+        /// Half of the value (each Fp coordinate by a shift, no product).
+        @inline(__always)
+        package var halved: Fp4 { Fp4(c0.halved, c1.halved) }
+
         /// The conjugate c0 − c1·s over Fp2, which is the p²-th power (s^(p²) = −s).
         @inline(__always)
         package var conjugate: Fp4 { Fp4(c0, -c1) }

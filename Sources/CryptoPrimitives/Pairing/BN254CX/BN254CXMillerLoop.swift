@@ -123,8 +123,8 @@ extension BN254CX {
             }
             index += 1
         }
-        for digit in millerDigits {
-            f = f.squared()
+        for (step, digit) in millerDigits.enumerated() {
+            if step != 0 { f = f.squared() }  // f is still 1 on the first step
             multiplyLines(&f)
             if digit != 0 { multiplyLines(&f) }
         }

@@ -45,7 +45,10 @@ extension BN254CX.CurvePoint {
         let digits = InlineArray<count, InlineArray<33, UInt64>> { signedDigits(scalars[$0], windows: windows) }
         var result = Self.infinity
         for window in stride(from: windows - 1, through: 0, by: -1) {
-            for _ in 0..<4 { result = result.doubled() }
+            // The top window starts from infinity: its four doublings would change nothing.
+            if window != windows - 1 {
+                for _ in 0..<4 { result = result.doubled() }
+            }
             for i in 0..<count {
                 let digit = digits[i][window]
                 let negative = digit >> 63
