@@ -99,14 +99,6 @@ extension BN254CX {
     }
 }
 
-extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
-    /// 1/2 in Fp, that is (p + 1)/2, given in Montgomery form ((p + 1)/2 · 2²⁵⁶ mod p) so that
-    /// no product is spent converting it on every halving; a test checks half + half = 1.
-    package static var half: Self {
-        Self(montgomeryForm: FixedUInt(limbs: [0xC4CD_9431_EBAD_FEE7, 0x9340_7B35_B7E4_435A, 0xEDC6_61D2_90D5_CB86, 0x13FF_FFFF_E6AF_81D6]))
-    }
-}
-
 extension BN254CX.Fp2 {
     /// A square root, or nil when there is none (Adj and Rodríguez-Henríquez, "Square root
     /// computation over even extension fields", 2012, algorithm 9, for p ≡ 3 mod 4).
