@@ -75,6 +75,7 @@ import TestSupport
             #expect((a + b).reference == (a.reference + b.reference) % R.p)
             #expect((a - b).reference == (a.reference + R.p - b.reference) % R.p)
             #expect((a * a.inverted()).isEqual(to: .one).isTrueVartime)
+            #expect(a.inverted().isEqual(to: a.invertedByFermat()).isTrueVartime)  // divsteps vs Fermat
             let (root, isSquare) = a.squared().squareRoot()
             #expect(isSquare.isTrueVartime && root.squared().isEqual(to: a.squared()).isTrueVartime)
             #expect(a.squared().isSquare.isTrueVartime)

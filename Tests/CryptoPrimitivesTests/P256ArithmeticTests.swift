@@ -103,6 +103,7 @@ import TestSupport
             if !a.isZero {
                 #expect(Self.reference(x.inverted().canonical) == a.power(Self.n - ReferenceInteger(2), modulo: Self.n))
                 #expect(x.inverted().isEqual(to: x.invertedVartime()).isTrueVartime)
+                #expect(x.inverted().isEqual(to: x.invertedByFermat()).isTrueVartime)  // divsteps vs Fermat
             }
             // A digest longer than 32 bytes contributes its leftmost 256 bits (bits2int).
             let digest = random.bytes(64)

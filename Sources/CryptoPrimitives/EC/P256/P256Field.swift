@@ -26,6 +26,10 @@ extension MontgomeryResidue where Modulus == P256FieldModulus {
         return result
     }
 
+    /// The inverse, by divsteps (``CryptoCore/MontgomeryResidue/invertedByDivsteps(_:)``;
+    /// issue #18): constant time; the inverse of zero is zero.
+    package func inverted() -> Self { invertedByDivsteps(Modulus.divstep) }
+
     /// The inverse by Fermat, `self^(p−2)`, with the 255-squaring, 12-multiplication addition
     /// chain of p − 2 (from mmcloughlin/addchain, as Go's crypto/internal/fips140/nistec uses).
     /// Constant time; the inverse of zero is zero.

@@ -34,6 +34,16 @@ package enum P256OrderModulus: MontgomeryModulus {
     }
 }
 
+extension P256FieldModulus {
+    /// p prepared for inversion by divsteps.
+    package static let divstep = DivstepModulus(modulus)
+}
+
+extension P256OrderModulus {
+    /// n prepared for inversion by divsteps.
+    package static let divstep = DivstepModulus(modulus)
+}
+
 /// The NIST P-256 curve y² = x³ − 3x + b over GF(p) (secp256r1, prime256v1), with its
 /// public-key and signature APIs shaped like CryptoKit's.
 public enum P256 {

@@ -201,9 +201,9 @@ extension P256.ProjectivePoint {
     }
 
     /// The affine point and whether this was the identity (whose affine result is (0, 0)).
-    /// Constant time: one field inversion by the addition chain.
+    /// Constant time: one field inversion (by divsteps).
     package var affine: (point: P256.AffinePoint, isIdentity: Choice) {
-        let inverse = z.invertedByAdditionChain()
+        let inverse = z.inverted()
         return (P256.AffinePoint(x: x * inverse, y: y * inverse), isIdentity)
     }
 }

@@ -67,10 +67,14 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
     /// core), by ``BN254CXCurveField/fixedWindowPower(_:)``. Constant time.
     package func power(_ exponent: FixedUInt<4>) -> Self { fixedWindowPower(exponent) }
 
+    /// The inverse, by divsteps (``CryptoCore/MontgomeryResidue/invertedByDivsteps(_:)``;
+    /// issue #18): constant time; the inverse of zero is zero.
+    package func inverted() -> Self { invertedByDivsteps(Modulus.divstep) }
+
     /// The inverse by Fermat, `self^(p−2)`; p − 2 is public, so its windows index the table
     /// directly (``CryptoCore/FixedUInt/powerByPublicExponent(_:_:one:times:)``): constant time
-    /// in `self`; the inverse of zero is zero.
-    package func inverted() -> Self {
+    /// in `self`; the inverse of zero is zero. A test checks ``inverted()`` against it.
+    package func invertedByFermat() -> Self {
         FixedUInt<4>.powerByPublicExponent(self, FixedUInt(limbs: [0xBE66_23EF_5C1B_55B1, 0x243F_D6EE_1809_3EE1, 0xB0BD_DF64_7A63_66D3, 0x2400_0000_0870_2A0D]),
                                one: Self.one, times: { $0 * $1 })
     }

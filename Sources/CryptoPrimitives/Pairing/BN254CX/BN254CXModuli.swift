@@ -20,6 +20,11 @@ package enum BN254CXFieldModulus: MontgomeryModulus {
     }
 }
 
+extension BN254CXFieldModulus {
+    /// p prepared for inversion by divsteps.
+    package static let divstep = DivstepModulus(modulus)
+}
+
 /// The group order r = 36u⁴ + 36u³ + 18u² + 6u + 1 = p + 1 − t (mpin.md §2.1).
 @usableFromInline
 package enum BN254CXOrderModulus: MontgomeryModulus {
