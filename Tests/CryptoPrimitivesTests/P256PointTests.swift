@@ -43,7 +43,27 @@ import TestSupport
             #expect(o.adding(affine).isEqual(to: q).isTrueVartime)
         }
         #expect((o + o).isIdentity.isTrueVartime && o.doubled().isIdentity.isTrueVartime)
+        #expect(o.doubled(repeatedly: 5).isIdentity.isTrueVartime)
+        #expect((o.doubled(repeatedly: 3) + g).isEqual(to: g).isTrueVartime)  // the identity comes back usable
         #expect(o.affine.isIdentity.isTrueVartime)
+    }
+
+    /// Runs of Jacobian doublings against the complete doubling, and the coordinate round trip
+    /// on points whose Z is not 1 (the affine point of a ladder output, checked on the curve).
+    @Test func jacobianDoublingRunsMatchTheCompleteDoubling() {
+        var random = TestRandom("P-256 Jacobian doubling")
+        let g = Point(P256.generator)
+        for _ in 0..<10 {
+            let p = Self.ladder(g, Self.randomScalar(&random))
+            var expected = p
+            for k in 1...6 {
+                expected = expected.doubled()
+                let run = p.doubled(repeatedly: k)
+                #expect(run.isEqual(to: expected).isTrueVartime, "2^\(k)·P")
+                #expect(run.affine.point.isOnCurve.isTrueVartime)
+            }
+            #expect(Point(p.jacobian).isEqual(to: p).isTrueVartime)
+        }
     }
 
     @Test func theOrderAnnihilatesTheGenerator() {

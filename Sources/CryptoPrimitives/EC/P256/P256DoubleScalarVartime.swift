@@ -1,5 +1,6 @@
 // u₁·G + u₂·Q for signature verification, where every input is public: interleaved wNAF with
-// width 7 for G (odd multiples precomputed in the generated table) and width 5 for Q.
+// width 7 for G (odd multiples precomputed in the generated table) and width 5 for Q; the
+// doublings between two additions run in Jacobian coordinates (P256JacobianDoubling.swift).
 
 import CryptoCore
 
@@ -18,9 +19,17 @@ extension P256 {
         var top = gDigits.count - 1
         while top >= 0 && gDigits[top] == 0 && qDigits[top] == 0 { top -= 1 }
         var i = top
+        var owed = -1  // doublings not yet done; the first digit lands on the identity, undoubled
         while i >= 0 {
-            accumulator = accumulator.doubled()
+            owed += 1
             let g = gDigits[i], h = qDigits[i]
+            if g == 0 && h == 0 {
+                i -= 1
+                continue
+            }
+            // A run of two or more doublings is cheaper in Jacobian coordinates.
+            accumulator = owed > 1 ? accumulator.doubled(repeatedly: owed) : owed == 1 ? accumulator.doubled() : accumulator
+            owed = 0
             if g != 0 {
                 let multiple = tablePoint(generatorOddMultipleLimbs, (abs(g) - 1) / 2)
                 accumulator = accumulator.adding(g > 0 ? multiple : multiple.negated)
@@ -31,6 +40,7 @@ extension P256 {
             }
             i -= 1
         }
+        if owed > 0 { accumulator = accumulator.doubled(repeatedly: owed) }
         return accumulator
     }
 }

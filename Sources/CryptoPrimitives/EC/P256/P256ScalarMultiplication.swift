@@ -4,8 +4,8 @@
 import CryptoCore
 
 extension P256 {
-    /// k·P for a secret k < 2²⁵⁶, in constant time: 51×5 doublings and 52 additions whatever k
-    /// is, each addend read from a 16-entry table by a scan of every entry and negated by mask.
+    /// k·P for a secret k < 2²⁵⁶, in constant time: 51 runs of 5 (Jacobian) doublings and 52
+    /// complete additions whatever k is, each addend read from a 16-entry table by a scan of every entry and negated by mask.
     package static func multiply(_ point: ProjectivePoint, by k: FixedUInt<4>) -> ProjectivePoint {
         var table = InlineArray<16, ProjectivePoint>(repeating: point)  // table[j] = (j+1)·P
         table[1] = point.doubled()
@@ -14,7 +14,7 @@ extension P256 {
         var accumulator = ProjectivePoint.identity
         for i in stride(from: 51, through: 0, by: -1) {
             if i != 51 {
-                for _ in 0..<5 { accumulator = accumulator.doubled() }
+                accumulator = accumulator.doubled(repeatedly: 5)  // Jacobian doublings
             }
             // table[j] = (j+1)·P; a zero digit reads out of range and is replaced by the identity.
             var addend = ConstantTime.lookup(table, at: magnitudes[i] &- 1)
