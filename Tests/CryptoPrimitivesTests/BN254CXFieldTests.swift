@@ -85,6 +85,27 @@ import TestSupport
         #expect(!BN254CX.Fp(small: 3).isSquare.isTrueVartime || BN254CX.Fp(small: 3).squareRoot().isSquare.isTrueVartime)
     }
 
+    /// The lazy-reduction Fp2 product against the reference integer and the three-product
+    /// form, including Montgomery forms 0, 1, p − 1 and p − 2 (where the 512-bit bounds of the
+    /// kernel are tightest: a negative real part, an imaginary part near (2p)²).
+    @Test func lazyFp2ProductMatchesTheReference() {
+        var random = TestRandom("BN254CX lazy Fp2")
+        let p = BN254CX.p.reference
+        let edges = [ReferenceInteger.zero, .one, p - .one, p - ReferenceInteger(2)].map { BN254CX.Fp(montgomeryForm: FixedUInt($0)) }
+        var values = edges
+        for _ in 0..<12 { values.append(.random(&random)) }
+        var pairs: [(BN254CX.Fp2, BN254CX.Fp2)] = []
+        for x in edges { for y in edges { pairs.append((BN254CX.Fp2(x, y), BN254CX.Fp2(y, x))); pairs.append((BN254CX.Fp2(x, x), BN254CX.Fp2(y, y))) } }
+        for _ in 0..<100 { pairs.append((BN254CX.Fp2(values.randomElement(using: &random)!, values.randomElement(using: &random)!), .random(&random))) }
+        for (a, b) in pairs {
+            let product = a * b
+            let (a0, a1, b0, b1) = (a.c0.reference, a.c1.reference, b.c0.reference, b.c1.reference)
+            #expect(product.c0.reference == (a0 * b0 + p * p - a1 * b1) % p)
+            #expect(product.c1.reference == (a0 * b1 + a1 * b0) % p)
+            #expect(product.isEqual(to: a.productByFpProducts(b)).isTrueVartime)
+        }
+    }
+
     @Test func towerLawsHold() {
         var random = TestRandom("BN254CX tower")
         for _ in 0..<6 {

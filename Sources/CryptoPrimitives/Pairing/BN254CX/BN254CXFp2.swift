@@ -26,12 +26,19 @@ extension BN254CX {
         @inline(__always)
         package static prefix func - (a: Fp2) -> Fp2 { Fp2(-a.c0, -a.c1) }
 
-        /// (a0 + a1·i)(b0 + b1·i) with three Fp products; the Karatsuba sums a0 + a1 and
-        /// b0 + b1 go into their product unreduced (below 2p, `Fp.unreducedSum`).
+        /// (a0 + a1·i)(b0 + b1·i): three Karatsuba products kept at 512 bits and two
+        /// Montgomery reductions (lazy reduction, `BN254CXFp2Kernel`).
         @inline(__always)
         package static func * (a: Fp2, b: Fp2) -> Fp2 {
-            let v0 = a.c0 * b.c0, v1 = a.c1 * b.c1
-            let v2 = Fp.unreducedSum(a.c0, a.c1) * Fp.unreducedSum(b.c0, b.c1)
+            let (c0, c1) = BN254CXFp2Kernel.product(a.c0.montgomeryForm, a.c1.montgomeryForm, b.c0.montgomeryForm, b.c1.montgomeryForm)
+            return Fp2(Fp(montgomeryForm: c0), Fp(montgomeryForm: c1))
+        }
+
+        /// The same product with three reduced Fp products (the Karatsuba sums unreduced, below
+        /// 2p, `Fp.unreducedSum`): the reference a test checks the lazy kernel against.
+        package func productByFpProducts(_ b: Fp2) -> Fp2 {
+            let v0 = c0 * b.c0, v1 = c1 * b.c1
+            let v2 = Fp.unreducedSum(c0, c1) * Fp.unreducedSum(b.c0, b.c1)
             return Fp2(v0 - v1, v2 - v0 - v1)
         }
 
