@@ -47,17 +47,25 @@ extension AES {
                     position += 1
                     keystreamUsed += 1
                 }
-                // Whole 128-byte chunks straight into the output, eight blocks per call.
+                // Whole 128-byte chunks straight into the output, eight blocks per call; long
+                // inputs start each chunk from the cached first round (AESCTRFirstRound).
                 let cipher = cipher
                 var counter = counter
                 output.withUnsafeMutableBytes { buffer in
                     guard let base = buffer.baseAddress else { return }
+                    let firstRound = buffer.count - position >= AESCTRFirstRound.minimumByteCount ? AESCTRFirstRound(cipher: cipher) : nil
                     var blocks = InlineArray<16, UInt64>(repeating: 0)
                     withUnsafeMutableBytes(of: &blocks) { blocks in
                         guard let blockBase = blocks.baseAddress else { return }
                         while buffer.count - position >= 128 {
-                            Self.writeCounterBlocks(&counter, into: blockBase)
-                            cipher.encrypt(blockBase, blockBase, lanes: AESTwoLanes.self)
+                            if let firstRound, AESCTRFirstRound.covers(counter) {  // public: the counter
+                                firstRound.writeFirstRounds(counter: counter, into: blockBase)
+                                counter &+= 8
+                                cipher.encryptAfterFirstRound(blockBase, blockBase, lanes: AESTwoLanes.self)
+                            } else {
+                                Self.writeCounterBlocks(&counter, into: blockBase)
+                                cipher.encrypt(blockBase, blockBase, lanes: AESTwoLanes.self)
+                            }
                             for i in stride(from: 0, to: 128, by: 8) {
                                 let k = blockBase.load(fromByteOffset: i, as: UInt64.self)
                                 let d = base.loadUnaligned(fromByteOffset: position + i, as: UInt64.self)

@@ -74,7 +74,37 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     func encrypt<Word: AESBitslicedWord>(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, lanes _: Word.Type) {
         var state = AESBitslicedState<Word>.bitsliced(from: input)
         state.addRoundKey(roundKeys)
-        for round in 1..<rounds {
+        finishEncryption(&state, from: 1)
+        state.store(to: output)
+    }
+
+    /// The first round alone (AddRoundKey 0, SubBytes, ShiftRows, MixColumns, AddRoundKey 1)
+    /// of `4 · Word.laneCount` blocks, in byte order in and out: CTR's first-round cache
+    /// (`AESCTRFirstRound`) is made of it.
+    @inline(__always)
+    func firstRound<Word: AESBitslicedWord>(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, lanes _: Word.Type) {
+        var state = AESBitslicedState<Word>.bitsliced(from: input)
+        state.addRoundKey(roundKeys)
+        state.substituteBytes()
+        state.shiftRows()
+        state.mixColumns()
+        state.addRoundKey(roundKeys + 8)
+        state.store(to: output)
+    }
+
+    /// Rounds 2…Nr of blocks whose first round ``firstRound(_:_:lanes:)`` has done: together
+    /// they are ``encrypt(_:_:lanes:)``.
+    @inline(__always)
+    func encryptAfterFirstRound<Word: AESBitslicedWord>(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, lanes _: Word.Type) {
+        var state = AESBitslicedState<Word>.bitsliced(from: input)
+        finishEncryption(&state, from: 2)
+        state.store(to: output)
+    }
+
+    /// Rounds `first`…Nr − 1 and the final round (no MixColumns), FIPS 197 §5.1.
+    @inline(__always)
+    private func finishEncryption<Word: AESBitslicedWord>(_ state: inout AESBitslicedState<Word>, from first: Int) {
+        for round in first..<rounds {
             state.substituteBytes()
             state.shiftRows()
             state.mixColumns()
@@ -83,7 +113,6 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
         state.substituteBytes()
         state.shiftRows()
         state.addRoundKey(roundKeys + 8 * rounds)
-        state.store(to: output)
     }
 
     /// Decrypts `4 · Word.laneCount` blocks (FIPS 197 §5.3, the inverse cipher).
@@ -140,10 +169,12 @@ extension AESBitslicedState {
             for block in 0..<4 {
                 let words = AESInterleave.gather(planes[block].lane(lane), planes[block + 4].lane(lane))
                 let offset = 64 * lane + 16 * block
-                output.storeBytes(of: words.0.littleEndian, toByteOffset: offset, as: UInt32.self)
-                output.storeBytes(of: words.1.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
-                output.storeBytes(of: words.2.littleEndian, toByteOffset: offset + 8, as: UInt32.self)
-                output.storeBytes(of: words.3.littleEndian, toByteOffset: offset + 12, as: UInt32.self)
+                // Two 8-byte stores (the same bytes as four little-endian words): the modes read
+                // the output back in 8-byte words, and a load that spans two smaller stores
+                // cannot be forwarded from the store buffer (a stall of ~10 cycles each).
+                let low = UInt64(words.0) | UInt64(words.1) << 32, high = UInt64(words.2) | UInt64(words.3) << 32
+                output.storeBytes(of: low.littleEndian, toByteOffset: offset, as: UInt64.self)
+                output.storeBytes(of: high.littleEndian, toByteOffset: offset + 8, as: UInt64.self)
             }
         }
     }
