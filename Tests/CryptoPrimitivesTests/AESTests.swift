@@ -151,6 +151,39 @@ import TestSupport
         #expect(throws: CryptoError.incorrectLength) { try AES.UnauthenticatedCTR.encrypt([1], using: key, counterBlock: [1]) }
     }
 
+    /// Inputs long enough for the cached first round (AESCTRFirstRound, from 4 KiB), against a
+    /// keystream of single-block encryptions (FIPS 197): every key size, counters whose last
+    /// byte is aligned, misaligned (chunks that straddle a last-byte carry take the plain path)
+    /// or near the 2¹²⁸ wrap, lengths that are not whole chunks, and a stream fed in pieces.
+    @Test func ctrCachedFirstRoundMatchesSingleBlockKeystream() throws {
+        var random = TestRandom("ctr first-round cache")
+        let counters: [[UInt8]] = [
+            [UInt8](repeating: 0, count: 16),
+            random.bytes(15) + [0xF5],
+            [UInt8](repeating: 0xFF, count: 15) + [0x03],
+            random.bytes(14) + [0xFF, 0x00],
+        ]
+        for keySize in [16, 24, 32] {
+            let key = SymmetricKey(data: random.bytes(keySize))
+            for counterBlock in counters {
+                let message = random.bytes(4096 + 128 * 40 + 77)
+                var counter = counterBlock.reduce(UInt128(0)) { ($0 << 8) | UInt128($1) }
+                var expected: [UInt8] = []
+                while expected.count < message.count {
+                    let block = (0..<16).map { UInt8(truncatingIfNeeded: counter >> UInt128(8 * (15 - $0))) }
+                    expected += try AES.encryptBlock(block, using: key)
+                    counter &+= 1
+                }
+                expected = zip(message, expected).map { $0 ^ $1 }
+                #expect(try AES.UnauthenticatedCTR.encrypt(message, using: key, counterBlock: counterBlock) == expected)
+                var stream = try AES.UnauthenticatedCTR.Stream(key: key, counterBlock: counterBlock)
+                let split = 13 + Int(random.next() % 100)
+                let pieces = stream.process(message[..<split]) + stream.process(message[split..<(split + 5000)]) + stream.process(message[(split + 5000)...])
+                #expect(pieces == expected)
+            }
+        }
+    }
+
     /// Bytes into bitsliced planes: bit i of byte j goes to bit j of plane i.
     static func bitsliced(_ bytes: [UInt8]) -> AESBitslicedState<UInt64> {
         var planes = [UInt64](repeating: 0, count: 8)

@@ -36,6 +36,10 @@ extension Check {
             let decrypted = Result { try AES.UnauthenticatedCBC.decrypt(ciphertext, using: key, iv: iv) }
             if case .success(let bytes) = decrypted { Secret.publish(bytes) }
             Secret.publish(try AES.UnauthenticatedCTR.encrypt(plaintext, using: key, counterBlock: iv))
+            // 8 KiB: the cached first round (a table made from the key, read at the public
+            // counter's last byte) and, where a chunk straddles a last-byte carry, the plain path.
+            let long = Secret.bytes([UInt8](repeating: 0x5A, count: 8192))
+            Secret.publish(try AES.UnauthenticatedCTR.encrypt(long, using: key, counterBlock: [UInt8](repeating: 0x24, count: 15) + [0xF3]))
         },
         Check(name: "hmac-verify") {
             let key = SymmetricKey(data: Secret.bytes([UInt8](repeating: 0x0B, count: 32)))
