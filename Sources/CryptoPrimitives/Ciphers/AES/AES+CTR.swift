@@ -59,9 +59,9 @@ extension AES {
                         guard let blockBase = blocks.baseAddress else { return }
                         while buffer.count - position >= 128 {
                             if let firstRound, AESCTRFirstRound.covers(counter) {  // public: the counter
-                                firstRound.writeFirstRounds(counter: counter, into: blockBase)
+                                let state = firstRound.firstRounds(counter: counter, scratch: blockBase)
                                 counter &+= 8
-                                cipher.encryptAfterFirstRound(blockBase, blockBase, lanes: AESTwoLanes.self)
+                                cipher.encryptAfterFirstRound(state, blockBase)
                             } else {
                                 Self.writeCounterBlocks(&counter, into: blockBase)
                                 cipher.encrypt(blockBase, blockBase, lanes: AESTwoLanes.self)

@@ -92,11 +92,11 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
         state.store(to: output)
     }
 
-    /// Rounds 2…Nr of blocks whose first round ``firstRound(_:_:lanes:)`` has done: together
-    /// they are ``encrypt(_:_:lanes:)``.
+    /// Rounds 2…Nr of blocks whose first round ``firstRound(_:_:lanes:)`` has done, given in
+    /// bitsliced form: together they are ``encrypt(_:_:lanes:)``.
     @inline(__always)
-    func encryptAfterFirstRound<Word: AESBitslicedWord>(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, lanes _: Word.Type) {
-        var state = AESBitslicedState<Word>.bitsliced(from: input)
+    func encryptAfterFirstRound<Word: AESBitslicedWord>(_ state: AESBitslicedState<Word>, _ output: UnsafeMutableRawPointer) {
+        var state = state
         finishEncryption(&state, from: 2)
         state.store(to: output)
     }
@@ -154,6 +154,28 @@ extension AESBitslicedState {
             q2: Word(lanes: { planes[8 * $0 + 2] }), q3: Word(lanes: { planes[8 * $0 + 3] }),
             q4: Word(lanes: { planes[8 * $0 + 4] }), q5: Word(lanes: { planes[8 * $0 + 5] }),
             q6: Word(lanes: { planes[8 * $0 + 6] }), q7: Word(lanes: { planes[8 * $0 + 7] }),
+            zero: Word(broadcasting: constantTimeOpaqueZero))
+        state.orthogonalize()
+        return state
+    }
+
+    /// The bitsliced form of `4 · Word.laneCount` blocks that are zero except their first
+    /// four bytes, `firstWords(i)` for block i (read as a little-endian word): only a quarter
+    /// of the spreading, and the four planes the zero words fill stay constant zero for the
+    /// transposition (CTR's first-round differences, `AESCTRFirstRound`).
+    @inline(__always)
+    static func bitsliced(firstWords: (Int) -> UInt32) -> Self {
+        var planes = InlineArray<8, UInt64>(repeating: 0)
+        for lane in 0..<Word.laneCount {
+            for block in 0..<4 {
+                planes[4 * lane + block] = AESInterleave.spread(firstWords(4 * lane + block), 0, 0, 0).0
+            }
+        }
+        let none = Word(broadcasting: 0)
+        var state = Self(
+            q0: Word(lanes: { planes[4 * $0] }), q1: Word(lanes: { planes[4 * $0 + 1] }),
+            q2: Word(lanes: { planes[4 * $0 + 2] }), q3: Word(lanes: { planes[4 * $0 + 3] }),
+            q4: none, q5: none, q6: none, q7: none,
             zero: Word(broadcasting: constantTimeOpaqueZero))
         state.orthogonalize()
         return state

@@ -25,9 +25,11 @@ final class AESCTRFirstRound {
     static let minimumByteCount = 4096
 
     private let cipher: AESBitslicedConstantTime
-    /// Words 0…255: Δ(c) (bytes 0…3); words 256…259: base, the first round of the block with
-    /// the current upper counter bits and c = 0.
-    private let storage: UnsafeMutablePointer<UInt32>
+    /// Δ(c), bytes 0…3, for c = 0…255.
+    private let table: UnsafeMutablePointer<UInt32>
+    /// The bitsliced planes of eight copies of base, the first round of the block with the
+    /// current upper counter bits and c = 0 (plane i in words 2i, 2i + 1).
+    private let basePlanes: UnsafeMutablePointer<UInt64>
     /// The upper 120 bits (last byte zero) that base belongs to; public.
     private var baseCounter: UInt128?
 
@@ -35,7 +37,8 @@ final class AESCTRFirstRound {
     /// round, less the first round of the zero block.
     init(cipher: AESBitslicedConstantTime) {
         self.cipher = cipher
-        storage = .allocate(capacity: 260)
+        table = .allocate(capacity: 256)
+        basePlanes = .allocate(capacity: 16)
         var blocks = InlineArray<16, UInt64>(repeating: 0)
         withUnsafeMutableBytes(of: &blocks) { raw in
             guard let base = raw.baseAddress else { return }
@@ -45,39 +48,53 @@ final class AESCTRFirstRound {
                 for k in 0..<8 { base.storeBytes(of: UInt8(8 * chunk + k), toByteOffset: 16 * k + 15, as: UInt8.self) }
                 cipher.firstRound(base, base, lanes: AESTwoLanes.self)
                 if chunk == 0 { zeroRound = base.load(as: UInt32.self) }  // c = 0 is block 0 of chunk 0
-                for k in 0..<8 { storage[8 * chunk + k] = base.load(fromByteOffset: 16 * k, as: UInt32.self) ^ zeroRound }
+                for k in 0..<8 { table[8 * chunk + k] = base.load(fromByteOffset: 16 * k, as: UInt32.self) ^ zeroRound }
             }
             SecretBytes.wipe(raw)
         }
     }
 
     deinit {
-        SecretBytes.wipe(UnsafeMutableRawBufferPointer(start: storage, count: 260 * MemoryLayout<UInt32>.size))
-        storage.deallocate()
+        SecretBytes.wipe(UnsafeMutableRawBufferPointer(start: table, count: 256 * MemoryLayout<UInt32>.size))
+        SecretBytes.wipe(UnsafeMutableRawBufferPointer(start: basePlanes, count: 16 * MemoryLayout<UInt64>.size))
+        table.deallocate()
+        basePlanes.deallocate()
     }
 
     /// Whether the eight blocks from `counter` share their upper 120 bits (no carry out of the
     /// last byte, and so no wrap of the whole counter). Public.
     static func covers(_ counter: UInt128) -> Bool { counter & 0xFF <= 248 }
 
-    /// Writes the first-round outputs of the counter blocks counter, …, counter + 7 into the
-    /// 128 bytes at `blocks`, for a counter that ``covers(_:)`` holds for.
-    func writeFirstRounds(counter: UInt128, into blocks: UnsafeMutableRawPointer) {
+    /// The first-round outputs of the counter blocks counter, …, counter + 7, in bitsliced
+    /// form, for a counter that ``covers(_:)`` holds for. Transposition is linear, so this is
+    /// the cached bitsliced base (eight copies) ⊕ the bitsliced differences, which are zero
+    /// beyond each block's first word. `scratch` (128 bytes) is used when base changes.
+    func firstRounds(counter: UInt128, scratch blocks: UnsafeMutableRawPointer) -> AESBitslicedState<AESTwoLanes> {
         let upper = counter & ~UInt128(0xFF)
         if upper != baseCounter {  // public: the counter
             baseCounter = upper
-            blocks.storeBytes(of: UInt64(truncatingIfNeeded: upper >> 64).bigEndian, as: UInt64.self)
-            blocks.storeBytes(of: UInt64(truncatingIfNeeded: upper).bigEndian, toByteOffset: 8, as: UInt64.self)
-            cipher.firstRound(blocks, blocks, lanes: AESTwoLanes.self)  // block 0 is the one wanted
-            for i in 0..<4 { storage[256 + i] = blocks.load(fromByteOffset: 4 * i, as: UInt32.self) }
+            for k in 0..<8 {
+                blocks.storeBytes(of: UInt64(truncatingIfNeeded: upper >> 64).bigEndian, toByteOffset: 16 * k, as: UInt64.self)
+                blocks.storeBytes(of: UInt64(truncatingIfNeeded: upper).bigEndian, toByteOffset: 16 * k + 8, as: UInt64.self)
+            }
+            cipher.firstRound(blocks, blocks, lanes: AESTwoLanes.self)  // eight copies of base
+            let state = AESBitslicedState<AESTwoLanes>.bitsliced(from: blocks)
+            let planes: InlineArray<8, AESTwoLanes> = [state.q0, state.q1, state.q2, state.q3, state.q4, state.q5, state.q6, state.q7]
+            for i in 0..<8 {
+                basePlanes[2 * i] = planes[i].lane(0)
+                basePlanes[2 * i + 1] = planes[i].lane(1)
+            }
+            SecretBytes.wipe(UnsafeMutableRawBufferPointer(start: blocks, count: 128))
         }
-        let w0 = storage[256], w1 = storage[257], w2 = storage[258], w3 = storage[259]
         let last = Int(truncatingIfNeeded: counter & 0xFF)  // public: indexes the table
-        for k in 0..<8 {
-            blocks.storeBytes(of: w0 ^ storage[last + k], toByteOffset: 16 * k, as: UInt32.self)
-            blocks.storeBytes(of: w1, toByteOffset: 16 * k + 4, as: UInt32.self)
-            blocks.storeBytes(of: w2, toByteOffset: 16 * k + 8, as: UInt32.self)
-            blocks.storeBytes(of: w3, toByteOffset: 16 * k + 12, as: UInt32.self)
-        }
+        let table = table, p = basePlanes
+        let differences = AESBitslicedState<AESTwoLanes>.bitsliced(firstWords: { table[last + $0] })
+        let base = AESBitslicedState<AESTwoLanes>(
+            q0: AESTwoLanes(lanes: { p[$0] }), q1: AESTwoLanes(lanes: { p[2 + $0] }),
+            q2: AESTwoLanes(lanes: { p[4 + $0] }), q3: AESTwoLanes(lanes: { p[6 + $0] }),
+            q4: AESTwoLanes(lanes: { p[8 + $0] }), q5: AESTwoLanes(lanes: { p[10 + $0] }),
+            q6: AESTwoLanes(lanes: { p[12 + $0] }), q7: AESTwoLanes(lanes: { p[14 + $0] }),
+            zero: differences.zero)
+        return differences ^ base
     }
 }
