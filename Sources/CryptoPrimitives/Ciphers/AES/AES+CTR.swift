@@ -61,15 +61,10 @@ extension AES {
                             if let firstRound, AESCTRFirstRound.covers(counter) {  // public: the counter
                                 let state = firstRound.firstRounds(counter: counter, scratch: blockBase)
                                 counter &+= 8
-                                cipher.encryptAfterFirstRound(state, blockBase)
+                                cipher.encryptAfterFirstRound(state, xoringInto: base + position)
                             } else {
                                 Self.writeCounterBlocks(&counter, into: blockBase)
-                                cipher.encrypt(blockBase, blockBase, lanes: AESTwoLanes.self)
-                            }
-                            for i in stride(from: 0, to: 128, by: 8) {
-                                let k = blockBase.load(fromByteOffset: i, as: UInt64.self)
-                                let d = base.loadUnaligned(fromByteOffset: position + i, as: UInt64.self)
-                                base.storeBytes(of: d ^ k, toByteOffset: position + i, as: UInt64.self)
+                                cipher.encrypt(blockBase, xoringInto: base + position, lanes: AESTwoLanes.self)
                             }
                             position += 128
                         }

@@ -93,12 +93,22 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     }
 
     /// Rounds 2…Nr of blocks whose first round ``firstRound(_:_:lanes:)`` has done, given in
-    /// bitsliced form: together they are ``encrypt(_:_:lanes:)``.
+    /// bitsliced form (together they are ``encrypt(_:_:lanes:)``), XORed into the
+    /// `64 · Word.laneCount` bytes at `output` (CTR: the keystream never reaches memory).
     @inline(__always)
-    func encryptAfterFirstRound<Word: AESBitslicedWord>(_ state: AESBitslicedState<Word>, _ output: UnsafeMutableRawPointer) {
+    func encryptAfterFirstRound<Word: AESBitslicedWord>(_ state: AESBitslicedState<Word>, xoringInto output: UnsafeMutableRawPointer) {
         var state = state
         finishEncryption(&state, from: 2)
-        state.store(to: output)
+        state.store(to: output, xoring: true)
+    }
+
+    /// Encrypts `4 · Word.laneCount` blocks at `input` and XORs them into the bytes at `output`.
+    @inline(__always)
+    func encrypt<Word: AESBitslicedWord>(_ input: UnsafeRawPointer, xoringInto output: UnsafeMutableRawPointer, lanes _: Word.Type) {
+        var state = AESBitslicedState<Word>.bitsliced(from: input)
+        state.addRoundKey(roundKeys)
+        finishEncryption(&state, from: 1)
+        state.store(to: output, xoring: true)
     }
 
     /// Rounds `first`…Nr − 1 and the final round (no MixColumns), FIPS 197 §5.1.
@@ -181,9 +191,10 @@ extension AESBitslicedState {
         return state
     }
 
-    /// Converts back to byte order and stores `4 · Word.laneCount` blocks.
+    /// Converts back to byte order and stores `4 · Word.laneCount` blocks, or XORs them into
+    /// the bytes already there (`xoring`, a constant at every call site; unaligned is fine).
     @inline(__always)
-    func store(to output: UnsafeMutableRawPointer) {
+    func store(to output: UnsafeMutableRawPointer, xoring: Bool = false) {
         var state = self
         state.orthogonalize()
         let planes: InlineArray<8, Word> = [state.q0, state.q1, state.q2, state.q3, state.q4, state.q5, state.q6, state.q7]
@@ -194,9 +205,14 @@ extension AESBitslicedState {
                 // Two 8-byte stores (the same bytes as four little-endian words): the modes read
                 // the output back in 8-byte words, and a load that spans two smaller stores
                 // cannot be forwarded from the store buffer (a stall of ~10 cycles each).
-                let low = UInt64(words.0) | UInt64(words.1) << 32, high = UInt64(words.2) | UInt64(words.3) << 32
-                output.storeBytes(of: low.littleEndian, toByteOffset: offset, as: UInt64.self)
-                output.storeBytes(of: high.littleEndian, toByteOffset: offset + 8, as: UInt64.self)
+                var low = (UInt64(words.0) | UInt64(words.1) << 32).littleEndian
+                var high = (UInt64(words.2) | UInt64(words.3) << 32).littleEndian
+                if xoring {
+                    low ^= output.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    high ^= output.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+                }
+                output.storeBytes(of: low, toByteOffset: offset, as: UInt64.self)
+                output.storeBytes(of: high, toByteOffset: offset + 8, as: UInt64.self)
             }
         }
     }
