@@ -99,11 +99,24 @@ extension PowerAuth {
 
         /// The keys `factors` asks for, in the order possession, knowledge, biometry; `nil` when
         /// one of them is not unlocked.
+        /// (Written out rather than as a loop over an array of (wanted, key) tuples: that array
+        /// asked the runtime for its tuple type's metadata on every signature, and copied the
+        /// keys through unspecialised value witnesses — work that threads signing at once
+        /// contended on; issue #18 item 5.)
         func keys(for factors: SignatureFactors) -> [SymmetricKey]? {
             var out: [SymmetricKey] = []
-            for (wanted, key) in [(factors.usesPossession, possession), (factors.usesKnowledge, knowledge), (factors.usesBiometry, biometry)] where wanted {
-                guard let key else { return nil }
-                out.append(key)
+            out.reserveCapacity(3)
+            if factors.usesPossession {
+                guard let possession else { return nil }
+                out.append(possession)
+            }
+            if factors.usesKnowledge {
+                guard let knowledge else { return nil }
+                out.append(knowledge)
+            }
+            if factors.usesBiometry {
+                guard let biometry else { return nil }
+                out.append(biometry)
             }
             return out
         }
