@@ -6,17 +6,24 @@ import CryptoCore
 ///
 /// `init(key:)` absorbs the padded key into the inner and outer states once, so a long-lived
 /// `HMAC` value (or a copy of it) authenticates many messages without re-hashing the key.
+///
+/// The keying and per-message methods are inlinable, so callers in other modules specialise
+/// them for their hash: an unspecialised call looked up `HMAC<SHA256>`'s metadata in the
+/// runtime's shared cache on every call, and threads signing at once met there (issue #18
+/// item 5).
 public struct HMAC<H: HashFunction>: Sendable {
-    private var inner: H
-    private var outer: H
+    @usableFromInline var inner: H
+    @usableFromInline var outer: H
 
     /// A MAC state keyed with `key` (RFC 2104 §2: keys longer than a block are hashed first).
+    @inlinable
     public init(key: SymmetricKey) {
         self = key.withUnsafeBytes { HMAC(keyBytes: $0) }
     }
 
     /// A MAC state keyed with raw key bytes (for protocol code that chains MACs without
     /// wrapping every intermediate key in a `SymmetricKey`).
+    @inlinable
     package init(keyBytes key: UnsafeRawBufferPointer) {
         let blockSize = H.blockByteCount
         var innerPad = InlineArray<128, UInt8>(repeating: 0x36)
@@ -43,16 +50,19 @@ public struct HMAC<H: HashFunction>: Sendable {
     }
 
     /// Absorbs message bytes.
+    @inlinable
     public mutating func update(data: some Sequence<UInt8>) {
         inner.update(data: data)
     }
 
     /// Absorbs message bytes from a buffer.
+    @inlinable
     public mutating func update(bufferPointer: UnsafeRawBufferPointer) {
         inner.update(bufferPointer: bufferPointer)
     }
 
     /// The authentication code of everything absorbed so far; the state is unchanged.
+    @inlinable
     public func finalize() -> HashDigest<H> {
         var outer = outer
         inner.finalize().withUnsafeBytes { outer.update(bufferPointer: $0) }
