@@ -9,7 +9,10 @@ extension PowerAuth {
         /// `METHOD&B64(uriId)&NONCE_B64&B64(body)&secret`, UTF-8. `secret` is APP_SECRET's Base64
         /// text for online signatures and `offline` for offline ones (§7.6).
         public static func make(method: String, uriID: String, nonce: String, body: some Sequence<UInt8>, secret: String) -> [UInt8] {
-            let parts = [method.uppercased(), Base64.encode(Array(uriID.utf8)), nonce, Base64.encode(Array(body)), secret]
+            // The body is read through a buffer where it is contiguous: a shared body array is
+            // then borrowed, not retained (threads signing at once, issue #18 item 5).
+            let encodedBody = body.withContiguousStorageIfAvailable { Base64.encode($0) } ?? Base64.encode(Array(body))
+            let parts = [method.uppercased(), Base64.encode(Array(uriID.utf8)), nonce, encodedBody, secret]
             return Array(parts.joined(separator: "&").utf8)
         }
 

@@ -97,28 +97,42 @@ extension PowerAuth {
             self.biometry = biometry
         }
 
-        /// The keys `factors` asks for, in the order possession, knowledge, biometry; `nil` when
-        /// one of them is not unlocked.
-        /// (Written out rather than as a loop over an array of (wanted, key) tuples: that array
-        /// asked the runtime for its tuple type's metadata on every signature, and copied the
-        /// keys through unspecialised value witnesses — work that threads signing at once
-        /// contended on; issue #18 item 5.)
-        func keys(for factors: SignatureFactors) -> [SymmetricKey]? {
-            var out: [SymmetricKey] = []
-            out.reserveCapacity(3)
+        /// H_i = HMAC(K_i, CTR) (powerauth.md §7.3) for the keys `factors` asks for, in the
+        /// order possession, knowledge, biometry; `nil` when one of them is not unlocked.
+        ///
+        /// Each key is read in place, never copied into an array: threads signing with the same
+        /// keys would otherwise meet on the key objects' reference counts (and a loop over an
+        /// array of (wanted, key) tuples asked the runtime for the tuple's metadata on every
+        /// signature) — issue #18 item 5.
+        func counterMACs(for factors: SignatureFactors, counter: UnsafeRawBufferPointer) -> [HashDigest<SHA256>]? {
+            var chain: [HashDigest<SHA256>] = []
+            chain.reserveCapacity(3)
             if factors.usesPossession {
-                guard let possession else { return nil }
-                out.append(possession)
+                guard let mac = Self.mac(possession, counter) else { return nil }
+                chain.append(mac)
             }
             if factors.usesKnowledge {
-                guard let knowledge else { return nil }
-                out.append(knowledge)
+                guard let mac = Self.mac(knowledge, counter) else { return nil }
+                chain.append(mac)
             }
             if factors.usesBiometry {
-                guard let biometry else { return nil }
-                out.append(biometry)
+                guard let mac = Self.mac(biometry, counter) else { return nil }
+                chain.append(mac)
             }
-            return out
+            return chain
+        }
+
+        private static func mac(_ key: borrowing SymmetricKey?, _ counter: UnsafeRawBufferPointer) -> HashDigest<SHA256>? {
+            switch key {
+            case .some(let key):
+                return key.withUnsafeBytes { bytes in
+                    var mac = HMAC<SHA256>(keyBytes: bytes)
+                    mac.update(bufferPointer: counter)
+                    return mac.finalize()
+                }
+            case .none:
+                return nil
+            }
         }
     }
 
@@ -138,24 +152,19 @@ extension PowerAuth {
         /// decimal length is outside 4…8.
         public static func compute(data: some Sequence<UInt8>, counter: CounterData, factors: SignatureFactors,
                                    keys: SignatureKeys, format: SignatureFormat) throws(ProtocolError) -> String {
-            guard let factorKeys = keys.keys(for: factors), !factorKeys.isEmpty else {
-                throw ProtocolError(.invalidArgument, "a key of \(factors) is not unlocked")
-            }
             if case .decimal(let digits) = format, !(4...8).contains(digits) {
                 throw ProtocolError(.invalidArgument, "decimal components have 4 to 8 digits")
             }
-            let message = Array(data)
             // H_i = HMAC(K_i, CTR), computed once: D_i starts as H_i and, for j < i, becomes
             // HMAC(H_{j+1}, D_i); S_i = HMAC(D_i, DATA). Intermediate MACs stay in stack values
             // (as HMAC states do, README "Not wiped").
-            let components: [[UInt8]] = counter.rawRepresentation.withUnsafeBytes { ctr in
-                message.withUnsafeBytes { dataBytes in
-                    let chain = factorKeys.map { key in
-                        var mac = HMAC<SHA256>(key: key)
-                        mac.update(bufferPointer: ctr)
-                        return mac.finalize()
-                    }
-                    return (0..<chain.count).map { i in
+            guard let chain = counter.rawRepresentation.withUnsafeBytes({ keys.counterMACs(for: factors, counter: $0) }),
+                  !chain.isEmpty else {
+                throw ProtocolError(.invalidArgument, "a key of \(factors) is not unlocked")
+            }
+            let message = Array(data)
+            let components: [[UInt8]] = message.withUnsafeBytes { dataBytes in
+                    (0..<chain.count).map { i in
                         var d = chain[i]
                         for j in 0..<i {
                             d = chain[j + 1].withUnsafeBytes { key in
@@ -172,7 +181,6 @@ extension PowerAuth {
                             return mac.finalize().bytes
                         }
                     }
-                }
             }
             switch format {
             case .base64:
