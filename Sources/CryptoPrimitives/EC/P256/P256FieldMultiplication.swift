@@ -56,30 +56,8 @@ package enum P256FieldArithmetic {
     /// products independent of the reduction, so they overlap), then ``reduce(_:_:_:_:_:_:_:_:)``.
     @inlinable @inline(__always)
     package static func product(_ a: FixedUInt<4>, _ b: FixedUInt<4>) -> FixedUInt<4> {
-        let a0 = a.limbs[unchecked: 0], a1 = a.limbs[unchecked: 1], a2 = a.limbs[unchecked: 2], a3 = a.limbs[unchecked: 3]
-        var w0: UInt64, w1: UInt64, w2: UInt64, w3: UInt64, w4: UInt64, w5: UInt64, w6: UInt64, w7: UInt64
-        var carry: UInt64
-        var bi = b.limbs[unchecked: 0]
-        (w0, carry) = UInt64.multiplyAdding(a0, bi, 0, carry: 0)
-        (w1, carry) = UInt64.multiplyAdding(a1, bi, 0, carry: carry)
-        (w2, carry) = UInt64.multiplyAdding(a2, bi, 0, carry: carry)
-        (w3, w4) = UInt64.multiplyAdding(a3, bi, 0, carry: carry)
-        bi = b.limbs[unchecked: 1]
-        (w1, carry) = UInt64.multiplyAdding(a0, bi, w1, carry: 0)
-        (w2, carry) = UInt64.multiplyAdding(a1, bi, w2, carry: carry)
-        (w3, carry) = UInt64.multiplyAdding(a2, bi, w3, carry: carry)
-        (w4, w5) = UInt64.multiplyAdding(a3, bi, w4, carry: carry)
-        bi = b.limbs[unchecked: 2]
-        (w2, carry) = UInt64.multiplyAdding(a0, bi, w2, carry: 0)
-        (w3, carry) = UInt64.multiplyAdding(a1, bi, w3, carry: carry)
-        (w4, carry) = UInt64.multiplyAdding(a2, bi, w4, carry: carry)
-        (w5, w6) = UInt64.multiplyAdding(a3, bi, w5, carry: carry)
-        bi = b.limbs[unchecked: 3]
-        (w3, carry) = UInt64.multiplyAdding(a0, bi, w3, carry: 0)
-        (w4, carry) = UInt64.multiplyAdding(a1, bi, w4, carry: carry)
-        (w5, carry) = UInt64.multiplyAdding(a2, bi, w5, carry: carry)
-        (w6, w7) = UInt64.multiplyAdding(a3, bi, w6, carry: carry)
-        return reduce(w0, w1, w2, w3, w4, w5, w6, w7)
+        let w = FixedUInt.wideProduct(a, b)
+        return reduce(w.w0, w.w1, w.w2, w.w3, w.w4, w.w5, w.w6, w.w7)
     }
 
     /// `w · 2⁻²⁵⁶ mod p` for a 512-bit w < p·2²⁵⁶: four specialised steps on the low half give

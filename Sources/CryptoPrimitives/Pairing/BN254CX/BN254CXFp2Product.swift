@@ -15,28 +15,17 @@
 
 import CryptoCore
 
-/// A 512-bit integer as eight words, least significant first.
-@usableFromInline
-struct BN254CXWideInteger {
-    @usableFromInline var w0, w1, w2, w3, w4, w5, w6, w7: UInt64
-
-    @inlinable @inline(__always)
-    init(_ w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64, _ w4: UInt64, _ w5: UInt64, _ w6: UInt64, _ w7: UInt64) {
-        (self.w0, self.w1, self.w2, self.w3, self.w4, self.w5, self.w6, self.w7) = (w0, w1, w2, w3, w4, w5, w6, w7)
-    }
-}
-
 /// The word-level kernels of the lazy Fp2 product.
 @usableFromInline
 enum BN254CXFp2Kernel {
     /// (a0 + a1·i)(b0 + b1·i) for Montgomery forms below p, returning Montgomery forms below p.
     @inline(never)
     static func product(_ a0: FixedUInt<4>, _ a1: FixedUInt<4>, _ b0: FixedUInt<4>, _ b1: FixedUInt<4>) -> (FixedUInt<4>, FixedUInt<4>) {
-        let v0 = wideProduct(a0, b0)
-        let v1 = wideProduct(a1, b1)
-        let v2 = wideProduct(.sumBelowTwiceModulus(a0, a1), .sumBelowTwiceModulus(b0, b1))
-        let imaginary = difference(difference(v2, v0).value, v1).value
-        var (real, negative) = difference(v0, v1)
+        let v0 = FixedUInt.wideProduct(a0, b0)
+        let v1 = FixedUInt.wideProduct(a1, b1)
+        let v2 = FixedUInt.wideProduct(.sumBelowTwiceModulus(a0, a1), .sumBelowTwiceModulus(b0, b1))
+        let imaginary = FixedUInt.wideDifference(FixedUInt.wideDifference(v2, v0).value, v1).value
+        var (real, negative) = FixedUInt.wideDifference(v0, v1)
         // c0 < 0: add p·2²⁵⁶ (the top four words), the carry out cancelling the wrap.
         let m = BN254CXFieldModulus.modulus, mask = 0 &- negative
         var carry: UInt64
@@ -47,87 +36,31 @@ enum BN254CXFp2Kernel {
         return (reduce(real), reduce(imaginary))
     }
 
-    /// The 512-bit product of two 256-bit values, by rows.
-    @inlinable @inline(__always)
-    static func wideProduct(_ a: FixedUInt<4>, _ b: FixedUInt<4>) -> BN254CXWideInteger {
-        let a0 = a.limbs[unchecked: 0], a1 = a.limbs[unchecked: 1], a2 = a.limbs[unchecked: 2], a3 = a.limbs[unchecked: 3]
-        var w0: UInt64, w1: UInt64, w2: UInt64, w3: UInt64, w4: UInt64, w5: UInt64, w6: UInt64, w7: UInt64
-        var carry: UInt64
-        var bi = b.limbs[unchecked: 0]
-        (w0, carry) = UInt64.multiplyAdding(a0, bi, 0, carry: 0)
-        (w1, carry) = UInt64.multiplyAdding(a1, bi, 0, carry: carry)
-        (w2, carry) = UInt64.multiplyAdding(a2, bi, 0, carry: carry)
-        (w3, w4) = UInt64.multiplyAdding(a3, bi, 0, carry: carry)
-        bi = b.limbs[unchecked: 1]
-        (w1, carry) = UInt64.multiplyAdding(a0, bi, w1, carry: 0)
-        (w2, carry) = UInt64.multiplyAdding(a1, bi, w2, carry: carry)
-        (w3, carry) = UInt64.multiplyAdding(a2, bi, w3, carry: carry)
-        (w4, w5) = UInt64.multiplyAdding(a3, bi, w4, carry: carry)
-        bi = b.limbs[unchecked: 2]
-        (w2, carry) = UInt64.multiplyAdding(a0, bi, w2, carry: 0)
-        (w3, carry) = UInt64.multiplyAdding(a1, bi, w3, carry: carry)
-        (w4, carry) = UInt64.multiplyAdding(a2, bi, w4, carry: carry)
-        (w5, w6) = UInt64.multiplyAdding(a3, bi, w5, carry: carry)
-        bi = b.limbs[unchecked: 3]
-        (w3, carry) = UInt64.multiplyAdding(a0, bi, w3, carry: 0)
-        (w4, carry) = UInt64.multiplyAdding(a1, bi, w4, carry: carry)
-        (w5, carry) = UInt64.multiplyAdding(a2, bi, w5, carry: carry)
-        (w6, w7) = UInt64.multiplyAdding(a3, bi, w6, carry: carry)
-        return BN254CXWideInteger(w0, w1, w2, w3, w4, w5, w6, w7)
-    }
-
-    /// `a − b` modulo 2⁵¹², and 1 when it borrowed (a < b), else 0.
-    @inlinable @inline(__always)
-    static func difference(_ a: BN254CXWideInteger, _ b: BN254CXWideInteger) -> (value: BN254CXWideInteger, borrow: UInt64) {
-        var r = a, borrow: UInt64
-        (r.w0, borrow) = UInt64.subtractingWithBorrow(a.w0, b.w0, borrow: 0)
-        (r.w1, borrow) = UInt64.subtractingWithBorrow(a.w1, b.w1, borrow: borrow)
-        (r.w2, borrow) = UInt64.subtractingWithBorrow(a.w2, b.w2, borrow: borrow)
-        (r.w3, borrow) = UInt64.subtractingWithBorrow(a.w3, b.w3, borrow: borrow)
-        (r.w4, borrow) = UInt64.subtractingWithBorrow(a.w4, b.w4, borrow: borrow)
-        (r.w5, borrow) = UInt64.subtractingWithBorrow(a.w5, b.w5, borrow: borrow)
-        (r.w6, borrow) = UInt64.subtractingWithBorrow(a.w6, b.w6, borrow: borrow)
-        (r.w7, borrow) = UInt64.subtractingWithBorrow(a.w7, b.w7, borrow: borrow)
-        return (r, borrow)
-    }
-
     /// `t · 2⁻²⁵⁶ mod p` for `t < p·2²⁵⁶`: four Montgomery steps, each clearing one low word
     /// with u = tᵢ·(−p⁻¹) and carrying into the word four above; (t + U·p)/2²⁵⁶ < 2p fits four
     /// words (nothing carries out of the top), and one conditional subtraction finishes.
     @inlinable @inline(__always)
-    static func reduce(_ t: BN254CXWideInteger) -> FixedUInt<4> {
+    static func reduce(_ t: WideUInt512) -> FixedUInt<4> {
         let m = BN254CXFieldModulus.modulus, inverse = BN254CXFieldModulus.inverse
         let m0 = m.limbs[unchecked: 0], m1 = m.limbs[unchecked: 1], m2 = m.limbs[unchecked: 2], m3 = m.limbs[unchecked: 3]
         var t0 = t.w0, t1 = t.w1, t2 = t.w2, t3 = t.w3, t4 = t.w4, t5 = t.w5, t6 = t.w6, t7 = t.w7
-        var k: UInt64, pending: UInt64, u: UInt64
-        // Step 0: clears t0, carries into t4.
-        u = t0 &* inverse
-        (_, k) = UInt64.multiplyAdding(u, m0, t0, carry: 0)
-        (t1, k) = UInt64.multiplyAdding(u, m1, t1, carry: k)
-        (t2, k) = UInt64.multiplyAdding(u, m2, t2, carry: k)
-        (t3, k) = UInt64.multiplyAdding(u, m3, t3, carry: k)
-        (t4, pending) = UInt64.addingWithCarry(t4, k, carry: 0)
-        // Step 1: clears t1, carries into t5.
-        u = t1 &* inverse
-        (_, k) = UInt64.multiplyAdding(u, m0, t1, carry: 0)
-        (t2, k) = UInt64.multiplyAdding(u, m1, t2, carry: k)
-        (t3, k) = UInt64.multiplyAdding(u, m2, t3, carry: k)
-        (t4, k) = UInt64.multiplyAdding(u, m3, t4, carry: k)
-        (t5, pending) = UInt64.addingWithCarry(t5, k, carry: pending)
-        // Step 2: clears t2, carries into t6.
-        u = t2 &* inverse
-        (_, k) = UInt64.multiplyAdding(u, m0, t2, carry: 0)
-        (t3, k) = UInt64.multiplyAdding(u, m1, t3, carry: k)
-        (t4, k) = UInt64.multiplyAdding(u, m2, t4, carry: k)
-        (t5, k) = UInt64.multiplyAdding(u, m3, t5, carry: k)
-        (t6, pending) = UInt64.addingWithCarry(t6, k, carry: pending)
-        // Step 3: clears t3, carries into t7.
-        u = t3 &* inverse
-        (_, k) = UInt64.multiplyAdding(u, m0, t3, carry: 0)
-        (t4, k) = UInt64.multiplyAdding(u, m1, t4, carry: k)
-        (t5, k) = UInt64.multiplyAdding(u, m2, t5, carry: k)
-        (t6, k) = UInt64.multiplyAdding(u, m3, t6, carry: k)
-        t7 = t7 &+ k &+ pending  // below 2p < 2²⁵⁵ in t4…t7: no carry out
+        var pending: UInt64 = 0
+        /// One step: u = low·(−p⁻¹) clears `low`; u·p's words go into the next three and the
+        /// fourth, whose carry is `pending` for the word after (added by the next step).
+        @inline(__always)
+        func step(_ low: UInt64, _ a: inout UInt64, _ b: inout UInt64, _ c: inout UInt64, _ top: inout UInt64) {
+            let u = low &* inverse
+            var k: UInt64
+            (_, k) = UInt64.multiplyAdding(u, m0, low, carry: 0)
+            (a, k) = UInt64.multiplyAdding(u, m1, a, carry: k)
+            (b, k) = UInt64.multiplyAdding(u, m2, b, carry: k)
+            (c, k) = UInt64.multiplyAdding(u, m3, c, carry: k)
+            (top, pending) = UInt64.addingWithCarry(top, k, carry: pending)
+        }
+        step(t0, &t1, &t2, &t3, &t4)
+        step(t1, &t2, &t3, &t4, &t5)
+        step(t2, &t3, &t4, &t5, &t6)
+        step(t3, &t4, &t5, &t6, &t7)  // the last carry is zero: below 2p < 2²⁵⁵ in t4…t7
         return FixedUInt.reducedOnceSpareBits(t4, t5, t6, t7, modulus: m)
     }
 }
