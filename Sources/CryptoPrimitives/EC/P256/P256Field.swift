@@ -32,7 +32,8 @@ extension MontgomeryResidue where Modulus == P256FieldModulus {
 
     /// The inverse by Fermat, `self^(p−2)`, with the 255-squaring, 12-multiplication addition
     /// chain of p − 2 (from mmcloughlin/addchain, as Go's crypto/internal/fips140/nistec uses).
-    /// Constant time; the inverse of zero is zero.
+    /// Constant time; the inverse of zero is zero. No longer on any path: kept as the
+    /// independent algorithm the field test checks ``inverted()`` against.
     package func invertedByAdditionChain() -> Self {
         let x2 = squared() * self                                   // 2¹−1 … _11
         let x3 = x2.squared() * self                                // _111
