@@ -15,7 +15,7 @@ extension CMAuthenticatorClient {
     /// (or `refresh` is set). `nil` when pinning is disabled.
     public func certificatePins(refresh: Bool = false) async throws(CMClientError) -> CertificatePins? {
         guard case .enforced(let listKey) = pinning else { return nil }
-        var record = try records.device()
+        let record = try records.device()
         let clock = Int64(now().timeIntervalSince1970.rounded(.down))
         let cached = Self.pins(of: record)
         if !refresh, !cached.isEmpty, let fetched = record.pinsFetchedAt,
@@ -31,14 +31,19 @@ extension CMAuthenticatorClient {
             guard cached.isEmpty else { return cached }
             throw CMClientError(.pinning, "the signed certificate list could not be fetched or read: \(error)")
         }
-        record.pinCertificateHex = verified.compactMap(\.certificateSHA256Hex)
-        record.pinSPKIBase64 = verified.compactMap(\.spkiSHA256Base64)
-        record.pinsFetchedAt = clock
-        let pins = Self.pins(of: record)
+        var fresh = DeviceRecord()
+        fresh.pinCertificateHex = verified.compactMap(\.certificateSHA256Hex)
+        fresh.pinSPKIBase64 = verified.compactMap(\.spkiSHA256Base64)
+        let pins = Self.pins(of: fresh)
         guard !pins.isEmpty else {
             throw CMClientError(.pinning, "no entry of the certificate list verified under the list key: refusing to connect unpinned")
         }
-        try records.save(record)
+        // §6, §8: only the pins and their time change, on the freshest stored record.
+        try records.updateDevice { stored in
+            stored.pinCertificateHex = fresh.pinCertificateHex
+            stored.pinSPKIBase64 = fresh.pinSPKIBase64
+            stored.pinsFetchedAt = clock
+        }
         return pins
     }
 

@@ -95,24 +95,24 @@ public actor CMAuthenticatorClient {
     /// Re-reads the registration state (`GET /device/{id}`, §2) and stores it; `unverified`
     /// means the user must verify the phone again.
     public func deviceStatus() async throws(CMClientError) -> CMAuthenticator.DeviceRegistration.Status {
-        var record = try records.device()
-        guard let id = record.deviceID else { throw CMClientError(.notRegistered, "register a phone number first") }
+        guard let id = try records.device().deviceID else { throw CMClientError(.notRegistered, "register a phone number first") }
         let response = try await send(requests(deviceID: id).deviceStatus())
         let registration = try parse { () throws(ProtocolError) in try CMAuthenticator.DeviceRegistration(response: response) }
-        record.registrationStatus = registration.registrationStatus.rawValue
-        try records.save(record)
+        // Only the status changes, on the freshest record: `send` may have refreshed the pins (§6, §8).
+        try records.updateDevice { $0.registrationStatus = registration.registrationStatus.rawValue }
         return registration.registrationStatus
     }
 
     private func updateDevice(_ update: CMAuthenticator.DeviceUpdate, phoneNumber: String? = nil) async throws(CMClientError)
         -> CMAuthenticator.DeviceRegistration.Status {
-        var record = try records.device()
-        let response = try await send(requests(deviceID: record.deviceID).registerDevice(device, update: update))
+        let response = try await send(requests(deviceID: records.device().deviceID).registerDevice(device, update: update))
         let registration = try parse { () throws(ProtocolError) in try CMAuthenticator.DeviceRegistration(response: response) }
-        if record.deviceID == nil { record.deviceID = registration.id }  // §2: only the first answer's id matters
-        if let phoneNumber { record.phoneNumber = phoneNumber }
-        record.registrationStatus = registration.registrationStatus.rawValue
-        try records.save(record)
+        // On the freshest record, changing only these fields (§6, §8: pins saved by `send` stay).
+        try records.updateDevice { record in
+            if record.deviceID == nil { record.deviceID = registration.id }  // §2: only the first answer's id matters
+            if let phoneNumber { record.phoneNumber = phoneNumber }
+            record.registrationStatus = registration.registrationStatus.rawValue
+        }
         return registration.registrationStatus
     }
 

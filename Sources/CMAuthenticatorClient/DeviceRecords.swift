@@ -36,16 +36,42 @@ struct DeviceRecord: Codable, Sendable {
     var pinsFetchedAt: Int64?
 }
 
-/// The CM records of a secure store.
+/// The CM records of a secure store. Every change of the device record is a read-modify-write
+/// under the store's lock from the freshest copy (``updateDevice(_:)``), so a refresh of the
+/// certificate pins and a registration update in the same command, or in two processes, never
+/// overwrite each other's fields.
 struct DeviceRecords: Sendable {
     let store: SecureStore
 
-    func device() throws(CMClientError) -> DeviceRecord {
-        try read("cm.device", as: DeviceRecord.self) ?? DeviceRecord()
+    private var deviceRecord: RecordStore<DeviceRecord> {
+        get throws(CMClientError) { try Self.record(store, "cm.device") }
     }
 
-    func save(_ device: DeviceRecord) throws(CMClientError) {
-        try write(device, to: "cm.device")
+    private static func record<Value>(_ store: SecureStore, _ name: String) throws(CMClientError) -> RecordStore<Value> {
+        do { return try RecordStore(store: store, name: name) } catch {
+            throw CMClientError(.store, "\(name) is not a valid record name", storeError: error)
+        }
+    }
+
+    /// The device record (an empty one before registration).
+    func device() throws(CMClientError) -> DeviceRecord {
+        let records = try deviceRecord
+        do { return try records.read() ?? DeviceRecord() } catch {
+            throw CMClientError(.store, "cm.device cannot be read", storeError: error)
+        }
+    }
+
+    /// Changes the device record under the store's lock: `change` sees the freshest stored copy
+    /// and should set only the fields it means to change (cm-authenticator.md §6, §8: the pins
+    /// and their refresh time survive a registration update, and the reverse).
+    @discardableResult
+    func updateDevice<R>(_ change: (inout DeviceRecord) throws(CMClientError) -> R) throws(CMClientError) -> R {
+        try deviceRecord.update({ (stored: inout DeviceRecord?) throws(CMClientError) -> R in
+            var record = stored ?? DeviceRecord()
+            let result = try change(&record)
+            stored = record
+            return result
+        }, storeError: { CMClientError(.store, "cm.device cannot be updated", storeError: $0) })
     }
 
     private struct EnvironmentRecord: Codable {
@@ -56,7 +82,11 @@ struct DeviceRecords: Sendable {
     }
 
     func environment(id: String) throws(CMClientError) -> StoredEnvironment? {
-        guard let record = try read("cm.environment." + id, as: EnvironmentRecord.self) else { return nil }
+        let name = "cm.environment." + id
+        let records: RecordStore<EnvironmentRecord> = try Self.record(store, name)
+        let stored: EnvironmentRecord?
+        do { stored = try records.read() } catch { throw CMClientError(.store, "\(name) cannot be read", storeError: error) }
+        guard let record = stored else { return nil }
         var secret: [UInt8]
         do { secret = try Base64.decode(record.secretBase64) } catch {
             throw CMClientError(.store, "the environment record holds an unusable secret")
@@ -67,9 +97,13 @@ struct DeviceRecords: Sendable {
     }
 
     func save(_ environment: StoredEnvironment) throws(CMClientError) {
-        let secret = Base64.encode(environment.environment.secret.rawRepresentation.unsafeExposedBytes)
-        try write(EnvironmentRecord(id: environment.id, secretBase64: secret, name: environment.name, iconURL: environment.iconURL),
-                  to: "cm.environment." + environment.id)
+        let name = "cm.environment." + environment.id
+        let secret = environment.environment.secret.rawRepresentation.withUnsafeBytes { Base64.encode($0) }
+        let record = EnvironmentRecord(id: environment.id, secretBase64: secret, name: environment.name, iconURL: environment.iconURL)
+        let records: RecordStore<EnvironmentRecord> = try Self.record(store, name)
+        do { try records.write(record) } catch {
+            throw CMClientError(.store, "\(name) cannot be written", storeError: error)
+        }
     }
 
     func removeEnvironment(id: String) throws(CMClientError) {
@@ -89,24 +123,5 @@ struct DeviceRecords: Sendable {
             if let environment = try environment(id: String(name.dropFirst("cm.environment.".count))) { environments.append(environment) }
         }
         return environments.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
-    }
-
-    private func read<T: Decodable>(_ name: String, as type: T.Type) throws(CMClientError) -> T? {
-        let bytes: SecretBytes?
-        do { bytes = try store.read(name) } catch { throw CMClientError(.store, "\(name) cannot be read", storeError: error) }
-        guard let bytes else { return nil }
-        do { return try JSONDecoder().decode(T.self, from: Data(bytes.unsafeExposedBytes)) } catch {
-            throw CMClientError(.store, "\(name) is not a CM record")
-        }
-    }
-
-    private func write(_ value: some Encodable, to name: String) throws(CMClientError) {
-        let encoded: Data
-        do { encoded = try JSONEncoder().encode(value) } catch { throw CMClientError(.store, "\(name) cannot be encoded") }
-        var bytes = Array(encoded)
-        defer { SecretBytes.wipe(&bytes) }
-        do { try store.write(SecretBytes(bytes), to: name) } catch {
-            throw CMClientError(.store, "\(name) cannot be written", storeError: error)
-        }
     }
 }

@@ -77,7 +77,9 @@ struct UserRecord: Codable, Sendable {
     }
 }
 
-/// The users in a secure store.
+/// The users in a secure store. Every write is a ``RecordStore`` write under the store's lock;
+/// ``update(identity:backend:_:)`` is the read-modify-write that starts from the freshest stored
+/// copy, for changes that must not lose another process's (a failure count, a cached permit).
 struct UserRecords: Sendable {
     let store: SecureStore
     static let prefix = "mpin.user."
@@ -86,18 +88,28 @@ struct UserRecords: Sendable {
         prefix + Hex.encode(SHA256.hash(data: Array((backend + "\n" + identity).utf8)).bytes.prefix(16))
     }
 
+    private func recordStore(_ name: String) throws(MPinError) -> RecordStore<UserRecord> {
+        do { return try RecordStore(store: store, name: name) } catch {
+            throw MPinError(.store, "\(name) is not a valid record name", storeError: error)
+        }
+    }
+
     func read(identity: String, backend: String) throws(MPinError) -> UserRecord? {
         try read(record: Self.recordName(identity: identity, backend: backend))
     }
 
     func write(_ record: UserRecord) throws(MPinError) {
-        let encoded: Data
-        do { encoded = try JSONEncoder().encode(record) } catch { throw MPinError(.store, "the user record cannot be encoded") }
-        var bytes = Array(encoded)
-        defer { SecretBytes.wipe(&bytes) }
-        do { try store.write(SecretBytes(bytes), to: Self.recordName(identity: record.identity, backend: record.backend)) } catch {
+        let records = try recordStore(Self.recordName(identity: record.identity, backend: record.backend))
+        do { try records.write(record) } catch {
             throw MPinError(.store, "the user record cannot be written", storeError: error)
         }
+    }
+
+    /// Changes the stored record of `identity` at `backend` under the store's lock, starting
+    /// from the freshest copy on disk (nil when there is none; setting nil removes it).
+    func update<R>(identity: String, backend: String, _ change: (inout UserRecord?) throws(MPinError) -> R) throws(MPinError) -> R {
+        try recordStore(Self.recordName(identity: identity, backend: backend))
+            .update(change, storeError: { MPinError(.store, "the user record cannot be updated", storeError: $0) })
     }
 
     func remove(identity: String, backend: String) throws(MPinError) {
@@ -118,11 +130,9 @@ struct UserRecords: Sendable {
     }
 
     private func read(record name: String) throws(MPinError) -> UserRecord? {
-        let bytes: SecretBytes?
-        do { bytes = try store.read(name) } catch { throw MPinError(.store, "the user record cannot be read", storeError: error) }
-        guard let bytes else { return nil }
-        do { return try JSONDecoder().decode(UserRecord.self, from: Data(bytes.unsafeExposedBytes)) } catch {
-            throw MPinError(.store, "the record \(name) is not an M-Pin user")
+        let records = try recordStore(name)
+        do { return try records.read() } catch {
+            throw MPinError(.store, error.kind == .corrupt ? "the record \(name) is not an M-Pin user" : "the user record cannot be read", storeError: error)
         }
     }
 }

@@ -31,7 +31,11 @@ public struct TokenRecords: Sendable {
     public func all() throws(PowerAuthSDKError) -> [String: PowerAuth.Token] {
         do {
             guard let record = try store.read(recordName) else { return [:] }
-            return try record.withUnsafeBytes { raw throws(PowerAuthSDKError) in try Self.decode(Array(raw)) }
+            return try record.withUnsafeBytes { raw throws(PowerAuthSDKError) in
+                var bytes = Array(raw)
+                defer { SecretBytes.wipe(&bytes) }  // the plaintext copy holds every token secret
+                return try Self.decode(bytes)
+            }
         } catch let error as SecureStoreError {
             throw PowerAuthSDKError(.store, "the token record cannot be read", store: error)
         } catch let error as PowerAuthSDKError {
@@ -102,9 +106,10 @@ public struct TokenRecords: Sendable {
         var tokens: [String: PowerAuth.Token] = [:]
         for _ in 0..<count {
             guard let nameLength = reader.length(), let name = reader.take(nameLength), let idLength = reader.length(),
-                  let id = reader.take(idLength), let secret = reader.take(16) else {
+                  let id = reader.take(idLength), var secret = reader.take(16) else {
                 throw PowerAuthSDKError(.store, "the token record is cut short")
             }
+            defer { SecretBytes.wipe(&secret) }
             tokens[String(decoding: name, as: UTF8.self)] = PowerAuth.Token(id: String(decoding: id, as: UTF8.self), secret: SymmetricKey(data: secret))
         }
         guard reader.isAtEnd else { throw PowerAuthSDKError(.store, "the token record has trailing bytes") }

@@ -41,7 +41,9 @@ public struct PendingConnection: Sendable, CustomStringConvertible {
     public var description: String { "PendingConnection(\(id), \(authenticationURL))" }
 }
 
-/// The records of connections in a secure store.
+/// The records of connections in a secure store. Every write goes through ``RecordStore`` under
+/// the store's lock; a change of a stored connection (``update(id:name:isActive:)``) re-reads
+/// the freshest record and changes only the named fields.
 struct ConnectionRecords: Sendable {
     let store: SecureStore
 
@@ -54,17 +56,23 @@ struct ConnectionRecords: Sendable {
         let privateKeyPEM: String
         let accessToken: String?
         let authenticationURL: String?
-        let name: String
-        let isActive: Bool
+        var name: String
+        var isActive: Bool
         let geolocationRequired: Bool
+    }
+
+    /// The PEM text of a connection key, made straight from its wiped storage (the `String`
+    /// itself is Swift's and cannot be wiped; the record's plaintext buffers are).
+    private static func pem(_ key: SaltEdge.ConnectionKey) -> String {
+        key.signingKey.pemRepresentation.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     func save(_ connection: StoredConnection) throws(SaltEdgeClientError) {
         let c = connection.connection
+        let token = c.accessToken.headerValue
         let record = Record(id: c.id, providerID: c.providerID, providerName: connection.providerName, scaServiceURL: c.scaServiceURL,
-                            providerPublicKeyPEM: c.providerPublicKey.pemRepresentation,
-                            privateKeyPEM: String(decoding: c.key.signingKey.pemRepresentation.unsafeExposedBytes, as: UTF8.self),
-                            accessToken: c.accessToken.headerValue, authenticationURL: nil, name: connection.name, isActive: connection.isActive,
+                            providerPublicKeyPEM: c.providerPublicKey.pemRepresentation, privateKeyPEM: Self.pem(c.key),
+                            accessToken: token, authenticationURL: nil, name: connection.name, isActive: connection.isActive,
                             geolocationRequired: false)
         try write(record, to: "saltedge.connection." + c.id)
     }
@@ -73,10 +81,22 @@ struct ConnectionRecords: Sendable {
         let configuration = pending.configuration
         let record = Record(id: pending.id, providerID: configuration.providerID, providerName: configuration.providerName,
                             scaServiceURL: configuration.scaServiceURL, providerPublicKeyPEM: configuration.providerPublicKey.pemRepresentation,
-                            privateKeyPEM: String(decoding: pending.key.signingKey.pemRepresentation.unsafeExposedBytes, as: UTF8.self),
-                            accessToken: nil, authenticationURL: pending.authenticationURL, name: configuration.providerName, isActive: false,
-                            geolocationRequired: configuration.geolocationRequired)
+                            privateKeyPEM: Self.pem(pending.key), accessToken: nil, authenticationURL: pending.authenticationURL,
+                            name: configuration.providerName, isActive: false, geolocationRequired: configuration.geolocationRequired)
         try write(record, to: "saltedge.pending." + pending.id)
+    }
+
+    /// Changes the name and/or the active flag of the stored connection `id` under the store's
+    /// lock, on the freshest record; false when there is no such connection.
+    @discardableResult
+    func update(id: String, name: String? = nil, isActive: Bool? = nil) throws(SaltEdgeClientError) -> Bool {
+        try recordStore("saltedge.connection." + id).update({ (stored: inout Record?) throws(SaltEdgeClientError) -> Bool in
+            guard var record = stored, record.accessToken != nil else { return false }
+            if let name { record.name = name }
+            if let isActive { record.isActive = isActive }
+            stored = record
+            return true
+        }, storeError: { SaltEdgeClientError(.store, "the connection record cannot be updated", storeError: $0) })
     }
 
     /// Every stored connection, by id order.
@@ -126,7 +146,7 @@ struct ConnectionRecords: Sendable {
         do {
             let connection = SaltEdge.Connection(id: record.id, providerID: record.providerID, scaServiceURL: record.scaServiceURL,
                                                  key: try SaltEdge.ConnectionKey(privateKeyPEM: record.privateKeyPEM),
-                                                 accessToken: SaltEdge.AccessToken(rawRepresentation: SecretBytes(Array(token.utf8))),
+                                                 accessToken: SaltEdge.AccessToken(rawRepresentation: SecretBytes(token.utf8)),
                                                  providerPublicKey: try SaltEdge.providerPublicKey(fromText: record.providerPublicKeyPEM))
             return StoredConnection(connection: connection, name: record.name, providerName: record.providerName, isActive: record.isActive)
         } catch {
@@ -134,21 +154,20 @@ struct ConnectionRecords: Sendable {
         }
     }
 
-    private func read(_ name: String) throws(SaltEdgeClientError) -> Record? {
-        let bytes: SecretBytes?
-        do { bytes = try store.read(name) } catch { throw SaltEdgeClientError(.store, "the connection record cannot be read", storeError: error) }
-        guard let bytes else { return nil }
-        do { return try JSONDecoder().decode(Record.self, from: Data(bytes.unsafeExposedBytes)) } catch {
-            throw SaltEdgeClientError(.store, "the connection record is not a connection")
+    private func recordStore(_ name: String) throws(SaltEdgeClientError) -> RecordStore<Record> {
+        do { return try RecordStore(store: store, name: name) } catch {
+            throw SaltEdgeClientError(.store, "\(name) is not a valid record name", storeError: error)
         }
     }
 
+    private func read(_ name: String) throws(SaltEdgeClientError) -> Record? {
+        let records = try recordStore(name)
+        do { return try records.read() } catch { throw SaltEdgeClientError(.store, "the connection record cannot be read", storeError: error) }
+    }
+
     private func write(_ record: Record, to name: String) throws(SaltEdgeClientError) {
-        let encoded: Data
-        do { encoded = try JSONEncoder().encode(record) } catch { throw SaltEdgeClientError(.store, "the connection record cannot be encoded") }
-        var bytes = Array(encoded)
-        defer { SecretBytes.wipe(&bytes) }
-        do { try store.write(SecretBytes(bytes), to: name) } catch {
+        let records = try recordStore(name)
+        do { try records.write(record) } catch {
             throw SaltEdgeClientError(.store, "the connection record cannot be written", storeError: error)
         }
     }

@@ -123,9 +123,8 @@ public actor SaltEdgeAuthenticatorClient {
 
     /// Renames a connection (local only).
     public func rename(connectionID: String, to name: String) throws(SaltEdgeClientError) {
-        var connection = try connection(id: connectionID)
-        connection.name = name
-        try records.save(connection)
+        // On the freshest record, under the store's lock: only the name changes.
+        guard try records.update(id: connectionID, name: name) else { throw SaltEdgeClientError(.unknownConnection, "no connection \(connectionID)") }
     }
 
     /// Forgets a connection here only (its key pair and token); the server's stays.
@@ -168,9 +167,8 @@ public actor SaltEdgeAuthenticatorClient {
         }
         do { try SaltEdge.requireSuccess(response) } catch {
             let failure = SaltEdgeClientError.server(error, status: response.status)
-            if failure.connectionIsGone, let connectionID, var connection = try records.connection(id: connectionID) {
-                connection.isActive = false
-                try records.save(connection)
+            if failure.connectionIsGone, let connectionID {
+                try records.update(id: connectionID, isActive: false)  // under the lock, on the freshest record
             }
             throw failure
         }

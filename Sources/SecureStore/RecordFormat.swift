@@ -1,12 +1,16 @@
-// A record on disk, encrypt-then-MAC (issue "PowerAuth on a real wire", point 3):
+// A record on disk, encrypt-then-MAC:
 //
-//   "SMFA" ‖ version (1) ‖ key id (8) ‖ length (4, big-endian) ‖ IV (16) ‖ AES-256-CTR(data) ‖ MAC (32)
+//   "SMFA" ‖ version (2) ‖ key id (8) ‖ generation (8, big-endian) ‖ length (4, big-endian) ‖ IV (16) ‖ AES-256-CTR(data) ‖ MAC (32)
 //
 // with the encryption and MAC keys derived from the store key by HKDF-SHA256 (info
 // "swiftmfa store enc v1" / "… mac v1"), the key id the first 8 bytes of HMAC(store key,
 // "swiftmfa store key id"), a fresh random IV per write, and the MAC = HMAC-SHA256 over the
 // record name, the header, the IV and the ciphertext — so a record moved to another name, or
-// written under another key, or cut short, is refused, each with its own typed error.
+// written under another key, or cut short, is refused, each with its own typed error. The
+// generation counts the writes of one name; being in the authenticated header, it lets the store
+// refuse an older copy put back in place (see `Generations`). Version 1 (the same layout without
+// the generation) still reads, as generation 0, so stores written before it migrate on the next
+// write.
 
 import CryptoPrimitives
 
@@ -14,9 +18,14 @@ import CryptoPrimitives
 struct RecordFormat: Sendable {
     static let magic: [UInt8] = Array("SMFA".utf8)
     /// The version this code writes; older ones are refused as downgrades.
-    static let version: UInt8 = 1
-    static let headerCount = 4 + 1 + 8 + 4
+    static let version: UInt8 = 2
+    /// The oldest version still read (records without a generation).
+    static let oldestVersion: UInt8 = 1
+    static let headerCount = 4 + 1 + 8 + 8 + 4
     static let overhead = headerCount + 16 + 32
+
+    /// The header length of `version`.
+    static func headerCount(version: UInt8) -> Int { version == 1 ? 4 + 1 + 8 + 4 : headerCount }
 
     let encryptionKey: SymmetricKey
     let macKey: SymmetricKey
@@ -35,13 +44,14 @@ struct RecordFormat: Sendable {
         keyID = Array(HMAC<SHA256>.authenticationCode(for: Array("swiftmfa store key id".utf8), using: master).bytes.prefix(8))
     }
 
-    /// The sealed bytes of `plaintext` under `name`.
-    func seal(_ plaintext: SecretBytes, name: String, using random: inout some RandomSource) throws(SecureStoreError) -> [UInt8] {
+    /// The sealed bytes of `plaintext` under `name`, as write number `generation` of that name.
+    func seal(_ plaintext: SecretBytes, name: String, generation: UInt64, using random: inout some RandomSource) throws(SecureStoreError) -> [UInt8] {
         guard plaintext.count <= Int(UInt32.max) - Self.overhead else { throw SecureStoreError(.io, "a record over 4 GiB") }
         let iv: [UInt8]
         do { iv = try random.bytes(count: 16) } catch { throw SecureStoreError(.io, "the random source failed") }
         let length = UInt32(plaintext.count)
-        let header = Self.magic + [Self.version] + keyID + [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+        let header = Self.magic + [Self.version] + keyID + (0..<8).map { UInt8(truncatingIfNeeded: generation >> (56 - 8 * UInt64($0))) }
+            + [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
         let ciphertext: [UInt8]
         do {
             ciphertext = try plaintext.withUnsafeBytes { raw throws(CryptoError) in
@@ -58,31 +68,42 @@ struct RecordFormat: Sendable {
     /// version (``SecureStoreError/Kind/downgraded``), key id (``SecureStoreError/Kind/foreignKey``),
     /// declared length (corrupt), MAC in constant time (``SecureStoreError/Kind/authenticationFailed``);
     /// only then decrypts. The header is public; nothing before the MAC depends on the key.
-    func open(_ bytes: [UInt8], name: String) throws(SecureStoreError) -> SecretBytes {
-        guard bytes.count >= Self.overhead, Array(bytes[0..<4]) == Self.magic else {
+    /// Returns the plaintext and the record's generation (0 for a version-1 record).
+    func open(_ bytes: [UInt8], name: String) throws(SecureStoreError) -> (plaintext: SecretBytes, generation: UInt64) {
+        guard bytes.count >= 5, Array(bytes[0..<4]) == Self.magic else {
             throw SecureStoreError(.corrupt, "not a store record, or cut short")
         }
-        guard bytes[4] >= Self.version else { throw SecureStoreError(.downgraded, "record format \(bytes[4]) is older than \(Self.version)") }
-        guard bytes[4] == Self.version else { throw SecureStoreError(.corrupt, "record format \(bytes[4]) is newer than this store") }
+        guard bytes[4] >= Self.oldestVersion else { throw SecureStoreError(.downgraded, "record format \(bytes[4]) is older than \(Self.oldestVersion)") }
+        guard bytes[4] <= Self.version else { throw SecureStoreError(.corrupt, "record format \(bytes[4]) is newer than this store") }
+        let headerCount = Self.headerCount(version: bytes[4])
+        guard bytes.count >= headerCount + 16 + 32 else { throw SecureStoreError(.corrupt, "not a store record, or cut short") }
         guard Array(bytes[5..<13]) == keyID else { throw SecureStoreError(.foreignKey, "the record was written under another key") }
-        let length = bytes[13..<17].reduce(0) { $0 << 8 | Int($1) }
-        guard bytes.count == Self.overhead + length else { throw SecureStoreError(.corrupt, "the record's length does not match its header") }
+        let generation = Self.generation(ofHeader: bytes)
+        let length = bytes[(headerCount - 4)..<headerCount].reduce(0) { $0 << 8 | Int($1) }
+        guard bytes.count == headerCount + 16 + 32 + length else { throw SecureStoreError(.corrupt, "the record's length does not match its header") }
         let body = Array(bytes[0..<(bytes.count - 32)])
         guard HMAC<SHA256>.isValidAuthenticationCode(bytes[(bytes.count - 32)...], authenticating: Self.macInput(name: name, body: body),
                                                       using: macKey) else {
             throw SecureStoreError(.authenticationFailed, "the record does not authenticate under its name")
         }
-        let iv = Array(bytes[Self.headerCount..<(Self.headerCount + 16)])
-        let ciphertext = bytes[(Self.headerCount + 16)..<(bytes.count - 32)]
+        let iv = Array(bytes[headerCount..<(headerCount + 16)])
+        let ciphertext = bytes[(headerCount + 16)..<(bytes.count - 32)]
         do {
-            return try SecretBytes(count: length) { out throws(CryptoError) in
+            return (try SecretBytes(count: length) { out throws(CryptoError) in
                 var plain = try AES.UnauthenticatedCTR.encrypt(ciphertext, using: encryptionKey, counterBlock: iv)
                 out.copyBytes(from: plain)
                 SecretBytes.wipe(&plain)
-            }
+            }, generation)
         } catch {
             throw SecureStoreError(.corrupt, "decryption failed")
         }
+    }
+
+    /// The generation in a version-2 header, unauthenticated (0 for version 1 or anything
+    /// unreadable): a hint for choosing the next generation, never a reason to trust a record.
+    static func generation(ofHeader bytes: [UInt8]) -> UInt64 {
+        guard bytes.count >= headerCount, Array(bytes[0..<4]) == magic, bytes[4] == version else { return 0 }
+        return bytes[13..<21].reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     private func mac(name: String, body: [UInt8]) -> [UInt8] {

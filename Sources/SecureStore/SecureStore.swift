@@ -1,9 +1,12 @@
-// The Keychain stand-in of every SDK (issue "PowerAuth on a real wire", point 3; sdk-surfaces.md
-// "Keychain → SecureStore"): a directory of named records, each encrypted and authenticated
-// (RecordFormat), each replaced atomically and durably (FileSystem), with `flock` to exclude
-// other processes that use the same directory.
+// The Keychain stand-in of every SDK (sdk-surfaces.md "Keychain → SecureStore"): a directory of
+// named records, each encrypted and authenticated (RecordFormat), each replaced atomically and
+// durably (FileSystem), numbered against rollback (Generations), with `flock` to exclude other
+// processes that use the same directory (StoreLock).
 
 public import CryptoPrimitives
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A directory of encrypted records.
 ///
@@ -13,9 +16,13 @@ public import CryptoPrimitives
 /// let bytes = try store.read("activation")          // nil when absent
 /// ```
 ///
-/// Files are 0600 and the directory 0700. A record that is cut short, altered, moved to another
+/// Files are 0600 and the directory 0700. A directory or file not owned by the effective user,
+/// writable by group or others, or reached through a symbolic link is refused
+/// (``SecureStoreError/Kind/insecurePermissions``). A record that is cut short, altered, moved to another
 /// name, written under another key or in an older format throws its own
-/// ``SecureStoreError/Kind``; nothing is ever silently reset. Writes go through a temp file, fsync,
+/// ``SecureStoreError/Kind``; nothing is ever silently reset. Each write of a name carries a
+/// higher generation in the record's authenticated header, and an older copy put back in place
+/// is refused (``SecureStoreError/Kind/rolledBack``). Writes go through a temp file, fsync,
 /// rename and an fsync of the directory, so after a crash at any point a reader sees the old
 /// record or the new one. ``withExclusiveAccess(_:)`` holds an exclusive `flock` for a
 /// read-modify-write that other processes must not interleave (a PowerAuth counter).
@@ -24,7 +31,8 @@ public final class SecureStore: Sendable {
     public let directory: String
     private let format: RecordFormat
 
-    /// Opens (creating when absent, mode 0700) the store at `directory`, keyed by `keyProvider`
+    /// Opens (creating it and any missing parents when absent, mode 0700) the store at
+    /// `directory`, keyed by `keyProvider`
     /// (by default a random key in a 0600 key file beside the records).
     ///
     /// Every SDK client keeps its state in a store, so opening one is where the engine's start-up
@@ -35,29 +43,74 @@ public final class SecureStore: Sendable {
         try FileSystem.ensureDirectory(directory)
         self.directory = directory
         format = try RecordFormat(storeKey: keyProvider.storeKey(directory: directory))
+        try Generations.ensureExists(in: directory, format: format)
     }
 
-    /// The record `name`, or nil when there is none.
+    /// The default store directory for `application`: `$XDG_DATA_HOME/<application>` when that
+    /// is an absolute path (XDG Base Directory spec), else `$HOME/.local/share/<application>`.
+    /// Never the current directory: with neither set this throws
+    /// ``SecureStoreError/Kind/noDefaultDirectory``.
+    public static func defaultDirectory(application: String = "swiftmfa", environment: [String: String]? = nil) throws(SecureStoreError) -> String {
+        func value(_ name: String) -> String? {
+            if let environment { return environment[name] }
+            return getenv(name).map { String(cString: $0) }
+        }
+        if let data = value("XDG_DATA_HOME"), data.hasPrefix("/") { return data + "/" + application }
+        if let home = value("HOME"), home.hasPrefix("/") { return home + "/.local/share/" + application }
+        throw SecureStoreError(.noDefaultDirectory, "neither XDG_DATA_HOME nor HOME is an absolute path: give the store directory explicitly")
+    }
+
+    /// The record `name`, or nil when there is none. Throws ``SecureStoreError/Kind/rolledBack``
+    /// for a record older than the newest this store wrote under that name.
     public func read(_ name: String) throws(SecureStoreError) -> SecretBytes? {
         try Self.check(name)
+        // The marks first, the record second: marks only grow and a record is always written
+        // before its mark, so a concurrent writer can never make a fresh record look old.
+        let marks = try Generations.load(in: directory, format: format)
         guard let bytes = try FileSystem.read(name, in: directory) else { return nil }
-        return try format.open(bytes, name: name)
+        let (plaintext, generation) = try format.open(bytes, name: name)
+        guard generation >= marks.mark(of: name) else {
+            throw SecureStoreError(.rolledBack, "record generation \(generation) is older than \(marks.mark(of: name))", path: directory + "/" + name)
+        }
+        return plaintext
     }
 
-    /// Replaces (or creates) the record `name` with `value`; durable when this returns.
+    /// Replaces (or creates) the record `name` with `value`; durable when this returns. Takes
+    /// the store's lock (reentrant inside ``withExclusiveAccess(_:)``) to advance the generation.
     public func write(_ value: SecretBytes, to name: String) throws(SecureStoreError) {
         try Self.check(name)
-        var random = SystemRandomSource()
-        let sealed = try format.seal(value, name: name, using: &random)
-        let suffix: String
-        do { suffix = Hex.encode(try random.bytes(count: 6)) } catch { throw SecureStoreError(.io, "the random source failed") }
-        try FileSystem.replace(name, in: directory, with: sealed, uniqueSuffix: suffix)
+        try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
+            var marks = try Generations.load(in: directory, format: format)
+            let current = try max(marks.mark(of: name), existingGeneration(of: name))
+            guard current < UInt64.max else { throw SecureStoreError(.corrupt, "the generation is exhausted", path: directory + "/" + name) }
+            var random = SystemRandomSource()
+            let sealed = try format.seal(value, name: name, generation: current + 1, using: &random)
+            // The record before its mark: a crash between the two leaves a record newer than
+            // its mark, which reads; the reverse would make an honest record look rolled back.
+            try FileSystem.replace(name, in: directory, with: SecretBytes(sealed))
+            marks.marks[name] = current + 1
+            try marks.save(in: directory, format: format)
+        }
     }
 
     /// Removes the record `name` (nothing happens when it is absent); durable when this returns.
+    /// The name's mark moves past the removed record, so putting a copy back is refused too.
     public func remove(_ name: String) throws(SecureStoreError) {
         try Self.check(name)
-        try FileSystem.remove(name, in: directory)
+        try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
+            var marks = try Generations.load(in: directory, format: format)
+            let existing = try existingGeneration(of: name)
+            try FileSystem.remove(name, in: directory)
+            let current = max(marks.mark(of: name), existing)
+            guard existing > 0 || marks.marks[name] != nil, current < UInt64.max else { return }
+            marks.marks[name] = current + 1
+            try marks.save(in: directory, format: format)
+        }
+    }
+
+    /// The generation in the header of the file now at `name` (0 when absent or version 1).
+    private func existingGeneration(of name: String) throws(SecureStoreError) -> UInt64 {
+        try FileSystem.read(name, in: directory).map(RecordFormat.generation(ofHeader:)) ?? 0
     }
 
     /// The names of the records, sorted.

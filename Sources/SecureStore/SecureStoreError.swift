@@ -21,6 +21,15 @@ public struct SecureStoreError: Error, Sendable, Equatable, CustomStringConverti
         case keyUnavailable
         /// The engine's start-up self-test failed (`CryptoSelfTest`): nothing is read or written.
         case selfTestFailed
+        /// The store directory or one of its files is not owned by the effective user, is
+        /// writable by group or others, is a symbolic link, or (the key file) is readable by group
+        /// or others: OpenSSH's StrictModes rule. ``SecureStoreError/path`` names it.
+        case insecurePermissions
+        /// The record's generation is older than the newest this store has seen for its name:
+        /// an earlier copy (a restored backup) was put back in place of the current one.
+        case rolledBack
+        /// No store directory was given and neither `XDG_DATA_HOME` nor `HOME` names one.
+        case noDefaultDirectory
     }
 
     /// What went wrong.
@@ -29,16 +38,21 @@ public struct SecureStoreError: Error, Sendable, Equatable, CustomStringConverti
     public let errno: Int32
     /// A human-readable explanation (never record contents).
     public let reason: String
+    /// The file or directory the failure concerns, when there is one.
+    public let path: String?
 
     /// Creates an error.
-    public init(_ kind: Kind, _ reason: String, errno: Int32 = 0) {
+    public init(_ kind: Kind, _ reason: String, errno: Int32 = 0, path: String? = nil) {
         self.kind = kind
         self.reason = reason
         self.errno = errno
+        self.path = path
     }
 
-    /// `kind: reason (errno N)`.
-    public var description: String { "\(kind): \(reason)" + (errno == 0 ? "" : " (errno \(errno))") }
+    /// `kind: reason: path (errno N)`.
+    public var description: String {
+        "\(kind): \(reason)" + (path.map { ": " + $0 } ?? "") + (errno == 0 ? "" : " (errno \(errno))")
+    }
 
     /// Errors are equal when their kinds and errnos are.
     public static func == (a: SecureStoreError, b: SecureStoreError) -> Bool { a.kind == b.kind && a.errno == b.errno }

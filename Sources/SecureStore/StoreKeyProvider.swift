@@ -1,4 +1,4 @@
-// Where the store's 32-byte key comes from (issue "PowerAuth on a real wire", point 3): a random
+// Where the store's 32-byte key comes from: a random
 // key in a 0600 key file made on first use (the default), a passphrase stretched with PBKDF2
 // over a stored salt, or a key the caller supplies (a TPM or secure element unwrapped it).
 
@@ -23,7 +23,9 @@ public protocol StoreKeyProvider: Sendable {
 }
 
 /// The default: 32 random bytes in `<store>/.key` (mode 0600), written atomically on first use
-/// and read afterwards. Protects against other users of the machine and against a record copied
+/// and read afterwards. A key file that is a symbolic link, not owned by the effective user, or
+/// readable or writable by group or others is refused (``SecureStoreError/Kind/insecurePermissions``):
+/// someone else may have read it, or planted it. Protects against other users of the machine and against a record copied
 /// elsewhere without its key file; not against root or a stolen disk (use a passphrase or a
 /// caller-supplied key for that).
 public struct KeyFileProvider: StoreKeyProvider {
@@ -33,16 +35,17 @@ public struct KeyFileProvider: StoreKeyProvider {
     /// Reads the key file, creating it under the store's lock when absent.
     public func storeKey(directory: String) throws(SecureStoreError) -> StoreKey {
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
-            if let existing = try FileSystem.read(".key", in: directory) {
-                guard existing.count == 32 else { throw SecureStoreError(.keyUnavailable, "the key file is not 32 bytes") }
-                return try StoreKey(SecretBytes(existing))
+            // One wiped read buffer; the returned SecretBytes is the only copy of the key.
+            if let existing = try FileSystem.readSecret(".key", in: directory, maximumCount: 32) {
+                guard existing.count == 32 else { throw SecureStoreError(.keyUnavailable, "the key file is not 32 bytes", path: directory + "/.key") }
+                return try StoreKey(existing)
             }
             var random = SystemRandomSource()
             let key: SecretBytes
             do { key = try random.secretBytes(count: 32) } catch {
                 throw SecureStoreError(.keyUnavailable, "the random source failed")
             }
-            try FileSystem.replace(".key", in: directory, with: key.unsafeExposedBytes, uniqueSuffix: "key")  // the key file is the secret's home
+            try FileSystem.replace(".key", in: directory, with: key)  // written from the wiped storage, no other copy
             return try StoreKey(key)
         }
     }
@@ -79,7 +82,7 @@ public struct PassphraseKeyProvider: StoreKeyProvider {
             var random = SystemRandomSource()
             let salt: [UInt8]
             do { salt = try random.bytes(count: 16) } catch { throw SecureStoreError(.keyUnavailable, "the random source failed") }
-            try FileSystem.replace(".salt", in: directory, with: salt, uniqueSuffix: "salt")
+            try FileSystem.replace(".salt", in: directory, with: SecretBytes(salt))
             return salt
         }
         do {

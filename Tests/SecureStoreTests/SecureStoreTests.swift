@@ -113,7 +113,8 @@ import TestSupport
         }
         try Self.withDirectory { path in
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path + "/.key"))      // a damaged key file
+            FileManager.default.createFile(atPath: path + "/.key", contents: Data([1, 2, 3]),   // a damaged key file
+                                           attributes: [.posixPermissions: 0o600])
             #expect(throws: SecureStoreError(.keyUnavailable, "")) { try SecureStore(directory: path) }
         }
     }

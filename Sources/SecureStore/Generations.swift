@@ -1,0 +1,87 @@
+// Rollback detection: the newest generation this store has written for each record name, kept
+// in `<store>/.generations`, itself a sealed record (encrypted and authenticated under the
+// store key like any other). A record whose authenticated generation is below its name's mark is
+// an older copy put back (a restored backup, a file copied aside and back) and is refused.
+//
+// Plaintext: 0x01 ‖ count (4, big-endian) ‖ count × (name length (1) ‖ name ‖ generation (8, big-endian)).
+//
+// The file is created when a store is first opened, before any record carries a generation;
+// afterwards a missing file means it was deleted (to reset the marks) and every read is refused.
+// Limits, said plainly: a copy of the whole directory restored at once (records *and* this
+// file) is consistent and cannot be told from the real thing without state outside the
+// directory (a TPM counter).
+
+import CryptoPrimitives
+
+/// The per-name high-water marks of one store.
+struct Generations {
+    static let recordName = ".generations"
+    var marks: [String: UInt64] = [:]
+
+    /// The marks on disk (empty when the file does not exist yet).
+    static func load(in directory: String, format: RecordFormat) throws(SecureStoreError) -> Generations {
+        guard let sealed = try FileSystem.read(recordName, in: directory) else {
+            throw SecureStoreError(.rolledBack, "the generations file is missing (deleted after the store was created)",
+                                   path: directory + "/" + recordName)
+        }
+        let plaintext = try format.open(sealed, name: recordName).plaintext
+        return try plaintext.withUnsafeBytes { raw throws(SecureStoreError) in try decode(Array(raw)) }
+    }
+
+    /// Creates the (empty) file when a store opens without one, under the lock. A store that has
+    /// none but holds records with generations lost it after the fact: refused as rolled back.
+    static func ensureExists(in directory: String, format: RecordFormat) throws(SecureStoreError) {
+        try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
+            guard try FileSystem.read(recordName, in: directory) == nil else { return }
+            for name in try FileSystem.names(in: directory) where (try? SecureStore.check(name)) != nil {  // foreign files are not records
+                if let bytes = try FileSystem.read(name, in: directory), RecordFormat.generation(ofHeader: bytes) > 0 {
+                    throw SecureStoreError(.rolledBack, "the generations file is missing but records carry generations",
+                                           path: directory + "/" + recordName)
+                }
+            }
+            try Generations().save(in: directory, format: format)
+        }
+    }
+
+    /// Replaces the file with these marks (atomically and durably; the caller holds the lock).
+    func save(in directory: String, format: RecordFormat) throws(SecureStoreError) {
+        var random = SystemRandomSource()
+        let sealed = try format.seal(SecretBytes(encoded()), name: Self.recordName, generation: 0, using: &random)
+        try FileSystem.replace(Self.recordName, in: directory, with: SecretBytes(sealed))
+    }
+
+    /// The mark of `name` (0 when none).
+    func mark(of name: String) -> UInt64 { marks[name] ?? 0 }
+
+    func encoded() -> [UInt8] {
+        var out: [UInt8] = [1] + bigEndian(UInt64(marks.count), count: 4)
+        for (name, generation) in marks.sorted(by: { $0.key < $1.key }) {
+            let bytes = Array(name.utf8)
+            out += [UInt8(truncatingIfNeeded: bytes.count)] + bytes + bigEndian(generation, count: 8)
+        }
+        return out
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(SecureStoreError) -> Generations {
+        let damaged = SecureStoreError(.corrupt, "the generations file is damaged", path: recordName)
+        guard bytes.count >= 5, bytes[0] == 1 else { throw damaged }
+        let count = bytes[1..<5].reduce(0) { $0 << 8 | Int($1) }
+        var offset = 5
+        var result = Generations()
+        for _ in 0..<count {
+            guard offset < bytes.count else { throw damaged }
+            let nameCount = Int(bytes[offset])
+            guard nameCount > 0, bytes.count - offset - 1 >= nameCount + 8 else { throw damaged }
+            let name = String(decoding: bytes[(offset + 1)..<(offset + 1 + nameCount)], as: UTF8.self)
+            offset += 1 + nameCount
+            result.marks[name] = bytes[offset..<(offset + 8)].reduce(0) { $0 << 8 | UInt64($1) }
+            offset += 8
+        }
+        guard offset == bytes.count else { throw damaged }
+        return result
+    }
+
+    private func bigEndian(_ value: UInt64, count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: value >> UInt64(8 * (count - 1 - $0))) }
+    }
+}
