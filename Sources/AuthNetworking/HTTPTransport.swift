@@ -9,7 +9,10 @@ public import ProtocolSupport
 ///
 /// An implementation resolves ``ProtocolSupport/HTTPRequest/path`` against its own base URL,
 /// sends the headers and the exact body bytes (a signature may cover them), and returns any
-/// HTTP status as a response — a 4xx or 5xx is an answer, not a transport error.
+/// HTTP status as a response — a 4xx or 5xx is an answer, not a transport error. Every
+/// implementation applies ``HTTPSendPolicy``: it refuses a control character in a header or the
+/// target before sending, never follows a 3xx (``TransportError/Kind/redirectRefused``) and stops
+/// reading at its ``ResponseLimits`` (``TransportError/Kind/responseTooLarge``).
 public protocol HTTPTransport: Sendable {
     /// Sends `request`. Throws ``TransportError`` only when no HTTP answer arrived.
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
@@ -29,8 +32,14 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case cancelled
         /// An answer arrived but was not a well-formed HTTP response (cut short, garbled).
         case badResponse
-        /// The request itself could not be formed (a malformed URL, a refused scheme).
+        /// The request itself could not be formed or was refused before sending (a malformed URL,
+        /// a refused scheme, a control character in a header or the target: ``HTTPSendPolicy``).
         case invalidRequest
+        /// The server answered with a redirect (3xx), which is never followed; ``TransportError/underlying``
+        /// names the status and the `Location`.
+        case redirectRefused
+        /// The answer was larger than the transport's ``ResponseLimits``; reading stopped there.
+        case responseTooLarge
         /// A failure the transport could not classify; see ``TransportError/underlying``.
         case other
     }

@@ -41,7 +41,14 @@ public struct PlainHTTPTransport: HTTPTransport {
         logger.log(.warnings, "PlainHTTPTransport sends in clear text to \(configuration.baseURL); use it for loopback and test servers")
     }
 
-    /// Sends `request`; any HTTP status is returned as a response.
+    /// Sends `request`; any HTTP status but a redirect is returned as a response.
+    ///
+    /// Before a byte leaves, the method, target and every header field pass
+    /// ``AuthNetworking/HTTPSendPolicy`` (``AuthNetworking/TransportError/Kind/invalidRequest``
+    /// otherwise). The answer is read incrementally within ``Configuration/limits``
+    /// (``AuthNetworking/TransportError/Kind/responseTooLarge`` the moment one is passed) and the
+    /// timeout, checked on every read; a 3xx is ``AuthNetworking/TransportError/Kind/redirectRefused``,
+    /// never followed.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw TransportError(.cancelled) }
         let endpoint = try Endpoint(request.url(relativeTo: configuration.baseURL))
@@ -49,25 +56,42 @@ public struct PlainHTTPTransport: HTTPTransport {
         if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }
         headers += configuration.additionalHeaders
         headers = headers.filter { request.header($0.name) == nil } + request.headers
+        try HTTPSendPolicy.validate(method: request.method, target: endpoint.target, headers: headers + [HTTPHeader("Host", endpoint.hostField)])
         let bytes = HTTP1Message.requestBytes(method: request.method.rawValue, target: endpoint.target, host: endpoint.hostField,
                                               headers: headers, body: request.body)
         let deadline = Deadline(seconds: request.timeout ?? configuration.timeout)
         let socket = try TCPConnection(host: endpoint.host, port: endpoint.port, deadline: deadline)
         defer { socket.close() }
         try socket.write(bytes, deadline: deadline)
+        var reader = HTTP1ResponseReader(hasNoBody: request.method == .init(rawValue: "HEAD"), limits: configuration.limits)
         var received: [UInt8] = []
+        received.reserveCapacity(TCPConnection.readSize)
+        var headChecked = false
         while true {
             guard !Task.isCancelled else { throw TransportError(.cancelled) }
+            received.removeAll(keepingCapacity: true)
             let closed = try socket.read(into: &received, deadline: deadline)
+            let response: HTTPResponse?
             do {
-                return try HTTP1Message.parseResponse(received, connectionClosed: closed, hasNoBody: request.method == .init(rawValue: "HEAD"),
-                                                      limits: configuration.limits)
-            } catch .incomplete where !closed {
-                continue
+                response = closed ? try reader.finish() : try reader.consume(received)
             } catch {
-                throw TransportError(.badResponse, underlying: "\(error)")
+                try Self.refuseRedirect(reader.head)
+                throw error == .tooLarge
+                    ? TransportError(.responseTooLarge, underlying: "the answer passed the head, chunk-line or \(configuration.limits.bodyBytes)-byte body limit")
+                    : TransportError(.badResponse, underlying: "\(error)")
             }
+            if !headChecked {
+                // DESIGN.md §1: a 3xx is an error, never followed — refused before its body is read.
+                try Self.refuseRedirect(reader.head)
+                headChecked = reader.head != nil
+            }
+            if let response { return response }
         }
+    }
+
+    private static func refuseRedirect(_ head: HTTPResponse?) throws(TransportError) {
+        guard let head else { return }
+        try HTTPSendPolicy.refuseRedirect(status: head.status, location: head.header("Location"))
     }
 }
 

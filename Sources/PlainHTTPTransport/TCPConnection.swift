@@ -17,6 +17,9 @@ struct Deadline {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// Whether the deadline has passed.
+    var hasPassed: Bool { Self.now() >= end }
+
     /// Milliseconds left, at least 0 (poll's timeout argument).
     var remainingMilliseconds: Int32 {
         let left = (end - Self.now()) * 1000
@@ -84,10 +87,16 @@ struct TCPConnection {
         }
     }
 
+    /// The most one ``read(into:deadline:)`` appends.
+    static let readSize = 16 * 1024
+
     /// Appends what arrives next to `buffer`; true when the peer has closed the connection.
+    /// The deadline is checked before every read, not only when one would block, so a peer
+    /// that trickles a byte at a time cannot hold the exchange past it.
     func read(into buffer: inout [UInt8], deadline: Deadline) throws(TransportError) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var chunk = [UInt8](repeating: 0, count: Self.readSize)
         while true {
+            guard !deadline.hasPassed else { throw TransportError(.timedOut, underlying: "the answer did not end before the deadline") }
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 buffer += chunk[0..<count]

@@ -27,6 +27,9 @@ public final class URLSessionTransport: HTTPTransport {
         public var logger: Logger = Logger()
         /// Which server certificates are trusted (default: the system trust store).
         public var serverTrust: ServerTrust = .systemTrustStore
+        /// How much of an answer is read (the body counted after content decoding) before the
+        /// request fails with ``AuthNetworking/TransportError/Kind/responseTooLarge``.
+        public var limits = ResponseLimits()
 
         /// A configuration for `baseURL`.
         public init(baseURL: String) {
@@ -63,6 +66,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// The configuration in use.
     public let configuration: Configuration
     private let session: URLSession
+    private let exchanges = URLSessionExchanges()
 
     /// A transport for `configuration`. Certificates are checked against the system trust
     /// store. (Linux's URLSession cannot pin a public key or trust an extra CA per session:
@@ -77,7 +81,7 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.timeoutIntervalForRequest = Self.wholeSeconds(configuration.timeout)
         sessionConfiguration.timeoutIntervalForResource = Self.wholeSeconds(configuration.timeout)
-        session = URLSession(configuration: sessionConfiguration)
+        session = URLSession(configuration: sessionConfiguration, delegate: exchanges, delegateQueue: nil)
         if configuration.serverTrust != .systemTrustStore {
             configuration.logger.log(.errors, "server trust \(configuration.serverTrust) is not available on FoundationNetworking: every request will fail")
         }
@@ -98,35 +102,47 @@ public final class URLSessionTransport: HTTPTransport {
         session.invalidateAndCancel()
     }
 
-    /// Sends `request`; any HTTP status is returned as a response.
+    /// Sends `request`; any HTTP status but a redirect is returned as a response.
+    ///
+    /// Before anything is sent, the method, URL and every header field pass
+    /// ``AuthNetworking/HTTPSendPolicy`` (``AuthNetworking/TransportError/Kind/invalidRequest``
+    /// otherwise). A 3xx is ``AuthNetworking/TransportError/Kind/redirectRefused`` and never
+    /// followed; a body over ``Configuration/limits`` is ``AuthNetworking/TransportError/Kind/responseTooLarge``,
+    /// refused while it arrives.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard configuration.serverTrust == .systemTrustStore else {
             throw TransportError(.tls, underlying: "FoundationNetworking on Linux cannot use \(configuration.serverTrust); see URLSessionTransport.ServerTrust")
         }
-        guard let url = URL(string: request.url(relativeTo: configuration.baseURL)),
-              let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
+        let urlText = request.url(relativeTo: configuration.baseURL)
+        var headers: [HTTPHeader] = [HTTPHeader("User-Agent", configuration.userAgent)]
+        if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }
+        headers += configuration.additionalHeaders
+        headers = headers.filter { request.header($0.name) == nil } + request.headers
+        // Checked on the text, before URL(string:) could percent-encode a raw space or CR away.
+        try HTTPSendPolicy.validate(method: request.method, target: urlText, headers: headers)
+        guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw TransportError(.invalidRequest, underlying: "not an http(s) URL")
         }
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.wholeSeconds(request.timeout ?? configuration.timeout))
         urlRequest.httpMethod = request.method.rawValue
-        var headers: [HTTPHeader] = [HTTPHeader("User-Agent", configuration.userAgent)]
-        if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }
-        headers += configuration.additionalHeaders
-        for header in headers where request.header(header.name) == nil { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
-        for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
+        for header in headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
         if let body = request.body { urlRequest.httpBody = Data(body) }
-        let data: Data, response: URLResponse
+        let task = session.dataTask(with: urlRequest)
+        let exchanges = exchanges
+        exchanges.prepare(task, limits: configuration.limits)
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    exchanges.start(task, continuation: continuation)
+                }
+            } onCancel: {
+                exchanges.cancel(task)
+            }
+        } catch let error as TransportError {
+            throw error
         } catch {
             throw Self.transportError(error)
         }
-        guard let http = response as? HTTPURLResponse else { throw TransportError(.badResponse, underlying: "not an HTTP response") }
-        let responseHeaders = http.allHeaderFields.compactMap { key, value -> HTTPHeader? in
-            guard let name = key as? String else { return nil }
-            return HTTPHeader(name, "\(value)")
-        }.sorted { $0.name.lowercased() < $1.name.lowercased() }
-        return HTTPResponse(status: http.statusCode, headers: responseHeaders, body: Array(data))
     }
 
     /// The kind of a URLSession failure.

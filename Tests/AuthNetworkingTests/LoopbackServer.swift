@@ -24,9 +24,24 @@ final class LoopbackServer: @unchecked Sendable {
         }
     }
 
+    /// The accepted connection, for a handler that streams its answer.
+    struct Connection: Sendable {
+        let descriptor: Int32
+        /// Writes all of `bytes`; false once the client has closed or reset the connection.
+        func write(_ bytes: [UInt8]) -> Bool {
+            var sent = 0
+            while sent < bytes.count {
+                let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress.map { $0 + sent }, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+                guard count > 0 else { return false }
+                sent += count
+            }
+            return true
+        }
+    }
+
     let port: UInt16
     private let socket: Int32
-    private let handler: @Sendable (Request) -> [UInt8]?
+    private let handler: @Sendable (Request, Connection) -> Void
     private let lock = NSLock()
     private var received: [Request] = []
 
@@ -34,8 +49,15 @@ final class LoopbackServer: @unchecked Sendable {
     var requests: [Request] { lock.withLock { received } }
 
     /// Starts listening; `handler` returns the raw response bytes, or nil to close silently.
-    init(handler: @escaping @Sendable (Request) -> [UInt8]?) throws {
-        self.handler = handler
+    convenience init(handler: @escaping @Sendable (Request) -> [UInt8]?) throws {
+        try self.init(streaming: { request, connection in
+            if let response = handler(request) { _ = connection.write(response) }
+        })
+    }
+
+    /// Starts listening; `streaming` writes the answer itself (slowly, in pieces, or endlessly).
+    init(streaming: @escaping @Sendable (Request, Connection) -> Void) throws {
+        self.handler = streaming
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -96,13 +118,7 @@ final class LoopbackServer: @unchecked Sendable {
         }
         request = Request(head: head, body: body)
         lock.withLock { received.append(request) }
-        guard let response = handler(request) else { return }
-        var sent = 0
-        while sent < response.count {
-            let count = response.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return }
-            sent += count
-        }
+        handler(request, Connection(descriptor: client))
     }
 
     /// A whole HTTP/1.1 response.

@@ -52,6 +52,44 @@ import TestSupport
         }
     }
 
+    /// The incremental reader gives the same answer fed whole, byte by byte and in random splits
+    /// (TestRandom logs its seed), and refuses an over-long head, chunk line or trailer section as it grows.
+    @Test func readerAgreesAcrossSplitsAndEnforcesLimitsAsItReads() throws {
+        let answers = ["HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 5\r\nX-A: b\r\n\r\nhello",
+                       "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n9\r\npedia in \r\n0\r\nExpires: never\r\n\r\n",
+                       "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://elsewhere/\r\nContent-Length: 0\r\n\r\n"]
+        var random = TestRandom("readerAgreesAcrossSplitsAndEnforcesLimitsAsItReads")
+        for answer in answers {
+            let bytes = Self.wire(answer)
+            let whole = try HTTP1Message.parseResponse(bytes, connectionClosed: false)
+            var byteByByte = HTTP1ResponseReader()
+            var result: HTTPResponse?
+            for byte in bytes where result == nil { result = try byteByByte.consume([byte]) }
+            #expect(result == whole, "byte by byte: \(answer.debugDescription)")
+            var split = HTTP1ResponseReader()
+            var index = 0
+            result = nil
+            while index < bytes.count, result == nil {
+                let end = min(bytes.count, index + 1 + Int(random.next() % 7))
+                result = try split.consume(bytes[index..<end])
+                index = end
+            }
+            #expect(result == whole, "random splits: \(answer.debugDescription)")
+        }
+        var limits = HTTP1Message.Limits()
+        limits.headBytes = 100
+        limits.chunkLineBytes = 16
+        let overLimit = ["HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "a", count: 200),
+                         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;" + String(repeating: "e", count: 20),
+                         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: " + String(repeating: "t", count: 200)]
+        for text in overLimit {
+            var reader = HTTP1ResponseReader(limits: limits)
+            #expect(throws: HTTP1Message.ParseError.tooLarge, "\(text.prefix(60).debugDescription)") {
+                for byte in Self.wire(text) { _ = try reader.consume([byte]) }
+            }
+        }
+    }
+
     @Test func sendsOverLoopbackAndTypesEveryFault() async throws {
         let server = try LoopbackServer { request in
             request.target.hasPrefix("/base/chunked")

@@ -90,6 +90,34 @@ import URLSessionTransport
         await #expect(throws: TransportError(.invalidRequest)) { try await URLSessionTransport(configuration: bad).send(HTTPRequest(method: .get, path: "x")) }
     }
 
+    /// Cancelling the caller's task ends the exchange with `.cancelled`, whether it is waiting for
+    /// an answer or had not started yet.
+    @Test func cancellingTheCallerCancelsTheExchange() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let silent = try LoopbackServer { _ in
+            _ = release.wait(timeout: .now() + 30)
+            return nil
+        }
+        defer {
+            release.signal()
+            silent.stop()
+        }
+        var configuration = URLSessionTransport.Configuration(baseURL: silent.baseURL)
+        configuration.logger = .disabled
+        let transport = URLSessionTransport(configuration: configuration)
+        let started = ContinuousClock.now
+        let waiting = Task { try await transport.send(HTTPRequest(method: .get, path: "x")) }
+        try await Task.sleep(for: .milliseconds(300))
+        waiting.cancel()
+        await #expect(throws: TransportError(.cancelled)) { try await waiting.value }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        let never = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(HTTPRequest(method: .get, path: "y"))
+        }
+        await #expect(throws: TransportError(.cancelled)) { try await never.value }
+    }
+
     /// A CA bundle or no validation cannot be honoured by FoundationNetworking on Linux, so the
     /// transport refuses to send at all — even to a server that would answer — instead of
     /// silently trusting the system store or everything.
@@ -146,12 +174,13 @@ import URLSessionTransport
                                          logger: Logger(level: .debug, sink: collector, revealingSecretsAtDebug: true))
         _ = try await revealing.send(Self.signedRequest())
         #expect(collector.lock.withLock { collector.lines.joined().contains("SECRET-PASSWORD") })
-        // Full traffic at debug shows bodies but still masks the credential headers.
+        // Full traffic at debug shows bodies with their secret members masked, and masks the credential headers.
         let traffic = Collector()
         _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
                                        logger: Logger(level: .debug, sink: traffic, loggingHTTPTraffic: true)).send(Self.signedRequest())
         let trafficText = traffic.lock.withLock { traffic.lines.joined(separator: "\n") }
-        #expect(trafficText.contains("SECRET-TOKEN") && !trafficText.contains("SECRET-SIGNATURE") && !trafficText.contains("SECRET-COOKIE"))
+        #expect(trafficText.contains(#""tokenSecret":"<redacted"#) && !trafficText.contains("SECRET-TOKEN") && !trafficText.contains("SECRET-SIGNATURE")
+                && !trafficText.contains("SECRET-COOKIE"))
         let trafficBelowDebug = Collector()
         _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
                                        logger: Logger(level: .info, sink: trafficBelowDebug, loggingHTTPTraffic: true)).send(Self.signedRequest())

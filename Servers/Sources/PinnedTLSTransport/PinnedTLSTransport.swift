@@ -1,5 +1,5 @@
-// A transport that can pin (issue "Salt Edge … and CM Authenticator on the wire", point 2, and
-// the hook of "PowerAuth on a real wire", point 1). FoundationNetworking on Linux exposes no
+// A transport that can pin (the other side of AuthNetworking's `CertificatePins` hook).
+// FoundationNetworking on Linux exposes no
 // server-trust challenge, so URLSessionTransport cannot pin; SwiftNIO SSL shows the peer's
 // certificate. This HTTP/1.1 client validates the chain against its trust roots (the system
 // store by default) and the host name as usual, then refuses the connection — before a byte of
@@ -26,39 +26,53 @@ public struct PinnedTLSTransport: HTTPTransport {
     public let trustRoots: [NIOSSLCertificate]?
     /// Seconds to wait for the whole exchange.
     public let timeout: Double
+    /// How much of an answer is read before the request fails with
+    /// ``AuthNetworking/TransportError/Kind/responseTooLarge`` (no content decoding happens here).
+    public let limits: ResponseLimits
 
     /// A transport for `baseURL` enforcing `pins`.
-    public init(baseURL: String, pins: CertificatePins?, trustRoots: [NIOSSLCertificate]? = nil, timeout: Double = 20) {
+    public init(baseURL: String, pins: CertificatePins?, trustRoots: [NIOSSLCertificate]? = nil, timeout: Double = 20,
+                limits: ResponseLimits = ResponseLimits()) {
         self.baseURL = baseURL
         self.pins = pins
         self.trustRoots = trustRoots
         self.timeout = timeout
+        self.limits = limits
     }
 
     struct PinMismatch: Error {}
 
-    /// Sends `request`; any HTTP status is an answer. A peer that fails validation or matches no
-    /// pin is ``TransportError/Kind/tls``.
+    /// Sends `request`; any HTTP status but a redirect is an answer. A peer that fails validation
+    /// or matches no pin is ``TransportError/Kind/tls``; the method, URL and header fields pass
+    /// ``AuthNetworking/HTTPSendPolicy`` first (``TransportError/Kind/invalidRequest``); a 3xx is
+    /// ``TransportError/Kind/redirectRefused``, never followed; a body over ``limits`` is
+    /// ``TransportError/Kind/responseTooLarge``.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        guard let url = URL(string: request.url(relativeTo: baseURL)), let scheme = url.scheme?.lowercased(),
+        let urlText = request.url(relativeTo: baseURL)
+        try HTTPSendPolicy.validate(method: request.method, target: urlText, headers: request.headers)
+        guard let url = URL(string: urlText), let components = URLComponents(string: urlText), let scheme = url.scheme?.lowercased(),
               scheme == "https" || scheme == "http", let host = url.host else {
             throw TransportError(.invalidRequest, underlying: "not an http(s) URL")
         }
+        try HTTPSendPolicy.validateHeaders([HTTPHeader("Host", host)])
         let secure = scheme == "https"
         let port = url.port ?? (secure ? 443 : 80)
-        let path = url.path.isEmpty ? "/" : url.path
-        let target = url.query.map { path + "?" + $0 } ?? path
+        // The target as encoded on the wire: `url.path` is percent-decoded (`%0D%0A` would
+        // become a raw CRLF, `%2F` a `/`).
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        let target = components.percentEncodedQuery.map { path + "?" + $0 } ?? path
         let tls: TLSConfiguration? = secure ? {
             var configuration = TLSConfiguration.makeClientConfiguration()
             if let trustRoots { configuration.trustRoots = .certificates(trustRoots) }
             return configuration
         }() : nil
         let pins = pins
+        let limits = limits
         let deadline = timeout
         do {
             return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
                 group.addTask {
-                    try await Self.exchange(host: host, port: port, target: target, request: request, tls: tls, pins: pins)
+                    try await Self.exchange(host: host, port: port, target: target, request: request, tls: tls, pins: pins, limits: limits)
                 }
                 group.addTask {
                     try await Task.sleep(for: .milliseconds(Int(deadline * 1000)))
@@ -74,7 +88,7 @@ public struct PinnedTLSTransport: HTTPTransport {
     }
 
     private static func exchange(host: String, port: Int, target: String, request: HTTPRequest, tls: TLSConfiguration?,
-                                 pins: CertificatePins?) async throws -> HTTPResponse {
+                                 pins: CertificatePins?, limits: ResponseLimits) async throws -> HTTPResponse {
         let context = try tls.map { try NIOSSLContext(configuration: $0) }
         let isAddress = host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" }
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -117,7 +131,14 @@ public struct PinnedTLSTransport: HTTPTransport {
                 case .head(let responseHead):
                     status = Int(responseHead.status.code)
                     headers = responseHead.headers.map { HTTPHeader($0.name, $0.value) }
-                case .body(let buffer): body += buffer.readableBytesView
+                    // DESIGN.md §1: a 3xx is an error, never followed; an announced body over the limit is not read.
+                    try HTTPSendPolicy.refuseRedirect(status: status, location: responseHead.headers.first(name: "Location"))
+                    if let length = responseHead.headers.first(name: "Content-Length").flatMap({ Int64($0) }) {
+                        try HTTPSendPolicy.checkAnnouncedLength(length, limits: limits)
+                    }
+                case .body(let buffer):
+                    try HTTPSendPolicy.checkReceived(body.count + buffer.readableBytes, limits: limits)
+                    body += buffer.readableBytesView
                 case .end: return HTTPResponse(status: status, headers: headers, body: body)
                 }
             }

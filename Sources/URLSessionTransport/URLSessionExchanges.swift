@@ -1,0 +1,141 @@
+// The session delegate behind URLSessionTransport: it sees each answer as it arrives, so it can
+// refuse what the shared HTTPSendPolicy refuses before URLSession has read it all. A redirect is
+// never followed — `willPerformHTTPRedirection` gets nil, so the 3xx itself comes back and is
+// refused with its status and Location (otherwise URLSession re-sends every header, credentials
+// included, to whatever origin Location names, `http://` too). A body is counted as it arrives
+// (after libcurl's content decoding) and the task cancelled the moment it passes the limit; an
+// announced Content-Length over the limit cancels it before the body is read.
+
+import AuthNetworking
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ProtocolSupport
+
+/// Tracks the exchanges of one session by task identifier and finishes each one exactly once.
+final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private struct Exchange {
+        let limits: ResponseLimits
+        var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        var cancelledBeforeStart = false
+        var response: HTTPURLResponse?
+        var body: [UInt8] = []
+        var refusal: TransportError?
+    }
+
+    private let lock = NSLock()
+    private var exchanges: [Int: Exchange] = [:]
+
+    /// Registers `task` before it can be started or cancelled.
+    func prepare(_ task: URLSessionDataTask, limits: ResponseLimits) {
+        lock.withLock { exchanges[task.taskIdentifier] = Exchange(limits: limits) }
+    }
+
+    /// Starts `task`; `continuation` is resumed once, when the task completes (or at once with
+    /// ``AuthNetworking/TransportError/Kind/cancelled`` if it was cancelled before it started).
+    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        let cancelled = lock.withLock {
+            guard var exchange = exchanges[task.taskIdentifier], !exchange.cancelledBeforeStart else {
+                exchanges[task.taskIdentifier] = nil
+                return true
+            }
+            exchange.continuation = continuation
+            exchanges[task.taskIdentifier] = exchange
+            return false
+        }
+        guard !cancelled else { return continuation.resume(throwing: TransportError(.cancelled)) }
+        task.resume()
+    }
+
+    /// Cancels `task` (the caller's Swift task was cancelled), whether or not it has started.
+    func cancel(_ task: URLSessionDataTask) {
+        let started = lock.withLock {
+            guard exchanges[task.taskIdentifier]?.continuation == nil else { return true }
+            exchanges[task.taskIdentifier]?.cancelledBeforeStart = true
+            return false
+        }
+        if started { task.cancel() }
+    }
+
+    /// DESIGN.md §1: a 3xx is an error, never followed. Declining here hands the 3xx back.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    /// Refuses a 3xx or an announced body over the limit before any of the body is read.
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let http = response as? HTTPURLResponse
+        let refusal: TransportError? = lock.withLock {
+            guard var exchange = exchanges[dataTask.taskIdentifier] else { return nil }
+            exchange.response = http
+            if let http, exchange.refusal == nil {
+                exchange.refusal = Self.refusal(http, limits: exchange.limits)
+            }
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.refusal
+        }
+        completionHandler(refusal == nil ? .allow : .cancel)
+    }
+
+    /// Counts the body as it arrives and cancels the task once it is over the limit.
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let over: Bool = lock.withLock {
+            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.refusal == nil else { return false }
+            do throws(TransportError) {
+                try HTTPSendPolicy.checkReceived(exchange.body.count + data.count, limits: exchange.limits)
+                exchange.body.append(contentsOf: data)
+            } catch {
+                exchange.refusal = error
+                exchange.body = []
+            }
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.refusal != nil
+        }
+        if over { dataTask.cancel() }
+    }
+
+    /// Resumes the exchange's continuation with the answer or the typed failure.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = lock.withLock({ exchanges.removeValue(forKey: task.taskIdentifier) }),
+              let continuation = exchange.continuation else { return }
+        if let refusal = exchange.refusal {
+            continuation.resume(throwing: refusal)
+        } else if let error {
+            continuation.resume(throwing: URLSessionTransport.transportError(error))
+        } else if let http = exchange.response ?? (task.response as? HTTPURLResponse) {
+            if let refusal = Self.refusal(http, limits: exchange.limits) {
+                continuation.resume(throwing: refusal)
+                return
+            }
+            let headers = http.allHeaderFields.compactMap { key, value -> HTTPHeader? in
+                guard let name = key as? String else { return nil }
+                return HTTPHeader(name, "\(value)")
+            }.sorted { $0.name.lowercased() < $1.name.lowercased() }
+            continuation.resume(returning: HTTPResponse(status: http.statusCode, headers: headers, body: exchange.body))
+        } else {
+            continuation.resume(throwing: TransportError(.badResponse, underlying: "not an HTTP response"))
+        }
+    }
+
+    /// What ``HTTPSendPolicy`` says of a response head: a redirect, or a Content-Length over the limit.
+    static func refusal(_ http: HTTPURLResponse, limits: ResponseLimits) -> TransportError? {
+        do throws(TransportError) {
+            try HTTPSendPolicy.refuseRedirect(status: http.statusCode, location: header("Location", in: http))
+            if http.expectedContentLength >= 0 { try HTTPSendPolicy.checkAnnouncedLength(http.expectedContentLength, limits: limits) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The value of header `name`, compared case-insensitively.
+    static func header(_ name: String, in http: HTTPURLResponse) -> String? {
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, key.lowercased() == name.lowercased() { return "\(value)" }
+        }
+        return nil
+    }
+}
