@@ -21,7 +21,9 @@ extension PowerAuth {
         public var encryptionKey: EncryptionKey { EncryptionKey(publicKey: publicKey, temporaryKeyID: id) }
 
         /// Expired as the SDK counts it: at `expiresAt` − 10 s (§10).
-        public func isExpired(atMilliseconds now: UInt64) -> Bool { now + 10_000 >= expiresAt }
+        /// Both numbers may come from a server, so the margin is subtracted from `expiresAt`
+        /// without wrapping (an `expiresAt` under 10 s is expired) and `now` is never added to.
+        public func isExpired(atMilliseconds now: UInt64) -> Bool { expiresAt <= 10_000 || now >= expiresAt - 10_000 }
     }
 
     /// A keystore request in flight (§10).

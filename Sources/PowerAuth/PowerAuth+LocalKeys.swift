@@ -14,12 +14,15 @@ extension PowerAuth {
         /// The most PBKDF2 rounds a stored record may ask for: a tampered store must not make the
         /// device spend hours unlocking (100 times the standard count, ~1.5 s on this machine).
         public static let maximumPasswordIterations = 1_000_000
+        /// The shortest password, in bytes, that may protect the knowledge key (powerauth.md
+        /// §4.2): shorter ones are refused when the key is locked or unlocked.
+        public static let minimumPasswordLength = 4
 
         /// The knowledge key's unlock key: PBKDF2-HMAC-SHA1(password, salt16, iterations, 16 B).
         /// Throws ``ProtocolError/Code/invalidArgument`` for a salt that is not 16 bytes or a
         /// password shorter than 4 bytes (the core's minimum).
         public static func passwordUnlockKey(password: SecretBytes, salt: [UInt8], iterations: Int = passwordIterations) throws(ProtocolError) -> SymmetricKey {
-            guard salt.count == 16, password.count >= 4, iterations >= 1 else {
+            guard salt.count == 16, password.count >= minimumPasswordLength, iterations >= 1 else {
                 throw ProtocolError(.invalidArgument, "PBKDF2 needs a 16-byte salt and a password of at least 4 bytes")
             }
             do {

@@ -10,7 +10,7 @@ extension PowerAuth {
         /// text for online signatures and `offline` for offline ones (§7.6).
         public static func make(method: String, uriID: String, nonce: String, body: some Sequence<UInt8>, secret: String) -> [UInt8] {
             // The body is read through a buffer where it is contiguous: a shared body array is
-            // then borrowed, not retained (threads signing at once, issue #18 item 5).
+            // then borrowed, not retained (threads signing at once do not contend on its reference count).
             let encodedBody = body.withContiguousStorageIfAvailable { Base64.encode($0) } ?? Base64.encode(Array(body))
             let parts = [method.uppercased(), Base64.encode(Array(uriID.utf8)), nonce, encodedBody, secret]
             return Array(parts.joined(separator: "&").utf8)

@@ -103,7 +103,7 @@ extension PowerAuth {
         /// Each key is read in place, never copied into an array: threads signing with the same
         /// keys would otherwise meet on the key objects' reference counts (and a loop over an
         /// array of (wanted, key) tuples asked the runtime for the tuple's metadata on every
-        /// signature) — issue #18 item 5.
+        /// signature).
         func counterMACs(for factors: SignatureFactors, counter: UnsafeRawBufferPointer) -> [HashDigest<SHA256>]? {
             var chain: [HashDigest<SHA256>] = []
             chain.reserveCapacity(3)

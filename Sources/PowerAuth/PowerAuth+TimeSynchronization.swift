@@ -12,22 +12,35 @@ extension PowerAuth {
         /// Not yet synchronised.
         public init() {}
 
+        /// The server times an observation may carry: 1970 up to the end of year 9999 in
+        /// milliseconds. The value comes from an unauthenticated answer (powerauth.md §11.4), so
+        /// anything outside is refused rather than fed to arithmetic near `Int64.max`/`.min`.
+        public static let plausibleServerTimes: ClosedRange<Int64> = 0...253_402_300_799_999
+
         /// Feeds one `/pa/v3/status` round trip: `requestStart` and `responseEnd` are local
-        /// milliseconds, `serverTime` the server's. Ignored when the round trip took less than 0
-        /// or more than 16 s; otherwise the server time is taken at the midpoint.
-        public mutating func observe(serverTime: Int64, requestStart: Int64, responseEnd: Int64) {
-            let elapsed = responseEnd - requestStart
-            guard elapsed >= 0, elapsed <= 16_000 else { return }
-            let difference = serverTime + elapsed / 2 - responseEnd
-            let closeToOld = abs(adjustment - difference) < 10_000
+        /// milliseconds, `serverTime` the server's. Ignored (returns `false`) when the round trip
+        /// took less than 0 or more than 16 s, or when `serverTime` is outside
+        /// ``plausibleServerTimes``; otherwise the server time is taken at the midpoint. No input
+        /// traps: every difference is computed with overflow reported (§11.4).
+        @discardableResult
+        public mutating func observe(serverTime: Int64, requestStart: Int64, responseEnd: Int64) -> Bool {
+            guard Self.plausibleServerTimes.contains(serverTime) else { return false }
+            let (elapsed, elapsedOverflow) = responseEnd.subtractingReportingOverflow(requestStart)
+            guard !elapsedOverflow, elapsed >= 0, elapsed <= 16_000 else { return false }
+            let (midpoint, midpointOverflow) = serverTime.addingReportingOverflow(elapsed / 2)
+            let (difference, differenceOverflow) = midpoint.subtractingReportingOverflow(responseEnd)
+            guard !midpointOverflow, !differenceOverflow, difference != .min else { return false }
+            let (drift, driftOverflow) = adjustment.subtractingReportingOverflow(difference)
+            let closeToOld = !driftOverflow && drift != .min && abs(drift) < 10_000
             if abs(difference) < 2_000 && closeToOld {
                 isSynchronized = true
             } else if isSynchronized && closeToOld {
-                return
+                return true
             } else {
                 adjustment = difference
                 isSynchronized = true
             }
+            return true
         }
 
         /// Forgets the adjustment (e.g. after resume or a wall-clock jump).
@@ -36,7 +49,11 @@ extension PowerAuth {
             isSynchronized = false
         }
 
-        /// The server-synchronised time for local `now` (ms).
-        public func serverTime(atLocal now: Int64) -> Int64 { now + adjustment }
+        /// The server-synchronised time for local `now` (ms), clamped to the `Int64` range.
+        public func serverTime(atLocal now: Int64) -> Int64 {
+            let (sum, overflow) = now.addingReportingOverflow(adjustment)
+            guard overflow else { return sum }
+            return adjustment > 0 ? .max : .min
+        }
     }
 }

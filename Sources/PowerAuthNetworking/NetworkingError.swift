@@ -48,6 +48,9 @@ public struct NetworkingError: Error, Sendable, CustomStringConvertible {
         public static let tokenError = Reason(rawValue: "network_tokenError")
         /// The call was cancelled.
         public static let cancelled = Reason(rawValue: "network_cancelled")
+        /// The service cannot be built as configured: a base URL the URL policy refuses
+        /// (plain `http://`, another scheme, a bare host name); nothing was sent.
+        public static let invalidConfiguration = Reason(rawValue: "network_invalidConfiguration")
     }
 
     /// A server's REST error envelope `{"status":"ERROR","responseObject":{"code","message"}}`.

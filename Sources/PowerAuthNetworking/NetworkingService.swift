@@ -21,8 +21,13 @@ public struct NetworkingService: Sendable {
         public var timeout: Double?
         /// How requests are serialised.
         public var concurrency: ConcurrencyStrategy = .serialSigned
+        /// Which base URLs the service accepts (DESIGN.md §1, layer 3): `https://` to a real
+        /// host name; plain `http://` only to loopback, and only when the caller opts out with
+        /// ``ProtocolSupport/URLPolicy/insecureAllowingPlainHTTPToLoopback``.
+        public var urlPolicy: URLPolicy = .httpsOnly
 
-        /// The defaults: `en`, the library's User-Agent, the transport's timeout, `serialSigned`.
+        /// The defaults: `en`, the library's User-Agent, the transport's timeout, `serialSigned`,
+        /// https only.
         public init() {}
     }
 
@@ -55,6 +60,8 @@ public struct NetworkingService: Sendable {
     public let client: PowerAuthClient
     /// The transport to the application back end (its base URL is the service's).
     public let transport: any HTTPTransport
+    /// The back end's base URL, as the URL policy checked it.
+    public let baseURL: String
     /// The configuration.
     public var configuration: Configuration
     /// A name for logs and the default User-Agent.
@@ -62,13 +69,30 @@ public struct NetworkingService: Sendable {
     /// Receives every answer, raw and (for end-to-end encrypted endpoints) decrypted (`WPNResponseDelegate`).
     public var responseObserver: (@Sendable (_ path: String, _ status: Int, _ body: [UInt8], _ decrypted: [UInt8]?) -> Void)?
 
-    /// A service for the back end behind `transport`, signing with `client`.
+    /// A service for the back end at the client's own base URL (which the client's URL policy
+    /// already checked when it was made), behind `transport`, signing with `client`.
     public init(client: PowerAuthClient, transport: any HTTPTransport, configuration: Configuration = Configuration(),
                 serviceName: String = "networking") {
         self.client = client
         self.transport = transport
         self.configuration = configuration
         self.serviceName = serviceName
+        baseURL = client.configuration.core.baseURL
+    }
+
+    /// A service for the back end at `baseURL`, behind `transport`, signing with `client`.
+    /// Throws ``NetworkingError/Reason/invalidConfiguration`` when `configuration.urlPolicy`
+    /// refuses `baseURL`: signatures, token headers and bodies must not travel in clear.
+    public init(client: PowerAuthClient, baseURL: String, transport: any HTTPTransport, configuration: Configuration = Configuration(),
+                serviceName: String = "networking") throws(NetworkingError) {
+        guard configuration.urlPolicy.permits(baseURL) else {
+            throw NetworkingError(.invalidConfiguration, "the base URL \(baseURL) is refused by the URL policy (https to a named host only)")
+        }
+        self.client = client
+        self.transport = transport
+        self.configuration = configuration
+        self.serviceName = serviceName
+        self.baseURL = baseURL
     }
 
     /// Sends `data` to `endpoint` (`post(data:auth:to:with:timeoutInterval:)`) and returns the

@@ -34,6 +34,11 @@ public struct ActivationStore: Sendable {
     /// `powerauth.<instance>.activation`.
     var recordName: String { "powerauth." + instanceID + ".activation" }
 
+    /// `powerauth.<instance>.deadlock`: the id of an activation whose counter the last status
+    /// check found irreconcilable (powerauth.md §6.4 DEADLOCK). Kept on disk so that another
+    /// process (another `mfa` run) refuses to sign too.
+    var deadlockRecordName: String { "powerauth." + instanceID + ".deadlock" }
+
     /// The stored activation, or nil when this instance has none.
     public func activation() throws(PowerAuthSDKError) -> PowerAuth.ActivationData? {
         do {
@@ -92,12 +97,31 @@ public struct ActivationStore: Sendable {
     public func consumeCounter<Output: Sendable>(
         _ step: (PowerAuth.ActivationData) throws(PowerAuthSDKError) -> (Output, next: PowerAuth.ActivationData)
     ) throws(PowerAuthSDKError) -> Output {
+        try withStoredActivation(refusingDeadlock: true, step)
+    }
+
+    /// Replaces the stored activation with `change(stored)` under the store's exclusive lock
+    /// (password change, biometry): a concurrent signer in another process cannot interleave.
+    public func update(_ change: (PowerAuth.ActivationData) throws(PowerAuthSDKError) -> PowerAuth.ActivationData) throws(PowerAuthSDKError) {
+        let _: Bool = try withStoredActivation(refusingDeadlock: false) { activation throws(PowerAuthSDKError) in (true, try change(activation)) }
+    }
+
+    /// Read, `step`, write under the exclusive lock; a signing step is refused with
+    /// ``PowerAuthSDKError/Reason/counterDeadlock`` when the activation is marked deadlocked
+    /// (§6.4: its signatures can no longer be accepted, and each would cost a failed attempt).
+    private func withStoredActivation<Output: Sendable>(
+        refusingDeadlock: Bool, _ step: (PowerAuth.ActivationData) throws(PowerAuthSDKError) -> (Output, next: PowerAuth.ActivationData)
+    ) throws(PowerAuthSDKError) -> Output {
         var failure: PowerAuthSDKError?
         let output: Output?
         do throws(SecureStoreError) {
             output = try store.withExclusiveAccess { () throws(SecureStoreError) -> Output? in
                 do throws(PowerAuthSDKError) {
                     guard let activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation to sign with") }
+                    if refusingDeadlock, try isDeadlocked(activation) {
+                        throw PowerAuthSDKError(.counterDeadlock, "the signature counter cannot be reconciled with the server's (DEADLOCK): "
+                                                + "remove the activation and activate this device again")
+                    }
                     let (result, next) = try step(activation)
                     try save(next)  // write-ahead: the counter moves on disk before the output exists
                     return result
@@ -114,25 +138,32 @@ public struct ActivationStore: Sendable {
         return output
     }
 
-    /// Replaces the stored activation with `change(stored)` under the store's exclusive lock
-    /// (password change, biometry): a concurrent signer in another process cannot interleave.
-    public func update(_ change: (PowerAuth.ActivationData) throws(PowerAuthSDKError) -> PowerAuth.ActivationData) throws(PowerAuthSDKError) {
-        let _: Bool = try consumeCounter { activation throws(PowerAuthSDKError) in (true, try change(activation)) }
-    }
-
-    /// Applies the §6.4 decision to the stored counter under the store's lock: a server that
-    /// is ahead by `steps` has its counter adopted; otherwise nothing changes (a client ahead,
-    /// or a deadlock, is the caller's to act on from `status`).
-    public func adoptCounter(of status: PowerAuth.ActivationStatus, transportKey: SymmetricKey) throws(PowerAuthSDKError) {
+    /// Applies the §6.4 decision to the stored counter under the store's lock and returns it:
+    /// a server that is ahead by `steps` has its counter adopted; a deadlock marks the
+    /// activation so that signing is refused (here and in every other process) until it is
+    /// removed; any other outcome clears such a mark. Sending the synchronisation signature
+    /// for ``PowerAuth/CounterSynchronization/signatureRecommended`` is the caller's.
+    public func synchronizeCounter(with status: PowerAuth.ActivationStatus,
+                                   transportKey: SymmetricKey) throws(PowerAuthSDKError) -> PowerAuth.CounterSynchronization {
         var failure: PowerAuthSDKError?
+        var decision = PowerAuth.CounterSynchronization.synchronized
         do throws(SecureStoreError) {
             try store.withExclusiveAccess { () throws(SecureStoreError) in
                 do throws(PowerAuthSDKError) {
-                    guard var activation = try activation() else { return }
-                    guard case .adopt(_, let steps) = PowerAuth.counterSynchronization(for: activation, status: status,
-                                                                                     transportKey: transportKey) else { return }
-                    for _ in 0..<steps { activation = activation.advanced }
-                    try save(activation)
+                    guard var activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation") }
+                    // §6.4 is a 3.1+ rule: a 3.0 status blob carries no counter to compare.
+                    guard activation.protocolVersion >= .v3_1 else { return }
+                    decision = PowerAuth.counterSynchronization(for: activation, status: status, transportKey: transportKey)
+                    switch decision {
+                    case .adopt(_, let steps):
+                        for _ in 0..<steps { activation = activation.advanced }
+                        try save(activation)
+                        try clearDeadlock()
+                    case .deadlock:
+                        try writeDeadlock(activation.activationID)
+                    case .synchronized, .signatureRecommended:
+                        try clearDeadlock()
+                    }
                 } catch {
                     failure = error
                 }
@@ -141,6 +172,33 @@ public struct ActivationStore: Sendable {
             throw PowerAuthSDKError(.store, "the store cannot be locked", store: error)
         }
         if let failure { throw failure }
+        return decision
+    }
+
+    /// Whether `activation` is marked deadlocked (§6.4).
+    func isDeadlocked(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) -> Bool {
+        let marker: SecretBytes?
+        do { marker = try store.read(deadlockRecordName) } catch {
+            throw PowerAuthSDKError(.store, "the deadlock record cannot be read", store: error)
+        }
+        guard let marker else { return false }
+        return marker.withUnsafeBytes { Array($0) } == Array(activation.activationID.utf8)
+    }
+
+    private func writeDeadlock(_ activationID: String) throws(PowerAuthSDKError) {
+        do { try store.write(SecretBytes(Array(activationID.utf8)), to: deadlockRecordName) } catch {
+            throw PowerAuthSDKError(.store, "the deadlock record cannot be written", store: error)
+        }
+    }
+
+    /// Removes the deadlock mark, if any (durable when this returns).
+    public func clearDeadlock() throws(PowerAuthSDKError) {
+        do {
+            guard try store.read(deadlockRecordName) != nil else { return }  // the usual case: no directory fsync
+            try store.remove(deadlockRecordName)
+        } catch {
+            throw PowerAuthSDKError(.store, "the deadlock record cannot be removed", store: error)
+        }
     }
 }
 

@@ -14,19 +14,33 @@ extension PowerAuthClient {
     /// Runs `operation` alone on this client's serial queue, shared with the SDK's own signed
     /// calls (token creation, vault unlock, removal, …): compute a signature with
     /// ``requestSignature(method:uriID:body:factors:authentication:)`` inside it and send the
-    /// request before it returns. FIFO; a waiting caller cannot be overtaken.
+    /// request before it returns. FIFO; a waiting caller cannot be overtaken. Re-entrant: the
+    /// SDK's own signed calls made from inside `operation` (creating a token, for example) run
+    /// in the slot `operation` already holds instead of waiting for it forever.
     public func executeOnSerialQueue<Output: Sendable>(_ operation: @Sendable () async throws -> Output) async throws -> Output {
+        if holdsQueue { return try await operation() }
         await enterQueue()
         defer { leaveQueue() }
-        return try await operation()
+        return try await Self.$queueHolder.withValue(ObjectIdentifier(self)) { try await operation() }
     }
 
-    /// Runs `body` on the serial queue with typed errors (the SDK's own use).
+    /// Runs `body` on the serial queue with typed errors (the SDK's own use); re-entrant like
+    /// ``executeOnSerialQueue(_:)``.
     func serially<Output>(_ body: () async throws(PowerAuthSDKError) -> Output) async throws(PowerAuthSDKError) -> Output {
+        if holdsQueue { return try await body() }
         await enterQueue()
         defer { leaveQueue() }
-        return try await body()
+        let result: Result<Output, PowerAuthSDKError> = await Self.$queueHolder.withValue(ObjectIdentifier(self)) {
+            do throws(PowerAuthSDKError) { return .success(try await body()) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
+
+    /// The client whose serial queue the current task (or the task that started it) holds.
+    @TaskLocal static var queueHolder: ObjectIdentifier?
+
+    /// Whether the current task runs inside this client's serial queue.
+    private var holdsQueue: Bool { Self.queueHolder == ObjectIdentifier(self) }
 
     private func enterQueue() async {
         guard queueBusy else {

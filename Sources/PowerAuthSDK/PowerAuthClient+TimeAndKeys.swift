@@ -24,13 +24,19 @@ extension PowerAuthClient {
                                                   body: Array("{}".utf8)))
         let end = Int64(clamping: now())
         struct Wire: Decodable { struct Body: Decodable { let serverTime: Int64 }; let responseObject: Body }
+        let serverTime: Int64
         do {
             try PowerAuth.requireSuccess(response)
-            let serverTime = try JSONResponse.decode(Wire.self, from: response.body, what: "server status").responseObject.serverTime
-            time.observe(serverTime: serverTime, requestStart: start, responseEnd: end)
+            serverTime = try JSONResponse.decode(Wire.self, from: response.body, what: "server status").responseObject.serverTime
         } catch {
             throw Self.failure(error, response: response)
         }
+        // The answer is unauthenticated: a time outside 1970…9999 is refused before any
+        // arithmetic (§11.4), so `Int64.max` or `.min` from the server cannot trap.
+        guard PowerAuth.TimeSynchronization.plausibleServerTimes.contains(serverTime) else {
+            throw PowerAuthSDKError(.invalidResponse, "the server time \(serverTime) is outside 1970…9999", httpStatus: response.status)
+        }
+        time.observe(serverTime: serverTime, requestStart: start, responseEnd: end)
     }
 
     /// Forgets the time adjustment (after a resume or a wall-clock jump, §11.4).

@@ -10,6 +10,20 @@ import ProtocolSupport
 extension PowerAuthClient {
     // MARK: Password (`validatePasswordCorrect`, `changePassword`, `unsafeChangePassword`)
 
+    /// The shortest password, in bytes, the SDK can lock the knowledge key with (powerauth.md §4.2).
+    public static let minimumPasswordLength = PowerAuth.KeyLocking.minimumPasswordLength
+
+    /// Throws ``PowerAuthSDKError/Reason/invalidPassword`` for a new password the SDK cannot use
+    /// (shorter than ``minimumPasswordLength`` bytes). Every verb that takes a new password calls
+    /// it before its first request; call it before ``createActivation(_:device:)``, which does not
+    /// take the password, so that the one-time activation code is not spent on a password that
+    /// ``persistActivation(authentication:)`` would refuse.
+    public static func requireUsablePassword(_ password: SecretBytes) throws(PowerAuthSDKError) {
+        guard password.count >= minimumPasswordLength else {
+            throw PowerAuthSDKError(.invalidPassword, "a password needs at least \(minimumPasswordLength) bytes")
+        }
+    }
+
     /// Proves `password` online (`validatePasswordCorrect`, §13): a possession_knowledge
     /// signature over `{"requestObject":{"reason":"VALIDATE_PASSWORD"}}` to
     /// `/pa/v3/signature/validate`. A wrong password is ``PowerAuthSDKError/Reason/authenticationFailed``
@@ -21,9 +35,12 @@ extension PowerAuthClient {
     }
 
     /// Changes the password safely (`changePassword`, §13): validates `oldPassword` online
-    /// first, then re-locks the knowledge key under `newPassword` with a fresh salt.
+    /// first, then re-locks the knowledge key under `newPassword` with a fresh salt. A new
+    /// password the SDK cannot use is ``PowerAuthSDKError/Reason/invalidPassword`` before the
+    /// online check, so no counter step is spent on it.
     public func changePassword(from oldPassword: SecretBytes, to newPassword: SecretBytes,
                                possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) {
+        try Self.requireUsablePassword(newPassword)
         try await validatePassword(oldPassword, possessionUnlockKey: possessionUnlockKey)
         try unsafeChangePassword(from: oldPassword, to: newPassword)
     }
@@ -32,6 +49,7 @@ extension PowerAuthClient {
     /// password silently and irreversibly breaks the knowledge factor: call it only after
     /// ``validatePassword(_:possessionUnlockKey:)`` succeeded.
     public func unsafeChangePassword(from oldPassword: SecretBytes, to newPassword: SecretBytes) throws(PowerAuthSDKError) {
+        try Self.requireUsablePassword(newPassword)
         try activations.update { activation throws(PowerAuthSDKError) in
             var random = SystemRandomSource()
             do throws(ProtocolError) { return try activation.changingPassword(from: oldPassword, to: newPassword, using: &random) } catch {

@@ -27,28 +27,45 @@ public actor PowerAuthClient {
         /// The protocol version spoken for new activations (3.0–3.3; an existing activation
         /// keeps the version it was created with).
         public var version: PowerAuth.ProtocolVersion
+        /// Which base URLs the client accepts (DESIGN.md §1, layer 3): `https://` to a real host
+        /// name by default; plain `http://` only to loopback, and only when the caller says so
+        /// (``ProtocolSupport/URLPolicy/insecureAllowingPlainHTTPToLoopback``). Signatures, token
+        /// headers and bodies must not travel in clear.
+        public var urlPolicy: URLPolicy
 
         /// A configuration from its parts.
-        public init(instanceID: String, core: PowerAuth.Configuration, version: PowerAuth.ProtocolVersion = .v3_3) {
+        public init(instanceID: String, core: PowerAuth.Configuration, version: PowerAuth.ProtocolVersion = .v3_3,
+                    urlPolicy: URLPolicy = .httpsOnly) {
             self.instanceID = instanceID
             self.core = core
             self.version = version
+            self.urlPolicy = urlPolicy
         }
 
         /// A configuration from the SDK configuration string (`PowerAuthConfiguration(configuration:)`).
+        /// Throws ``PowerAuthSDKError/Reason/invalidConfiguration`` for a string that does not
+        /// parse or a `baseURL` that `urlPolicy` refuses.
         public init(instanceID: String, configurationString: String, baseURL: String,
-                    version: PowerAuth.ProtocolVersion = .v3_3) throws(PowerAuthSDKError) {
+                    version: PowerAuth.ProtocolVersion = .v3_3, urlPolicy: URLPolicy = .httpsOnly) throws(PowerAuthSDKError) {
             do {
                 self.init(instanceID: instanceID, core: try PowerAuth.Configuration(configurationString: configurationString, baseURL: baseURL),
-                          version: version)
+                          version: version, urlPolicy: urlPolicy)
             } catch {
                 throw PowerAuthSDKError(.invalidConfiguration, "the configuration string is not valid", protocolError: error)
+            }
+            try checkURLPolicy()
+        }
+
+        /// Throws ``PowerAuthSDKError/Reason/invalidConfiguration`` when ``urlPolicy`` refuses the base URL.
+        func checkURLPolicy() throws(PowerAuthSDKError) {
+            guard urlPolicy.permits(core.baseURL) else {
+                throw PowerAuthSDKError(.invalidConfiguration, "the base URL \(core.baseURL) is refused by the URL policy (https to a named host only)")
             }
         }
     }
 
     /// The configuration.
-    public let configuration: Configuration
+    public nonisolated let configuration: Configuration
     let transport: any HTTPTransport
     let activations: ActivationStore
     let tokenRecords: TokenRecords
@@ -67,11 +84,14 @@ public actor PowerAuthClient {
 
     /// A client over `store` and `transport`; `now` gives the local wall clock in milliseconds
     /// since 1970 (injected for tests; the server-synchronised time is derived from it).
+    /// Throws ``PowerAuthSDKError/Reason/invalidConfiguration`` for a protocol outside 3.0–3.3
+    /// or a base URL the configuration's ``Configuration/urlPolicy`` refuses.
     public init(configuration: Configuration, store: SecureStore, transport: any HTTPTransport,
                 now: @escaping @Sendable () -> UInt64 = PowerAuthClient.systemMilliseconds) throws(PowerAuthSDKError) {
         guard configuration.version >= .v3_0, configuration.version <= .v3_3 else {
             throw PowerAuthSDKError(.invalidConfiguration, "protocol \(configuration.version) is not 3.0–3.3")
         }
+        try configuration.checkURLPolicy()
         self.configuration = configuration
         self.transport = transport
         self.now = now
@@ -108,10 +128,19 @@ public actor PowerAuthClient {
     /// Starts an activation (`createActivation`, powerauth.md §5.1): sends activation/create
     /// (3.3: to a temporary key from the keystore, §10), decrypts both layers and keeps the
     /// result in memory until it is persisted. Returns it, with the fingerprint to show and any
-    /// recovery data.
+    /// recovery data. A code with a `#signature` that does not verify with the master server
+    /// key is ``PowerAuthSDKError/Reason/invalidActivationCode`` before anything is sent (§3.2).
+    /// The password is only taken by ``persistActivation(authentication:)``: check it first with
+    /// ``requireUsablePassword(_:)`` so that a password the SDK cannot use is refused before the
+    /// one-time code is spent.
     public func createActivation(_ method: PowerAuth.ActivationMethod,
                                  device: PowerAuth.DeviceDescription = PowerAuth.DeviceDescription()) async throws(PowerAuthSDKError) -> PowerAuth.ActivationResult {
         guard try canStartActivation() else { throw PowerAuthSDKError(.invalidActivationState, "an activation exists or is pending") }
+        // powerauth.md §3.2: a present signature is verified with KEY_SERVER_MASTER_PUBLIC before
+        // the activation starts; failure aborts, so the one-time code stays unspent.
+        if case .code(let code, _) = method, !code.isSignatureValid(masterServerPublicKey: configuration.core.masterServerPublicKey) {
+            throw PowerAuthSDKError(.invalidActivationCode, "the activation code's signature does not verify with the master server key")
+        }
         let key = try await applicationEncryptionKey(version: configuration.version)
         let timestamp = try await serverTime(version: configuration.version)
         var random = SystemRandomSource()
@@ -139,6 +168,7 @@ public actor PowerAuthClient {
     public func persistActivation(authentication: Authentication) throws(PowerAuthSDKError) {
         guard let processed else { throw PowerAuthSDKError(.invalidActivationState, "no pending activation to persist") }
         guard let password = authentication.password else { throw PowerAuthSDKError(.invalidAuthentication, "a password is needed") }
+        try Self.requireUsablePassword(password)  // a refused password leaves the activation pending: persist again
         var random = SystemRandomSource()
         let data: PowerAuth.ActivationData
         do {
@@ -156,6 +186,7 @@ public actor PowerAuthClient {
     public func removeActivationLocal() throws(PowerAuthSDKError) {
         try tokenRecords.removeAll()
         try activations.remove()
+        try activations.clearDeadlock()
         temporaryKeys = temporaryKeys.filter { $0.key == "application" }
         pending = nil
         processed = nil
@@ -163,9 +194,14 @@ public actor PowerAuthClient {
 
     // MARK: Status
 
-    /// Fetches the status (`fetchActivationStatus`, §6) and applies the §6.4 counter
+    /// Fetches the status (`fetchActivationStatus`, §6) and acts on the §6.4 counter
     /// synchronisation: a server that is ahead has its counter adopted (written under the
-    /// store's lock before this returns). The server's `customObject`, if any, comes with it.
+    /// store's lock before this returns); a client more than half the look-ahead window ahead
+    /// sends the possession-only synchronisation signature before this returns; counters that
+    /// cannot be reconciled are reported in ``ActivationStatusResult/counterSynchronization``
+    /// and ``ActivationStatusResult/isDeadlocked``, and every later signature is refused locally
+    /// with ``PowerAuthSDKError/Reason/counterDeadlock`` until the activation is removed. The
+    /// server's `customObject`, if any, comes with it.
     public func fetchActivationStatus(possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) -> ActivationStatusResult {
         let activation = try storedActivation()
         var random = SystemRandomSource()
@@ -177,13 +213,25 @@ public actor PowerAuthClient {
         let response = try await send(request.request)
         let status: PowerAuth.ActivationStatus
         do { status = try request.process(response, transportKey: transportKey) } catch { throw Self.failure(error, response: response) }
-        try activations.adoptCounter(of: status, transportKey: transportKey)
         struct Wire: Decodable { struct Body: Decodable { let customObject: JSONText? }; let responseObject: Body }
         let custom: JSONText?
         do { custom = try JSONResponse.decode(Wire.self, from: response.body, what: "status custom object").responseObject.customObject } catch {
             throw PowerAuthSDKError(.invalidResponse, "the status custom object is not JSON", protocolError: error)
         }
-        return ActivationStatusResult(status: status, customObject: custom)
+        let synchronization = try activations.synchronizeCounter(with: status, transportKey: transportKey)
+        if synchronization == .signatureRecommended {
+            try await sendCounterSynchronization(possessionUnlockKey: possessionUnlockKey)
+        }
+        return ActivationStatusResult(status: status, customObject: custom, counterSynchronization: synchronization)
+    }
+
+    /// The synchronisation signature of powerauth.md §6.4: a possession-only signed
+    /// `POST /pa/v3/signature/validate` with `{"requestObject":{"reason":"COUNTER_SYNCHRONIZATION"}}`,
+    /// on the serial queue with the counter written first; the server's window moves forward.
+    func sendCounterSynchronization(possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) {
+        _ = try await standardSignedCall(path: "pa/v3/signature/validate", uriID: "/pa/signature/validate",
+                                         body: Array(#"{"requestObject":{"reason":"COUNTER_SYNCHRONIZATION"}}"#.utf8), factors: .possession,
+                                         authentication: Authentication(possessionUnlockKey: possessionUnlockKey))
     }
 
     // MARK: Plumbing
@@ -222,12 +270,21 @@ public actor PowerAuthClient {
     public static let systemMilliseconds: @Sendable () -> UInt64 = { WallClock.milliseconds() }
 }
 
-/// A status as `fetchActivationStatus` returns it: the decrypted blob and the server's custom object.
+/// A status as `fetchActivationStatus` returns it: the decrypted blob, the server's custom
+/// object and the §6.4 counter decision the client acted on.
 public struct ActivationStatusResult: Sendable, Equatable {
     /// The decrypted status (§6.3).
     public let status: PowerAuth.ActivationStatus
     /// The server-specific `customObject`, as it came (`nil` when the server sent none).
     public let customObject: JSONText?
+    /// The §6.4 decision for the local counter, already acted on: adopted, synchronisation
+    /// signature sent, or ``PowerAuth/CounterSynchronization/deadlock``.
+    public let counterSynchronization: PowerAuth.CounterSynchronization
+
+    /// Whether the counters cannot be reconciled (powerauth.md §6.4 DEADLOCK, the SDK's
+    /// client-only state 128): signing is refused with ``PowerAuthSDKError/Reason/counterDeadlock``;
+    /// remove the activation and activate again.
+    public var isDeadlocked: Bool { counterSynchronization == .deadlock }
 
     /// The activation state.
     public var state: PowerAuth.ActivationState { status.state }

@@ -41,8 +41,22 @@ public struct PowerAuthSDKError: Error, Sendable, CustomStringConvertible {
         case server
         /// The operation was cancelled (`PA2ErrorCodeOperationCancelled`).
         case cancelled
-        /// The answer did not decrypt, verify or parse.
+        /// The answer did not decrypt, verify or parse — or carried a number out of any sane
+        /// range (a server time beyond year 9999, for example).
         case invalidResponse
+        /// The activation code's `#signature` does not verify with `KEY_SERVER_MASTER_PUBLIC`
+        /// (powerauth.md §3.2): the code was altered or not issued by this server. Nothing was
+        /// sent, so the code is still unspent on the server.
+        case invalidActivationCode
+        /// The new password cannot protect the knowledge factor: shorter than
+        /// ``PowerAuthClient/minimumPasswordLength`` bytes (powerauth.md §4.2). Refused before any
+        /// request, so no one-time code and no counter step is spent.
+        case invalidPassword
+        /// The signature counter cannot be reconciled with the server's (powerauth.md §6.4,
+        /// the client-only DEADLOCK state): no signature from this device can be accepted any
+        /// more, so none is sent. Remove the activation (``PowerAuthClient/removeActivationLocal()``)
+        /// and activate the device again.
+        case counterDeadlock
     }
 
     /// What went wrong.

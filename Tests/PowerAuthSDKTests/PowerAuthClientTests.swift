@@ -67,7 +67,7 @@ actor InProcessPowerAuthServer: HTTPTransport {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pa-client-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SecureStore(directory: directory)
-        let configuration = PowerAuthClient.Configuration(instanceID: "app", core: try application.clientConfiguration(baseURL: "https://x"),
+        let configuration = PowerAuthClient.Configuration(instanceID: "app", core: try application.clientConfiguration(baseURL: "https://pa.example.com"),
                                                           version: .v3_2)
         let client = try PowerAuthClient(configuration: configuration, store: store, transport: server, now: { 1_700_000_000_000 })
         let (canStart, hasValid) = (try await client.canStartActivation(), try await client.hasValidActivation())

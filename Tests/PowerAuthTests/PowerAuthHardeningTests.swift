@@ -1,4 +1,4 @@
-// The PowerAuth defects of the hardening review, each pinned by a test that failed before its
+// PowerAuth defects found in review, each pinned by a test that failed before its
 // fix: GET canonicalisation (sort decoded pairs, then encode), the 3.0 status answer, traps
 // reachable from data, fixed error reasons, full-length JWT MACs, and counters that always move.
 

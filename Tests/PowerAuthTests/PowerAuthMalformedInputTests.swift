@@ -1,5 +1,5 @@
 // Every parser of server data fed truncated, oversized and garbage input: a typed
-// `ProtocolError`, never a trap (the last "must reach" point).
+// `ProtocolError`, never a trap.
 
 import CryptoPrimitives
 import Foundation

@@ -1,0 +1,184 @@
+// What the client refuses before anything leaves, and what it survives: an activation code
+// whose signature is not the master key's (powerauth.md §3.2), a new password the SDK cannot
+// use (§4.2), a base URL the URL policy refuses (DESIGN.md §1, layer 3), and server numbers at
+// the ends of the Int64 range (§11.4, §10). Each test reads what the recording server saw.
+
+import AuthNetworking
+import CryptoPrimitives
+import Foundation
+import PowerAuth
+import PowerAuthNetworking
+import PowerAuthSDK
+import PowerAuthServer
+import ProtocolSupport
+import SecureStore
+import Testing
+import TestSupport
+
+@Suite struct PowerAuthClientHardeningTests {
+    // MARK: Activation-code signature (§3.2)
+
+    @Test func forgedActivationCodeSignatureIsRefusedBeforeAnyRequest() async throws {
+        var fixture = try SDKFixture.make(seed: 11)
+        defer { fixture.cleanUp() }
+        let (code, _) = try fixture.application.issueActivationCode(using: &fixture.random)
+        let (_, otherSignature) = try fixture.application.issueActivationCode(using: &fixture.random)
+        // A syntactically valid signature that is not one, and a real signature of another code.
+        for text in [code + "#AAAA", code + "#" + otherSignature] {
+            let parsed = try PowerAuth.ActivationCode(parsing: text)
+            do {
+                _ = try await fixture.client.createActivation(.code(parsed))
+                Issue.record("\(text) activated")
+            } catch {
+                #expect(error.reason == .invalidActivationCode)
+            }
+        }
+        #expect(await fixture.server.paths.isEmpty)  // the one-time code was never sent
+        #expect(try await fixture.client.canStartActivation())
+        // The genuine code is still unspent and activates.
+        _ = try await fixture.activate()
+        #expect(await fixture.server.paths.filter { $0 == "pa/v3/activation/create" }.count == 1)
+    }
+
+    // MARK: New passwords (§4.2)
+
+    @Test func shortPasswordIsRefusedBeforeTheCodeIsSpentOrTheActivationLost() async throws {
+        var fixture = try SDKFixture.make(seed: 12)
+        defer { fixture.cleanUp() }
+        #expect(throws: PowerAuthSDKError.self) { try PowerAuthClient.requireUsablePassword(SecretBytes("123".utf8)) }
+        try PowerAuthClient.requireUsablePassword(SecretBytes("1234".utf8))
+        // The CLI order: the password is checked before createActivation, so nothing is sent.
+        #expect(await fixture.server.paths.isEmpty)
+        // persistActivation refuses it with the typed reason and keeps the activation pending.
+        _ = try await fixture.client.createActivation(.code(try fixture.issuedCode()))
+        do {
+            try await fixture.client.persistActivation(authentication: Authentication(possessionUnlockKey: fixture.possession,
+                                                                                      password: SecretBytes("123".utf8)))
+            Issue.record("a 3-byte password was persisted")
+        } catch {
+            #expect(error.reason == .invalidPassword)
+        }
+        #expect(await fixture.client.hasPendingActivation())
+        try await fixture.client.persistActivation(authentication: Authentication(possessionUnlockKey: fixture.possession,
+                                                                                  password: SecretBytes("1234".utf8)))
+        #expect(try await fixture.client.hasValidActivation())
+    }
+
+    @Test func changeToShortPasswordSpendsNoCounterStep() async throws {
+        var fixture = try SDKFixture.make(seed: 13)
+        defer { fixture.cleanUp() }
+        _ = try await fixture.activate(password: "1234")
+        let activations = try ActivationStore(store: fixture.store, instanceID: "app")
+        let before = try #require(try activations.activation())
+        let requestsBefore = await fixture.server.requests.count
+        do {
+            try await fixture.client.changePassword(from: SecretBytes("1234".utf8), to: SecretBytes("123".utf8), possessionUnlockKey: fixture.possession)
+            Issue.record("a 3-byte password was accepted")
+        } catch {
+            #expect(error.reason == .invalidPassword)
+        }
+        do {
+            try await fixture.client.unsafeChangePassword(from: SecretBytes("1234".utf8), to: SecretBytes("12".utf8))
+            Issue.record("a 2-byte password was accepted")
+        } catch {
+            #expect(error.reason == .invalidPassword)
+        }
+        let after = try #require(try activations.activation())
+        #expect(after.counter == before.counter && after.counterByte == before.counterByte)
+        #expect(await fixture.server.requests.count == requestsBefore)
+        // The old password still works: a real change goes through.
+        try await fixture.client.changePassword(from: SecretBytes("1234".utf8), to: SecretBytes("5678".utf8), possessionUnlockKey: fixture.possession)
+    }
+
+    // MARK: URL policy
+
+    @Test func baseURLMustBeHTTPSUnlessLoopbackIsAllowed() async throws {
+        var random = SeededRandomSource(seed: 14)
+        let application = try PowerAuthServer.Application(using: &random)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pa-url-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SecureStore(directory: directory)
+        let server = RecordingPowerAuthServer(application: application)
+        func client(_ url: String, _ policy: URLPolicy = .httpsOnly) throws(PowerAuthSDKError) -> PowerAuthClient {
+            let core: PowerAuth.Configuration
+            do { core = try application.clientConfiguration(baseURL: url) } catch { throw PowerAuthSDKError(.invalidConfiguration, "core") }
+            return try PowerAuthClient(configuration: .init(instanceID: "u", core: core, version: .v3_2, urlPolicy: policy), store: store, transport: server)
+        }
+        for refused in ["http://pa.example.com", "ftp://pa.example.com", "http://127.0.0.1:8080", "https://intranet"] {
+            do { _ = try client(refused); Issue.record("\(refused) was accepted") } catch { #expect(error.reason == .invalidConfiguration) }
+        }
+        do {
+            _ = try client("http://pa.example.com", .insecureAllowingPlainHTTPToLoopback)
+            Issue.record("plain http to a remote host was accepted with the loopback opt-out")
+        } catch {
+            #expect(error.reason == .invalidConfiguration)
+        }
+        _ = try client("https://pa.example.com")
+        let loopback = try client("http://127.0.0.1:8080", .insecureAllowingPlainHTTPToLoopback)
+        // The configuration-string initialiser applies the policy too.
+        let string = try application.clientConfiguration(baseURL: "https://x.example").configurationString
+        #expect(throws: PowerAuthSDKError.self) {
+            try PowerAuthClient.Configuration(instanceID: "u", configurationString: string, baseURL: "http://pa.example.com")
+        }
+        // The networking service refuses a plain-HTTP back end unless it is loopback and allowed.
+        #expect(throws: NetworkingError.self) { try NetworkingService(client: loopback, baseURL: "http://api.example.com", transport: server) }
+        var allowing = NetworkingService.Configuration()
+        allowing.urlPolicy = .insecureAllowingPlainHTTPToLoopback
+        _ = try NetworkingService(client: loopback, baseURL: "http://127.0.0.1:9000", transport: server, configuration: allowing)
+        #expect(throws: NetworkingError.self) { try NetworkingService(client: loopback, baseURL: "http://127.0.0.1:9000", transport: server) }
+        #expect(await server.paths.isEmpty)
+    }
+
+    // MARK: Server numbers (§11.4, §10)
+
+    @Test(arguments: [Int64.max, Int64.min, Int64.max - 1_000, -1, 253_402_300_800_000])
+    func absurdServerTimeIsATypedErrorNotATrap(serverTime: Int64) async throws {
+        let fixture = try SDKFixture.make(seed: 15)
+        defer { fixture.cleanUp() }
+        await fixture.server.setServerTime(serverTime)
+        do {
+            try await fixture.client.synchronizeTime()
+            Issue.record("server time \(serverTime) was accepted")
+        } catch {
+            #expect(error.reason == .invalidResponse)
+        }
+        await #expect(throws: PowerAuthSDKError.self) { _ = try await fixture.client.serverTime(version: .v3_2) }
+        // A sane answer afterwards synchronises as usual.
+        await fixture.server.setServerTime(1_700_000_005_000)
+        #expect(try await fixture.client.serverTime(version: .v3_2) == 1_700_000_005_000)
+    }
+
+    @Test func timeSynchronizationArithmeticNeverTraps() {
+        for serverTime in [Int64.max, .min, .max - 1, .min + 1] {
+            var sync = PowerAuth.TimeSynchronization()
+            let accepted = sync.observe(serverTime: serverTime, requestStart: 1_000, responseEnd: 2_000)
+            #expect(!accepted && !sync.isSynchronized && sync.adjustment == 0)
+        }
+        var extreme = PowerAuth.TimeSynchronization()
+        let overflowingElapsed = extreme.observe(serverTime: 0, requestStart: .min, responseEnd: .max)
+        let overflowingDifference = extreme.observe(serverTime: 253_402_300_799_999, requestStart: .min + 1, responseEnd: .min + 1)
+        #expect(!overflowingElapsed && !overflowingDifference && !extreme.isSynchronized)
+        var synced = PowerAuth.TimeSynchronization()
+        let ahead = synced.observe(serverTime: 253_402_300_799_999, requestStart: 0, responseEnd: 0)
+        #expect(ahead && synced.serverTime(atLocal: .max) == .max)
+        var behind = PowerAuth.TimeSynchronization()
+        let late = behind.observe(serverTime: 0, requestStart: 253_402_300_799_999, responseEnd: 253_402_300_799_999)
+        #expect(late && behind.serverTime(atLocal: .min) == .min)
+    }
+
+    @Test func temporaryKeyExpiryNeverTraps() throws {
+        var random = SeededRandomSource(seed: 16)
+        let application = try PowerAuthServer.Application(using: &random)
+        let configuration = try application.clientConfiguration(baseURL: "https://pa.example.com")
+        let temporary = try P256.KeyAgreement.PrivateKey(using: &random)
+        for (now, lifetime) in [(UInt64(1_700_000_000_000), UInt64(300_000)), (UInt64.max - 5, UInt64(1_000)), (0, 0)] {
+            let pending = try PowerAuth.PendingKeystore(configuration: configuration, using: &random)
+            let response = try #require(try PowerAuthServer.keystoreAnswer(pending.request, application: application, temporaryKey: temporary.publicKey,
+                                                                           temporaryKeyID: "tmp", now: now, lifetime: lifetime))
+            let key = try pending.process(response, serverKey: application.masterSigningKey.publicKey)
+            #expect(key.isExpired(atMilliseconds: .max))
+            #expect(key.isExpired(atMilliseconds: key.expiresAt))
+            #expect(key.expiresAt <= 10_000 || !key.isExpired(atMilliseconds: key.expiresAt - 10_001))
+        }
+    }
+}

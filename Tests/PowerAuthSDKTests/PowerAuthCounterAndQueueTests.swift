@@ -1,0 +1,145 @@
+// The §6.4 counter synchronisation acted on (a client far ahead sends the possession-only
+// synchronisation signature; a deadlock is reported and refuses to sign), every networking
+// concurrency strategy against a token endpoint (a deadlock fails on a timeout instead of
+// hanging), and what a signed DELETE is signed over (powerauth.md §7.2).
+
+import AuthNetworking
+import CryptoPrimitives
+import Foundation
+import PowerAuth
+import PowerAuthNetworking
+import PowerAuthSDK
+import PowerAuthServer
+import ProtocolSupport
+import SecureStore
+import Testing
+import TestSupport
+
+@Suite struct PowerAuthCounterAndQueueTests {
+    // MARK: Counter synchronisation (§6.4)
+
+    @Test func clientTwelveAheadSendsThePossessionOnlySynchronisationSignature() async throws {
+        var fixture = try SDKFixture.make(seed: 21)
+        defer { fixture.cleanUp() }
+        _ = try await fixture.activate()
+        #expect(try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession).counterSynchronization == .synchronized)
+        try fixture.advanceClientCounter(by: 12)  // 12 signatures that never reached the server (window 20)
+        let status = try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession)
+        #expect(status.counterSynchronization == .signatureRecommended && !status.isDeadlocked)
+        let validations = await fixture.server.validations
+        #expect(validations.count == 1)
+        #expect(validations.first?.factors == "possession")
+        #expect(validations.first?.body == #"{"requestObject":{"reason":"COUNTER_SYNCHRONIZATION"}}"#)
+        #expect(validations.first?.valid == true)
+        #expect(await fixture.server.paths.suffix(2) == ["pa/v3/activation/status", "pa/v3/signature/validate"])
+        // The server moved forward: the next status is in step and no attempt failed.
+        #expect(try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession).counterSynchronization == .synchronized)
+        #expect(await fixture.server.failedAttempts == 0)
+    }
+
+    @Test func clientTwentyOneAheadIsReportedDeadlockedAndRefusesToSign() async throws {
+        var fixture = try SDKFixture.make(seed: 22)
+        defer { fixture.cleanUp() }
+        let authentication = try await fixture.activate()
+        try fixture.advanceClientCounter(by: 21)  // past the look-ahead window of 20
+        let status = try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession)
+        #expect(status.isDeadlocked && status.counterSynchronization == .deadlock)
+        #expect(status.state == .active)  // the server's own state; the deadlock is the client's
+        let requestsBefore = await fixture.server.requests.count
+        // Every way of signing is refused locally with the typed reason; nothing reaches the server.
+        do {
+            _ = try await fixture.client.requestSignature(method: "POST", uriID: "/pay", body: [], factors: .possessionKnowledge,
+                                                          authentication: authentication)
+            Issue.record("a deadlocked activation signed")
+        } catch {
+            #expect(error.reason == .counterDeadlock)
+            #expect(error.message.contains("remove the activation"))
+        }
+        do {
+            try await fixture.client.validatePassword(SecretBytes("1234".utf8), possessionUnlockKey: fixture.possession)
+            Issue.record("a deadlocked activation validated a password")
+        } catch {
+            #expect(error.reason == .counterDeadlock)
+        }
+        // Another client on the same store (another process) refuses too.
+        let other = try PowerAuthClient(configuration: fixture.client.configuration, store: fixture.store, transport: fixture.server)
+        do {
+            _ = try await other.sendSignedRequest(HTTPRequest(method: .post, path: "api/item", body: [1]), uriID: "/api/item", factors: .possession,
+                                                  authentication: authentication)
+            Issue.record("a second client signed for a deadlocked activation")
+        } catch {
+            #expect(error.reason == .counterDeadlock)
+        }
+        #expect(await fixture.server.requests.count == requestsBefore)
+        #expect(await fixture.server.failedAttempts == 0)
+        // Removing the activation locally clears the state: a new activation signs again.
+        try await fixture.client.removeActivationLocal()
+        let again = try await fixture.activate()
+        _ = try await fixture.client.requestSignature(method: "POST", uriID: "/pay", body: [], factors: .possession, authentication: again)
+    }
+
+    // MARK: Concurrency strategies with a token endpoint
+
+    struct Greeting: Codable, Sendable, Equatable { let greeting: String }
+
+    @Test(arguments: [NetworkingService.ConcurrencyStrategy.serialSigned, .serialAll, .concurrentAll])
+    func tokenEndpointCompletesUnderEveryStrategy(strategy: NetworkingService.ConcurrencyStrategy) async throws {
+        var fixture = try SDKFixture.make(seed: 23)
+        defer { fixture.cleanUp() }
+        let authentication = try await fixture.activate()
+        var configuration = NetworkingService.Configuration()
+        configuration.concurrency = strategy
+        let service = NetworkingService(client: fixture.client, transport: fixture.server, configuration: configuration)
+        let endpoint = Endpoint<EmptyObject, Greeting>.signedWithToken("api/hello", tokenName: "hello")
+        // The first call creates the token (a signed call inside the request), the second reuses it.
+        for _ in 0..<2 {
+            let answer = try await Self.within(seconds: 60) { try await service.post(EmptyObject(), to: endpoint, authentication: authentication) }
+            #expect(answer == Greeting(greeting: "hi"))
+        }
+        // A signed endpoint inside serialAll too (the queue is held around the whole call).
+        let signed = Endpoint<EmptyObject, EmptyObject>.signed("pa/v3/signature/validate", uriID: "/pa/signature/validate")
+        _ = try await Self.within(seconds: 60) { try await service.post(EmptyObject(), to: signed, authentication: authentication) }
+        #expect(await fixture.server.paths.filter { $0 == "pa/v3/token/create" }.count == 1)
+    }
+
+    struct TimedOut: Error {}
+
+    /// Runs `operation` in its own task and fails after `seconds` instead of waiting for a task
+    /// that never finishes (a deadlocked one cannot be cancelled out of its wait).
+    static func within<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task = Task { try await operation() }
+        let deadline = Date().addingTimeInterval(seconds)
+        let finished = Finished()
+        Task { _ = try? await task.value; await finished.mark() }
+        while await !finished.done {
+            guard Date() < deadline else {
+                task.cancel()
+                Issue.record("the call did not finish within \(seconds) s (deadlock)")
+                throw TimedOut()
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return try await task.value
+    }
+
+    actor Finished {
+        var done = false
+        func mark() { done = true }
+    }
+
+    // MARK: Signed DELETE (§7.2)
+
+    @Test func deleteIsSignedOverItsBodyNotItsQuery() async throws {
+        var fixture = try SDKFixture.make(seed: 24)
+        defer { fixture.cleanUp() }
+        let authentication = try await fixture.activate()
+        let body = Array(#"{"requestObject":{"itemId":"7"}}"#.utf8)
+        let request = HTTPRequest(method: .delete, path: "api/item", query: [HTTPHeader("itemId", "7"), HTTPHeader("force", "true")], body: body)
+        let response = try await fixture.client.sendSignedRequest(request, uriID: "/api/item", factors: .possession, authentication: authentication)
+        #expect(response.status == 200)
+        let deletions = await fixture.server.deletions
+        #expect(deletions.count == 1 && deletions.first?.valid == true && deletions.first?.signedOver == body)
+        // The same header over the canonical query does not verify: the query is not what is signed.
+        #expect(deletions.first?.queryValid == false)
+    }
+}
