@@ -34,7 +34,7 @@ let package = Package(
     // `mfa` sends with URLSessionTransport by default. Without the trait
     // (`--disable-default-traits`) it sends with PlainHTTPTransport instead and links no
     // FoundationNetworking and no libcurl: the build that becomes a static binary needing only
-    // glibc (README "A static mfa").
+    // glibc (docs/static-and-embedded.md).
     traits: [
         .trait(name: "URLSession", description: "mfa sends with URLSessionTransport (https, the system trust store)"),
         .default(enabledTraits: ["URLSession"]),
@@ -110,15 +110,17 @@ let package = Package(
         .testTarget(name: "PowerAuthTests", dependencies: ["PowerAuth", "PowerAuthServer", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
+        .testTarget(name: "CMAuthenticatorClientTests", dependencies: ["CMAuthenticatorClient", "CMAuthenticator", "SecureStore", "CryptoPrimitives"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
-        .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
+        .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuthNetworking", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
                                                          "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "PlainHTTPTransport", "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "MIRACLMFATests", dependencies: ["MIRACLMFA", "MPin", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                        "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
+        .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine"]),
     ]
 )
 

@@ -34,8 +34,9 @@ public struct Logger: Sendable {
     public let sink: any LogSink
     /// Whether `.debug` shows credential headers and bodies in clear. Never applies below `.debug`.
     public let revealsSecretsAtDebug: Bool
-    /// Whether `.debug` shows request and response bodies (networking-apple's `logHttpTraffic`);
-    /// credential headers stay masked unless ``revealsSecretsAtDebug``. Never applies below `.debug`.
+    /// Whether `.debug` shows request and response bodies (networking-apple's `logHttpTraffic`)
+    /// with their secret members masked; bodies in clear and credential headers need
+    /// ``revealsSecretsAtDebug``. Never applies below `.debug`.
     public let logsHTTPTraffic: Bool
 
     /// Header names whose values are credentials, compared case-insensitively.
@@ -77,12 +78,14 @@ public struct Logger: Sendable {
         }.joined(separator: "\n")
     }
 
-    /// A body as text when secrets may be shown, else only its length: request and response
-    /// bodies carry passwords, PUKs, tokens and encrypted payloads.
+    /// A body as text when secrets may be shown; with traffic logging at `.debug`, the JSON
+    /// with its secret members masked (BodyRedaction.swift); else only its length: request and
+    /// response bodies carry passwords, PUKs, client-secret shares, tokens and encrypted payloads.
     func describe(body: [UInt8]?) -> String {
         guard let body, !body.isEmpty else { return "(no body)" }
-        let shown = revealsSecrets || (level == .debug && logsHTTPTraffic)
-        return shown ? String(decoding: body, as: UTF8.self) : "<body redacted, \(body.count) bytes>"
+        if revealsSecrets { return String(decoding: body, as: UTF8.self) }
+        if level == .debug && logsHTTPTraffic { return BodyRedaction.redacted(body) }
+        return "<body redacted, \(body.count) bytes>"
     }
 }
 

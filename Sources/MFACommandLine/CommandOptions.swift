@@ -1,7 +1,7 @@
 // The argument parser of `mfa`'s SDK command families (DESIGN.md §3): `--name value` options,
-// known flags and positional arguments. A library of its own so the fuzz package can reach it
-// (issue "Proven, not promised", point 1: the `mfa` argument parser); it never traps on any
-// argument list.
+// known flags and positional arguments. A library of its own so the fuzz package can reach it;
+// it never traps on any argument list. Options whose value is a secret are refused on the
+// command line, where every local user can read them in `/proc/<pid>/cmdline` (DESIGN.md §3).
 
 /// A command line that cannot be used (exit status 2).
 public struct UsageError: Error, CustomStringConvertible {
@@ -10,6 +10,14 @@ public struct UsageError: Error, CustomStringConvertible {
 
     /// An error saying `description`.
     public init(description: String) { self.description = description }
+}
+
+/// Where a secret option's value comes from (DESIGN.md §3: never from an argument).
+public enum SecretSource: Sendable, Equatable {
+    /// The file `--…-file PATH` names (refused when group or others may read it).
+    case file(String)
+    /// Standard input: the terminal without echo, else its next line (`--name -`).
+    case standardInput
 }
 
 /// Parsed `--name value` options, flags and positional arguments.
@@ -23,20 +31,35 @@ public struct CommandOptions: Sendable {
     /// The names that take no value.
     public static let flagNames: Set<String> = ["--json", "--local", "--help", "-h", "--watch", "--allow-http-loopback", "--no-pinning", "--otp",
                                                 "--registration-code", "--all"]
+    /// Options whose value is a secret (SMS and e-mail codes, activation tokens and codes,
+    /// passwords, PINs): the only value accepted on the command line is `-`, standard input;
+    /// `NAME-file PATH` names a file (DESIGN.md §3).
+    public static let secretOptionNames: Set<String> = ["--code", "--with-code", "--activation-code", "--password", "--new-password",
+                                                        "--pin", "--signing-pin", "--secret", "--qr-secret"]
 
-    /// Parses `arguments` (everything after the verb). An option without its value is a usage error.
+    /// Parses `arguments` (everything after the verb). An option without its value, and a
+    /// secret option with a value other than `-`, are usage errors.
     public init(_ arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if Self.flagNames.contains(argument) {
                 flags.insert(argument)
             } else if argument.hasPrefix("--") {
+                if let equals = argument.firstIndex(of: "="), Self.secretOptionNames.contains(String(argument[..<equals])) {
+                    throw Self.secretOnCommandLine(String(argument[..<equals]))
+                }
                 guard let value = rest.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
+                if Self.secretOptionNames.contains(argument), value != "-" { throw Self.secretOnCommandLine(argument) }
                 values[argument] = value
             } else {
                 positional.append(argument)
             }
         }
+    }
+
+    private static func secretOnCommandLine(_ name: String) -> UsageError {
+        UsageError(description: "\(name) is a secret and every local user can read the command line: "
+                   + "use \(name)-file PATH (mode 0600) or \(name) - to read it from standard input")
     }
 
     /// The value of `name`, required.
@@ -49,6 +72,13 @@ public struct CommandOptions: Sendable {
     public func argument(_ index: Int, _ name: String) throws(UsageError) -> String {
         guard index >= 0, positional.count > index else { throw UsageError(description: "\(name) is required") }
         return positional[index]
+    }
+
+    /// Where the secret `name` comes from: `NAME-file PATH`, or standard input when `name -`
+    /// was given; nil when neither was.
+    public func secretSource(_ name: String) -> SecretSource? {
+        if let path = values[name + "-file"] { return .file(path) }
+        return values[name] == "-" ? .standardInput : nil
     }
 
     /// Whether `--json` was given.

@@ -85,7 +85,8 @@ extension MPinClient {
 
     /// Asks the platform for a one-time registration code for another device
     /// (`FinishAuthenticationRegCode:`; mpin.md §7.2 `{otp, expireTime, ttlSeconds, nowTime}`;
-    /// the request names its purpose `reg-code`, an assumed wire member — see the README).
+    /// the purpose `reg-code` travels both as the pass-1 scope of §7.3 and as `wam` on
+    /// authenticate, so a platform reading either finds it — see the README).
     public func generateRegistrationCode(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinOneTimeCode {
         if let projectID = trustProjectID { return try await trustQuickCode(user, pin: pin, secondFactor: secondFactor, projectID: projectID) }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "reg-code"))
@@ -112,7 +113,7 @@ extension MPinClient {
             throw MPinError(.crypto, "no randomness for x", protocolError: ProtocolError(error, "pass 1"))
         }
         let pass1Body = MPinPlatform.pass1Body(mpinID: credential.mpinID, u: first.u.uncompressedRepresentation, ut: first.ut?.uncompressedRepresentation,
-                                               dtas: credential.dtas, publicKey: credential.publicKey)
+                                               dtas: credential.dtas, publicKey: credential.publicKey, scope: request.purpose)
         let pass1 = try decode(MPinPlatform.Pass1Wire.self, try await send(.post, settings.authServerURL + "/pass1", body: pass1Body, step: .pass1), "pass 1 answer")
         let yBytes: [UInt8]
         do { yBytes = try Hex.decode(pass1.y) } catch { throw MPinError(.invalidResponse, "pass 1: y is not hex") }
@@ -129,8 +130,11 @@ extension MPinClient {
             throw error
         }
         if record.failedAuthentications != 0 {
-            record.failedAuthentications = 0
-            try records.write(record)
+            // Under the store's lock on the freshest record: only the count changes.
+            record = try records.update(identity: record.identity, backend: record.backend) { (stored: inout UserRecord?) throws(MPinError) in
+                stored?.failedAuthentications = 0
+                return stored ?? record
+            }
         }
         // An empty body is a plain success on the older servers (the 2016 recordings); any other
         // body must be a JSON object (every member is optional).
@@ -144,14 +148,20 @@ extension MPinClient {
     /// (mpin.md §7.1 item 6), written before the error reaches the caller.
     func recordFailure(_ error: MPinError, record: inout UserRecord) throws(MPinError) {
         guard error.reason == .incorrectPIN else { return }
-        record.failedAuthentications += 1
-        if error.userBlocked {
-            record.state = .blocked
-            record.secrets.token = nil
-            record.secrets.signingToken = nil
-            record.secrets.permit = nil
+        // Under the store's lock on the freshest record, so a failure counted by another
+        // process at the same time is not lost (and a removed user is not brought back).
+        record = try records.update(identity: record.identity, backend: record.backend) { (stored: inout UserRecord?) throws(MPinError) in
+            guard var fresh = stored else { return record }
+            fresh.failedAuthentications += 1
+            if error.userBlocked {
+                fresh.state = .blocked
+                fresh.secrets.token = nil
+                fresh.secrets.signingToken = nil
+                fresh.secrets.permit = nil
+            }
+            stored = fresh
+            return fresh
         }
-        try records.write(record)
     }
 
     /// The identity, token and wire fields to authenticate with.

@@ -42,7 +42,7 @@ extension MPinClient {
         let response = try await send(.post, try activeBackend() + "/verification/confirmation",
                                       body: MPinPlatform.confirmationBody(userID: user.identity, code: code), step: .verification)
         let wire = try decode(MPinPlatform.ConfirmationWire.self, response, "verification confirmation")
-        return MPinVerificationResult(activationToken: wire.actToken, accessCode: wire.accessId)
+        return MPinVerificationResult(activationToken: wire.activationToken, accessCode: wire.accessId)
     }
 
     /// Starts registration (`StartRegistration:`): the platform issues the M-Pin ID. With a
@@ -113,7 +113,7 @@ extension MPinClient {
             throw MPinError(.invalidResponse, "a client-secret share is not a BN254CX point",
                             protocolError: ProtocolError(error, "client-secret share"))
         }
-        record.secrets.pendingClientSecret = Hex.encode(clientSecret.rawRepresentation.unsafeExposedBytes)
+        record.secrets.pendingClientSecret = clientSecret.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
         record.state = .activated
         try records.write(record)
         return record.user
@@ -141,7 +141,7 @@ extension MPinClient {
         if let secondFactor {
             token = MPin.Client.extractFactor(secondFactor.value, bitCount: MPin.pinBitCount, identity: identity, token: token)
         }
-        record.secrets.token = Hex.encode(token.rawRepresentation.unsafeExposedBytes)
+        record.secrets.token = token.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
         record.secrets.hasSecondFactor = secondFactor != nil
         if trustProjectID != nil {   // the login token is the signing token
             record.secrets.signingToken = record.secrets.token
@@ -177,7 +177,7 @@ extension MPinClient {
     }
 
     private func apply(_ wire: MPinPlatform.RegisterWire, to record: inout UserRecord) throws(MPinError) {
-        guard !wire.mpinId.isEmpty, (try? Hex.decode(wire.mpinId)) != nil else {
+        guard MPinPlatform.isHexMPinID(wire.mpinId) else {
             throw MPinError(.invalidResponse, "the registration answer holds no hex M-Pin ID")
         }
         record.mpinID = wire.mpinId   // used exactly as issued (mpin.md §7.1 item 3)

@@ -71,13 +71,22 @@ extension MPinClient {
         if let secondFactor {
             token = MPin.Client.extractFactor(secondFactor.value, bitCount: MPin.pinBitCount, identity: identity, token: token)
         }
-        record.secrets.signingMPinID = registered.mpinID
-        record.secrets.signingPublicKey = Hex.encode(publicKey.rawRepresentation)
-        record.secrets.signingDTAs = registered.dtas ?? ""
-        record.secrets.signingToken = Hex.encode(token.rawRepresentation.unsafeExposedBytes)
-        record.secrets.signingHasSecondFactor = secondFactor != nil
-        record.secrets.dvsRegisterToken = nil
-        try records.write(record)
+        let signingToken = token.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
+        // Only the signing fields change, under the store's lock on the freshest record (the
+        // awaits above may have let another process count a failure or cache a permit).
+        record = try records.update(identity: record.identity, backend: record.backend) { (stored: inout UserRecord?) throws(MPinError) in
+            guard var fresh = stored, fresh.state == .registered else {
+                throw MPinError(.flowError, "\(record.identity) changed state during the signing registration")
+            }
+            fresh.secrets.signingMPinID = registered.mpinID
+            fresh.secrets.signingPublicKey = Hex.encode(publicKey.rawRepresentation)
+            fresh.secrets.signingDTAs = registered.dtas ?? ""
+            fresh.secrets.signingToken = signingToken
+            fresh.secrets.signingHasSecondFactor = secondFactor != nil
+            fresh.secrets.dvsRegisterToken = nil
+            stored = fresh
+            return fresh
+        }
         return record.user
     }
 

@@ -31,9 +31,14 @@ extension MPinClient {
         } catch {
             throw MPinError(.invalidResponse, "a time-permit share is not a BN254CX point", protocolError: ProtocolError(error, "time permit"))
         }
+        let permitHex = permit.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
         record.secrets.permitDay = first.date
-        record.secrets.permit = Hex.encode(permit.rawRepresentation.unsafeExposedBytes)
-        try records.write(record)
+        record.secrets.permit = permitHex
+        // The cache only, under the store's lock on the freshest record.
+        try records.update(identity: record.identity, backend: record.backend) { (stored: inout UserRecord?) throws(MPinError) in
+            stored?.secrets.permitDay = first.date
+            stored?.secrets.permit = permitHex
+        }
     }
 
     /// The cached permit with its day.

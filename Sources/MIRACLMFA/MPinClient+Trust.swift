@@ -1,4 +1,4 @@
-// The MIRACL Trust API v2 behind the same verbs (issue "MIRACL MFA on Linux", point 5; mpin.md
+// The MIRACL Trust API v2 behind the same verbs (mpin.md
 // §7.3): verification and quick codes at `/verification/*`, registration at `/rps/v2/user` with a
 // key pair made here (every identity can sign), authentication at `/rps/v2/pass1|pass2|
 // authenticate` with a scope — `oidc` for a browser session, `jwt` for the app's own backend,
@@ -6,7 +6,7 @@
 // `/dvs/session`. JWTs are checked against the platform's JWKS.
 
 import CryptoPrimitives
-public import FoundationEssentials
+import FoundationEssentials
 public import MPin
 import ProtocolSupport
 
@@ -41,6 +41,9 @@ extension MPinClient {
                                           pushToken: pushToken)
         let wire = try decode(MPinTrust.RegisterWire.self, try await send(.put, try activeBackend() + "/rps/v2/user", body: body, step: .register),
                               "registration answer")
+        guard MPinPlatform.isHexMPinID(wire.mpinId) else {   // it goes into the URL path of the signature request
+            throw MPinError(.invalidResponse, "the registration answer's mpinId is not hex")
+        }
         record.mpinID = wire.mpinId
         record.secrets.regOTT = wire.regOTT
         record.customerID = wire.projectId ?? record.customerID
@@ -55,6 +58,7 @@ extension MPinClient {
             throw MPinError(.crypto, "no randomness for the key pair", protocolError: ProtocolError(error, "DVS key"))
         }
         let publicKey = privateKey.publicKey
+        guard MPinPlatform.isHexMPinID(record.mpinID) else { throw MPinError(.store, "the stored mpinId is not hex") }
         let query = [HTTPHeader("regOTT", record.secrets.regOTT ?? ""), HTTPHeader("publicKey", Hex.encode(publicKey.rawRepresentation))]
         let first = try decode(MPinTrust.SignatureWire.self, try await send(.get, try activeBackend() + "/rps/v2/signature/" + record.mpinID, query: query,
                                                                             step: .signature), "signature answer")
@@ -68,7 +72,7 @@ extension MPinClient {
         } catch {
             throw MPinError(.invalidResponse, "a DVS share is not a BN254CX point", protocolError: ProtocolError(error, "DVS share"))
         }
-        record.secrets.pendingClientSecret = Hex.encode(clientSecret.rawRepresentation.unsafeExposedBytes)
+        record.secrets.pendingClientSecret = clientSecret.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
         record.secrets.signingMPinID = record.mpinID
         record.secrets.signingPublicKey = Hex.encode(publicKey.rawRepresentation)
         record.secrets.signingDTAs = first.dtas
@@ -101,11 +105,14 @@ extension MPinClient {
             throw error
         }
         if record.failedAuthentications != 0 {
-            record.failedAuthentications = 0
-            try records.write(record)
+            // Under the store's lock on the freshest record: only the count changes.
+            record = try records.update(identity: record.identity, backend: record.backend) { (stored: inout UserRecord?) throws(MPinError) in
+                stored?.failedAuthentications = 0
+                return stored ?? record
+            }
         }
         let answer = try decode(MPinTrust.AuthenticateWire.self, response, "authenticate answer")
-        if answer.dvsRegister != nil {
+        if answer.dvsRegisterToken != nil {
             throw MPinError(.flowError, "the platform asks this device for a new signing key (dvsRegister): register the user again")
         }
         return answer
@@ -123,8 +130,9 @@ extension MPinClient {
 
     /// Checks a platform JWT against the JWKS fetched by ``setBackend(_:)``.
     public func verify(_ jwt: String) throws(MPinError) {
-        guard let keySet else { throw MPinError(.flowError, "no JWKS: set a MIRACL Trust backend first") }
-        do { _ = try keySet.verifiedClaims(of: jwt, now: now()) } catch {
+        guard let keySet, let projectID = trustProjectID else { throw MPinError(.flowError, "no JWKS: set a MIRACL Trust backend first") }
+        let expected = MPinTrust.ExpectedClaims(issuer: try activeBackend(), audience: projectID)
+        do { _ = try keySet.verifiedClaims(of: jwt, expected: expected, now: now()) } catch {
             throw MPinError(.invalidResponse, "the platform's JWT does not verify", protocolError: error)
         }
     }

@@ -1,4 +1,4 @@
-// The MIRACL MFA Platform SDK on Linux (issue "MIRACL MFA on Linux", point 1; sdk-surfaces.md
+// The MIRACL MFA Platform SDK on Linux (sdk-surfaces.md
 // §3.11 naming map): one actor that holds the configuration and the active backend, keeps
 // users in the secure store, and sends every request of mpin.md §7.1–§7.2 through a transport
 // made per origin. Configuration, backend, users and discovery here; verification and

@@ -192,7 +192,7 @@ extension MPinPlatform {
     }
 
     /// `authenticate` (§7.1 item 6–7, §7.2).
-    public struct AuthenticateWire: Decodable, Sendable {
+    public struct AuthenticateWire: Sendable {
         /// The OIDC authorization code when one was asked for.
         public let code: String?
         /// The registration code (§7.2 `{otp, …}`).
@@ -203,17 +203,14 @@ extension MPinPlatform {
         public let ttlSeconds: Int?
         /// The platform's time now.
         public let nowTime: FlexibleTime?
-        /// The DVS registration token (§7.2).
+        /// The DVS registration token: `dvs-register-token` (§7.2) or `dvsRegister: {token}`
+        /// (the names of §7.3, which §7.2 defers to).
         public let dvsRegisterToken: String?
-
-        enum CodingKeys: String, CodingKey {
-            case code, otp, expireTime, ttlSeconds, nowTime
-            case dvsRegisterToken = "dvs-register-token"
-        }
     }
 
-    /// `POST /dvsregister` (§7.2).
-    public struct DVSRegisterWire: Decodable, Sendable {
+    /// `POST /dvsregister` (§7.2): `cs2-url`, `mpin-id` and `dvs-cs1` (§7.2's list) or `cs2url`,
+    /// `mpinId` and `dvsClientSecretShare` (§7.3's, which §7.2 says are exact).
+    public struct DVSRegisterWire: Sendable {
         /// Where the second DVS share is.
         public let cs2URL: String
         /// The signing identity's M-Pin ID (hex).
@@ -222,18 +219,14 @@ extension MPinPlatform {
         public let dvsCS1: String
         /// Which D-TAs issued the shares.
         public let dtas: String?
-
-        enum CodingKeys: String, CodingKey {
-            case cs2URL = "cs2-url", mpinID = "mpin-id", dvsCS1 = "dvs-cs1", dtas
-        }
     }
 
-    /// `POST /verification/confirmation` (§7.2, names of §7.3).
-    public struct ConfirmationWire: Decodable, Sendable {
+    /// `POST /verification/confirmation` (§7.2 `activationToken`, §7.3 `actToken`).
+    public struct ConfirmationWire: Sendable {
         /// The session the verification belongs to.
         public let accessId: String?
         /// The activation token to register with.
-        public let actToken: String
+        public let activationToken: String
     }
 
     /// A G1 point in hex (65-byte uncompressed) as the platform sends it; malformed → typed error.

@@ -54,6 +54,13 @@ public enum MPinPlatform {
         }
     }
 
+    /// Whether `mpinID` is what the platform issues: non-empty hex of whole bytes (mpin.md §6,
+    /// §7.1 item 3). It is put into URL paths, so nothing else — no `/`, `.` or `%` — may pass.
+    public static func isHexMPinID(_ mpinID: String) -> Bool {
+        !mpinID.isEmpty && mpinID.utf8.count % 2 == 0
+            && mpinID.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }
+    }
+
     /// Resolves a URL from the client settings against the backend (mpin.md §7.1 item 1:
     /// relative URLs such as `/rps/user` are relative to the backend's origin).
     public static func resolve(_ url: String, against backend: String) -> String {
@@ -117,8 +124,9 @@ public enum MPinPlatform {
     }
 
     /// `POST authenticateURL` (§7.1 item 6): the `authOTT` from pass 2 and whether an OIDC
-    /// authorization code is wanted. `purpose` is this library's assumed member for the 2019
-    /// registration-code and DVS-registration scopes (§7.2 gives no wire name; see the README).
+    /// authorization code is wanted. `purpose` names the 2019 registration-code and
+    /// DVS-registration scopes as `wam` (§7.2 gives no wire name; the client also sends it as the
+    /// pass-1 `scope` of §7.3, so a platform reading either member finds it; see the README).
     public static func authenticateBody(authOTT: String, authorizationCodeWanted: Bool, purpose: String? = nil) -> JSONText {
         var members: [(String, JSONText)] = [("mpinResponse", .object([("authOTT", .string(authOTT))])),
                                              ("authzRequest", .bool(authorizationCodeWanted))]

@@ -4,7 +4,7 @@
 // platform and checked against its JWKS, quick codes, and signing sessions. Wire bodies and
 // answers here; the verbs in MPinClient+Trust.swift.
 
-public import CryptoPrimitives
+import CryptoPrimitives
 public import FoundationEssentials
 public import ProtocolSupport
 
@@ -37,8 +37,17 @@ public enum MPinTrust {
     /// `POST /rps/v2/pass2` answer.
     struct Pass2Wire: Decodable { let authOTT: String }
     /// `POST /rps/v2/authenticate` answer.
-    struct AuthenticateWire: Decodable { let jwt: String?; let dvsRegister: DVSRegister? }
-    struct DVSRegister: Decodable { let token: String }
+    struct AuthenticateWire: Decodable {
+        let jwt: String?
+        /// `dvsRegister: {token}` (§7.3) or `dvs-register-token` (§7.2).
+        let dvsRegisterToken: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SpelledKey.self)
+            jwt = try container.decode(String.self, spelled: ["jwt"])
+            dvsRegisterToken = try container.dvsRegisterToken()
+        }
+    }
     /// `POST /verification/quickcode` answer.
     struct QuickCodeWire: Decodable { let code: String; let expireTime: MPinPlatform.FlexibleTime?; let ttlSeconds: Int? }
     /// The v2 error body `{"error": {"code", "info"}}`.
@@ -107,8 +116,9 @@ public enum MPinTrust {
         }
 
         /// The claims of `jwt` when its ES256 or RS256 signature verifies under the key its
-        /// header names and it has not expired at `now`; otherwise a typed error.
-        public func verifiedClaims(of jwt: String, now: Date = Date()) throws(ProtocolError) -> [String: JSONText] {
+        /// header names, it carries a numeric `exp` that has not passed at `now`, any `nbf` has
+        /// passed, and `iss` and `aud` are `expected`'s; otherwise a typed error.
+        public func verifiedClaims(of jwt: String, expected: ExpectedClaims, now: Date = Date()) throws(ProtocolError) -> [String: JSONText] {
             let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 3 else { throw ProtocolError(.malformedInput, "a JWT has three parts") }
             struct Header: Decodable { let alg: String; let kid: String? }
@@ -138,9 +148,7 @@ public enum MPinTrust {
             }
             guard valid else { throw ProtocolError(.invalidSignature, "the JWT does not verify under the platform's keys") }
             let claims = try JSONResponse.decode([String: JSONText].self, from: payload, what: "JWT claims")
-            if case .integer(let expiry)? = claims["exp"], Double(expiry) < now.timeIntervalSince1970 {
-                throw ProtocolError(.expired, "the JWT expired")
-            }
+            try MPinTrust.check(claims, expected: expected, now: now)   // RFC 7519 §4.1
             return claims
         }
     }

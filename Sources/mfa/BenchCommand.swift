@@ -6,6 +6,7 @@
 // then N times untimed inside `BenchmarkHarness.instructionCountedRun`, for callgrind
 // (`Benchmarks/instruction-counts`).
 
+import MFACommandLine
 import BenchmarkKit
 import FoundationEssentials
 
@@ -40,12 +41,14 @@ enum BenchCommand {
                 BenchScaling.runChild(row, iterations: iterations, rounds: rounds)
                 return 0
             case "--iterations" where index + 1 < arguments.count:
-                guard let value = Int(arguments[index + 1]), value > 0 else { return usage("bad --iterations") }
-                countedIterations = value
+                do { countedIterations = try CommandOptions.parseInteger(arguments[index + 1], name: "--iterations", in: 1...1_000_000_000) } catch {
+                    return usage(error.description)
+                }
                 index += 1
             case "--min-time" where index + 1 < arguments.count:
-                guard let value = Double(arguments[index + 1]), value > 0 else { return usage("bad --min-time") }
-                minTime = value
+                do { minTime = try CommandOptions.parseNumber(arguments[index + 1], name: "--min-time", in: 0.001...3600) } catch {
+                    return usage(error.description)
+                }
                 index += 1
             default:
                 return usage("unknown argument \(arguments[index])")

@@ -1,6 +1,6 @@
-// `mfa cm <verb>` (issue "Salt Edge Authenticator v2 and CM Authenticator on the wire", point 5):
-// the CM Authenticator client from a shell — configure the service, register the phone with its
-// SMS code, link environments from QR text, list or watch pending requests, approve or deny.
+// `mfa cm <verb>` (DESIGN.md §3): the CM Authenticator client from a shell — configure the
+// service, register the phone with its SMS code, link environments from QR text (both read from
+// a file or standard input, never an argument), list or watch pending requests, approve or deny.
 // `mfa` sends with URLSessionTransport (or, built without the trait, PlainHTTPTransport), neither of which can pin on Linux (AuthNetworking's
 // CertificatePins): with pinning on (the default) the signed certificate list is still fetched
 // and verified, and an https:// service is refused rather than reached unpinned; `--no-pinning`
@@ -21,11 +21,15 @@ enum CMCommand {
         usage: mfa cm <verb> [--store DIR] [--json] …
           configure --base-url URL [--list-key-file DER-or-PEM | --no-pinning] [--allow-http-loopback] [--app-key KEY]
           register --phone +31601234567      the service sends an SMS
-          register --code CODE               finish with the SMS code
+          register [--code - | --code-file F]  finish with the SMS code
           status
-          environment add <qr-text> | list | remove <environment-id>
+          environment add [--qr-file F] | list | remove <environment-id>
+                                             the QR text holds the environment's secret
           requests [--watch [--interval SECONDS]]
           approve|deny <request-id>
+        Secrets (the SMS code, the QR text) never come from an argument, which every local user
+        can read: from the file an option names (mode 0600; a file others may read is refused),
+        else from the terminal without echo, else from a line of standard input.
         Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport, pinning or store.
         """
 
@@ -45,6 +49,8 @@ enum CMCommand {
                 try await dispatch(verb, options)
                 return ExitStatus.ok.rawValue
             } catch let error as UsageError {
+                return CommandSupport.fail("mfa cm", error.description, .usage)
+            } catch let error as SecretInput.Failure {
                 return CommandSupport.fail("mfa cm", error.description, .usage)
             } catch let error as CMClientError {
                 let status: ExitStatus = switch error.reason {
@@ -105,9 +111,9 @@ enum CMCommand {
         switch verb {
         case "register":
             let status = if let phone = options.values["--phone"] { try await client.register(phoneNumber: phone) }
-                         else { try await client.verify(code: try options.require("--code")) }
+                         else { try await client.verify(code: try smsCode(options)) }
             CommandSupport.output(options, ["device_id": try await client.deviceID ?? "", "registration_status": status.rawValue],
-                                  text: status == .pending ? "SMS sent; finish with: mfa cm register --code CODE" : "registration \(status.rawValue)")
+                                  text: status == .pending ? "SMS sent; finish with: mfa cm register (the code from the terminal or standard input, or --code-file F)" : "registration \(status.rawValue)")
         case "status":
             let status = try await client.deviceStatus()
             CommandSupport.output(options, ["device_id": try await client.deviceID ?? "", "registration_status": status.rawValue],
@@ -115,7 +121,12 @@ enum CMCommand {
         case "environment":
             switch try options.argument(0, "add, list or remove") {
             case "add":
-                let environment = try await client.addEnvironment(qrCode: try options.argument(1, "the QR text"))
+                guard options.positional.count < 2 else {
+                    throw UsageError(description: "the QR text holds the environment's secret and every local user can read the command line: "
+                                     + "use --qr-file PATH (mode 0600) or give it on standard input")
+                }
+                let qr = try SecretInput.read(file: options.values["--qr-file"], prompt: "QR text: ")
+                let environment = try await client.addEnvironment(qrCode: try SecretInput.text(qr, "the QR text"))
                 CommandSupport.output(options, ["id": environment.id, "name": environment.name], text: "linked \(environment.name) (\(environment.id))")
             case "list":
                 let all = try await client.environments()
@@ -129,8 +140,8 @@ enum CMCommand {
             }
         case "requests":
             if options.flags.contains("--watch") {
-                let seconds = Double(options.values["--interval"] ?? "3") ?? 3
-                for try await pending in client.requestUpdates(every: .milliseconds(Int(max(seconds, 0.1) * 1000))) { print(options, pending) }
+                let seconds = try options.seconds("--interval", default: 3, in: 0.1...86_400)
+                for try await pending in client.requestUpdates(every: .milliseconds(CommandOptions.milliseconds(seconds))) { print(options, pending) }
             } else {
                 print(options, try await client.pendingRequests())
             }
@@ -144,6 +155,11 @@ enum CMCommand {
         default:
             throw UsageError(description: "unknown verb \(verb) (see mfa cm --help)")
         }
+    }
+
+    /// The SMS code from `--code-file`, else standard input.
+    static func smsCode(_ options: CommandOptions) throws -> String {
+        try SecretInput.requiredText(options, "--code", prompt: "SMS code: ", what: "the SMS code")
     }
 
     /// One line per update: a JSON array with `--json`, else one line per request. An OTP is

@@ -11,9 +11,10 @@ import SecureStore
 enum ExitStatus: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3 }
 
 extension CommandOptions {
-    /// `--store DIR`, else `~/.local/share/swiftmfa`.
+    /// `--store DIR`, else `$XDG_DATA_HOME/swiftmfa` or `~/.local/share/swiftmfa` (never the
+    /// current directory: with neither variable set, an error asks for `--store`).
     func store() throws -> SecureStore {
-        let directory = values["--store"] ?? (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.local/share/swiftmfa"
+        let directory = try values["--store"] ?? SecureStore.defaultDirectory()
         return try SecureStore(directory: directory)
     }
 }
@@ -47,14 +48,16 @@ enum CommandSupport {
         return box.status
     }
 
+    /// The one error line on standard error; server text in `message` is made safe for a terminal.
     static func fail(_ tool: String, _ message: String, _ status: ExitStatus) -> Int32 {
-        StandardStreams.writeError("\(tool): \(message)\n")
+        StandardStreams.writeError(TerminalText.sanitized("\(tool): \(message)") + "\n")
         return status.rawValue
     }
 
     /// Prints `object` as one line of JSON with `--json`, else `text`; flushed at once, so a
-    /// `--watch` consumer sees each update as it happens.
+    /// `--watch` consumer sees each update as it happens. Text output carries server-supplied
+    /// names and titles, so control characters and escape sequences are stripped from it.
     static func output(_ options: CommandOptions, _ object: Any, text: String) {
-        StandardStreams.writeOutput((options.json ? JSONOutput.render(object) : text) + "\n")
+        StandardStreams.writeOutput((options.json ? JSONOutput.render(object) : TerminalText.sanitized(text)) + "\n")
     }
 }

@@ -55,7 +55,7 @@ enum JSONOutput {
         }
     }
 
-    /// RFC 8259 §7: quote, backslash and control characters escaped.
+    /// RFC 8259 §7: quote, backslash and control characters (C0, DEL and C1) escaped.
     private static func writeString(_ text: String, to out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {
@@ -65,7 +65,7 @@ enum JSONOutput {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):   // C1 too: a terminal may act on 8-bit CSI
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -1,4 +1,4 @@
-// `mfa mpin <verb>` (issue "MIRACL MFA on Linux", point 6): the MIRACL MFA client from a shell —
+// `mfa mpin <verb>` (DESIGN.md §3): the MIRACL MFA client from a shell —
 // configure a backend (or find it from a QR text), verify an identity by e-mail, register with a
 // PIN read from the terminal without echo or from a file, list users, authenticate (web login
 // with an access code, in-app login, OTP, registration code), register for and make DVS
@@ -20,16 +20,19 @@ enum MPinCommand {
           service <qr-text>                    the service behind a QR code
           session <access-code>                the browser session behind an access code
           verify --user ID [--access-code C]   the platform e-mails a verification code
-          confirm --user ID --code CODE        prints the activation token
-          register --user ID [--access-code C] [--with-code TOKEN-OR-REGISTRATION-CODE] [--pin-file F]
-                                               start (or resume), confirm, then the PIN
+          confirm --user ID [--code-file F]    the e-mailed code; prints the activation token
+          register --user ID [--access-code C] [--with-code - | --with-code-file F] [--pin-file F] [--pin-length 1-9]
+                                               start (or resume) with an activation token or
+                                               registration code, confirm, then the PIN
           users [--all]
           authenticate --user ID (--access-code C | --qr TEXT | --authorization-url URL | --otp | --registration-code) [--pin-file F]
           signing-register --user ID [--pin-file F] [--signing-pin-file F]
           sign --user ID --hash HEX [--timestamp UNIX-SECONDS] [--pin-file F]
           delete --user ID
-        PINs are read from the file, else from the terminal without echo, else from a line of
-        standard input. Exit status: 0 ok, 1 refused by the platform, 2 usage, 3 transport or store.
+        Secrets (PINs, codes, tokens) never come from an argument, which every local user can read:
+        from the file an option names (mode 0600; a file others may read is refused), else from
+        the terminal without echo, else from a line of standard input (`--code -` and
+        `--with-code -` say to read one there). Exit status: 0 ok, 1 refused by the platform, 2 usage, 3 transport or store.
         """
 
     struct Stored: Codable {
@@ -47,6 +50,8 @@ enum MPinCommand {
                 try await dispatch(verb, options)
                 return ExitStatus.ok.rawValue
             } catch let error as UsageError {
+                return CommandSupport.fail("mfa mpin", error.description, .usage)
+            } catch let error as SecretInput.Failure {
                 return CommandSupport.fail("mfa mpin", error.description, .usage)
             } catch let error as MPinError {
                 let status: ExitStatus = switch error.reason {
@@ -120,11 +125,14 @@ enum MPinCommand {
             let id = try options.require("--user")
             let user = try await existingOrNew(client, id, options)
             try await client.startVerification(for: user, accessCode: options.values["--access-code"])
-            CommandSupport.output(options, ["user": id, "state": "startedVerification"], text: "verification e-mail sent to \(id); then: mfa mpin confirm --user \(id) --code CODE")
+            CommandSupport.output(options, ["user": id, "state": "startedVerification"], text: "verification e-mail sent to \(id); then: mfa mpin confirm --user \(id) (the code from the terminal or standard input, or --code-file F)")
         case "confirm":
-            let result = try await client.finishVerification(for: try await user(client, options), code: try options.require("--code"))
+            let user = try await user(client, options)
+            let code = try SecretInput.requiredText(options, "--code", prompt: "verification code: ", what: "the verification code")
+            let result = try await client.finishVerification(for: user, code: code)
             CommandSupport.output(options, ["activation_token": result.activationToken, "access_code": result.accessCode ?? ""],
-                                  text: "verified; register with: mfa mpin register --user \(try options.require("--user")) --with-code \(result.activationToken)")
+                                  text: "verified; activation token \(result.activationToken)\nregister with: mfa mpin register --user \(user.identity) "
+                                    + "--with-code-file FILE (the token in a file of mode 0600) or --with-code - (paste it)")
         case "register":
             try await register(client, options)
         case "users":
@@ -168,7 +176,9 @@ enum MPinCommand {
         let id = try options.require("--user")
         var user = try await existingOrNew(client, id, options)
         if user.state == .invalid || user.state == .startedVerification {
-            user = try await client.startRegistration(for: user, accessCode: options.values["--access-code"], registrationCode: options.values["--with-code"])
+            let code = try SecretInput.read(options, "--with-code", prompt: "activation token or registration code: ", required: false)
+                .map { try SecretInput.text($0, "the activation token") }
+            user = try await client.startRegistration(for: user, accessCode: options.values["--access-code"], registrationCode: code)
         }
         if user.state == .startedRegistration {
             let confirmed: Result<MPinUser, MPinError>
@@ -180,7 +190,7 @@ enum MPinCommand {
         }
         guard user.state == .activated else { throw UsageError(description: "\(id) is \(user.state.rawValue)") }
         let pin = try pin(options)
-        user = try await client.finishRegistration(for: user, pin: pin, pinLength: options.values["--pin-length"].flatMap(Int.init) ?? 4)
+        user = try await client.finishRegistration(for: user, pin: pin, pinLength: try options.integer("--pin-length", default: 4, in: 1...9))
         CommandSupport.output(options, ["user": id, "state": user.state.rawValue, "mpin_id": user.mpinID], text: "\(id) registered")
     }
 

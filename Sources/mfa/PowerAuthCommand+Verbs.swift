@@ -17,9 +17,11 @@ extension PowerAuthCommand {
         let configurationString = try options.require("--config-string"), baseURL = try options.require("--base-url")
         let version = options.values["--protocol"] ?? "3.3"
         guard let parsed = PowerAuth.ProtocolVersion(rawValue: version), parsed >= .v3_0 else { throw UsageError(description: "--protocol is 3.0–3.3") }
-        _ = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: configurationString, baseURL: baseURL)
+        _ = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: configurationString, baseURL: baseURL,
+                                              urlPolicy: urlPolicy(options))
         let store = try store(options)
-        let encoded = try JSONEncoder().encode(Stored(configurationString: configurationString, baseURL: baseURL, version: version))
+        let encoded = try JSONEncoder().encode(Stored(configurationString: configurationString, baseURL: baseURL, version: version,
+                                                      allowHTTPLoopback: options.flags.contains("--allow-http-loopback")))
         try store.write(SecretBytes(Array(encoded)), to: configRecord(options))
         if try store.read(possessionRecord(options)) == nil {
             var random = SystemRandomSource()
@@ -30,11 +32,13 @@ extension PowerAuthCommand {
     }
 
     static func activate(_ options: Options) async throws {
-        let code = try PowerAuth.ActivationCode(parsing: try options.require("--code"))
+        let code = try PowerAuth.ActivationCode(parsing: try SecretInput.requiredText(options, "--code", prompt: "Activation code: ", what: "the activation code"))
         let (client, possession, _) = try client(options)
         let device = PowerAuth.DeviceDescription(activationName: options.values["--name"] ?? "mfa on Linux", platform: "linux")
-        let result = try await client.createActivation(.code(code), device: device)
+        // The password first: one the SDK cannot use must not spend the one-time code.
         let password = try SecretInput.read(file: options.values["--password-file"], prompt: "New password: ")
+        try PowerAuthClient.requireUsablePassword(password)
+        let result = try await client.createActivation(.code(code), device: device)
         try await client.persistActivation(authentication: Authentication(possessionUnlockKey: possession, password: password))
         output(options, ["activationId": result.activationID, "fingerprint": result.fingerprint, "recoveryData": result.recovery != nil],
                text: "activated \(result.activationID) (fingerprint \(result.fingerprint))")
@@ -44,12 +48,17 @@ extension PowerAuthCommand {
         let (client, possession, _) = try client(options)
         let result = try await client.fetchActivationStatus(possessionUnlockKey: possession)
         let status = result.status
-        var object: [String: Any] = ["activationId": try await client.activationIdentifier() ?? "", "state": "\(status.state)",
+        // powerauth.md §6.4: DEADLOCK is the client's own state, shown instead of the server's.
+        let state = result.isDeadlocked ? "deadlock" : "\(status.state)"
+        var object: [String: Any] = ["activationId": try await client.activationIdentifier() ?? "", "state": state,
+                                     "serverState": "\(status.state)", "deadlock": result.isDeadlocked,
                                      "failedAttempts": Int(status.failedAttempts), "maxFailedAttempts": Int(status.maxFailedAttempts),
                                      "remainingAttempts": status.remainingAttempts]
         if let custom = result.customObject { object["customObject"] = custom.text }
-        output(options, object, text: "\(status.state), \(status.failedAttempts) of \(status.maxFailedAttempts) failed attempts"
-               + (result.customObject.map { ", custom object \($0.text)" } ?? ""))
+        let advice = result.isDeadlocked
+            ? " (the signature counter cannot be synchronised: signing is refused; run `mfa powerauth remove --local` and activate again)" : ""
+        output(options, object, text: "\(state), \(status.failedAttempts) of \(status.maxFailedAttempts) failed attempts"
+               + (result.customObject.map { ", custom object \($0.text)" } ?? "") + advice)
     }
 
     /// Prints the signature header for a request the caller sends itself (the counter is spent).

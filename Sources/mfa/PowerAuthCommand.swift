@@ -15,9 +15,9 @@ import SecureStore
 
 enum PowerAuthCommand {
     static let usage = """
-        usage: mfa powerauth <verb> [--store DIR] [--instance NAME] [--json] …
-          configure --config-string S --base-url URL [--protocol 3.3]
-          activate --code CODE [--name NAME] [--password-file F]
+        usage: mfa powerauth <verb> [--store DIR] [--instance NAME] [--json] [--allow-http-loopback] …
+          configure --config-string S --base-url URL [--protocol 3.3] [--allow-http-loopback]
+          activate [--code - | --code-file F] [--name NAME] [--password-file F]
           status
           sign --method M --uri-id ID [--body-file F] [--factors possession|possession_knowledge] [--password-file F]
           call --path P [--body-file F] [--uri-id ID | --token NAME] [--encrypt application|activation]
@@ -28,6 +28,8 @@ enum PowerAuthCommand {
         --store DIR     the secure store (default ~/.local/share/swiftmfa)
         --instance NAME the activation namespace (default "default")
         --json          machine-readable output
+        --allow-http-loopback  accept an http:// base URL to 127.0.0.1 / localhost (test servers
+                        only; remembered by configure)
         Secrets are read from the terminal without echo, from standard input when it is not a
         terminal, or from the file an option names — never from an argument.
         Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store.
@@ -85,6 +87,13 @@ enum PowerAuthCommand {
         let configurationString: String
         let baseURL: String
         let version: String
+        /// Whether `configure` was given `--allow-http-loopback` (absent in older records).
+        var allowHTTPLoopback: Bool?
+    }
+
+    /// https only, unless `--allow-http-loopback` is given now or was given to `configure`.
+    static func urlPolicy(_ options: Options, stored: Stored? = nil) -> URLPolicy {
+        options.flags.contains("--allow-http-loopback") || stored?.allowHTTPLoopback == true ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly
     }
 
     static func store(_ options: Options) throws -> SecureStore { try options.store() }
@@ -104,7 +113,7 @@ enum PowerAuthCommand {
         guard let version = PowerAuth.ProtocolVersion(rawValue: stored.version) else { throw UsageError(description: "stored protocol \(stored.version)") }
         let transport = CommandTransport.make(baseURL: stored.baseURL)
         let configuration = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: stored.configurationString,
-                                                             baseURL: stored.baseURL, version: version)
+                                                             baseURL: stored.baseURL, version: version, urlPolicy: urlPolicy(options, stored: stored))
         let key = possession.withUnsafeBytes { SymmetricKey(data: Array($0)) }
         return (try PowerAuthClient(configuration: configuration, store: store, transport: transport), key, transport)
     }

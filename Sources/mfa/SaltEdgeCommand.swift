@@ -1,5 +1,4 @@
-// `mfa saltedge <verb>` (issue "Salt Edge Authenticator v2 and CM Authenticator on the wire",
-// point 5): the Salt Edge Authenticator client from a shell — link a bank from its deep link,
+// `mfa saltedge <verb>` (DESIGN.md §3): the Salt Edge Authenticator client from a shell — link a bank from its deep link,
 // list connections, list or watch authorizations, confirm or deny one, consents, instant
 // actions, revoke. Connections live in the secure store, so each verb is one process.
 
@@ -82,8 +81,8 @@ enum SaltEdgeCommand {
         case "authorizations":
             let id = try await connectionID(options, client)
             if options.flags.contains("--watch") {
-                let seconds = Double(options.values["--interval"] ?? "3") ?? 3
-                for try await list in client.authorizationUpdates(connectionID: id, every: .milliseconds(Int(max(seconds, 0.1) * 1000))) {
+                let seconds = try options.seconds("--interval", default: 3, in: 0.1...86_400)
+                for try await list in client.authorizationUpdates(connectionID: id, every: .milliseconds(CommandOptions.milliseconds(seconds))) {
                     print(options, list)
                 }
             } else {

@@ -1,10 +1,11 @@
 // Secrets for `mfa` commands (DESIGN.md §3): never from an argument (which `ps` shows) — from a
-// file named by a `--…-file` option, from the terminal without echo, or, when standard input is
-// not a terminal (a script), from its next line. Read into `SecretBytes`, never a `String`.
+// file named by a `--…-file` option (refused when group or others may read it), from the
+// terminal without echo, or, when standard input is not a terminal (a script), from its next
+// line. Read into `SecretBytes`, never a `String`.
 
 import CryptoPrimitives
-import FoundationEssentials
 import Glibc
+import MFACommandLine
 
 enum SecretInput {
     struct Failure: Error, CustomStringConvertible {
@@ -15,12 +16,8 @@ enum SecretInput {
     /// and echo off when it is a terminal). The line's end is not part of it.
     static func read(file: String?, prompt: String) throws -> SecretBytes {
         if let file {
-            guard var bytes = FileManager.default.contents(atPath: file).map(Array.init) else {
-                throw Failure(description: "cannot read \(file)")
-            }
-            defer { SecretBytes.wipe(&bytes) }
-            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
-            guard !bytes.isEmpty else { throw Failure(description: "\(file) is empty") }
+            var bytes = try SecretFile.read(file)
+            defer { SecretFile.wipe(&bytes) }
             return SecretBytes(bytes)
         }
         let terminal = isatty(STDIN_FILENO) == 1
@@ -47,5 +44,28 @@ enum SecretInput {
         }
         guard !line.isEmpty else { throw Failure(description: "no secret on standard input (\(String(prompt.reversed().drop { $0 == " " }.reversed())))") }
         return SecretBytes(line)
+    }
+
+    /// The secret option `name` of `options`: from `NAME-file PATH` or standard input (`name -`,
+    /// or always when `required`); nil when it is optional and neither was given.
+    static func read(_ options: CommandOptions, _ name: String, prompt: String, required: Bool) throws -> SecretBytes? {
+        switch options.secretSource(name) {
+        case .file(let path): return try read(file: path, prompt: prompt)
+        case .standardInput: return try read(file: nil, prompt: prompt)
+        case nil: return required ? try read(file: nil, prompt: prompt) : nil
+        }
+    }
+
+    /// A secret that the SDK takes as text (a code or token the server compares): UTF-8, or a
+    /// usage error.
+    static func text(_ secret: SecretBytes, _ what: String) throws -> String {
+        guard let text = String(validating: secret.unsafeExposedBytes, as: UTF8.self) else { throw UsageError(description: "\(what) is not UTF-8 text") }
+        return text
+    }
+
+    /// The secret option `name` as text, always read (from `NAME-file PATH`, else standard input).
+    static func requiredText(_ options: CommandOptions, _ name: String, prompt: String, what: String) throws -> String {
+        guard let secret = try read(options, name, prompt: prompt, required: true) else { throw UsageError(description: "\(what) is required") }
+        return try text(secret, what)
     }
 }

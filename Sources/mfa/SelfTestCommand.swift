@@ -1,4 +1,4 @@
-// `mfa selftest` (issue "Proven, not promised", point 5): runs the engine's start-up
+// `mfa selftest` runs the engine's start-up
 // known-answer tests now and prints each with the time the whole run took; exit 0 only when
 // every one passed. The SDKs run the same tests once per process when their first SecureStore
 // opens, and refuse to start when one fails.
