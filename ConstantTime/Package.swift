@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 // Constant time, checked mechanically: secret inputs are marked undefined with memcheck client
 // requests and every operation that handles them runs under valgrind, which reports each branch
-// and memory index that depends on a secret (README "Constant time, checked"). A nested package:
+// and memory index that depends on a secret (docs/constant-time.md). A nested package:
 // the one C header it needs stays out of the root, which has no C targets.
 import PackageDescription
 

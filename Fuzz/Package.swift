@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 // Coverage-guided fuzzing of every parser of external data (libFuzzer + AddressSanitizer).
 // A nested package so the root stays free of sanitizer flags; it depends on the root by path.
-// Build and run with ./run (README "Fuzzing"); the flags come from the command line so the root's
+// Build and run with ./run (docs/fuzzing.md); the flags come from the command line so the root's
 // modules are instrumented too, not just this harness.
 import PackageDescription
 

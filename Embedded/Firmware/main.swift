@@ -1,5 +1,5 @@
 // The engine's known-answer self-test and per-operation timings on an emulated Cortex-M4 (QEMU
-// mps2-an386, semihosting output; issue "Proven, not promised", point 4). Built with Embedded
+// mps2-an386, semihosting output). Built with Embedded
 // Swift against CryptoCore and CryptoPrimitives by Embedded/run-qemu; startup.c provides the
 // vector table, the reset handler and the clock.
 

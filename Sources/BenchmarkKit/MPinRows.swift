@@ -1,4 +1,4 @@
-// Benchmark rows of M-Pin and DVS (issue: BN254CX pairing and M-Pin), on the current platform's
+// Benchmark rows of M-Pin and DVS, on the current platform's
 // flow: a DVS identity mpinId ‖ Pa, no time permits, the verifier checking with Pa.
 
 import CryptoPrimitives

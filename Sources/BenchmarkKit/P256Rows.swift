@@ -1,4 +1,4 @@
-// Benchmark rows of P-256 (issue: P-256).
+// Benchmark rows of P-256.
 
 import CryptoCore
 import CryptoPrimitives

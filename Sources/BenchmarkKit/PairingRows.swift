@@ -1,4 +1,4 @@
-// Benchmark rows of BN254CX (issue: BN254CX pairing and M-Pin).
+// Benchmark rows of BN254CX.
 
 import CryptoCore
 import CryptoPrimitives

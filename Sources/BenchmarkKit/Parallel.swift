@@ -1,4 +1,4 @@
-// Throughput on every core (issue #18 item 5): a row run by N threads at once, each doing its
+// Throughput on every core: a row run by N threads at once, each doing its
 // share of the iterations, so the harness's ns/op becomes the aggregate wall time per
 // operation — N threads' ops/s. Threads are plain pthreads started per round and released
 // together through a start gate, so thread creation is not in the measured work's way.

@@ -1,4 +1,4 @@
-// Benchmark rows of the PowerAuth core (issue: PowerAuth 3.x protocol core): the signature a
+// Benchmark rows of the PowerAuth 3.x protocol core: the signature a
 // client makes per request (keys unlocked, and with the PBKDF2 unlock of the knowledge key),
 // offline signatures, token headers, one ECIES exchange and the status blob.
 

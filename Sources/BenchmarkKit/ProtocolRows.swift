@@ -1,4 +1,4 @@
-// Benchmark rows of the Salt Edge and CM clients (issue: Salt Edge v2 and CM Authenticator): the
+// Benchmark rows of the Salt Edge v2 and CM Authenticator clients: the
 // steps a device repeats — decrypting an authorization, signing a request, making a connection
 // key, and minting a CM bearer token.
 

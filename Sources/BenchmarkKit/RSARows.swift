@@ -1,4 +1,4 @@
-// Benchmark rows of RSA (issue: RSA): the 2048-bit operations Salt Edge and CM use, and the
+// Benchmark rows of RSA: the 2048-bit operations Salt Edge and CM use, and the
 // 3072/4096-bit private operations, all on the fixed keys in RSAFixtures.swift.
 
 import CryptoCore

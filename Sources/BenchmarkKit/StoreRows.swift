@@ -1,4 +1,4 @@
-// The store step a PowerAuth signature pays (issue "PowerAuth on a real wire", point 8): one
+// The store step a PowerAuth signature pays: one
 // signature through `ActivationStore` — flock, read and open the record, sign, seal and write
 // the advanced record with fsync of the file and the directory. On the file system of the
 // temporary folder, so the figure is the machine's fsync cost as much as ours.

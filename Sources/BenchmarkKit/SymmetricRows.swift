@@ -1,4 +1,4 @@
-// Benchmark rows of the symmetric primitives (issue: engine foundation).
+// Benchmark rows of the symmetric primitives.
 
 import CryptoPrimitives
 

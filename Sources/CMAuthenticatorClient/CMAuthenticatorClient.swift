@@ -1,5 +1,4 @@
-// The CM Authenticator client on Linux (issue "Salt Edge Authenticator v2 and CM Authenticator on
-// the wire", point 2; sdk-surfaces.md §4): one actor that owns the device id and the linked
+// The CM Authenticator client on Linux (sdk-surfaces.md §4): one actor that owns the device id and the linked
 // environments (secrets in the secure store) and sends every request of cm-authenticator.md
 // through a transport that enforces the certificate pins of §6. Device and environments here;
 // authentication requests and polling in +Requests, the signed pin list in +Pinning.

@@ -86,7 +86,7 @@ extension MPinClient {
     /// Asks the platform for a one-time registration code for another device
     /// (`FinishAuthenticationRegCode:`; mpin.md §7.2 `{otp, expireTime, ttlSeconds, nowTime}`;
     /// the purpose `reg-code` travels both as the pass-1 scope of §7.3 and as `wam` on
-    /// authenticate, so a platform reading either finds it — see the README).
+    /// authenticate, so a platform reading either finds it — see docs/architecture.md).
     public func generateRegistrationCode(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinOneTimeCode {
         if let projectID = trustProjectID { return try await trustQuickCode(user, pin: pin, secondFactor: secondFactor, projectID: projectID) }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "reg-code"))

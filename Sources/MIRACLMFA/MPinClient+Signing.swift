@@ -30,7 +30,7 @@ public struct MPinDVSSignature: Sendable, Equatable {
 
 extension MPinClient {
     /// Step one of the signing registration (`StartRegistrationDVS:`): authenticates with the
-    /// login PIN for a DVS registration token (assumed purpose `dvs`, see the README).
+    /// login PIN for a DVS registration token (assumed purpose `dvs`, see docs/architecture.md).
     public func startSigningRegistration(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) {
         guard trustProjectID == nil else { throw MPinError(.flowError, "every MIRACL Trust identity can sign already") }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "dvs"))

@@ -126,7 +126,7 @@ public enum MPinPlatform {
     /// `POST authenticateURL` (§7.1 item 6): the `authOTT` from pass 2 and whether an OIDC
     /// authorization code is wanted. `purpose` names the 2019 registration-code and
     /// DVS-registration scopes as `wam` (§7.2 gives no wire name; the client also sends it as the
-    /// pass-1 `scope` of §7.3, so a platform reading either member finds it; see the README).
+    /// pass-1 `scope` of §7.3, so a platform reading either member finds it; see docs/architecture.md).
     public static func authenticateBody(authOTT: String, authorizationCodeWanted: Bool, purpose: String? = nil) -> JSONText {
         var members: [(String, JSONText)] = [("mpinResponse", .object([("authOTT", .string(authOTT))])),
                                              ("authzRequest", .bool(authorizationCodeWanted))]

@@ -1,7 +1,7 @@
-// A transport with no Foundation (issue "Proven, not promised", point 3): HTTP/1.1 over a TCP
+// A transport with no Foundation: HTTP/1.1 over a TCP
 // socket from Glibc, one connection per request, plain http:// only. It is what `mfa` sends
 // with when built without the `URLSession` trait — the build that links statically into a
-// binary needing nothing but glibc (README "A static mfa"): FoundationNetworking would pull in
+// binary needing nothing but glibc (docs/static-and-embedded.md): FoundationNetworking would pull in
 // libcurl and its TLS stack. It speaks no TLS, so it refuses https:// rather than send in clear.
 
 public import AuthNetworking

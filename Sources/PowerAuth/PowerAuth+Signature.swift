@@ -157,7 +157,7 @@ extension PowerAuth {
             }
             // H_i = HMAC(K_i, CTR), computed once: D_i starts as H_i and, for j < i, becomes
             // HMAC(H_{j+1}, D_i); S_i = HMAC(D_i, DATA). Intermediate MACs stay in stack values
-            // (as HMAC states do, README "Not wiped").
+            // (as HMAC states do, docs/engine-choices.md, "Not wiped").
             guard let chain = counter.rawRepresentation.withUnsafeBytes({ keys.counterMACs(for: factors, counter: $0) }),
                   !chain.isEmpty else {
                 throw ProtocolError(.invalidArgument, "a key of \(factors) is not unlocked")

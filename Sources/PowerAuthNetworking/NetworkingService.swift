@@ -1,5 +1,4 @@
-// The Wultra networking layer on Linux (issue "The Wultra networking layer on Linux", point 1;
-// powerauth.md §16; sdk-surfaces.md §2 `WPNNetworkingService`): typed endpoints of an
+// The Wultra networking layer on Linux (powerauth.md §16; sdk-surfaces.md §2 `WPNNetworkingService`): typed endpoints of an
 // application's own API, signed, token-signed and end-to-end encrypted through a
 // `PowerAuthClient`, over any `HTTPTransport`. The sending is in NetworkingService+Send.swift.
 

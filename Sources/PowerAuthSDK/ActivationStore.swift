@@ -1,5 +1,4 @@
-// The persistent half of a PowerAuth activation (issue "PowerAuth on a real wire", points 3 and
-// 5): the activation record of one SDK instance in the secure store, and signing that is
+// The persistent half of a PowerAuth activation: the activation record of one SDK instance in the secure store, and signing that is
 // serialised across tasks *and* processes and crash-safe — the advanced counter is written and
 // fsynced before the signature leaves (powerauth.md §7.1, §16 "Serialization"; DESIGN.md §2,
 // habit 16: state before side effects).

@@ -1,4 +1,4 @@
-// Signed traffic (issue "PowerAuth on a real wire", point 5; powerauth.md §7, §16
+// Signed traffic (powerauth.md §7, §16
 // "Serialization"; sdk-surfaces.md §1.5): one counter-consuming request in flight per client,
 // the signature computed inside the serialised step, the advanced counter written and fsynced
 // before the request leaves. Across processes the store's flock orders the counters.

@@ -3,7 +3,7 @@
 // original SDK's verbs in Swift names. This file: configuration, the activation state queries,
 // createActivation / persistActivation / removeActivationLocal, and fetchActivationStatus with
 // the §6.4 counter synchronisation applied. The other verbs are in the PowerAuthClient+*.swift
-// files; the README lists the mapping to the original names.
+// files; docs/architecture.md maps them to the original names.
 
 public import AuthNetworking
 public import CryptoPrimitives

@@ -1,4 +1,4 @@
-// The one public error of the PowerAuth SDK (issue "PowerAuth on a real wire", point 4): a
+// The one public error of the PowerAuth SDK: a
 // reason a caller can switch on, a text for logs, and the underlying store, protocol or
 // transport error kept as it was.
 

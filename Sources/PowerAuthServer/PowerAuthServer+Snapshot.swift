@@ -1,5 +1,4 @@
-// What a PowerAuth server persists between runs (issue "PowerAuth on a real wire", point 6:
-// mfa-server's `--state FILE`): every field of an application, an activation and a recovery
+// What a PowerAuth server persists between runs (mfa-server's `--state FILE`): every field of an application, an activation and a recovery
 // code as plain Codable values. They hold the server's private keys and PUKs in the clear —
 // whoever stores a snapshot must protect it (mfa-server writes its file 0600).
 

@@ -1,5 +1,4 @@
-// The Salt Edge Authenticator v2 client on Linux (issue "Salt Edge Authenticator v2 and CM
-// Authenticator on the wire", point 1; sdk-surfaces.md §5.9): one actor that owns the
+// The Salt Edge Authenticator v2 client on Linux (sdk-surfaces.md §5.9): one actor that owns the
 // connections (keys and access tokens in the secure store) and sends every request of
 // saltedge-v2.md §6 through a transport. Enrolment and connections here; authorizations,
 // polling, actions and consents in SaltEdgeAuthenticatorClient+Authorizations.swift.

@@ -1,4 +1,4 @@
-// The default transport (issue "PowerAuth on a real wire", point 1): URLSession from
+// The default transport: URLSession from
 // FoundationNetworking, the one place in the package that imports it, so that a device which
 // brings its own transport links no Foundation networking and no curl.
 

@@ -1,6 +1,6 @@
 // Listing vector files with Glibc (stat, opendir, readdir) rather than Foundation's directory
 // enumerator, which FoundationEssentials does not have: the vector runner links no ICU, so a
-// static `mfa` stays small (README "A static mfa").
+// static `mfa` stays small (docs/static-and-embedded.md).
 
 import Glibc
 

@@ -1,7 +1,7 @@
 // `mfa bench --threads N --against-processes`: the same row measured three ways in one run —
 // one thread, N threads in this process, and N independent `mfa bench` processes started
 // together — so the threads' aggregate can be quoted as a fraction of what separate processes
-// reach on the same cores at the same moments (issue #18 item 5). Every measurement uses the
+// reach on the same cores at the same moments. Every measurement uses the
 // same per-thread iteration count K, calibrated once on one thread, and R rounds; the median
 // round counts. The children run `mfa bench --child NAME K R` and print their median ns/op.
 

@@ -1,6 +1,6 @@
 // The transport `mfa` sends with: URLSessionTransport when built with the `URLSession` trait
 // (the default: https with the system trust store), PlainHTTPTransport without it (the static
-// build, README "A static mfa": http:// only, no FoundationNetworking, no libcurl).
+// build, docs/static-and-embedded.md: http:// only, no FoundationNetworking, no libcurl).
 
 import AuthNetworking
 import PlainHTTPTransport

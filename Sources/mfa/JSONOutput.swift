@@ -1,6 +1,6 @@
 // JSON output for `mfa … --json` without Foundation's JSONSerialization, which is not in
-// FoundationEssentials: `mfa` links no ICU, so the static build stays small (README "A static
-// mfa"). Writes strings, booleans, integers, doubles, arrays and objects (keys sorted, slashes
+// FoundationEssentials: `mfa` links no ICU, so the static build stays small
+// (docs/static-and-embedded.md). Writes strings, booleans, integers, doubles, arrays and objects (keys sorted, slashes
 // not escaped), and `JSONOutput.null`; it cannot fail, so no output silently falls back.
 
 enum JSONOutput {

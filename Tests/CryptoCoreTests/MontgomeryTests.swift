@@ -83,7 +83,7 @@ enum TestP256Prime: MontgomeryModulus {
                 if round == 0 { for i in 0..<n { m.limbs[i] = .max } }          // 2^k − 1
                 if round == 1 { m.limbs[n - 1] >>= 40 }                         // a short modulus
                 // Not `try #require(…)`: inside a function generic over a value parameter that
-                // macro crashes Swift 6.3.1 at -Onone (the README notes the 8-line reproducer).
+                // macro crashes Swift 6.3.1 at -Onone (docs/engine-choices.md has the 8-line reproducer).
                 guard let context = MontgomeryContext(modulus: m) else {
                     Issue.record("no Montgomery context for an odd modulus of width \(n)")
                     return

@@ -1,4 +1,4 @@
-// The start-up self-tests (issue "Proven, not promised", point 5): every algorithm's known
+// The start-up self-tests: every algorithm's known
 // answer holds on this build, the list covers what the SDKs use, and the cached gate opens.
 // The expected values inside CryptoSelfTest come from FIPS/RFC examples and Python
 // `cryptography`, never from this engine, so a broken primitive makes this test fail.

@@ -1,4 +1,4 @@
-// The engine defects of the hardening review, each pinned by a test: a bounded RSA public
+// Engine defects found in review, each pinned by a test: a bounded RSA public
 // exponent, PKCS #1 v1.5 decryption with implicit rejection, CBC with a deferred padding
 // verdict, Java BigInteger private keys, keys switched between purposes, and keyed state that
 // never prints.

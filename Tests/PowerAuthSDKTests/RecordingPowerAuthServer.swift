@@ -1,4 +1,4 @@
-// A PowerAuth back end for the SDK's hardening tests, handing each request to `PowerAuthServer`
+// A PowerAuth back end for the SDK's tests, handing each request to `PowerAuthServer`
 // in process and recording every request it saw: activation/create (3.2), both status
 // endpoints (with a server time the test sets, however absurd), signature/validate, token
 // create, a token-protected application endpoint and a signed DELETE. The tests read what the

@@ -1,4 +1,4 @@
-// The runner over every file of the engine-foundation issue, our own vectors, and files
+// The runner over every third-party file of the engine's primitives, our own vectors, and files
 // built to fail: the runner must be able to say FAIL.
 
 import Foundation
@@ -8,7 +8,7 @@ import VectorRunner
 
 @Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
 struct RunnerTests {
-    /// Every third-party file the foundation issue names, with its case count.
+    /// Every third-party file of the symmetric primitives, with its case count.
     static let foundationFiles: [(String, Int)] = [
         ("wycheproof/testvectors_v1/aes_cbc_pkcs5_test.json", 216), ("wycheproof/testvectors_v1/hmac_sha256_test.json", 174),
         ("cavp/aes/CBCGFSbox128.rsp", 14), ("cavp/aes/CBCKeySbox256.rsp", 32), ("cavp/aes/CBCVarKey256.rsp", 512),
@@ -24,7 +24,7 @@ struct RunnerTests {
         ("powerauth/kdf-x963-sha256.json", 20), ("powerauth/crc16-arc.json", 10),
     ]
 
-    /// Every third-party file the P-256 issue names, with its case count.
+    /// Every third-party P-256 file, with its case count.
     static let p256Files: [(String, Int)] = [
         ("wycheproof/testvectors_v1/ecdsa_secp256r1_sha256_test.json", 484),
         ("wycheproof/testvectors_v1/ecdsa_secp256r1_sha256_p1363_test.json", 262),
@@ -40,7 +40,7 @@ struct RunnerTests {
         ("powerauth/verify-activation-data-signature-v3.json", 20), ("powerauth/compute-master-secret-key.json", 40),
     ]
 
-    /// Every third-party file the RSA issue names, with its case count (every Wycheproof case
+    /// Every third-party RSA file, with its case count (every Wycheproof case
     /// counted: the file's numberOfTests, less the skips checked below).
     static let rsaFiles: [(String, Int)] = [
         ("cavp/rsa/RSADPComponent800_56B.rsp", 60), ("cavp/rsa/RSADPComponent800_56B.txt", 60), ("cavp/rsa/RSASP1.fax", 30),
@@ -70,7 +70,7 @@ struct RunnerTests {
         ("wycheproof/testvectors_v1/rsa_signature_4096_sha256_test.json", 258),
     ]
 
-    /// Every third-party file the BN254CX / M-Pin issue names, with its case count (arithmetic
+    /// Every third-party BN254CX / M-Pin file, with its case count (arithmetic
     /// files: one case per operation line).
     static let mpinFiles: [(String, Int)] = [
         ("mpin/milagro-crypto-c/mpin/BN254_CX.json", 300), ("mpin/milagro-crypto-c/mpin/BN254_CXOnePass.json", 300),
@@ -81,7 +81,7 @@ struct RunnerTests {
         ("mpin/own/bn254cx_params.json", 7),
     ]
 
-    /// Every Salt Edge and CM file (the protocol-cores issue), with its case count.
+    /// Every Salt Edge and CM file, with its case count.
     static let saltEdgeAndCMFiles: [(String, Int)] = [
         ("saltedge/derived_vectors.json", 50), ("saltedge/ios-fixtures/correct_encrypted_data.json", 3),
         ("saltedge/ios-fixtures/incorrect_encrypted_data.json", 1), ("saltedge/ios-fixtures/valid_unconfirmed_session_response.json", 3),
@@ -89,7 +89,7 @@ struct RunnerTests {
         ("cm/jwt_vectors.json", 8), ("cm/qr_samples.json", 6), ("cm/sdk_constants.json", 11),
     ]
 
-    /// The PowerAuth protocol files (besides the four of the foundation and P-256 issues), with
+    /// The PowerAuth protocol files (besides the four primitive-level ones above), with
     /// their case counts.
     static let powerAuthFiles: [(String, Int)] = [
         ("powerauth/compute-derived-keys.json", 100), ("powerauth/signatures-v3.json", 300), ("powerauth/signatures-v31.json", 300),

@@ -1,4 +1,4 @@
-// The operations the secret-tracking run covers (issue list: AES, CBC/CTR, HMAC verify, P-256
+// The operations the secret-tracking run covers (AES, CBC/CTR, HMAC verify, P-256
 // sign / ECDH / scalar multiplication, RSA decryption and signing, the Salt Edge bundle, BN254CX
 // multiplications and the M-Pin client passes, PowerAuth key unlock and signatures, PUK and MAC
 // comparisons, Base64 and hex decoding of secrets). Each marks its secrets, runs, and publishes

@@ -1,4 +1,4 @@
-// The dudect-style statistical timing check (issue list point 2): for each operation, inputs of
+// The dudect-style statistical timing check: for each operation, inputs of
 // two classes — one fixed secret (class 0) and fresh random secrets (class 1) — are interleaved
 // in a random order, each call is timed with the cycle counter, and Welch's t-test compares the
 // classes (Welch.swift). A tool, not a test: timings on a shared machine are noisy, so it

@@ -1,6 +1,6 @@
 // The full 512-bit product of two 256-bit integers, for reductions that are not interleaved
-// with the product: P-256's specialised Montgomery reduction and BN254CX's lazy Fp2 product
-// (issue #18). Schoolbook by rows: the sixteen word products are independent of any
+// with the product: P-256's specialised Montgomery reduction and BN254CX's lazy Fp2 product.
+// Schoolbook by rows: the sixteen word products are independent of any
 // reduction, so they overlap; straight-line carry arithmetic, constant time.
 
 /// A 512-bit integer as eight words, least significant first.

@@ -5,8 +5,8 @@
 // scaled by 2⁶², applied to (f, g) exactly and to (d, e) modulo m. Ten batches, 590 divsteps,
 // reach g = 0 for every input below a modulus of at most 256 bits (the paper's bound for the
 // δ = ½ variant). Every step is masks and wrapping arithmetic: no branch and no memory index
-// depends on the input (issue #18: the P-256 affine conversion and the signing nonce's inverse
-// spent ~9 µs of a 34 µs signature in Fermat ladders).
+// depends on the input. It replaces Fermat ladders, in which the P-256 affine conversion and
+// the signing nonce's inverse spent ~9 µs of a 34 µs signature.
 
 /// An odd modulus below 2²⁵⁶ prepared for ``FixedUInt/divstepInverse(_:modulus:)``.
 @usableFromInline

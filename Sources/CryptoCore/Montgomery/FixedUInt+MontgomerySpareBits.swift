@@ -1,5 +1,5 @@
-// Straight-line 4-limb Montgomery arithmetic for moduli below 2²⁵⁴ (BN254CX's p and r),
-// issue #18 item 1. The generic CIOS loop (FixedUInt+Montgomery.swift) must carry a fifth
+// Straight-line 4-limb Montgomery arithmetic for moduli below 2²⁵⁴ (BN254CX's p and r).
+// The generic CIOS loop (FixedUInt+Montgomery.swift) must carry a fifth
 // word and finish every addition with a borrow on that word; a modulus whose top limb leaves
 // two bits spare needs neither:
 //
@@ -88,7 +88,7 @@ extension FixedUInt where limbCount == 4 {
     /// ``montgomeryProductSpareBits(_:_:modulus:inverse:)`` accepts as an operand. For operands
     /// a, b < 2m each outer step's value stays below a + m + 1 < 2²⁵⁶ (four words, so the two
     /// carry chains stay exact) and a·b < 4m² < m·2²⁵⁶, so one final subtraction still reduces
-    /// the product fully. Lazy reduction (issue #18 item 1): a Karatsuba sum that only feeds a
+    /// the product fully. Lazy reduction: a Karatsuba sum that only feeds a
     /// product skips its conditional subtraction.
     @inlinable @inline(__always)
     package static func sumBelowTwiceModulus(_ a: FixedUInt<4>, _ b: FixedUInt<4>) -> FixedUInt<4> {

@@ -1,4 +1,4 @@
-// A straight-line 4-limb Montgomery product for any odd modulus (issue #18 item 2: P-256's
+// A straight-line 4-limb Montgomery product for any odd modulus (used for P-256's
 // group order n, whose top limb is all ones, so the spare-bits kernel of
 // FixedUInt+MontgomerySpareBits.swift does not apply). It is the CIOS of the generic core
 // (FixedUInt+Montgomery.swift) unrolled: each outer step carries a fifth accumulator word, and

@@ -1,7 +1,7 @@
 // Raising a secret base to a public 256-bit exponent (the Fermat inverse x^(m−2)) with fixed
 // 4-bit windows whose digits index the table directly: the digits are the exponent's, which is
 // public, so the reads reveal nothing about the base, and the scan a secret index would need is
-// saved (issue #18: used by BN254CX's Fp and P-256's scalars, each with its own fast product).
+// saved (used by BN254CX's Fp and P-256's scalars, each with its own fast product).
 
 extension FixedUInt where limbCount == 4 {
     /// `base^exponent` for a public exponent: 15 products for the table, then per 4-bit window

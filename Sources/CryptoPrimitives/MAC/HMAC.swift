@@ -9,8 +9,7 @@ import CryptoCore
 ///
 /// The keying and per-message methods are inlinable, so callers in other modules specialise
 /// them for their hash: an unspecialised call looked up `HMAC<SHA256>`'s metadata in the
-/// runtime's shared cache on every call, and threads signing at once met there (issue #18
-/// item 5).
+/// runtime's shared cache on every call, and threads signing at once met there.
 public struct HMAC<H: HashFunction>: Sendable {
     @usableFromInline var inner: H
     @usableFromInline var outer: H

@@ -54,7 +54,7 @@ enum RSAKeyGenerator {
               let dP = RSAPrimes.inverseOfPublicExponent(e, modulo: pMinusOne),
               let dQ = RSAPrimes.inverseOfPublicExponent(e, modulo: qMinusOne),
               let pContext = MontgomeryContext(modulus: p) else { return nil }
-        // d > 2^(nlen/2) (FIPS 186-5 A.1.1); d = e⁻¹ mod φ(n) here (see the README).
+        // d > 2^(nlen/2) (FIPS 186-5 A.1.1); d = e⁻¹ mod φ(n) here (see docs/engine-choices.md).
         guard d.bitLengthVartime > bits / 2 else { return nil }
         // qInv = q^(p−2) mod p: the exponent is secret, so the fixed-window ladder.
         let qInv = pContext.canonical(of: pContext.power(pContext.montgomeryForm(of: q), p.subtractingReportingBorrow(FixedUInt(2)).difference))

@@ -1,4 +1,4 @@
-// Start-up self-tests in the FIPS 140-3 style (issue "Proven, not promised", point 5; the shape
+// Start-up self-tests in the FIPS 140-3 style (the shape
 // of Go's CAST): one fast known-answer test per algorithm, run once — the first time anything
 // asks — and cached. A failure fails closed: `requirePassed()` throws the algorithm's name from
 // then on, and the SDK clients refuse to start. Expected values come from independent sources:

@@ -1,6 +1,6 @@
 // The files under ../shared/vectors/powerauth, recognised by shape and file name
 // (DESIGN.md §3). The primitive-level files so far (KDF, CRC, ECDH fold, activation-code
-// signature); the protocol files come with the PowerAuth issue and are unrecognised until then.
+// signature); the protocol-level files are checked elsewhere.
 
 import CryptoCore
 import CryptoPrimitives

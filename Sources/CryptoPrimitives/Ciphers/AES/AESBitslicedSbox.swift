@@ -61,7 +61,7 @@ struct AESTwoLanes: AESBitslicedWord {
     @inline(__always) static func &>> (a: Self, b: UInt64) -> Self { Self(vector: a.vector &>> SIMD2(repeating: b)) }
     @inline(__always) func vectorBarrier(_ zero: Self) -> Self { Self(vector: vector &+ zero.vector) }
 
-    /// The rotations as shuffles of 16-bit pieces within each lane (issue #18 item 4): written
+    /// The rotations as shuffles of 16-bit pieces within each lane: written
     /// as shifts, LLVM recognises a funnel shift, which SSE2 lacks, and moved every rotation
     /// through general registers (measured: 32 `shld` and 80 `movq` per round); a fixed
     /// shuffle becomes `pshuflw`/`pshufhw` (`pshufd` for 32) on x86-64. The pattern is fixed:

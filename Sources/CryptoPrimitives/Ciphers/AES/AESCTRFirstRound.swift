@@ -1,4 +1,4 @@
-// CTR's first round, cached (issue #18 item 4): the counter-mode caching of Bernstein and
+// CTR's first round, cached: the counter-mode caching of Bernstein and
 // Schwabe ("New AES software speed records", INDOCRYPT 2008, §3.4), which Käsper and Schwabe
 // carried over to bitsliced AES (CHES 2009).
 //

@@ -26,8 +26,8 @@ extension MontgomeryResidue where Modulus == P256FieldModulus {
         return result
     }
 
-    /// The inverse, by divsteps (``CryptoCore/MontgomeryResidue/invertedByDivsteps(_:)``;
-    /// issue #18): constant time; the inverse of zero is zero.
+    /// The inverse, by divsteps (``CryptoCore/MontgomeryResidue/invertedByDivsteps(_:)``):
+    /// constant time; the inverse of zero is zero.
     package func inverted() -> Self { invertedByDivsteps(Modulus.divstep) }
 
     /// The inverse by Fermat, `self^(p−2)`, with the 255-squaring, 12-multiplication addition

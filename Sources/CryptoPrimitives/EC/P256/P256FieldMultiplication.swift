@@ -1,5 +1,5 @@
 // Multiplication and squaring in GF(p) for p = 2²⁵⁶ − 2²²⁴ + 2¹⁹² + 2⁹⁶ − 1, with the
-// Montgomery reduction specialised to the shape of p (issue #18 item 2; the technique of
+// Montgomery reduction specialised to the shape of p (the technique of
 // Gueron and Krasnov, "Fast prime field elliptic-curve cryptography with 256-bit primes", 2014).
 //
 // Since −p⁻¹ ≡ 1 (mod 2⁶⁴), the reduction word of a step is the accumulator's low word u, and

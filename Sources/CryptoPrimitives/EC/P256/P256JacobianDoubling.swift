@@ -1,4 +1,4 @@
-// Runs of doublings in Jacobian coordinates (issue #18 item 2). The complete doubling of
+// Runs of doublings in Jacobian coordinates. The complete doubling of
 // Renes–Costello–Batina costs 8M + 3S + 2 products by b, about 13 products; the Jacobian
 // doubling for a = −3 ("dbl-2001-b" of the Explicit-Formulas Database, Bernstein and Lange)
 // costs 3M + 5S. A run of k doublings converts (X : Y : Z) to Jacobian coordinates

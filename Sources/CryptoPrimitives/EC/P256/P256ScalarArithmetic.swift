@@ -1,5 +1,5 @@
 // Products and the inverse of P-256 scalars (mod n) on the straight-line Montgomery kernel
-// (CryptoCore FixedUInt+MontgomeryStraightLine.swift; issue #18 item 2). Signing inverts the
+// (CryptoCore FixedUInt+MontgomeryStraightLine.swift). Signing inverts the
 // nonce k with Fermat, k^(n−2): 256 squarings, which on the generic looped core were ~18 % of
 // a signature. These overloads are chosen over the generic `MontgomeryResidue` operators
 // wherever the type is `P256.Scalar` (the constrained extension is the more specific).

@@ -58,8 +58,8 @@ extension BN254CX {
         return GT(millerLoop(loopPairs).finalExponentiation())
     }
 
-    /// The Miller-loop lines of the G2 generator, computed once per process (issue #18 item 1:
-    /// the M-Pin verifier pairs with Q on every authentication). Public values.
+    /// The Miller-loop lines of the G2 generator, computed once per process (the
+    /// M-Pin verifier pairs with Q on every authentication). Public values.
     package static let generatorLines = G2Prepared(G2.generator)
 }
 

@@ -123,7 +123,7 @@ extension BN254CX.G1 {
     /// digits over ⌊bitCount/4⌋ + 1 windows and table reads that scan all 9 entries of
     /// 0·P … 8·P. Constant time in k and P for a given bitCount.
     public func multiplied(bySmall k: UInt32, bitCount: Int) -> BN254CX.G1 {
-        // Signed 4-bit digits need k < 2^(4·windows − 1); a table of 0·P … 8·P (issue #18).
+        // Signed 4-bit digits need k < 2^(4·windows − 1); a table of 0·P … 8·P.
         let windows = (min(max(bitCount, 0), 32) + 4) / 4
         let masked = bitCount >= 32 ? UInt64(k) : UInt64(k) & ((1 << UInt64(max(bitCount, 0))) - 1)
         let table = BN254CX.G1Projective.signedMultiplesTable(point)

@@ -13,7 +13,7 @@ package protocol BN254CXCurveField: Sendable {
     static var curveB3: Self { get }
     /// b of the curve over this field.
     static var curveB: Self { get }
-    /// 3b·self by additions (no product; issue #18 item 1).
+    /// 3b·self by additions (no product).
     var timesCurveB3: Self { get }
     static func + (a: Self, b: Self) -> Self
     static func - (a: Self, b: Self) -> Self

@@ -1,5 +1,5 @@
 // The field operators of Fp of BN254CX on the straight-line spare-bits kernels (CryptoCore
-// FixedUInt+MontgomerySpareBits.swift; issue #18 item 1): p is below 2²⁵⁴, so products need no
+// FixedUInt+MontgomerySpareBits.swift): p is below 2²⁵⁴, so products need no
 // fifth accumulator word and sums no carry word.
 //
 // These overloads are chosen over the generic `MontgomeryResidue` operators wherever the type
@@ -38,7 +38,7 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
 
     /// `self / 2`: `(x + p)/2` for odd x, `x/2` for even x (Montgomery form halves the same
     /// way), with p added under a mask and the shift over the four words: constant time, and
-    /// no product (issue #18 item 1). x + p < 2p < 2²⁵⁵, so no bit is lost.
+    /// no product. x + p < 2p < 2²⁵⁵, so no bit is lost.
     @inlinable @inline(__always)
     package var halved: Self {
         let x = montgomeryForm
@@ -67,8 +67,8 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
     /// core), by ``BN254CXCurveField/fixedWindowPower(_:)``. Constant time.
     package func power(_ exponent: FixedUInt<4>) -> Self { fixedWindowPower(exponent) }
 
-    /// The inverse, by divsteps (``CryptoCore/MontgomeryResidue/invertedByDivsteps(_:)``;
-    /// issue #18): constant time; the inverse of zero is zero.
+    /// The inverse, by divsteps (``CryptoCore/MontgomeryResidue/invertedByDivsteps(_:)``):
+    /// constant time; the inverse of zero is zero.
     package func inverted() -> Self { invertedByDivsteps(Modulus.divstep) }
 
     /// The inverse by Fermat, `self^(p−2)`; p − 2 is public, so its windows index the table

@@ -44,7 +44,7 @@ extension BN254CX.Fp12 {
     /// the non-adjacent form of |u| (public), a digit −1 multiplying by the conjugate, which is
     /// the inverse there; then the conjugate. The NAF has 9 nonzero digits where the binary
     /// form has 11 (2²⁶ − 2²² for bits 22–25, 2⁸ − 2⁶ − 2⁴ for 0xB0): two Fp12 products fewer
-    /// per call, six per final exponentiation (issue #18 item 1).
+    /// per call, six per final exponentiation.
     package func powerByU() -> BN254CX.Fp12 {
         let inverse = conjugate
         var result = self                                  // the leading digit, 1

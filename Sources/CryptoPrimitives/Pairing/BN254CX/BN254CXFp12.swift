@@ -35,7 +35,7 @@ extension BN254CX {
 
         /// The square (Chung and Hasan, "Asymmetric squaring formulae", 2007, SQR3): four Fp4
         /// squarings and one product (33 Fp products; SQR2's three squarings and two products
-        /// take 36), with one halving, which is a shift (issue #18 item 1). With
+        /// take 36), with one halving, which is a shift. With
         /// s1 = (a + b + c)², s2 = (a − b + c)² and h = (s1 + s2)/2 = a² + b² + c² + 2ac:
         /// f² = (a² + 2bc·s) + (s1 − h − 2bc + c²·s)·t + (h − a² − c²)·t².
         package func squared() -> Fp12 {
@@ -76,7 +76,7 @@ extension BN254CX {
         ///
         /// (a + b·t + c·t²)(la + lb·t) = a·la + s·c·lb + (a·lb + b·la)·t + (b·lb + c·la)·t², with
         /// the t coefficient by Karatsuba, (a + b)(la + lb) − a·la − b·lb: 13 Fp2 products
-        /// instead of 15 (issue #18 item 1).
+        /// instead of 15.
         package func timesLine(_ l0: Fp2, _ l1: Fp2, _ l2: Fp2) -> Fp12 {
             let la = Fp4(l0, l1)
             let aa = a * la, ca = c * la

@@ -1,4 +1,4 @@
-// The Fp2 product with lazy reduction (issue #18 item 1; Aranha, Karabina, Longa, Gebotys and
+// The Fp2 product with lazy reduction (Aranha, Karabina, Longa, Gebotys and
 // López, "Faster explicit formulas for computing pairings over ordinary curves", EUROCRYPT
 // 2011, §3): the three Karatsuba products a0·b0, a1·b1 and (a0 + a1)(b0 + b1) are kept as
 // 512-bit integers, combined, and only then Montgomery-reduced — two reductions instead of

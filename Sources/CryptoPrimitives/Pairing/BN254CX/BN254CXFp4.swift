@@ -38,7 +38,7 @@ extension BN254CX {
 
         /// (a0 + a1·s)² = (a0² + ξ·a1²) + ((a0 + a1)² − a0² − a1²)·s: three Fp2 squarings
         /// (six Fp products, as the two Fp2 products of the complex method, but 19 Fp sums
-        /// instead of 24; issue #18 item 1).
+        /// instead of 24).
         @inline(__always)
         package func squared() -> Fp4 {
             let t0 = c0.squared(), t1 = c1.squared()

@@ -2,7 +2,7 @@
 // pieces of ≤ 129 bits), Galbraith–Scott on G2 with ψ and on GT with the Frobenius (four
 // pieces of ≤ 66 bits). On the curves each piece is recoded into signed 4-bit digits in
 // [−8, 8) and reads a table of 0·P … 8·P by scanning all 9 entries, then negates the entry
-// under a mask (issue #18 item 1: half the table, 7 additions to build it instead of 15);
+// under a mask (half the table, 7 additions to build it instead of 15);
 // GT walks unsigned windows over 16 entries. Signs are applied with conditional negations.
 
 import CryptoCore
