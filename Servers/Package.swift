@@ -71,7 +71,7 @@ let package = Package(
             ]
         ),
         // The smallest programs that activate and sign: with their own socket transport (no
-        // Foundation), and with URLSessionTransport. Their stripped static sizes are in the README.
+        // Foundation), and with URLSessionTransport. Their stripped static sizes are in docs/static-and-embedded.md.
         .executableTarget(
             name: "pa-minimal",
             dependencies: [

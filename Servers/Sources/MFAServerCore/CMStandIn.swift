@@ -1,5 +1,5 @@
-// The `cm` service of mfa-server (issue "Salt Edge Authenticator v2 and CM Authenticator on the
-// wire", point 3): one CM Authenticator environment host under `/cm/` — device registration with
+// The `cm` service of mfa-server:
+// one CM Authenticator environment host under `/cm/` — device registration with
 // an SMS code (read through the admin API), environments linked by QR code, instant and OTP
 // authentication requests, and the signed certificate list (cm-authenticator.md §2–§6). Every
 // environment call's HS256 bearer JWT is verified: signature under the environment secret,
@@ -53,9 +53,9 @@ public actor CMStandIn {
     /// When set, every `/cm/` answer is this fault instead (admin `fault`).
     var fault: String?
 
-    /// A service with a fresh RSA-2048 list-signing key.
-    public init() throws {
-        listKey = try RSA.Signing.PrivateKey(keySize: .bits2048)
+    /// A service signing its certificate list with `listKey`, or a fresh RSA-2048 key when it is nil.
+    public init(listKey: RSA.Signing.PrivateKey? = nil) throws {
+        self.listKey = try listKey ?? RSA.Signing.PrivateKey(keySize: .bits2048)
     }
 
     /// How many devices have registered (a refused connection must not have added one).

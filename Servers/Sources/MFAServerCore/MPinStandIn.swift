@@ -1,4 +1,4 @@
-// The `mpin` service of mfa-server (issue "MIRACL MFA on Linux", point 3): a MIRACL MFA platform
+// The `mpin` service of mfa-server: a MIRACL MFA platform
 // under `/mpin/` on our MPin.Issuer and MPin.Server — client settings, service discovery,
 // browser sessions with access codes, e-mail verification (the code read through the
 // integration API), registration with two D-TA client-secret shares (`/mpin/rps/…` is D-TA 1,

@@ -1,5 +1,5 @@
-// Demo application endpoints for the networking layer (issue "The Wultra networking layer on
-// Linux", point 5): `POST /app/{basic|signed|token}/{plain|application|activation}` — every
+// Demo application endpoints for the networking layer:
+// `POST /app/{basic|signed|token}/{plain|application|activation}` — every
 // kind of endpoint with and without end-to-end encryption in both scopes. Each opens the body
 // (decrypting it when encrypted), checks the PowerAuth signature over the plaintext (uriId
 // `/app/signed`, sign-then-encrypt §7.7) or the `X-PowerAuth-Token`, and answers

@@ -1,4 +1,4 @@
-// mfa-server's integration API for PowerAuth (issue "PowerAuth on a real wire", point 6): what
+// mfa-server's integration API for PowerAuth: what
 // a back end or a test drives — the application's SDK configuration string, activation codes,
 // listing, blocking and unblocking activations, postcards, signature and token verification,
 // faults — and two example application endpoints with end-to-end encryption (an echo in

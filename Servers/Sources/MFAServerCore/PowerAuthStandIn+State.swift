@@ -1,4 +1,4 @@
-// mfa-server's `--state FILE` (issue "PowerAuth on a real wire", point 6): the stand-in's whole
+// mfa-server's `--state FILE`: the stand-in's whole
 // state — application keys, activations, recovery codes, unused activation codes, tokens — as
 // one JSON file, read at start and replaced atomically (temp file created 0600, fsync, rename)
 // after every request that reached a service. The file holds private keys and PUKs in the

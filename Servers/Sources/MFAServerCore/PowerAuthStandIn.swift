@@ -1,4 +1,4 @@
-// The `powerauth` service of mfa-server (issue "PowerAuth on a real wire", point 6): one
+// The `powerauth` service of mfa-server: one
 // application and its activations on top of `PowerAuthServer`, answering every client endpoint
 // of powerauth.md §15 (PowerAuthStandIn+Standard.swift) and a small integration API for tests
 // and demos (PowerAuthStandIn+Integration.swift). Each activation speaks the protocol version it

@@ -1,5 +1,5 @@
-// The `saltedge` service of mfa-server (issue "Salt Edge Authenticator v2 and CM Authenticator on
-// the wire", point 3): one Salt Edge v2 provider under `/saltedge/` — its configuration, create
+// The `saltedge` service of mfa-server:
+// one Salt Edge v2 provider under `/saltedge/` — its configuration, create
 // connection (the client's public key decrypted with the provider key), a login page whose body
 // is the redirect with the RSA-encrypted access token (saltedge-v2.md §4), and every endpoint of
 // §6 with `Access-Token` checks and the detached JWS of every signed request verified over the
@@ -53,9 +53,9 @@ public actor SaltEdgeStandIn {
     /// The provider id in the configuration and the links.
     let providerID = "1"
 
-    /// A provider with a fresh RSA-2048 key.
-    public init() throws {
-        providerKey = RSA.Encryption.PrivateKey(sameKeyAs: try RSA.Signing.PrivateKey(keySize: .bits2048))
+    /// A provider with `providerKey`, or a fresh RSA-2048 key when it is nil.
+    public init(providerKey: RSA.Signing.PrivateKey? = nil) throws {
+        self.providerKey = RSA.Encryption.PrivateKey(sameKeyAs: try providerKey ?? RSA.Signing.PrivateKey(keySize: .bits2048))
     }
 
     /// The URL the server listens on (`http://127.0.0.1:PORT`), for the links it hands out.

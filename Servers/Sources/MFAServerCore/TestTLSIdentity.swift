@@ -1,5 +1,5 @@
-// A self-signed TLS identity for mfa-server (issue "Salt Edge … and CM Authenticator on the
-// wire", points 2–3): a fresh P-256 key and certificate for 127.0.0.1 and localhost, made with
+// A self-signed TLS identity for mfa-server:
+// a fresh P-256 key and certificate for 127.0.0.1 and localhost, made with
 // swift-certificates at start-up, so the pinning test runs over real TLS on loopback with no
 // file to ship. Its digests are what the CM stand-in's signed list pins.
 

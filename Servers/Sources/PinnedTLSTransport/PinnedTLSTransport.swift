@@ -42,6 +42,16 @@ public struct PinnedTLSTransport: HTTPTransport {
 
     struct PinMismatch: Error {}
 
+    /// Whether this exchange's pin check refused the peer. The handshake runs while the request
+    /// head is being written, so the first error the caller sees may be the write's "I/O on
+    /// closed channel" rather than the refusal itself; the verdict says which it really was.
+    final class PinVerdict: @unchecked Sendable {
+        private let lock = NSLock()
+        private var refused = false
+        var isRefused: Bool { lock.withLock { refused } }
+        func refuse() { lock.withLock { refused = true } }
+    }
+
     /// Sends `request`; any HTTP status but a redirect is an answer. A peer that fails validation
     /// or matches no pin is ``TransportError/Kind/tls``; the method, URL and header fields pass
     /// ``AuthNetworking/HTTPSendPolicy`` first (``TransportError/Kind/invalidRequest``); a 3xx is
@@ -89,6 +99,17 @@ public struct PinnedTLSTransport: HTTPTransport {
 
     private static func exchange(host: String, port: Int, target: String, request: HTTPRequest, tls: TLSConfiguration?,
                                  pins: CertificatePins?, limits: ResponseLimits) async throws -> HTTPResponse {
+        let verdict = PinVerdict()
+        do {
+            return try await exchange(host: host, port: port, target: target, request: request, tls: tls, pins: pins, limits: limits, verdict: verdict)
+        } catch {
+            if verdict.isRefused { throw PinMismatch() }
+            throw error
+        }
+    }
+
+    private static func exchange(host: String, port: Int, target: String, request: HTTPRequest, tls: TLSConfiguration?,
+                                 pins: CertificatePins?, limits: ResponseLimits, verdict: PinVerdict) async throws -> HTTPResponse {
         let context = try tls.map { try NIOSSLContext(configuration: $0) }
         let isAddress = host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" }
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -100,9 +121,13 @@ public struct PinnedTLSTransport: HTTPTransport {
                         if let pins {
                             // After the usual chain and name validation: the pin check (§6 of cm-authenticator.md).
                             handler = try NIOSSLClientHandler._makeSSLClientHandler(context: context, serverHostname: isAddress ? nil : host) { leaf, channel in
-                                guard let der = try? leaf.toDERBytes() else { return channel.eventLoop.makeFailedFuture(PinMismatch()) }
+                                guard let der = try? leaf.toDERBytes() else {
+                                    verdict.refuse()
+                                    return channel.eventLoop.makeFailedFuture(PinMismatch())
+                                }
                                 let spki = try? leaf.extractPublicKey().toSPKIBytes()
                                 let accepted = pins.accepts(certificateSHA256: SHA256.hash(data: der).bytes, spkiSHA256: spki.map { SHA256.hash(data: $0).bytes })
+                                if !accepted { verdict.refuse() }
                                 return accepted ? channel.eventLoop.makeSucceededVoidFuture() : channel.eventLoop.makeFailedFuture(PinMismatch())
                             }
                         } else {
@@ -120,9 +145,16 @@ public struct PinnedTLSTransport: HTTPTransport {
             for header in request.headers { head.headers.add(name: header.name, value: header.value) }
             head.headers.add(name: "Content-Length", value: String(request.body?.count ?? 0))
             head.headers.add(name: "Connection", value: "close")
-            try await outbound.write(.head(head))
-            if let body = request.body, !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-            try await outbound.write(.end(nil))
+            do {
+                try await outbound.write(.head(head))
+                if let body = request.body, !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                try await outbound.write(.end(nil))
+            } catch {
+                // A failed handshake closes the channel under the writes, which then only say "I/O
+                // on closed channel"; the inbound side carries the handshake's own error.
+                for try await _ in inbound {}
+                throw error
+            }
             var status = 0
             var headers: [HTTPHeader] = []
             var body: [UInt8] = []

@@ -1,4 +1,4 @@
-// M-Pin over loopback (issue "MIRACL MFA on Linux", point 7): starts mfa-server's M-Pin platform
+// M-Pin over loopback: starts mfa-server's M-Pin platform
 // in this process on 127.0.0.1, registers a user through MPinClient and URLSessionTransport,
 // then times (1) one full authentication round trip — pass 1, pass 2 with the platform's double
 // pairing, authenticate; client and platform work included — and (2) the platform's

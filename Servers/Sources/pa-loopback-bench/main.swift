@@ -1,4 +1,4 @@
-// A signed request end to end over loopback (issue "PowerAuth on a real wire", point 8): starts
+// A signed request end to end over loopback: starts
 // mfa-server in this process on 127.0.0.1, activates a PowerAuthClient through
 // URLSessionTransport, then times signed POSTs to /pa/v3/signature/validate through the SDK's
 // serial queue — sign, write-ahead the counter with fsync, HTTP round trip, server verification.
@@ -50,7 +50,8 @@ func run(url: String, seconds: Double, storeDirectory: String) async throws {
     }
     let store = try SecureStore(directory: storeDirectory)
     defer { try? FileManager.default.removeItem(atPath: storeDirectory) }
-    let client = try PowerAuthClient(configuration: .init(instanceID: "bench", configurationString: configurationString, baseURL: url),
+    let client = try PowerAuthClient(configuration: .init(instanceID: "bench", configurationString: configurationString, baseURL: url,
+                                                            urlPolicy: .insecureAllowingPlainHTTPToLoopback),
                                      store: store, transport: transport)
     _ = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: code)))
     var random = SystemRandomSource()

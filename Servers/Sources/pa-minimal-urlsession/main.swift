@@ -1,5 +1,5 @@
 // pa-minimal with URLSessionTransport instead of its own socket transport: the size the
-// README quotes for "with URLSessionTransport" (FoundationNetworking, libcurl, Foundation, ICU).
+// docs/static-and-embedded.md quotes for "with URLSessionTransport" (FoundationNetworking, libcurl, Foundation, ICU).
 //
 //   pa-minimal-urlsession <base URL> <SDK configuration string> <activation code> <store directory>
 
@@ -17,7 +17,8 @@ guard arguments.count == 5 else {
     exit(2)
 }
 do {
-    let client = try PowerAuthClient(configuration: .init(instanceID: "minimal", configurationString: arguments[2], baseURL: arguments[1]),
+    let client = try PowerAuthClient(configuration: .init(instanceID: "minimal", configurationString: arguments[2], baseURL: arguments[1],
+                                                            urlPolicy: .insecureAllowingPlainHTTPToLoopback),
                                      store: try SecureStore(directory: arguments[4]),
                                      transport: URLSessionTransport(configuration: .init(baseURL: arguments[1])))
     let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: arguments[3])))

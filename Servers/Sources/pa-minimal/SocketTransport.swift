@@ -1,4 +1,4 @@
-// A caller-supplied transport in the smallest form (issue "PowerAuth on a real wire", point 1):
+// A caller-supplied transport in the smallest form:
 // HTTP/1.1 over a Glibc TCP socket to a numeric IPv4 address, one connection per request
 // (`Connection: close`), the answer read to the end and split at the blank line. No TLS, so it
 // is for a loopback demo; a device would wrap its modem's or libcurl's HTTP stack the same way.

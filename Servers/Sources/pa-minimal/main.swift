@@ -1,5 +1,5 @@
 // The smallest program that activates and signs through PowerAuthSDK with a transport of its
-// own (SocketTransport.swift): the figure quoted for "a minimal binary" in the README.
+// own (SocketTransport.swift): the figure quoted for "a minimal binary" in docs/static-and-embedded.md.
 //
 //   pa-minimal <port on 127.0.0.1> <SDK configuration string> <activation code> <store directory>
 //
@@ -19,7 +19,8 @@ guard arguments.count == 5, let port = UInt16(arguments[1]) else {
     exit(2)
 }
 do {
-    let client = try PowerAuthClient(configuration: .init(instanceID: "minimal", configurationString: arguments[2], baseURL: ""),
+    let client = try PowerAuthClient(configuration: .init(instanceID: "minimal", configurationString: arguments[2], baseURL: "http://127.0.0.1:\(port)",
+                                                            urlPolicy: .insecureAllowingPlainHTTPToLoopback),
                                      store: try SecureStore(directory: arguments[4]), transport: SocketTransport(host: "127.0.0.1", port: port))
     let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: arguments[3])))
     var random = SystemRandomSource()

@@ -1,4 +1,4 @@
-// A helper for the crash-safety test (issue "PowerAuth on a real wire", point 7): signs in a
+// A helper for the crash-safety test: signs in a
 // loop with the activation in a store directory and prints each `X-PowerAuth-Authorization`
 // value on its own line as soon as it exists, until it is killed.
 //

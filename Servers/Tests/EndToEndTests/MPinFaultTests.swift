@@ -1,5 +1,5 @@
-// Faults of the MIRACL MFA client against mfa-server over 127.0.0.1 (issue "MIRACL MFA on
-// Linux", point 4): an identity not verified yet, an expired registration, revoked time
+// Faults of the MIRACL MFA client against mfa-server over 127.0.0.1:
+// an identity not verified yet, an expired registration, revoked time
 // permits, an untrusted domain, a server that is gone and garbage bodies — each a typed error,
 // and the users stored on the device unchanged by it.
 
@@ -13,87 +13,89 @@ import ProtocolSupport
 import SecureStore
 import Testing
 
-@Suite struct MPinFaultTests {
-    /// Every record of the store, read raw: what "intact" is compared with.
-    static func snapshot(_ store: SecureStore) throws -> [String: [UInt8]] {
-        var records: [String: [UInt8]] = [:]
-        for name in try store.names() { records[name] = try store.read(name).map { Array($0.unsafeExposedBytes) } }
-        return records
-    }
+extension EndToEnd {
+    @Suite struct MPinFaultTests {
+        /// Every record of the store, read raw: what "intact" is compared with.
+        static func snapshot(_ store: SecureStore) throws -> [String: [UInt8]] {
+            var records: [String: [UInt8]] = [:]
+            for name in try store.names() { records[name] = try store.read(name).map { Array($0.unsafeExposedBytes) } }
+            return records
+        }
 
-    @Test func notVerifiedThenVerifiedAndExpired() async throws {
-        try await withMPinServer { url, _ in
+        @Test func notVerifiedThenVerifiedAndExpired() async throws {
+            try await withMPinServer { url, _ in
+                let store = try MPinHarness.store()
+                let client = MPinHarness.client(store)
+                try await client.setBackend(url + "/mpin")
+                let accessCode = try #require(try await MPinHarness.admin(url, "session")["accessCode"] as? String)
+                let user = try await client.startRegistration(for: try await client.makeUser(identity: "carol@example.com"), accessCode: accessCode)
+                let before = try Self.snapshot(store)
+                await #expect(throws: MPinError(.identityNotVerified, "")) { _ = try await client.confirmRegistration(for: user) }
+                #expect(try Self.snapshot(store) == before)
+                _ = try await MPinHarness.admin(url, "verify-identity", ["userId": "carol@example.com"])   // the e-mailed link, clicked
+                #expect(try await client.confirmRegistration(for: user).state == .activated)
+
+                let late = try await client.startRegistration(for: try await client.makeUser(identity: "dave@example.com"), accessCode: accessCode)
+                _ = try await MPinHarness.admin(url, "expire-registrations")
+                let stored = try Self.snapshot(store)
+                await #expect(throws: MPinError(.registrationExpired, "")) { _ = try await client.confirmRegistration(for: late) }
+                let dave = try await client.user(id: "dave@example.com")
+                #expect(try Self.snapshot(store) == stored && dave?.state == .startedRegistration)
+            }
+        }
+
+        @Test func revokedTimePermitsAreReportedBeforeThePIN() async throws {
+            try await withMPinServer { url, _ in
+                _ = try await MPinHarness.admin(url, "config", ["usePermits": true])
+                let client = MPinHarness.client(try MPinHarness.store())
+                try await client.setBackend(url + "/mpin")
+                #expect(await client.settings?.usePermits == true)
+                let pin = MPin.PIN(4321)
+                let erin = try await MPinHarness.registeredUser(client, url: url, identity: "erin@example.com", pin: pin)
+                try await client.prepareAuthentication(for: erin)          // permits from both D-TAs, cached for today
+                try await client.authenticate(erin, pin: pin, accessCode: nil)
+                let frank = try await MPinHarness.registeredUser(client, url: url, identity: "frank@example.com", pin: pin)
+                _ = try await MPinHarness.admin(url, "revoke", ["userId": "frank@example.com"])
+                await #expect(throws: MPinError(.revoked, "")) { try await client.prepareAuthentication(for: frank) }
+                #expect(try await client.user(id: "frank@example.com")?.state == .registered)
+            }
+        }
+
+        @Test func untrustedDomainServerDownAndGarbage() async throws {
+            try await withMPinServer { url, _ in
+                // Trusted domains set: plain HTTP to 127.0.0.1 is refused before anything is sent.
+                let guarded = MPinHarness.client(try MPinHarness.store(), trustedDomains: ["mpin.example.com"])
+                await #expect(throws: MPinError(.untrustedDomain, "")) { try await guarded.setBackend(url + "/mpin") }
+                #expect(try await MPinHarness.admin(url, "stats")["identities"] as? Int == 0)
+
+                let store = try MPinHarness.store()
+                let client = MPinHarness.client(store)
+                try await client.setBackend(url + "/mpin")
+                let pin = MPin.PIN(24680)
+                let user = try await MPinHarness.registeredUser(client, url: url, identity: "grace@example.com", pin: pin)
+                let before = try Self.snapshot(store)
+
+                _ = try await MPinHarness.admin(url, "fault", ["kind": "garbage"])
+                await #expect(throws: MPinError(.invalidResponse, "")) { _ = try await client.generateOTP(for: user, pin: pin) }
+                _ = try await MPinHarness.admin(url, "fault", ["kind": "unavailable"])
+                await #expect(throws: MPinError(.server, "")) { _ = try await client.generateOTP(for: user, pin: pin) }
+                _ = try await MPinHarness.admin(url, "fault", [:])
+                #expect(try Self.snapshot(store) == before)
+                #expect(try await client.generateOTP(for: user, pin: pin).code.count == 6)
+            }
+            // The server is gone: a transport error, and the user stays registered.
             let store = try MPinHarness.store()
             let client = MPinHarness.client(store)
-            try await client.setBackend(url + "/mpin")
-            let accessCode = try #require(try await MPinHarness.admin(url, "session")["accessCode"] as? String)
-            let user = try await client.startRegistration(for: try await client.makeUser(identity: "carol@example.com"), accessCode: accessCode)
+            var port = 0
+            try await withMPinServer { url, _ in
+                port = Int(url.split(separator: ":").last ?? "") ?? 0
+                try await client.setBackend(url + "/mpin")
+                _ = try await MPinHarness.registeredUser(client, url: url, identity: "heidi@example.com", pin: MPin.PIN(1357))
+            }
             let before = try Self.snapshot(store)
-            await #expect(throws: MPinError(.identityNotVerified, "")) { _ = try await client.confirmRegistration(for: user) }
-            #expect(try Self.snapshot(store) == before)
-            _ = try await MPinHarness.admin(url, "verify-identity", ["userId": "carol@example.com"])   // the e-mailed link, clicked
-            #expect(try await client.confirmRegistration(for: user).state == .activated)
-
-            let late = try await client.startRegistration(for: try await client.makeUser(identity: "dave@example.com"), accessCode: accessCode)
-            _ = try await MPinHarness.admin(url, "expire-registrations")
-            let stored = try Self.snapshot(store)
-            await #expect(throws: MPinError(.registrationExpired, "")) { _ = try await client.confirmRegistration(for: late) }
-            let dave = try await client.user(id: "dave@example.com")
-            #expect(try Self.snapshot(store) == stored && dave?.state == .startedRegistration)
+            let user = try #require(try await client.user(id: "heidi@example.com"))
+            await #expect(throws: MPinError(.transport, "")) { try await client.authenticate(user, pin: MPin.PIN(1357), accessCode: nil) }
+            #expect(try Self.snapshot(store) == before && port > 0)
         }
-    }
-
-    @Test func revokedTimePermitsAreReportedBeforeThePIN() async throws {
-        try await withMPinServer { url, _ in
-            _ = try await MPinHarness.admin(url, "config", ["usePermits": true])
-            let client = MPinHarness.client(try MPinHarness.store())
-            try await client.setBackend(url + "/mpin")
-            #expect(await client.settings?.usePermits == true)
-            let pin = MPin.PIN(4321)
-            let erin = try await MPinHarness.registeredUser(client, url: url, identity: "erin@example.com", pin: pin)
-            try await client.prepareAuthentication(for: erin)          // permits from both D-TAs, cached for today
-            try await client.authenticate(erin, pin: pin, accessCode: nil)
-            let frank = try await MPinHarness.registeredUser(client, url: url, identity: "frank@example.com", pin: pin)
-            _ = try await MPinHarness.admin(url, "revoke", ["userId": "frank@example.com"])
-            await #expect(throws: MPinError(.revoked, "")) { try await client.prepareAuthentication(for: frank) }
-            #expect(try await client.user(id: "frank@example.com")?.state == .registered)
-        }
-    }
-
-    @Test func untrustedDomainServerDownAndGarbage() async throws {
-        try await withMPinServer { url, _ in
-            // Trusted domains set: plain HTTP to 127.0.0.1 is refused before anything is sent.
-            let guarded = MPinHarness.client(try MPinHarness.store(), trustedDomains: ["mpin.example.com"])
-            await #expect(throws: MPinError(.untrustedDomain, "")) { try await guarded.setBackend(url + "/mpin") }
-            #expect(try await MPinHarness.admin(url, "stats")["identities"] as? Int == 0)
-
-            let store = try MPinHarness.store()
-            let client = MPinHarness.client(store)
-            try await client.setBackend(url + "/mpin")
-            let pin = MPin.PIN(24680)
-            let user = try await MPinHarness.registeredUser(client, url: url, identity: "grace@example.com", pin: pin)
-            let before = try Self.snapshot(store)
-
-            _ = try await MPinHarness.admin(url, "fault", ["kind": "garbage"])
-            await #expect(throws: MPinError(.invalidResponse, "")) { _ = try await client.generateOTP(for: user, pin: pin) }
-            _ = try await MPinHarness.admin(url, "fault", ["kind": "unavailable"])
-            await #expect(throws: MPinError(.server, "")) { _ = try await client.generateOTP(for: user, pin: pin) }
-            _ = try await MPinHarness.admin(url, "fault", [:])
-            #expect(try Self.snapshot(store) == before)
-            #expect(try await client.generateOTP(for: user, pin: pin).code.count == 6)
-        }
-        // The server is gone: a transport error, and the user stays registered.
-        let store = try MPinHarness.store()
-        let client = MPinHarness.client(store)
-        var port = 0
-        try await withMPinServer { url, _ in
-            port = Int(url.split(separator: ":").last ?? "") ?? 0
-            try await client.setBackend(url + "/mpin")
-            _ = try await MPinHarness.registeredUser(client, url: url, identity: "heidi@example.com", pin: MPin.PIN(1357))
-        }
-        let before = try Self.snapshot(store)
-        let user = try #require(try await client.user(id: "heidi@example.com"))
-        await #expect(throws: MPinError(.transport, "")) { try await client.authenticate(user, pin: MPin.PIN(1357), accessCode: nil) }
-        #expect(try Self.snapshot(store) == before && port > 0)
     }
 }

@@ -71,7 +71,8 @@ struct ActivatedClient {
         configurationString = try #require(application["configurationString"] as? String)
         core = try PowerAuth.Configuration(configurationString: configurationString, baseURL: url)
         store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path)
-        client = try PowerAuthClient(configuration: .init(instanceID: instanceID, core: core, version: version), store: store,
+        client = try PowerAuthClient(configuration: .init(instanceID: instanceID, core: core, version: version, urlPolicy: .insecureAllowingPlainHTTPToLoopback),
+                                     store: store,
                                      transport: sending ?? URLSessionTransport(configuration: transport ?? Self.quiet(url)),
                                      now: { UInt64(Date().timeIntervalSince1970 * 1000) })
         let issued = try await integration(url, "integration/powerauth/activation/init")
@@ -97,95 +98,97 @@ struct ActivatedClient {
     func discard() { try? FileManager.default.removeItem(atPath: store.directory) }
 }
 
-@Suite struct PowerAuthEndToEndTests {
-    @Test func activateStatusAndSignOverLoopback() async throws {
-        try await withMFAServer { url, _ in
-            let activated = try await ActivatedClient(url: url, instanceID: "e2e")
-            defer { activated.discard() }
-            let (client, authentication, possession) = (activated.client, activated.authentication, activated.possession)
-            #expect(try await client.fetchActivationStatus(possessionUnlockKey: possession).state == .active)
+extension EndToEnd {
+    @Suite struct PowerAuthEndToEndTests {
+        @Test func activateStatusAndSignOverLoopback() async throws {
+            try await withMFAServer { url, _ in
+                let activated = try await ActivatedClient(url: url, instanceID: "e2e")
+                defer { activated.discard() }
+                let (client, authentication, possession) = (activated.client, activated.authentication, activated.possession)
+                #expect(try await client.fetchActivationStatus(possessionUnlockKey: possession).state == .active)
 
-            for (factors, name) in [(PowerAuth.SignatureFactors.possession, "1FA"), (.possessionKnowledge, "2FA")] {
-                let body = Array(#"{"payment":"\#(name)"}"#.utf8)
-                let header = try await client.requestSignature(method: "POST", uriID: "/payment", body: body, factors: factors,
-                                                               authentication: authentication)
+                for (factors, name) in [(PowerAuth.SignatureFactors.possession, "1FA"), (.possessionKnowledge, "2FA")] {
+                    let body = Array(#"{"payment":"\#(name)"}"#.utf8)
+                    let header = try await client.requestSignature(method: "POST", uriID: "/payment", body: body, factors: factors,
+                                                                   authentication: authentication)
+                    let verdict = try await integration(url, "integration/powerauth/signature/verify", [
+                        "activationId": activated.activationID, "method": "POST", "uriId": "/payment",
+                        "body": Data(body).base64EncodedString(), "header": header.value,
+                    ])
+                    #expect(verdict["valid"] as? Bool == true, "\(name): \(verdict)")
+                }
+                #expect(try await client.fetchActivationStatus(possessionUnlockKey: possession).failedAttempts == 0)
+            }
+        }
+
+        @Test func serverDownIsATypedErrorAndTheStoreStaysIntact() async throws {
+            var stored: (SecureStore, String, SymmetricKey, PowerAuth.Configuration)?
+            try await withMFAServer { url, _ in
+                let activated = try await ActivatedClient(url: url, instanceID: "e2e")
+                stored = (activated.store, url, activated.possession, activated.core)
+            }
+            let (store, url, possession, core) = try #require(stored)
+            defer { try? FileManager.default.removeItem(atPath: store.directory) }
+            let before = try #require(try store.read("powerauth.e2e.activation"))
+            var configuration = URLSessionTransport.Configuration(baseURL: url)
+            configuration.logger = .disabled
+            configuration.timeout = 2
+            let client = try PowerAuthClient(configuration: .init(instanceID: "e2e", core: core, urlPolicy: .insecureAllowingPlainHTTPToLoopback), store: store,
+                                             transport: URLSessionTransport(configuration: configuration), now: { 0 })
+            do {
+                _ = try await client.fetchActivationStatus(possessionUnlockKey: possession)
+                Issue.record("a status arrived from a stopped server")
+            } catch {
+                #expect(error.reason == .transport && [.unreachable, .timedOut].contains(error.transportError?.kind))
+            }
+            #expect(try store.read("powerauth.e2e.activation") == before)
+        }
+
+        /// Faults through the SDK: a 500 with an HTML page, a 401 with a §14.2 envelope, a body cut
+        /// in half — each a typed error, the stored activation byte-identical — then a blocked
+        /// activation: the status says so and the server refuses the signature.
+        @Test func faultsAreTypedAndTheStoreStaysIntact() async throws {
+            try await withMFAServer { url, _ in
+                let activated = try await ActivatedClient(url: url, instanceID: "faults")
+                defer { activated.discard() }
+                let before = try #require(try activated.store.read("powerauth.faults.activation"))
+                let expectations: [(String, PowerAuthSDKError.Reason, Int, String?)] = [
+                    ("garbage500", .server, 500, nil), ("envelope401", .authenticationFailed, 401, "ERR_AUTHENTICATION"), ("cut", .invalidResponse, 200, nil),
+                ]
+                for (fault, reason, status, code) in expectations {
+                    _ = try await integration(url, "integration/powerauth/fault", ["fault": fault])
+                    do {
+                        _ = try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession)
+                        Issue.record("\(fault): a status was accepted")
+                    } catch let error as PowerAuthSDKError {
+                        #expect(error.reason == reason && error.httpStatus == status, "\(fault): \(error)")
+                        if let code { #expect(error.protocolError?.code.rawValue == code, "\(fault): \(error)") }
+                    } catch {
+                        Issue.record("\(fault): not a PowerAuthSDKError: \(error)")
+                    }
+                    #expect(try activated.store.read("powerauth.faults.activation") == before, "\(fault) changed the store")
+                }
+                // The faults cost nothing: the next status is fine.
+                #expect(try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession).state == .active)
+
+                _ = try await integration(url, "integration/powerauth/activation/block", ["activationId": activated.activationID])
+                #expect(try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession).state == .blocked)
+                let body = Array(#"{"blocked":true}"#.utf8)
+                let header = try await activated.client.requestSignature(method: "POST", uriID: "/payment", body: body, factors: .possession,
+                                                                         authentication: activated.authentication)
                 let verdict = try await integration(url, "integration/powerauth/signature/verify", [
                     "activationId": activated.activationID, "method": "POST", "uriId": "/payment",
                     "body": Data(body).base64EncodedString(), "header": header.value,
                 ])
-                #expect(verdict["valid"] as? Bool == true, "\(name): \(verdict)")
+                #expect(verdict["valid"] as? Bool == false)
             }
-            #expect(try await client.fetchActivationStatus(possessionUnlockKey: possession).failedAttempts == 0)
-        }
-    }
-
-    @Test func serverDownIsATypedErrorAndTheStoreStaysIntact() async throws {
-        var stored: (SecureStore, String, SymmetricKey, PowerAuth.Configuration)?
-        try await withMFAServer { url, _ in
-            let activated = try await ActivatedClient(url: url, instanceID: "e2e")
-            stored = (activated.store, url, activated.possession, activated.core)
-        }
-        let (store, url, possession, core) = try #require(stored)
-        defer { try? FileManager.default.removeItem(atPath: store.directory) }
-        let before = try #require(try store.read("powerauth.e2e.activation"))
-        var configuration = URLSessionTransport.Configuration(baseURL: url)
-        configuration.logger = .disabled
-        configuration.timeout = 2
-        let client = try PowerAuthClient(configuration: .init(instanceID: "e2e", core: core), store: store,
-                                         transport: URLSessionTransport(configuration: configuration), now: { 0 })
-        do {
-            _ = try await client.fetchActivationStatus(possessionUnlockKey: possession)
-            Issue.record("a status arrived from a stopped server")
-        } catch {
-            #expect(error.reason == .transport && [.unreachable, .timedOut].contains(error.transportError?.kind))
-        }
-        #expect(try store.read("powerauth.e2e.activation") == before)
-    }
-
-    /// Faults through the SDK: a 500 with an HTML page, a 401 with a §14.2 envelope, a body cut
-    /// in half — each a typed error, the stored activation byte-identical — then a blocked
-    /// activation: the status says so and the server refuses the signature.
-    @Test func faultsAreTypedAndTheStoreStaysIntact() async throws {
-        try await withMFAServer { url, _ in
-            let activated = try await ActivatedClient(url: url, instanceID: "faults")
-            defer { activated.discard() }
-            let before = try #require(try activated.store.read("powerauth.faults.activation"))
-            let expectations: [(String, PowerAuthSDKError.Reason, Int, String?)] = [
-                ("garbage500", .server, 500, nil), ("envelope401", .authenticationFailed, 401, "ERR_AUTHENTICATION"), ("cut", .invalidResponse, 200, nil),
-            ]
-            for (fault, reason, status, code) in expectations {
-                _ = try await integration(url, "integration/powerauth/fault", ["fault": fault])
-                do {
-                    _ = try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession)
-                    Issue.record("\(fault): a status was accepted")
-                } catch let error as PowerAuthSDKError {
-                    #expect(error.reason == reason && error.httpStatus == status, "\(fault): \(error)")
-                    if let code { #expect(error.protocolError?.code.rawValue == code, "\(fault): \(error)") }
-                } catch {
-                    Issue.record("\(fault): not a PowerAuthSDKError: \(error)")
-                }
-                #expect(try activated.store.read("powerauth.faults.activation") == before, "\(fault) changed the store")
-            }
-            // The faults cost nothing: the next status is fine.
-            #expect(try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession).state == .active)
-
-            _ = try await integration(url, "integration/powerauth/activation/block", ["activationId": activated.activationID])
-            #expect(try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession).state == .blocked)
-            let body = Array(#"{"blocked":true}"#.utf8)
-            let header = try await activated.client.requestSignature(method: "POST", uriID: "/payment", body: body, factors: .possession,
-                                                                     authentication: activated.authentication)
-            let verdict = try await integration(url, "integration/powerauth/signature/verify", [
-                "activationId": activated.activationID, "method": "POST", "uriId": "/payment",
-                "body": Data(body).base64EncodedString(), "header": header.value,
-            ])
-            #expect(verdict["valid"] as? Bool == false)
         }
     }
 }
 
 /// mfa-server with its Salt Edge provider running for the duration of `body`.
 func withSaltEdgeServer(_ body: (String, SaltEdgeStandIn) async throws -> Void) async throws {
-    let saltEdge = try SaltEdgeStandIn()
+    let saltEdge = try SaltEdgeStandIn(providerKey: TestKeys.saltEdgeProvider)
     let (urls, continuation) = AsyncStream.makeStream(of: String.self)
     let app = try MFAServer.application(powerAuth: try PowerAuthStandIn(), saltEdge: saltEdge) { url in continuation.yield(url) }
     let group = ServiceGroup(services: [app])

@@ -1,7 +1,7 @@
 // A consumer's-eye test: each library product's main flow driven through its public API only.
 // This package is not the root package, so `package` symbols are invisible here; a symbol a
-// user needs that is not public fails this file's build (the hardening review found M-Pin's
-// secret types unusable from outside exactly that way).
+// user needs that is not public fails this file's build (M-Pin's secret types were
+// once unusable from outside exactly that way).
 
 import CMAuthenticator
 import CryptoPrimitives
