@@ -24,6 +24,8 @@ public enum SecretSource: Sendable, Equatable {
 public struct CommandOptions: Sendable {
     /// `--name value` pairs (the last one wins).
     public var values: [String: String] = [:]
+    /// Every value of each option, in order (for options that may repeat).
+    public var repeated: [String: [String]] = [:]
     /// The flags present.
     public var flags: Set<String> = []
     /// Arguments that are neither, in order.
@@ -36,6 +38,9 @@ public struct CommandOptions: Sendable {
     /// `NAME-file PATH` names a file (DESIGN.md §3).
     public static let secretOptionNames: Set<String> = ["--code", "--with-code", "--activation-code", "--password", "--new-password",
                                                         "--pin", "--signing-pin", "--secret", "--qr-secret"]
+
+    /// No options, flags or arguments (the command model fills them in).
+    public init() {}
 
     /// Parses `arguments` (everything after the verb). An option without its value, and a
     /// secret option with a value other than `-`, are usage errors.
@@ -57,7 +62,7 @@ public struct CommandOptions: Sendable {
         }
     }
 
-    private static func secretOnCommandLine(_ name: String) -> UsageError {
+    static func secretOnCommandLine(_ name: String) -> UsageError {
         UsageError(description: "\(name) is a secret and every local user can read the command line: "
                    + "use \(name)-file PATH (mode 0600) or \(name) - to read it from standard input")
     }

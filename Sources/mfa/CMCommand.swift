@@ -17,21 +17,6 @@ import ProtocolSupport
 import SecureStore
 
 enum CMCommand {
-    static let usage = """
-        usage: mfa cm <verb> [--store DIR] [--json] …
-          configure --base-url URL [--list-key-file DER-or-PEM | --no-pinning] [--allow-http-loopback] [--app-key KEY]
-          register --phone +31601234567      the service sends an SMS
-          register [--code - | --code-file F]  finish with the SMS code
-          status
-          environment add [--qr-file F] | list | remove <environment-id>
-                                             the QR text holds the environment's secret
-          requests [--watch [--interval SECONDS]]
-          approve|deny <request-id>
-        Secrets (the SMS code, the QR text) never come from an argument, which every local user
-        can read: from the file an option names (mode 0600; a file others may read is refused),
-        else from the terminal without echo, else from a line of standard input.
-        Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport, pinning or store.
-        """
 
     struct Stored: Codable {
         let baseURL: String
@@ -43,26 +28,9 @@ enum CMCommand {
 
     static let record = "mfa.cm.config"
 
-    static func run(_ arguments: [String]) -> Int32 {
-        CommandSupport.run(arguments, tool: "mfa cm", usage: usage) { verb, options in
-            do {
-                try await dispatch(verb, options)
-                return ExitStatus.ok.rawValue
-            } catch let error as UsageError {
-                return CommandSupport.fail("mfa cm", error.description, .usage)
-            } catch let error as SecretInput.Failure {
-                return CommandSupport.fail("mfa cm", error.description, .usage)
-            } catch let error as CMClientError {
-                let status: ExitStatus = switch error.reason {
-                case .server, .invalidResponse, .environmentInvalid, .requestExpired: .refused
-                case .transport, .store, .pinning: .transportOrStore
-                case .notRegistered, .unknownEnvironment, .invalidInput: .usage
-                }
-                return CommandSupport.fail("mfa cm", "\(error)", status)
-            } catch {
-                return CommandSupport.fail("mfa cm", "\(error)", .transportOrStore)
-            }
-        }
+    /// Runs `verb` (the command model has checked its options).
+    static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
+        await CommandSupport.run("mfa cm") { try await dispatch(verb, options) }
     }
 
     static func configure(_ options: CommandOptions) throws {

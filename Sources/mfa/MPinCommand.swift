@@ -14,26 +14,6 @@ import ProtocolSupport
 import SecureStore
 
 enum MPinCommand {
-    static let usage = """
-        usage: mfa mpin <verb> [--store DIR] [--json] …
-          configure (--backend URL | --qr TEXT) [--client-id ID] [--trusted-domain DOMAIN] [--allow-http-loopback]
-          service <qr-text>                    the service behind a QR code
-          session <access-code>                the browser session behind an access code
-          verify --user ID [--access-code C]   the platform e-mails a verification code
-          confirm --user ID [--code-file F]    the e-mailed code; prints the activation token
-          register --user ID [--access-code C] [--with-code - | --with-code-file F] [--pin-file F] [--pin-length 1-9]
-                                               start (or resume) with an activation token or
-                                               registration code, confirm, then the PIN
-          users [--all]
-          authenticate --user ID (--access-code C | --qr TEXT | --authorization-url URL | --otp | --registration-code) [--pin-file F]
-          signing-register --user ID [--pin-file F] [--signing-pin-file F]
-          sign --user ID --hash HEX [--timestamp UNIX-SECONDS] [--pin-file F]
-          delete --user ID
-        Secrets (PINs, codes, tokens) never come from an argument, which every local user can read:
-        from the file an option names (mode 0600; a file others may read is refused), else from
-        the terminal without echo, else from a line of standard input (`--code -` and
-        `--with-code -` say to read one there). Exit status: 0 ok, 1 refused by the platform, 2 usage, 3 transport or store.
-        """
 
     struct Stored: Codable {
         let backend: String
@@ -44,27 +24,9 @@ enum MPinCommand {
 
     static let record = "mfa.mpin.config"
 
-    static func run(_ arguments: [String]) -> Int32 {
-        CommandSupport.run(arguments, tool: "mfa mpin", usage: usage) { verb, options in
-            do {
-                try await dispatch(verb, options)
-                return ExitStatus.ok.rawValue
-            } catch let error as UsageError {
-                return CommandSupport.fail("mfa mpin", error.description, .usage)
-            } catch let error as SecretInput.Failure {
-                return CommandSupport.fail("mfa mpin", error.description, .usage)
-            } catch let error as MPinError {
-                let status: ExitStatus = switch error.reason {
-                case .incorrectPIN, .identityNotVerified, .registrationExpired, .revoked, .invalidAccessCode, .requestExpired, .notAuthorized,
-                     .server, .invalidResponse: .refused
-                case .flowError, .invalidInput, .untrustedDomain: .usage
-                case .transport, .store, .crypto: .transportOrStore
-                }
-                return CommandSupport.fail("mfa mpin", "\(error)", status)
-            } catch {
-                return CommandSupport.fail("mfa mpin", "\(error)", .transportOrStore)
-            }
-        }
+    /// Runs `verb` (the command model has checked its options).
+    static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
+        await CommandSupport.run("mfa mpin") { try await dispatch(verb, options) }
     }
 
     static func client(_ options: CommandOptions, _ stored: Stored) throws -> MPinClient {
@@ -190,7 +152,8 @@ enum MPinCommand {
         }
         guard user.state == .activated else { throw UsageError(description: "\(id) is \(user.state.rawValue)") }
         let pin = try pin(options)
-        user = try await client.finishRegistration(for: user, pin: pin, pinLength: try options.integer("--pin-length", default: 4, in: 1...9))
+        let pinLength = options.values["--pin-length"] == nil ? nil : try options.integer("--pin-length", default: 4, in: 1...9)   // default: the PIN's digits
+        user = try await client.finishRegistration(for: user, pin: pin, pinLength: pinLength)
         CommandSupport.output(options, ["user": id, "state": user.state.rawValue, "mpin_id": user.mpinID], text: "\(id) registered")
     }
 

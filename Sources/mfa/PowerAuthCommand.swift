@@ -14,36 +14,13 @@ import ProtocolSupport
 import SecureStore
 
 enum PowerAuthCommand {
-    static let usage = """
-        usage: mfa powerauth <verb> [--store DIR] [--instance NAME] [--json] [--allow-http-loopback] …
-          configure --config-string S --base-url URL [--protocol 3.3] [--allow-http-loopback]
-          activate [--code - | --code-file F] [--name NAME] [--password-file F]
-          status
-          sign --method M --uri-id ID [--body-file F] [--factors possession|possession_knowledge] [--password-file F]
-          call --path P [--body-file F] [--uri-id ID | --token NAME] [--encrypt application|activation]
-               [--factors …] [--password-file F]
-          token create|remove --name NAME [--factors …] [--password-file F]
-          change-password [--password-file F --new-password-file F]
-          remove [--local] [--password-file F]
-        --store DIR     the secure store (default ~/.local/share/swiftmfa)
-        --instance NAME the activation namespace (default "default")
-        --json          machine-readable output
-        --allow-http-loopback  accept an http:// base URL to 127.0.0.1 / localhost (test servers
-                        only; remembered by configure)
-        Secrets are read from the terminal without echo, from standard input when it is not a
-        terminal, or from the file an option names — never from an argument.
-        Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store.
-        """
 
     typealias Status = ExitStatus
     typealias Options = CommandOptions
 
-    static func run(_ arguments: [String]) -> Int32 {
-        CommandSupport.run(arguments, tool: "mfa powerauth", usage: usage) { verb, options in await dispatch(verb, options) }
-    }
-
-    static func dispatch(_ verb: String, _ options: Options) async -> Int32 {
-        do {
+    /// Runs `verb` (the command model has checked its options).
+    static func run(_ verb: String, _ options: Options) async -> Int32 {
+        await CommandSupport.run("mfa powerauth") {
             switch verb {
             case "configure": try configure(options)
             case "activate": try await activate(options)
@@ -55,26 +32,7 @@ enum PowerAuthCommand {
             case "remove": try await remove(options)
             default: throw UsageError(description: "unknown verb \(verb) (see mfa powerauth --help)")
             }
-            return Status.ok.rawValue
-        } catch let error as UsageError {
-            return fail(error.description, .usage)
-        } catch let error as SecretInput.Failure {
-            return fail(error.description, .usage)
-        } catch let error as PowerAuthSDKError {
-            let refused: Set<PowerAuthSDKError.Reason> = [.server, .authenticationFailed, .invalidResponse]
-            return fail("\(error)", refused.contains(error.reason) ? .refused : error.reason == .transport || error.reason == .store
-                        ? .transportOrStore : .usage)
-        } catch let error as NetworkingError {
-            return fail("\(error)", error.httpStatus != nil ? .refused : .transportOrStore)
-        } catch let error as SecureStoreError {
-            return fail("store: \(error)", .transportOrStore)
-        } catch {
-            return fail("\(error)", .transportOrStore)
         }
-    }
-
-    static func fail(_ message: String, _ status: Status) -> Int32 {
-        CommandSupport.fail("mfa powerauth", message, status)
     }
 
     static func output(_ options: Options, _ object: [String: Any], text: String) {

@@ -11,39 +11,10 @@ import SaltEdgeAuthenticator
 import SecureStore
 
 enum SaltEdgeCommand {
-    static let usage = """
-        usage: mfa saltedge <verb> [--store DIR] [--json] [--allow-http-loopback] …
-          connect <deep-link>                  create the connection; prints the page to open
-          complete <connection-id> <redirect>  finish it with the redirect the bank sent
-          connections
-          rename <connection-id> <name>
-          authorizations [--connection ID] [--watch [--interval SECONDS]]
-          confirm|deny <authorization-id> [--connection ID]
-          action <deep-link> [--connection ID]
-          consents [--connection ID] [--revoke CONSENT-ID]
-          revoke <connection-id>
-        --allow-http-loopback  accept http:// URLs to 127.0.0.1 / localhost (test servers only)
-        Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store.
-        """
 
-    static func run(_ arguments: [String]) -> Int32 {
-        CommandSupport.run(arguments, tool: "mfa saltedge", usage: usage) { verb, options in
-            do {
-                try await dispatch(verb, options)
-                return ExitStatus.ok.rawValue
-            } catch let error as UsageError {
-                return CommandSupport.fail("mfa saltedge", error.description, .usage)
-            } catch let error as SaltEdgeClientError {
-                let status: ExitStatus = switch error.reason {
-                case .server, .invalidResponse: .refused
-                case .transport, .store: .transportOrStore
-                case .unknownConnection, .invalidInput: .usage
-                }
-                return CommandSupport.fail("mfa saltedge", "\(error)", status)
-            } catch {
-                return CommandSupport.fail("mfa saltedge", "\(error)", .transportOrStore)
-            }
-        }
+    /// Runs `verb` (the command model has checked its options).
+    static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
+        await CommandSupport.run("mfa saltedge") { try await dispatch(verb, options) }
     }
 
     static func client(_ options: CommandOptions) throws -> SaltEdgeAuthenticatorClient {

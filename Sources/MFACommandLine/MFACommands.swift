@@ -1,0 +1,141 @@
+// Every command of `mfa`, declared once (DESIGN.md §3): the families' verbs and options, from
+// which the parser, the help at every level and docs/cli-reference.md come (CommandModel*.swift).
+// The same option means the same in every family: `--store`, `--json`, `--allow-http-loopback`.
+
+/// The declarations of `mfa`.
+public enum MFACommands {
+    static let json = OptionSpec.flag("--json", "machine-readable output: one JSON document per result, errors too")
+    static let store = OptionSpec.value("--store", "DIR", "the secure store (default $XDG_DATA_HOME/swiftmfa or ~/.local/share/swiftmfa)")
+    static let loopback = OptionSpec.flag("--allow-http-loopback",
+                                          "accept http:// to 127.0.0.1 / localhost (test servers only; configure remembers it)")
+    static let exitNote = "Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store."
+    static let secretNote = "Secrets (passwords, PINs, codes, QR secrets) never come from an argument, which every local user can read: "
+        + "from the file `NAME-file F` names (mode 0600; a file others may read is refused), else from the terminal without echo, "
+        + "else from a line of standard input (`NAME -`)."
+    static let passwordFile = OptionSpec.value("--password-file", "F", "the password, from a file of mode 0600 (else the terminal or standard input)")
+    static let factors = OptionSpec.value("--factors", "possession|possession_knowledge", "which factors sign (default possession_knowledge)")
+    static let bodyFile = OptionSpec.value("--body-file", "F", "the request body")
+    static let connection = OptionSpec.value("--connection", "ID", "the connection (default: the only one)")
+    static let watch = OptionSpec.flag("--watch", "keep polling and print every change")
+    static let interval = OptionSpec.value("--interval", "SECONDS", "seconds between polls with --watch (0.1-86400, default 3)")
+    static let user = OptionSpec.value("--user", "ID", "the user's identity (e-mail)")
+    static let pinFile = OptionSpec.value("--pin-file", "F", "the PIN, from a file of mode 0600 (else the terminal or standard input)")
+    static let accessCode = OptionSpec.value("--access-code", "C", "the browser session's access code")
+
+    /// The whole model.
+    public static let model = CommandModel(tool: "mfa", summary: "SwiftMFA from a shell: vector suites, throughput, and the five MFA clients.",
+                                           families: [vectors, acvp, bench, selftest, generate, powerAuth, saltEdge, cm, mpin])
+
+    static let vectors = FamilySpec(command: VerbSpec(
+        "vectors", "Run test-vector files (Wycheproof, CAVP, ACVP, PowerAuth, Milagro, Salt Edge, CM, ours) against the engine",
+        arguments: ["[PATH...]"], requiredArguments: 0,
+        options: [json, .flag("--verbose", "say why each skipped case was skipped"),
+                  .value("--junit", "FILE", "also write a JUnit XML report (one testsuite per file, one testcase per case)")]),
+        notes: ["With no PATH: Vectors/, ../shared/vectors when present, and every directory in $MFA_VECTORS.",
+                "Exit status: 0 when nothing failed and something passed, 1 on any failure, 2 usage."])
+
+    static let acvp = FamilySpec("acvp", "A lab's ACVP workflow: answer a prompt file, check a response against expected results", verbs: [
+        VerbSpec("respond", "Write the response file an ACVP server expects for PROMPT", arguments: ["PROMPT"],
+                 options: [.value("--output", "FILE", "where to write the response (default: standard output)")]),
+        VerbSpec("check", "Compare a response file with expected results", arguments: ["RESPONSE", "EXPECTED"], options: [json]),
+    ], notes: ["Exit status: 0 all cases agree, 1 any case differs, 2 usage or unreadable file."])
+
+    static let bench = FamilySpec(command: VerbSpec(
+        "bench", "Measure the engine's throughput: warm-up, rounds of at least --min-time, the median as ops/s, µs/op, MB/s",
+        options: [json, .value("--filter", "TEXT", "only rows whose name contains TEXT (with --iterations: exact names, A|B)"),
+                  .value("--min-time", "SECONDS", "the least time per round (0.001-3600, default 0.2)"),
+                  .value("--threads", "N", "N threads at once; the aggregate ops/s (1-1024)"),
+                  .flag("--against-processes", "with --threads N: also N processes, and threads as a fraction of them"),
+                  .value("--iterations", "N", "run each named row N times untimed, for callgrind")]),
+        notes: ["Row names are layer/algorithm/op[/size], e.g. p256/ecdsa/sign, aes128/cbc/encrypt/1KiB."])
+
+    static let selftest = FamilySpec(command: VerbSpec("selftest", "Run the engine's known-answer self-tests", options: [json]))
+
+    static let generate = FamilySpec(command: VerbSpec(
+        "generate", "Print a generated source table: p256-tables or bn254cx-constants", arguments: ["TABLE"]))
+
+    static let powerAuth = FamilySpec("powerauth", "PowerAuth 3.x: activate this device, check its status, sign requests, call your API",
+                                      sharedOptions: [store, .value("--instance", "NAME", "the activation namespace (default \"default\")"), json, loopback],
+                                      verbs: [
+        VerbSpec("configure", "Store the application's configuration string and the server's base URL", options: [
+            .value("--config-string", "S", "the configuration string (APP_KEY, APP_SECRET, the master server key)"),
+            .value("--base-url", "URL", "the PowerAuth server (https; http only to loopback with --allow-http-loopback)"),
+            .value("--protocol", "VERSION", "3.0-3.3 for new activations (default 3.3)")]),
+        VerbSpec("activate", "Activate with an activation code (its signature is checked first), then set the password", options: [
+            .secret("--code", "the activation code CODE#SIGNATURE"), .value("--name", "NAME", "the activation's name on the server"), passwordFile]),
+        VerbSpec("status", "The activation's status; a counter ahead of the server is synchronised or reported as a deadlock"),
+        VerbSpec("sign", "Print the X-PowerAuth-Authorization header for a request", options: [
+            .value("--method", "M", "GET, POST, PUT or DELETE"), .value("--uri-id", "ID", "the request's URI identifier"), bodyFile, factors, passwordFile]),
+        VerbSpec("call", "Send a signed, token-signed or end-to-end encrypted request to your API", options: [
+            .value("--path", "P", "the request path"), bodyFile, .value("--uri-id", "ID", "sign with this URI identifier"),
+            .value("--token", "NAME", "sign with this token instead"), .value("--encrypt", "application|activation", "end-to-end encryption scope"),
+            factors, passwordFile]),
+        VerbSpec("token", "Create or remove a token", verbs: [
+            VerbSpec("create", "Create the token NAME", options: [.value("--name", "NAME", "the token's name"), factors, passwordFile]),
+            VerbSpec("remove", "Remove the token NAME", options: [.value("--name", "NAME", "the token's name"), factors, passwordFile]),
+        ]),
+        VerbSpec("change-password", "Change the password (checked by the server first)", options: [
+            passwordFile, .value("--new-password-file", "F", "the new password, from a file of mode 0600")]),
+        VerbSpec("remove", "Remove the activation (on the server too, unless --local)", options: [
+            .flag("--local", "forget it on this device only"), passwordFile]),
+    ], notes: [secretNote, exitNote])
+
+    static let saltEdge = FamilySpec("saltedge", "Salt Edge Authenticator v2: connect to a bank, watch and confirm authorizations, consents",
+                                     sharedOptions: [store, json, loopback], verbs: [
+        VerbSpec("connect", "Create a connection from the bank's deep link; prints the page to open", arguments: ["deep-link"]),
+        VerbSpec("complete", "Finish a connection with the redirect the bank sent", arguments: ["connection-id", "redirect-url"]),
+        VerbSpec("connections", "List the connections"),
+        VerbSpec("rename", "Rename a connection", arguments: ["connection-id", "name"]),
+        VerbSpec("authorizations", "List (or watch) pending authorizations", options: [connection, watch, interval]),
+        VerbSpec("confirm", "Confirm an authorization", arguments: ["authorization-id"], options: [connection]),
+        VerbSpec("deny", "Deny an authorization", arguments: ["authorization-id"], options: [connection]),
+        VerbSpec("action", "Submit an instant action from its deep link", arguments: ["deep-link"], options: [connection]),
+        VerbSpec("consents", "List consents, or revoke one", options: [connection, .value("--revoke", "CONSENT-ID", "revoke this consent")]),
+        VerbSpec("revoke", "Revoke a connection (at the bank and here)", arguments: ["connection-id"]),
+    ], notes: [exitNote])
+
+    static let cm = FamilySpec("cm", "CM Authenticator: register this device, link environments, approve or deny requests",
+                               sharedOptions: [store, json], verbs: [
+        VerbSpec("configure", "Store the service URL and the key its certificate list is signed with", options: [
+            .value("--base-url", "URL", "the CM service"), .value("--list-key-file", "F", "the list-signing public key (DER or PEM)"),
+            .flag("--no-pinning", "do not pin certificates (an explicit opt-out)"), loopback,
+            .value("--app-key", "KEY", "the app key sent at registration")]),
+        VerbSpec("register", "Register by phone (the service sends an SMS), then finish with the SMS code", options: [
+            .value("--phone", "NUMBER", "start: the phone number, e.g. +31601234567"), .secret("--code", "finish: the SMS code")]),
+        VerbSpec("status", "The device's registration status"),
+        VerbSpec("environment", "Link, list or remove environments", verbs: [
+            VerbSpec("add", "Link an environment from its QR text <id>,<secret> (a secret: file or standard input)", options: [
+                .value("--qr-file", "F", "the QR text, from a file of mode 0600 (else the terminal or standard input)")]),
+            VerbSpec("list", "List the linked environments"),
+            VerbSpec("remove", "Unlink an environment", arguments: ["environment-id"]),
+        ]),
+        VerbSpec("requests", "List (or watch) pending authentication requests", options: [watch, interval]),
+        VerbSpec("approve", "Approve a request", arguments: ["request-id"]),
+        VerbSpec("deny", "Deny a request", arguments: ["request-id"]),
+    ], notes: [secretNote, exitNote])
+
+    static let mpin = FamilySpec("mpin", "MIRACL MFA (M-Pin): register a user with a PIN, authenticate, sign",
+                                 sharedOptions: [store, json], verbs: [
+        VerbSpec("configure", "Store the platform's backend (or find it from a QR text)", options: [
+            .value("--backend", "URL", "the platform's backend"), .value("--qr", "TEXT", "a QR text naming the backend"),
+            .value("--client-id", "ID", "the OIDC client id"), .value("--trusted-domain", "DOMAIN", "a domain the platform may send the client to"),
+            loopback]),
+        VerbSpec("service", "The service behind a QR text", arguments: ["qr-text"]),
+        VerbSpec("session", "The browser session behind an access code", arguments: ["access-code"]),
+        VerbSpec("verify", "Start verifying an identity: the platform e-mails a code", options: [
+            user, accessCode, .value("--device-name", "NAME", "this device's name")]),
+        VerbSpec("confirm", "Confirm the e-mailed code; prints the activation token", options: [user, .secret("--code", "the e-mailed code")]),
+        VerbSpec("register", "Register (or resume) with an activation token or registration code, then set the PIN", options: [
+            user, accessCode, .secret("--with-code", "the activation token or registration code"), pinFile,
+            .value("--pin-length", "N", "the PIN's number of digits (1-9)"), .value("--device-name", "NAME", "this device's name")]),
+        VerbSpec("users", "List the registered users", options: [.flag("--all", "also users that are not registered yet")]),
+        VerbSpec("authenticate", "Authenticate a user to a session, an authorization URL, an OTP or a registration code", options: [
+            user, accessCode, .value("--qr", "TEXT", "the QR text of a session"), .value("--authorization-url", "URL", "an OIDC authorization URL"),
+            .flag("--otp", "print a one-time password"), .flag("--registration-code", "print a registration code for another device"), pinFile]),
+        VerbSpec("signing-register", "Register a signing identity (DVS) for a user", options: [
+            user, pinFile, .value("--signing-pin-file", "F", "the signing PIN, from a file of mode 0600")]),
+        VerbSpec("sign", "Sign a document hash with the user's signing identity", options: [
+            user, .value("--hash", "HEX", "the document's hash"), .value("--timestamp", "UNIX-SECONDS", "the signature time (default now)"), pinFile]),
+        VerbSpec("delete", "Remove a user from this device", options: [user]),
+    ], notes: [secretNote, "Exit status: 0 ok, 1 refused by the platform, 2 usage, 3 transport or store."])
+}
