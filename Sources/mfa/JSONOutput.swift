@@ -3,6 +3,8 @@
 // (docs/static-and-embedded.md). Writes strings, booleans, integers, doubles, arrays and objects (keys sorted, slashes
 // not escaped), and `JSONOutput.null`; it cannot fail, so no output silently falls back.
 
+import ProtocolSupport
+
 enum JSONOutput {
     /// The JSON `null`.
     struct Null {}
@@ -18,6 +20,7 @@ enum JSONOutput {
     private static func write(_ value: Any, to out: inout String) {
         switch value {
         case is Null: out += "null"
+        case let raw as JSONText: out += raw.text  // a server's object, nested as JSON (never as a string)
         case let flag as Bool: out += flag ? "true" : "false"
         case let number as Int: out += String(number)
         case let number as Int64: out += String(number)

@@ -54,7 +54,7 @@ extension PowerAuthCommand {
                                      "serverState": "\(status.state)", "deadlock": result.isDeadlocked,
                                      "failedAttempts": Int(status.failedAttempts), "maxFailedAttempts": Int(status.maxFailedAttempts),
                                      "remainingAttempts": status.remainingAttempts]
-        if let custom = result.customObject { object["customObject"] = custom.text }
+        if let custom = result.customObject { object["customObject"] = custom }
         let advice = result.isDeadlocked
             ? " (the signature counter cannot be synchronised: signing is refused; run `mfa powerauth remove --local` and activate again)" : ""
         output(options, object, text: "\(state), \(status.failedAttempts) of \(status.maxFailedAttempts) failed attempts"
@@ -99,8 +99,7 @@ extension PowerAuthCommand {
         let authentication = needsAuthentication ? try authentication(options, possession: possession, defaultFactors: .possessionKnowledge) : nil
         let service = NetworkingService(client: client, transport: transport, serviceName: "mfa")
         let answer = try await service.post(object, to: endpoint, authentication: authentication)
-        let text = answer?.text ?? "null"
-        output(options, ["responseObject": text], text: text)
+        output(options, ["responseObject": answer.map { $0 as Any } ?? JSONOutput.null], text: answer?.text ?? "null")
     }
 
     static func token(_ options: Options) async throws {
