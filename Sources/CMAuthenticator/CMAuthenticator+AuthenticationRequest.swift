@@ -76,7 +76,8 @@ extension CMAuthenticator {
             }
             guard (wire.expiry ?? defaultRequestExpiry) > 0 else { throw ProtocolError(.malformedInput, "expiry must be positive") }
             id = wire.id
-            expiry = wire.expiry ?? defaultRequestExpiry
+            // §4: a duration from the server, clamped before any date arithmetic uses it.
+            expiry = min(wire.expiry ?? defaultRequestExpiry, maximumRequestExpiry)
             createdAt = wire.created_at.date
             ip = wire.ip
             geoIP = wire.geoip

@@ -30,7 +30,8 @@ extension CMAuthenticator {
     ///   - style: the token shape.
     public static func bearerToken(secret: EnvironmentSecret, now: Date, authenticationID: String? = nil,
                                    body: [UInt8]? = nil, style: TokenStyle = .android) -> String {
-        let issued = Int64(now.timeIntervalSince1970.rounded(.down))
+        // §5; clamped so `exp` = `iat` + 60 cannot overflow, whatever the clock says.
+        let issued = min(unixSeconds(now), Int64.max - tokenLifetime)
         let header: JSONText
         var claims: [(String, JSONText)] = []
         switch style.kind {

@@ -75,6 +75,13 @@ extension CMAuthenticator {
         /// Set the push token; `pushEnabled` false means SMS fallback. `development` is iOS's
         /// APNs sandbox flag, sent only when given.
         case pushToken(String?, pushEnabled: Bool, development: Bool?)
+
+        /// Whether `code` can be an SMS verification code (§2 `verification_code`, e.g.
+        /// `12345`): 4–10 ASCII digits. Checked before sending, so a mistyped code never uses up
+        /// one of the service's verification attempts.
+        public static func isValidVerificationCode(_ code: String) -> Bool {
+            (4...10).contains(code.utf8.count) && code.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        }
     }
 
     /// The registration answer (§2).

@@ -1,6 +1,7 @@
 // The CM Authenticator device API client (cm-authenticator.md), sans-I/O: request builders and
 // response parsers; the clock and the transport belong to the caller.
 
+package import FoundationEssentials
 public import ProtocolSupport
 
 /// The CM.com Authenticator device API client: phone registration, push token, environments
@@ -20,6 +21,19 @@ public enum CMAuthenticator {
 
     /// How often the certificate list may be refreshed, in seconds (§6).
     public static let certificateRefreshInterval: Int64 = 3600
+
+    /// The longest `expiry` taken from a server, in seconds (§4: a duration of about a minute);
+    /// a longer one is clamped to it, so a request never stays answerable for years.
+    public static let maximumRequestExpiry: Int64 = 86_400
+
+    /// Whole Unix seconds of `date`, clamped to ±2⁶² s (far beyond any real clock; NaN is 0), so
+    /// a broken clock never traps in `Int64(_:)` and a few seconds more never overflow.
+    package static func unixSeconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard !seconds.isNaN else { return 0 }
+        let limit = Double(Int64(1) << 62)
+        return Int64(Swift.max(-limit, Swift.min(limit, seconds)))
+    }
 }
 
 extension ProtocolError.Code {

@@ -16,11 +16,13 @@ extension CMAuthenticatorClient {
     public func certificatePins(refresh: Bool = false) async throws(CMClientError) -> CertificatePins? {
         guard case .enforced(let listKey) = pinning else { return nil }
         let record = try records.device()
-        let clock = Int64(now().timeIntervalSince1970.rounded(.down))
+        let clock = CMAuthenticator.unixSeconds(now())
         let cached = Self.pins(of: record)
-        if !refresh, !cached.isEmpty, let fetched = record.pinsFetchedAt,
-           (0..<CMAuthenticator.certificateRefreshInterval).contains(clock - fetched) {
-            return cached
+        // §6: fresh for an hour. The stored time is data: a difference that overflows (a record
+        // from a broken clock, or tampered) is simply not fresh.
+        if !refresh, !cached.isEmpty, let fetched = record.pinsFetchedAt {
+            let (age, overflow) = clock.subtractingReportingOverflow(fetched)
+            if !overflow, (0..<CMAuthenticator.certificateRefreshInterval).contains(age) { return cached }
         }
         let verified: [CMAuthenticator.CertificatePin]
         do {

@@ -77,9 +77,11 @@ public actor CMAuthenticatorClient {
         return try await updateDevice(.phoneNumber(number), phoneNumber: number.e164)
     }
 
-    /// Finishes phone verification with the SMS code.
+    /// Finishes phone verification with the SMS code; a code that is not 4–10 digits is
+    /// ``CMClientError/Reason/invalidInput`` before anything is sent (§2).
     @discardableResult
     public func verify(code: String) async throws(CMClientError) -> CMAuthenticator.DeviceRegistration.Status {
+        guard CMAuthenticator.DeviceUpdate.isValidVerificationCode(code) else { throw CMClientError(.invalidInput, "an SMS code is 4–10 digits") }
         guard try records.device().deviceID != nil else { throw CMClientError(.notRegistered, "register a phone number first") }
         return try await updateDevice(.verificationCode(code))
     }

@@ -80,7 +80,7 @@ extension MPinClient {
         guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust issues no OTPs") }
         let (answer, pass2) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(otp: true))
         guard let otp = pass2.OTP, !otp.isEmpty else { throw MPinError(.invalidResponse, "the platform sent no OTP") }
-        return MPinOneTimeCode(code: otp, expiresAt: answer.expireTime?.date, timeToLive: answer.ttlSeconds, serverTime: answer.nowTime?.date)
+        return MPinOneTimeCode(code: otp, expiresAt: answer.expireTime?.date, timeToLive: try checkedTimeToLive(answer.ttlSeconds), serverTime: answer.nowTime?.date)
     }
 
     /// Asks the platform for a one-time registration code for another device
@@ -91,7 +91,7 @@ extension MPinClient {
         if let projectID = trustProjectID { return try await trustQuickCode(user, pin: pin, secondFactor: secondFactor, projectID: projectID) }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "reg-code"))
         guard let code = answer.otp ?? answer.code, !code.isEmpty else { throw MPinError(.invalidResponse, "the platform sent no registration code") }
-        return MPinOneTimeCode(code: code, expiresAt: answer.expireTime?.date, timeToLive: answer.ttlSeconds, serverTime: answer.nowTime?.date)
+        return MPinOneTimeCode(code: code, expiresAt: answer.expireTime?.date, timeToLive: try checkedTimeToLive(answer.ttlSeconds), serverTime: answer.nowTime?.date)
     }
 
     // MARK: The passes
@@ -100,6 +100,7 @@ extension MPinClient {
     func authenticate(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN?,
                       _ request: Request) async throws(MPinError) -> (MPinPlatform.AuthenticateWire, MPinPlatform.Pass2Wire) {
         var record = try storedRecord(user, allowed: [.registered])
+        if !request.signing { try checkPIN(pin, of: record) }   // before any request: a misfit PIN never counts as wrong
         let settings = try activeSettings()
         let credential = try credential(of: record, signing: request.signing, secondFactor: secondFactor)
         var permit: MPin.Client.DatedPermit?
@@ -152,7 +153,9 @@ extension MPinClient {
         // process at the same time is not lost (and a removed user is not brought back).
         record = try records.update(identity: record.identity, backend: record.backend) { (stored: inout UserRecord?) throws(MPinError) in
             guard var fresh = stored else { return record }
-            fresh.failedAuthentications += 1
+            // A stored count is data: saturated, never an overflow trap (a negative one restarts).
+            let count = max(0, fresh.failedAuthentications)
+            fresh.failedAuthentications = count < Int.max ? count + 1 : count
             if error.userBlocked {
                 fresh.state = .blocked
                 fresh.secrets.token = nil

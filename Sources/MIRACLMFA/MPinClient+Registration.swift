@@ -20,19 +20,16 @@ extension MPinClient {
     /// The user moves to ``MPinUser/State/startedVerification``.
     public func startVerification(for user: MPinUser, clientID: String? = nil, redirectURI: String? = nil,
                                   accessCode: String? = nil) async throws(MPinError) {
-        var record = try storedRecord(user, allowed: [.invalid, .startedVerification])
+        let started = try storedRecord(user, allowed: [.invalid, .startedVerification])
         if let projectID = trustProjectID {
             try await trustStartVerification(user, projectID: projectID, clientID: clientID ?? configuration.clientID, redirectURI: redirectURI,
                                              accessCode: accessCode)
-            record.state = .startedVerification
-            try records.write(record)
-            return
+        } else {
+            let body = MPinPlatform.verificationBody(userID: user.identity, clientID: clientID ?? configuration.clientID, redirectURI: redirectURI,
+                                                     accessCode: accessCode, deviceName: user.deviceName)
+            _ = try await send(.post, try activeBackend() + "/verification/email", body: body, step: .verification)
         }
-        let body = MPinPlatform.verificationBody(userID: user.identity, clientID: clientID ?? configuration.clientID, redirectURI: redirectURI,
-                                                 accessCode: accessCode, deviceName: user.deviceName)
-        _ = try await send(.post, try activeBackend() + "/verification/email", body: body, step: .verification)
-        record.state = .startedVerification
-        try records.write(record)
+        _ = try updateRegistration(of: started, allowed: [.invalid, .startedVerification]) { $0.state = .startedVerification }
     }
 
     /// Confirms the verification with the code of the e-mailed link (`FinishVerification`;
@@ -50,38 +47,44 @@ extension MPinClient {
     /// counts as verified. The user moves to ``MPinUser/State/startedRegistration``.
     public func startRegistration(for user: MPinUser, accessCode: String?, registrationCode: String? = nil,
                                   pushToken: String? = nil) async throws(MPinError) -> MPinUser {
-        var record = try storedRecord(user, allowed: [.invalid, .startedVerification])
+        let started = try storedRecord(user, allowed: [.invalid, .startedVerification])
         if trustProjectID != nil {
-            try await trustStartRegistration(&record, activationToken: registrationCode, pushToken: pushToken)
-            record.state = .startedRegistration
-            try records.write(record)
-            return record.user
+            var issued = started
+            try await trustStartRegistration(&issued, activationToken: registrationCode, pushToken: pushToken)
+            return try updateRegistration(of: started, allowed: [.invalid, .startedVerification]) { fresh in
+                fresh.mpinID = issued.mpinID
+                fresh.secrets.regOTT = issued.secrets.regOTT
+                fresh.customerID = issued.customerID
+                fresh.state = .startedRegistration
+            }.user
         }
         let settings = try activeSettings()
         let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: accessCode,
                                              activationCode: registrationCode, pushToken: pushToken)
         let response = try await send(.put, settings.registerURL, body: body, step: .register)
-        try apply(try decode(MPinPlatform.RegisterWire.self, response, "registration answer"), to: &record)
-        record.secrets.accessCode = accessCode
-        record.state = .startedRegistration
-        try records.write(record)
-        return record.user
+        let wire = try decode(MPinPlatform.RegisterWire.self, response, "registration answer")
+        return try updateRegistration(of: started, allowed: [.invalid, .startedVerification]) { (fresh: inout UserRecord) throws(MPinError) in
+            try apply(wire, to: &fresh)
+            fresh.secrets.accessCode = accessCode
+            fresh.state = .startedRegistration
+        }.user
     }
 
     /// Restarts registration with the same M-Pin ID, e.g. to send the e-mail again
     /// (`RestartRegistration:`; `PUT registerURL/{mpinId}` with `regOTT`).
     public func restartRegistration(for user: MPinUser) async throws(MPinError) -> MPinUser {
-        var record = try storedRecord(user, allowed: [.startedRegistration, .activated])
+        let started = try storedRecord(user, allowed: [.startedRegistration, .activated])
         guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust restarts by verifying again") }
         let settings = try activeSettings()
-        let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: record.secrets.accessCode,
-                                             activationCode: nil, pushToken: nil, regOTT: record.secrets.regOTT)
-        let response = try await send(.put, settings.registerURL + "/" + record.mpinID, body: body, step: .register)
-        try apply(try decode(MPinPlatform.RegisterWire.self, response, "registration answer"), to: &record)
-        record.secrets.pendingClientSecret = nil
-        record.state = .startedRegistration
-        try records.write(record)
-        return record.user
+        let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: started.secrets.accessCode,
+                                             activationCode: nil, pushToken: nil, regOTT: started.secrets.regOTT)
+        let response = try await send(.put, settings.registerURL + "/" + started.mpinID, body: body, step: .register)
+        let wire = try decode(MPinPlatform.RegisterWire.self, response, "registration answer")
+        return try updateRegistration(of: started, allowed: [.startedRegistration, .activated]) { (fresh: inout UserRecord) throws(MPinError) in
+            try apply(wire, to: &fresh)
+            fresh.secrets.pendingClientSecret = nil
+            fresh.state = .startedRegistration
+        }.user
     }
 
     /// Fetches the client secret once the identity is verified (`ConfirmRegistration:`): the
@@ -91,12 +94,17 @@ extension MPinClient {
     /// ``MPinError/Reason/registrationExpired`` when it is too late. The user moves to
     /// ``MPinUser/State/activated``.
     public func confirmRegistration(for user: MPinUser) async throws(MPinError) -> MPinUser {
-        var record = try storedRecord(user, allowed: [.startedRegistration, .activated])
+        let record = try storedRecord(user, allowed: [.startedRegistration, .activated])
         if trustProjectID != nil {
-            try await trustConfirmRegistration(&record)
-            record.state = .activated
-            try records.write(record)
-            return record.user
+            var confirmed = record
+            try await trustConfirmRegistration(&confirmed)
+            return try updateRegistration(of: record, allowed: [.startedRegistration, .activated]) { fresh in
+                fresh.secrets.pendingClientSecret = confirmed.secrets.pendingClientSecret
+                fresh.secrets.signingMPinID = confirmed.secrets.signingMPinID
+                fresh.secrets.signingPublicKey = confirmed.secrets.signingPublicKey
+                fresh.secrets.signingDTAs = confirmed.secrets.signingDTAs
+                fresh.state = .activated
+            }.user
         }
         let settings = try activeSettings()
         let signature = try await send(.get, settings.signatureURL + "/" + record.mpinID,
@@ -113,18 +121,32 @@ extension MPinClient {
             throw MPinError(.invalidResponse, "a client-secret share is not a BN254CX point",
                             protocolError: ProtocolError(error, "client-secret share"))
         }
-        record.secrets.pendingClientSecret = clientSecret.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
-        record.state = .activated
-        try records.write(record)
-        return record.user
+        let pending = clientSecret.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
+        return try updateRegistration(of: record, allowed: [.startedRegistration, .activated]) { fresh in
+            fresh.secrets.pendingClientSecret = pending
+            fresh.state = .activated
+        }.user
     }
 
     /// Finishes registration (`FinishRegistration:`): TOKEN = CS − PIN·A (and − factor·A for
     /// an optional second factor), stored; the PIN and the client secret are not. The user moves
-    /// to ``MPinUser/State/registered``. `pinLength` is what the app shows the user next time.
-    public func finishRegistration(for user: MPinUser, pin: MPin.PIN, pinLength: Int = 4,
+    /// to ``MPinUser/State/registered``. `pinLength` is what the app shows the user next time
+    /// and what later PINs are held to: by default the digits of a PIN read from text, else 4.
+    /// A PIN that does not fit it (``checkPIN(_:length:)``) is ``MPinError/Reason/invalidInput``
+    /// and the pending client secret stays for the next try.
+    public func finishRegistration(for user: MPinUser, pin: MPin.PIN, pinLength: Int? = nil,
                                    secondFactor: MPin.PIN? = nil) throws(MPinError) -> MPinUser {
-        var record = try storedRecord(user, allowed: [.activated])
+        let pinLength = pinLength ?? (pin.digitCount == 0 ? 4 : pin.digitCount)
+        try Self.checkPIN(pin, length: pinLength)   // mpin.md §3, §6: before the client secret is used
+        let started = try storedRecord(user, allowed: [.activated])
+        // The whole step on the freshest record, under the store's lock.
+        return try updateRegistration(of: started, allowed: [.activated]) { (record: inout UserRecord) throws(MPinError) in
+            try extractToken(into: &record, pin: pin, pinLength: pinLength, secondFactor: secondFactor)
+        }.user
+    }
+
+    /// TOKEN = CS − PIN·A (− factor·A) into `record`, which moves to ``MPinUser/State/registered``.
+    private func extractToken(into record: inout UserRecord, pin: MPin.PIN, pinLength: Int, secondFactor: MPin.PIN?) throws(MPinError) {
         guard let pending = record.secrets.pendingClientSecret else { throw MPinError(.flowError, "no client secret: confirm the registration first") }
         var identity = try identity(of: record)
         if trustProjectID != nil {   // every Trust identity is mpinId ‖ Pa (mpin.md §5.7)
@@ -152,11 +174,27 @@ extension MPinClient {
         record.pinLength = pinLength
         record.failedAuthentications = 0
         record.state = .registered
-        try records.write(record)
-        return record.user
     }
 
     // MARK: Records
+
+    /// Applies what a registration step produced to the freshest stored record, under the
+    /// store's lock (DESIGN.md §1 "State"): the awaits of the step let another process delete,
+    /// restart or finish the same user, so the record must still exist, be in one of `allowed`
+    /// and hold the M-Pin ID the step started from — else ``MPinError/Reason/flowError`` and
+    /// nothing is written.
+    func updateRegistration(of started: UserRecord, allowed: Set<MPinUser.State>,
+                            _ change: (inout UserRecord) throws(MPinError) -> Void) throws(MPinError) -> UserRecord {
+        try records.update(identity: started.identity, backend: started.backend) { (stored: inout UserRecord?) throws(MPinError) -> UserRecord in
+            guard var fresh = stored else { throw MPinError(.flowError, "\(started.identity) was deleted during the registration") }
+            guard allowed.contains(fresh.state), fresh.mpinID == started.mpinID else {
+                throw MPinError(.flowError, "\(started.identity) changed during the registration (now \(fresh.state.rawValue))")
+            }
+            try change(&fresh)
+            stored = fresh
+            return fresh
+        }
+    }
 
     /// The stored record of `user`, required to be in one of `allowed` (else `FLOW_ERROR`).
     func storedRecord(_ user: MPinUser, allowed: Set<MPinUser.State>) throws(MPinError) -> UserRecord {

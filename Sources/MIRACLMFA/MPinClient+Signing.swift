@@ -35,9 +35,14 @@ extension MPinClient {
         guard trustProjectID == nil else { throw MPinError(.flowError, "every MIRACL Trust identity can sign already") }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "dvs"))
         guard let token = answer.dvsRegisterToken, !token.isEmpty else { throw MPinError(.invalidResponse, "the platform sent no DVS registration token") }
-        var record = try storedRecord(user, allowed: [.registered])
-        record.secrets.dvsRegisterToken = token
-        try records.write(record)
+        // Only the token changes, on the freshest record (the authentication awaited).
+        try records.update(identity: user.identity, backend: user.backend) { (stored: inout UserRecord?) throws(MPinError) in
+            guard var fresh = stored, fresh.state == .registered else {
+                throw MPinError(.flowError, "\(user.identity) changed state during the signing registration")
+            }
+            fresh.secrets.dvsRegisterToken = token
+            stored = fresh
+        }
     }
 
     /// Step two (`FinishRegistrationDVS:`): a fresh key pair (z, Pa = z⁻¹·Q), Pa registered,

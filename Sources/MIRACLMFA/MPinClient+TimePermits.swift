@@ -12,7 +12,7 @@ import ProtocolSupport
 extension MPinClient {
     /// Makes sure `record` holds a permit for today (the platform's `date`), fetching one if not.
     func refreshTimePermit(_ record: inout UserRecord, settings: MPinPlatform.ClientSettings) async throws(MPinError) {
-        let today = MPin.day(ofUnixTime: Int64(now().timeIntervalSince1970))
+        let today = MPin.day(ofUnixTime: unixSeconds())
         if record.secrets.permitDay == today, record.secrets.permit != nil { return }
         guard let permitsURL = settings.timePermitsURL else { throw MPinError(.flowError, "the backend uses permits but names no timePermitsURL") }
         let response: HTTPResponse

@@ -82,6 +82,7 @@ extension MPinClient {
     func trustAuthenticate(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN?, scope: String,
                            accessCode: String?) async throws(MPinError) -> MPinTrust.AuthenticateWire {
         var record = try storedRecord(user, allowed: [.registered])
+        try checkPIN(pin, of: record)   // before any request: a misfit PIN never counts as wrong
         let credential = try credential(of: record, signing: true, secondFactor: secondFactor)
         let backend = try activeBackend()
         var random = SystemRandomSource()
@@ -145,7 +146,7 @@ extension MPinClient {
         let body = JSONText.object([("projectId", .string(projectID)), ("jwt", .string(jwt)), ("deviceName", .string(user.deviceName ?? "Linux"))])
         let wire = try decode(MPinTrust.QuickCodeWire.self, try await send(.post, try activeBackend() + "/verification/quickcode", body: body,
                                                                            step: .verification), "quick code")
-        return MPinOneTimeCode(code: wire.code, expiresAt: wire.expireTime?.date, timeToLive: wire.ttlSeconds, serverTime: now())
+        return MPinOneTimeCode(code: wire.code, expiresAt: wire.expireTime?.date, timeToLive: try checkedTimeToLive(wire.ttlSeconds), serverTime: now())
     }
 
     // MARK: Signing sessions (MIRACL Trust)
@@ -160,10 +161,11 @@ extension MPinClient {
     /// (`PUT /dvs/session`); returns the signature.
     public func completeSigningSession(id: String, for user: MPinUser, pin: MPin.PIN,
                                        secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinDVSSignature {
+        try checkPIN(pin, of: try storedRecord(user, allowed: [.registered]))   // before the first request
         let session = try await signingSession(id: id)
         let hash: [UInt8]
         do { hash = try Hex.decode(session.hash) } catch { throw MPinError(.invalidResponse, "the session's hash is not hex") }
-        let timestamp = Int32(truncatingIfNeeded: Int(now().timeIntervalSince1970))
+        let timestamp = Int32(truncatingIfNeeded: unixSeconds())
         let signature = try await sign(documentHash: hash, timestamp: timestamp, for: user, pin: pin, secondFactor: secondFactor)
         let body = JSONText.object([("id", .string(id)), ("signature", Self.signatureJSON(signature)), ("timestamp", .integer(Int64(timestamp)))])
         _ = try await send(.put, try activeBackend() + "/dvs/session", body: body, step: .signingSession)

@@ -165,11 +165,15 @@ public actor MPinClient {
     public func makeUser(identity: String, deviceName: String? = nil) throws(MPinError) -> MPinUser {
         let backend = try activeBackend()
         guard !identity.isEmpty else { throw MPinError(.invalidInput, "an empty identity") }
-        if let existing = try records.read(identity: identity, backend: backend), existing.state == .registered || existing.state == .blocked {
-            throw MPinError(.flowError, "\(identity) is already \(existing.state.rawValue) at this backend")
-        }
         let user = MPinUser(identity: identity, backend: backend, deviceName: deviceName)
-        try records.write(UserRecord(user))
+        // Checked and replaced under the store's lock, so a user another process registered
+        // meanwhile is never overwritten.
+        try records.update(identity: identity, backend: backend) { (stored: inout UserRecord?) throws(MPinError) in
+            if let existing = stored, existing.state == .registered || existing.state == .blocked {
+                throw MPinError(.flowError, "\(identity) is already \(existing.state.rawValue) at this backend")
+            }
+            stored = UserRecord(user)
+        }
         return user
     }
 

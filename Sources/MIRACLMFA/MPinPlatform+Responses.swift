@@ -109,10 +109,17 @@ extension MPinPlatform {
     public struct FlexibleTime: Decodable, Sendable, Equatable {
         /// The instant.
         public let date: Date
+        /// 9999-12-31T23:59:59Z in Unix seconds.
+        static let latestSeconds: Int64 = 253_402_300_799
         /// Decodes a number (seconds, or milliseconds when above 10¹¹) or a text.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let number = try? container.decode(Int64.self) {
+                // Range-checked before any conversion: 1970 to 9999-12-31 (what an ISO text can name).
+                let seconds = number > 100_000_000_000 ? number / 1000 : number
+                guard (0...Self.latestSeconds).contains(seconds) else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "a time outside 1970…9999")
+                }
                 date = Date(timeIntervalSince1970: number > 100_000_000_000 ? Double(number) / 1000 : Double(number))
                 return
             }

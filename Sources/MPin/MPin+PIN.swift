@@ -9,11 +9,21 @@ extension MPin {
     /// `description` and `dump`; compared in constant time.
     public struct PIN: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
         package let value: UInt32
+        /// How many digits the text it was read from had (`"0123"`: 4), so a client can hold a
+        /// PIN to the user's PIN length (mpin.md §6 `pinLength`); 0 when made from an integer or
+        /// a hash. Public like the length of any typed secret; not part of equality.
+        package let digitCount: Int
 
         /// A PIN from its integer value, reduced mod ``MPin/maximumPIN`` (Milagro's
         /// `pin % MAXPIN`).
         public init(_ value: UInt32) {
             self.value = value % MPin.maximumPIN
+            digitCount = 0
+        }
+
+        private init(_ value: UInt32, digitCount: Int) {
+            self.value = value % MPin.maximumPIN
+            self.digitCount = digitCount
         }
 
         /// The PIN text read as a decimal number, as the MIRACL Trust SDKs and client-js do
@@ -30,7 +40,7 @@ extension MPin {
                 value = value &* 10 &+ UInt32(bitPattern: digit & 0xF)
             }
             guard invalid == 0 else { return nil }
-            self.init(value)
+            self.init(value, digitCount: digits.count)
         }
 
         /// The same from PIN text held as secret bytes (as read from a terminal or a file), so the
@@ -47,7 +57,7 @@ extension MPin {
                 return (value, invalid)
             }
             guard invalid == 0 else { return nil }
-            self.init(value)
+            self.init(value, digitCount: secret.count)
         }
 
         /// The PIN text as the 2017 SDK core converted it: Java's `String.hashCode` over the
@@ -60,6 +70,7 @@ extension MPin {
             for byte in text.utf8 { hash = hash &* 31 &+ Int32(Int8(bitPattern: byte)) }
             let remainder = hash % Int32(MPin.maximumPIN)
             value = UInt32(bitPattern: remainder) & ((1 << UInt32(MPin.pinBitCount)) - 1)
+            digitCount = 0
         }
 
         /// Constant-time equality.

@@ -35,5 +35,10 @@ extension ProtocolError.Code {
 
 /// Unix time in whole seconds, as the `exp` field and the local expiry checks use it.
 func unixSeconds(_ date: Date) -> Int64 {
-    Int64(date.timeIntervalSince1970.rounded(.down))
+    // Clamped to ±2⁶² s (NaN is 0): a broken clock never traps in `Int64(_:)`, and adding
+    // ``SaltEdge/signedRequestLifetime`` never overflows.
+    let seconds = date.timeIntervalSince1970.rounded(.down)
+    guard !seconds.isNaN else { return 0 }
+    let limit = Double(Int64(1) << 62)
+    return Int64(max(-limit, min(limit, seconds)))
 }

@@ -14,6 +14,10 @@ import TestSupport
         // mpin.md §3: "1234" → Java hashCode 1509442 → 509442.
         #expect(MPin.PIN(legacyHashOf: "1234").value == 509_442)
         #expect(MPin.PIN(1_234_567).value == 234_567)
+        // The digit count a client holds the PIN length to; not part of equality.
+        #expect(MPin.PIN(decimal: "0123")?.digitCount == 4 && MPin.PIN(decimal: SecretBytes("000123".utf8))?.digitCount == 6)
+        #expect(MPin.PIN(123).digitCount == 0 && MPin.PIN(legacyHashOf: "1234").digitCount == 0)
+        #expect(MPin.PIN(decimal: "0123") == MPin.PIN(123))
     }
 
     @Test func secretsAreRedacted() throws {
