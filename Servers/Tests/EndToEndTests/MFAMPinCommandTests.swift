@@ -73,8 +73,9 @@ extension EndToEnd {
                     "timestamp": signature["timestamp"] ?? 0, "type": "verification"])
                 #expect(verdict.0 == 200)
 
-                (status, _, err) = try await Self.run(["authenticate", "--user", "alice@example.com", "--otp"] + s, input: "000000\n")
-                #expect(status == 1 && err.contains("incorrectPIN"), "\(err)")
+                // Under --json an error is one JSON object on standard output.
+                (status, out, err) = try await Self.run(["authenticate", "--user", "alice@example.com", "--otp"] + s, input: "000000\n")
+                #expect(status == 1 && out.contains(#""code":"incorrectPIN""#) && out.contains(#""exitStatus":1"#), "\(out)")
                 (status, _, err) = try await Self.run(["authenticate", "--user", "alice@example.com"] + s, input: "123456\n")
                 #expect(status == 2, "\(err)")
                 (status, _, _) = try await Self.run(["delete", "--user", "alice@example.com"] + s)
@@ -82,8 +83,8 @@ extension EndToEnd {
                 #expect(status == 0 && out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
             }
             // The platform is gone: transport, exit 3.
-            let (status, _, err) = try await Self.run(["users"] + s)
-            #expect(status == 3 && err.contains("transport"), "\(err)")
+            let (status, out, _) = try await Self.run(["users"] + s)
+            #expect(status == 3 && out.contains(#""code":"transport""#), "\(out)")
         }
     }
 }
