@@ -13,7 +13,13 @@ struct SocketTransport: HTTPTransport {
     let host: String
     let port: UInt16
 
+    /// The most of an answer read before giving up (AuthNetworking's default limits).
+    let limits = ResponseLimits()
+
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        // What every transport checks before a byte leaves: no CR, LF or control characters in
+        // the target or a header (AuthNetworking's HTTPSendPolicy).
+        try HTTPSendPolicy.validate(method: request.method, target: request.url(relativeTo: ""), headers: request.headers)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TransportError(.unreachable, underlying: "socket() failed") }
         defer { close(descriptor) }
@@ -43,6 +49,7 @@ struct SocketTransport: HTTPTransport {
             guard count >= 0 else { throw TransportError(.unreachable, underlying: "recv() failed") }
             if count == 0 { break }
             incoming += buffer[..<count]
+            try HTTPSendPolicy.checkReceived(incoming.count, limits: limits)
         }
         return try Self.parse(incoming)
     }
@@ -64,6 +71,8 @@ struct SocketTransport: HTTPTransport {
         if let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) }), length != body.count {
             throw TransportError(.badResponse, underlying: "body of \(body.count) bytes, Content-Length \(length)")
         }
+        // A 3xx is an error, never followed (credentials must not go where the caller did not send them).
+        try HTTPSendPolicy.refuseRedirect(status: status, location: headers.first { $0.name.lowercased() == "location" }?.value)
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 }
