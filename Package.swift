@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SaltEdge", targets: ["SaltEdge"]),
         .library(name: "CMAuthenticator", targets: ["CMAuthenticator"]),
         .library(name: "SecureStore", targets: ["SecureStore"]),
+        .library(name: "PKCS11", targets: ["PKCS11"]),
         .library(name: "AuthNetworking", targets: ["AuthNetworking"]),
         .library(name: "URLSessionTransport", targets: ["URLSessionTransport"]),
         .library(name: "PlainHTTPTransport", targets: ["PlainHTTPTransport"]),
@@ -62,6 +63,9 @@ let package = Package(
         // Layer 3 support: encrypted, atomically replaced records in a directory (the Keychain
         // stand-in of the SDKs). Glibc and CryptoPrimitives only.
         .target(name: "SecureStore", dependencies: ["CryptoPrimitives"]),
+        // Layer 3 support: a PKCS #11 client reached with dlopen (no C target) and the store key
+        // provider that derives a SecureStore key inside a hardware or software token.
+        .target(name: "PKCS11", dependencies: ["SecureStore", "CryptoPrimitives"]),
         // Layer 3 support: the HTTPTransport protocol, logging with redaction, a replaying
         // transport. No Foundation networking: a device may bring its own HTTP stack.
         .target(name: "AuthNetworking", dependencies: ["ProtocolSupport"]),
@@ -113,9 +117,11 @@ let package = Package(
         .testTarget(name: "CMAuthenticatorClientTests", dependencies: ["CMAuthenticatorClient", "CMAuthenticator", "SecureStore", "CryptoPrimitives"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "PKCS11Tests", dependencies: ["PKCS11", "SecureStore", "CryptoPrimitives"]),
         .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuthNetworking", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
                                                          "ProtocolSupport", "TestSupport"]),
-        .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "PlainHTTPTransport", "ProtocolSupport", "TestSupport"]),
+        .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "PlainHTTPTransport", "ProtocolSupport", "TestSupport",
+                                                          "SaltEdgeAuthenticator", "SaltEdge", "SecureStore"]),
         .testTarget(name: "MIRACLMFATests", dependencies: ["MIRACLMFA", "MPin", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                        "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
