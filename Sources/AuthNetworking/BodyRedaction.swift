@@ -10,7 +10,10 @@ enum BodyRedaction {
     static let secretNameParts = ["secret", "token", "password", "passwd", "passphrase", "ott", "puk", "otp", "code", "jwt", "cs1",
                                   "signature", "permit", "credential", "cookie", "authorization", "privatekey", "mac"]
     /// Whole member names (normalised as above) that are secret.
-    static let secretNames: Set<String> = ["pin", "newpin", "oldpin", "signingpin", "key", "wid", "accessid", "v", "u", "ut", "y"]
+    /// `params` and `cs2url` carry the signed D-TA fetch parameters of a client-secret share
+    /// (mpin.md §5), `qrurl` an access code after `#`.
+    static let secretNames: Set<String> = ["pin", "newpin", "oldpin", "signingpin", "key", "wid", "accessid", "v", "u", "ut", "y",
+                                           "params", "cs2url", "qrurl", "url"]
 
     /// Whether a member called `name` carries a secret.
     static func isSecret(_ name: String) -> Bool {

@@ -17,4 +17,18 @@ public enum TerminalText {
         }
         return String(out)
     }
+
+    /// One field of a line (a server's title, name or message): like ``sanitized(_:)``, and also
+    /// newlines and tabs (which would fake extra lines or columns of a list) and the bidirectional
+    /// and zero-width formatting characters (which reorder or hide text) become `?`.
+    public static func singleLine(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in sanitized(text).unicodeScalars {
+            let value = scalar.value
+            let hidden = value == 0x0A || value == 0x09 || (0x200B...0x200F).contains(value) || (0x202A...0x202E).contains(value)
+                || (0x2066...0x2069).contains(value) || value == 0xFEFF
+            out.append(hidden ? "?" : scalar)
+        }
+        return String(out)
+    }
 }

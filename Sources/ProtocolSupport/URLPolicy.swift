@@ -17,10 +17,10 @@ public struct URLPolicy: Sendable, Equatable {
     /// a plain-HTTP configuration hands the provider key to whoever is on the path.
     public static let insecureAllowingPlainHTTPToLoopback = URLPolicy(kind: .loopbackHTTPAllowed)
 
-    /// Also accepts `http://` to any host: only for replaying recorded traffic of servers that
-    /// were reached over plain HTTP on a lab network (the 2016 M-Pin recordings). Never for a
-    /// live server.
-    public static let insecureAllowingPlainHTTP = URLPolicy(kind: .plainHTTPAllowed)
+    /// Also accepts `http://` to any host: only for this package's own tests that replay
+    /// recorded traffic of servers reached over plain HTTP on a lab network (the 2016 M-Pin
+    /// recordings). Not offered to users: the one opt-out they have is loopback.
+    package static let insecureAllowingPlainHTTPForReplayTests = URLPolicy(kind: .plainHTTPAllowed)
 
     /// Whether `url` may be used under this policy.
     public func permits(_ url: String) -> Bool {

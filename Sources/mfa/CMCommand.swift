@@ -59,10 +59,10 @@ enum CMCommand {
         uname(&system)
         let release = withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let device = CMAuthenticator.DeviceDescription(manufacturer: "Linux", osVersion: release, appVersion: "0.5 (1)", appID: "swiftmfa.mfa",
+        let device = CMAuthenticator.DeviceDescription(manufacturer: "Linux", osVersion: release, appVersion: "\(SwiftMFAVersion.current) (1)", appID: "swiftmfa.mfa",
                                                        languageCode: "en", model: machine, modelID: machine, platform: "Linux", appKey: stored.appKey)
         return try CMAuthenticatorClient(store: store, baseURL: stored.baseURL, device: device,
-                                         clientDescription: .linux(app: "mfa", version: "0.5", system: release, architecture: machine, locale: "en"),
+                                         clientDescription: .linux(app: "mfa", version: SwiftMFAVersion.current, system: release, architecture: machine, locale: "en"),
                                          transport: { base, pins throws(TransportError) in
                                              if pins != nil, base.lowercased().hasPrefix("https://") {
                                                  throw TransportError(.tls, underlying: "\(CommandTransport.name) cannot pin on Linux; configure with --no-pinning to rely on the system trust store alone")
@@ -99,7 +99,7 @@ enum CMCommand {
             case "list":
                 let all = try await client.environments()
                 CommandSupport.output(options, all.map { ["id": $0.id, "name": $0.name] },
-                                      text: all.isEmpty ? "no environments" : all.map { "\($0.id)\t\($0.name)" }.joined(separator: "\n"))
+                                      text: all.isEmpty ? "no environments" : all.map { "\(line($0.id))\t\(line($0.name))" }.joined(separator: "\n"))
             case "remove":
                 let id = try options.argument(1, "the environment id")
                 try await client.unregisterEnvironment(id: id)
@@ -148,7 +148,7 @@ enum CMCommand {
             case .instant: "approve or deny"
             case .oneTimePIN(let pin): "code \(pin.displayText)"
             }
-            return "\(item.request.id)\t\(item.environmentName)\t\(what)\tuntil \(SaltEdgeCommand.iso8601(item.request.expiresAt))"
+            return "\(line(item.request.id))\t\(line(item.environmentName))\t\(what)\tuntil \(SaltEdgeCommand.iso8601(item.request.expiresAt))"
         }
         CommandSupport.output(options, objects, text: list.isEmpty ? "no open requests" : text.joined(separator: "\n"))
     }

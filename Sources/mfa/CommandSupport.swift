@@ -15,6 +15,10 @@ extension CommandOptions {
     }
 }
 
+/// One server-supplied field of a text list line: no control, newline, tab or bidirectional
+/// character survives (a title could otherwise fake list lines or reorder them).
+func line(_ field: some StringProtocol) -> String { TerminalText.singleLine(String(field)) }
+
 enum CommandSupport {
     /// Runs one verb of `tool` to completion; any error it throws becomes the one report and
     /// exit status of CommandErrors.

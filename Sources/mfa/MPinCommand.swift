@@ -32,7 +32,7 @@ enum MPinCommand {
     static func client(_ options: CommandOptions, _ stored: Stored) throws -> MPinClient {
         let configuration = MPinConfiguration(clientID: stored.clientID, trustedDomains: stored.trustedDomains,
                                               urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly,
-                                              clientName: "SwiftMFA-mfa/0.6 (Linux)")
+                                              clientName: SwiftMFAVersion.userAgent(component: "mfa"))
         return MPinClient(configuration: configuration, store: try options.store(), transport: { CommandTransport.make(baseURL: $0) })
     }
 
@@ -100,7 +100,7 @@ enum MPinCommand {
         case "users":
             let all = options.flags.contains("--all") ? try await client.allUsers() : try await client.users()
             CommandSupport.output(options, all.map { ["user": $0.identity, "state": $0.state.rawValue, "backend": $0.backend, "can_sign": $0.canSign] },
-                                  text: all.isEmpty ? "no users" : all.map { "\($0.identity)\t\($0.state.rawValue)\($0.canSign ? "\tcan sign" : "")" }.joined(separator: "\n"))
+                                  text: all.isEmpty ? "no users" : all.map { "\(line($0.identity))\t\($0.state.rawValue)\($0.canSign ? "\tcan sign" : "")" }.joined(separator: "\n"))
         case "authenticate":
             try await authenticate(client, options)
         case "signing-register":

@@ -45,7 +45,7 @@ enum SaltEdgeCommand {
         case "connections":
             let all = try await client.connections()
             CommandSupport.output(options, all.map(describe),
-                                  text: all.isEmpty ? "no connections" : all.map { "\($0.id)\t\($0.name)\t\($0.isActive ? "active" : "inactive")" }.joined(separator: "\n"))
+                                  text: all.isEmpty ? "no connections" : all.map { "\(line($0.id))\t\(line($0.name))\t\($0.isActive ? "active" : "inactive")" }.joined(separator: "\n"))
         case "rename":
             try await client.rename(connectionID: try options.argument(0, "the connection id"), to: try options.argument(1, "the name"))
             CommandSupport.output(options, ["renamed": true], text: "renamed")
@@ -81,7 +81,7 @@ enum SaltEdgeCommand {
             } else {
                 let consents = try await client.consents(connectionID: id)
                 CommandSupport.output(options, consents.map { ["id": $0.id, "tpp_name": $0.tppName, "expires_at": iso8601($0.expiresAt)] },
-                                      text: consents.isEmpty ? "no consents" : consents.map { "\($0.id)\t\($0.tppName)\tuntil \(iso8601($0.expiresAt))" }
+                                      text: consents.isEmpty ? "no consents" : consents.map { "\(line($0.id))\t\(line($0.tppName))\tuntil \(iso8601($0.expiresAt))" }
                                         .joined(separator: "\n"))
             }
         case "revoke":
@@ -102,7 +102,7 @@ enum SaltEdgeCommand {
         let objects = list.map { ["id": $0.id, "title": $0.title, "status": $0.status.rawValue, "expires_at": iso8601($0.expiresAt),
                                   "text": $0.description.text ?? ""] as [String: Any] }
         CommandSupport.output(options, objects, text: list.isEmpty ? "no pending authorizations"
-                                : list.map { "\($0.id)\t\($0.title)\tuntil \(iso8601($0.expiresAt))" }.joined(separator: "\n"))
+                                : list.map { "\(line($0.id))\t\(line($0.title))\tuntil \(iso8601($0.expiresAt))" }.joined(separator: "\n"))
     }
 
     static func iso8601(_ date: Date) -> String {

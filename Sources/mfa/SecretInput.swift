@@ -8,6 +8,9 @@ import Glibc
 import MFACommandLine
 
 enum SecretInput {
+    /// The longest secret read from standard input or the terminal (the buffer is never grown).
+    static let maximumLine = 64 * 1024
+
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
@@ -35,13 +38,18 @@ enum SecretInput {
                 StandardStreams.writeError("\n")
             }
         }
+        // One buffer, allocated once and wiped: growing an array would free earlier copies of
+        // the secret without wiping them.
         var line: [UInt8] = []
+        line.reserveCapacity(Self.maximumLine)
         defer { SecretBytes.wipe(&line) }
         var byte: UInt8 = 0
         while Glibc.read(STDIN_FILENO, &byte, 1) == 1 {
             if byte == 0x0A { break }
+            guard line.count < Self.maximumLine else { throw Failure(description: "a secret of more than \(Self.maximumLine) bytes on standard input") }
             if byte != 0x0D { line.append(byte) }
         }
+        byte = 0
         guard !line.isEmpty else { throw Failure(description: "no secret on standard input (\(String(prompt.reversed().drop { $0 == " " }.reversed())))") }
         return SecretBytes(line)
     }

@@ -45,4 +45,12 @@ import Testing
         let text = "id\tBank Zürich 🏦\nsecond line"
         #expect(TerminalText.sanitized(text) == text)
     }
+
+    @Test func aListFieldCannotFakeLinesColumnsOrReorderText() {
+        // A title with a newline would print a fake second request; U+202E reverses what follows.
+        let title = "Pay 10 EUR\n123\tFake bank\tapprove\u{202E}RUE 0001\u{200B}"
+        let field = TerminalText.singleLine(title)
+        #expect(field == "Pay 10 EUR?123?Fake bank?approve?RUE 0001?")
+        #expect(TerminalText.singleLine("Bank Zürich 🏦") == "Bank Zürich 🏦")
+    }
 }

@@ -33,7 +33,7 @@ struct OnPremiseReplayTests {
         let recording = try RecordedReplay(file: "mpin_sdk_unit_tests_data.json", unusable: Self.unusable)
         let entries = recording.entries
         // The lab server spoke plain HTTP; the recordings are of 11 October 2016 (day 17085).
-        let configuration = MPinConfiguration(urlPolicy: .insecureAllowingPlainHTTP)
+        let configuration = MPinConfiguration(urlPolicy: .insecureAllowingPlainHTTPForReplayTests)
         let store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("mpin-onprem-\(UUID().uuidString)").path)
         let client = MPinClient(configuration: configuration, store: store, transport: recording.transport,
                                 now: { Date(timeIntervalSince1970: 1_476_194_300) })

@@ -78,7 +78,8 @@ public struct PinnedTLSTransport: HTTPTransport {
         }() : nil
         let pins = pins
         let limits = limits
-        let deadline = timeout
+        // A caller's timeout, made finite and sane before any arithmetic (0.1 s to a day).
+        let deadline = timeout.isFinite ? min(max(timeout, 0.1), 86_400) : 20
         do {
             return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
                 group.addTask {

@@ -31,6 +31,10 @@ struct SocketTransport: HTTPTransport {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw TransportError(.unreachable, underlying: "connect() failed") }
+        // Every send and receive gives up after 20 s (a peer that stops answering is a time-out).
+        var limit = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let body = request.body ?? []
         var head = "\(request.method.rawValue) \(request.url(relativeTo: "")) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         for header in request.headers { head += "\(header.name): \(header.value)\r\n" }
@@ -46,7 +50,10 @@ struct SocketTransport: HTTPTransport {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count >= 0 else { throw TransportError(.unreachable, underlying: "recv() failed") }
+            guard count >= 0 else {
+                let error = errno
+                throw TransportError(error == EAGAIN || error == EWOULDBLOCK ? .timedOut : .unreachable, underlying: "recv() failed (errno \(error))")
+            }
             if count == 0 { break }
             incoming += buffer[..<count]
             try HTTPSendPolicy.checkReceived(incoming.count, limits: limits)
