@@ -2,6 +2,7 @@
 // asserted: the machine is noisy and timings are benchmarks, not tests.)
 
 import BenchmarkKit
+import Foundation
 import Testing
 import TestSupport
 
@@ -42,9 +43,20 @@ struct HarnessTests {
         #expect(BenchmarkCatalog.rows(matching: "aes128/ctr|cm/jwt").map(\.name) == ["aes128/ctr/1MiB", "cm/jwt"])
     }
 
-    @Test func everyRowRunsOnce() {
+    /// Every row's body runs once without trapping, and the rows the instruction-count guard
+    /// measures (Benchmarks/instruction-baseline.txt) are all in the catalogue, once each.
+    @Test func everyRowRunsOnceAndTheGuardedRowsExist() throws {
+        var ran: Set<String> = []
         for row in BenchmarkCatalog.all where !row.name.contains("1MiB") && !row.name.contains("pbkdf2") {
             row.body(1)
+            ran.insert(row.name)
         }
+        #expect(ran.count > 20)
+        let names = BenchmarkCatalog.all.map(\.name)
+        #expect(Set(names).count == names.count, "a row name is used twice")
+        let baseline = try String(contentsOfFile: SharedVectors.packageRoot + "/Benchmarks/instruction-baseline.txt", encoding: .utf8)
+        let guarded = baseline.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(guarded.count >= 10)
+        for name in guarded { #expect(names.contains(name), "\(name) is guarded but not in the catalogue") }
     }
 }
