@@ -1,8 +1,9 @@
 // Authentication requests (cm-authenticator.md §4, §7): the open request of each environment
 // (expired ones hidden), approve / deny for instant requests, OTPs shown until they expire, and
-// a polling `AsyncThrowingStream` for a Linux device without push (every 3 s by default, §7
+// the shared `Polling` sequence for a Linux device without push (every 3 s by default, §7
 // [ASSUME]: 3–5 s), which de-duplicates, backs off on errors and stops on cancellation.
 
+public import AuthNetworking
 public import CMAuthenticator
 import FoundationEssentials
 import ProtocolSupport
@@ -65,36 +66,15 @@ extension CMAuthenticatorClient {
         return try parse { () throws(ProtocolError) in try CMAuthenticator.answerStatus(from: response) }
     }
 
-    /// Polls every stored environment every `interval` (the first fetch at once) and yields the
-    /// open requests whenever the set changes. A failed fetch is retried after a doubling delay
-    /// (up to 60 s) and the stream goes on; an unregistered device or a broken store ends it with
-    /// that error; cancelling the consumer ends it quietly.
-    public nonisolated func requestUpdates(every interval: Duration = .seconds(3)) -> AsyncThrowingStream<[PendingAuthentication], any Error> {
-        AsyncThrowingStream<[PendingAuthentication], any Error>(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let task = Task {
-                var last: [String]?
-                var delay = interval
-                while !Task.isCancelled {
-                    do throws(CMClientError) {
-                        let current = try await pendingRequests()
-                        let fingerprint = current.map { $0.environmentID + "/" + $0.request.id }
-                        if fingerprint != last {
-                            last = fingerprint
-                            continuation.yield(current)
-                        }
-                        delay = interval
-                    } catch {
-                        if error.reason == .notRegistered || error.reason == .store {
-                            continuation.finish(throwing: error)
-                            return
-                        }
-                        delay = min(delay * 2, .seconds(60))
-                    }
-                    do { try await Task.sleep(for: delay) } catch { break }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+    /// Polls every stored environment every `interval` (the first fetch at once; held to
+    /// ``AuthNetworking/PollingInterval``) and yields the open requests whenever the set changes.
+    /// A failed fetch is retried after a doubling delay (up to 60 s) and the sequence goes on;
+    /// an unregistered device or a broken store ends it with that error; cancelling the consumer
+    /// ends it quietly.
+    public nonisolated func requestUpdates(every interval: Duration = .seconds(3)) -> Polling<[PendingAuthentication], CMClientError> {
+        Polling(every: interval, distinctBy: { $0.map { $0.environmentID + "/" + $0.request.id } },
+                isFatal: { $0.reason == .notRegistered || $0.reason == .store }) { () async throws(CMClientError) in
+            try await self.pendingRequests()
         }
     }
 }

@@ -1,9 +1,10 @@
 // Authorizations, polling, instant actions and consents (saltedge-v2.md §6.6–§6.9, §8, §9;
 // sdk-surfaces.md §5.4–§5.5): lists are decrypted with the connection key, final and expired
 // authorizations are hidden, decisions echo the decrypted authorization code, and the poller is
-// an `AsyncThrowingStream` that de-duplicates, backs off on errors and stops on cancellation or
-// when the connection is gone.
+// the shared `Polling` sequence, which de-duplicates, backs off on errors and stops on
+// cancellation or when the connection is gone.
 
+public import AuthNetworking
 import CryptoPrimitives
 import FoundationEssentials
 import ProtocolSupport
@@ -72,37 +73,15 @@ extension SaltEdgeAuthenticatorClient {
     }
 
     /// Polls the pending authorizations every `interval` (`SEPoller`, §9: 3 s, the first fetch at
-    /// once) and yields the list whenever it changes (ids or statuses). A failed fetch is retried
-    /// after a doubling delay (up to 60 s) and the stream goes on; a connection the server says is
-    /// gone, or one that no longer exists here, ends it with that error; cancelling the consumer
-    /// ends it quietly.
+    /// once; held to ``AuthNetworking/PollingInterval``) and yields the list whenever it changes
+    /// (ids or statuses). A failed fetch is retried after a doubling delay (up to 60 s) and the
+    /// sequence goes on; a connection the server says is gone, or one that no longer exists here,
+    /// ends it with that error; cancelling the consumer ends it quietly.
     public nonisolated func authorizationUpdates(connectionID: String, every interval: Duration = .seconds(3))
-        -> AsyncThrowingStream<[SaltEdge.Authorization], any Error> {
-        AsyncThrowingStream<[SaltEdge.Authorization], any Error>(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let task = Task {
-                var last: [String]?
-                var delay = interval
-                while !Task.isCancelled {
-                    do throws(SaltEdgeClientError) {
-                        let current = try await authorizations(connectionID: connectionID)
-                        let fingerprint = current.map { $0.id + ":" + $0.status.rawValue }
-                        if fingerprint != last {
-                            last = fingerprint
-                            continuation.yield(current)
-                        }
-                        delay = interval
-                    } catch {
-                        if error.connectionIsGone || error.reason == .unknownConnection || error.reason == .store {
-                            continuation.finish(throwing: error)
-                            return
-                        }
-                        delay = min(delay * 2, .seconds(60))
-                    }
-                    do { try await Task.sleep(for: delay) } catch { break }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        -> Polling<[SaltEdge.Authorization], SaltEdgeClientError> {
+        Polling(every: interval, distinctBy: { $0.map { $0.id + ":" + $0.status.rawValue } },
+                isFatal: { $0.connectionIsGone || $0.reason == .unknownConnection || $0.reason == .store }) { () async throws(SaltEdgeClientError) in
+            try await self.authorizations(connectionID: connectionID)
         }
     }
 
