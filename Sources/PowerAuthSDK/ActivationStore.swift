@@ -61,6 +61,23 @@ public struct ActivationStore: Sendable {
         }
     }
 
+    /// Stores a new activation, under the store's lock, only if none is stored: another client
+    /// or process that persisted one while this one waited for the server keeps it
+    /// (``PowerAuthSDKError/Reason/invalidActivationState``).
+    public func create(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) {
+        let created: Bool
+        do {
+            created = try store.withExclusiveAccess { () throws(SecureStoreError) -> Bool in
+                guard try store.read(recordName) == nil else { return false }
+                try store.write(SecretBytes(activation.serialized), to: recordName)
+                return true
+            }
+        } catch {
+            throw PowerAuthSDKError(.store, "the activation record cannot be written", store: error)
+        }
+        guard created else { throw PowerAuthSDKError(.invalidActivationState, "another activation was persisted meanwhile; remove it first") }
+    }
+
     /// Removes the stored activation (durable when this returns).
     public func remove() throws(PowerAuthSDKError) {
         do {

@@ -66,7 +66,8 @@ public actor PowerAuthClient {
 
     /// The configuration.
     public nonisolated let configuration: Configuration
-    let transport: any HTTPTransport
+    /// The caller's transport behind this client's middlewares (``pipeline(configuration:transport:)``).
+    let pipeline: SendPipeline
     let activations: ActivationStore
     let tokenRecords: TokenRecords
     let now: @Sendable () -> UInt64
@@ -93,7 +94,7 @@ public actor PowerAuthClient {
         }
         try configuration.checkURLPolicy()
         self.configuration = configuration
-        self.transport = transport
+        pipeline = Self.pipeline(configuration: configuration, transport: transport)
         self.now = now
         do {
             activations = try ActivationStore(store: store, instanceID: configuration.instanceID)
@@ -177,7 +178,7 @@ public actor PowerAuthClient {
         } catch {
             throw PowerAuthSDKError(.invalidAuthentication, "the keys cannot be locked", protocolError: error)
         }
-        try activations.save(data)
+        try activations.create(data)
         self.processed = nil
     }
 
@@ -248,8 +249,21 @@ public actor PowerAuthClient {
         }
     }
 
+    /// Every request's middlewares (DESIGN.md §1), around the caller's transport: the URL
+    /// policy on the whole URL, the `User-Agent`, header validation, the size limits, redirect
+    /// refusal (a redirect would carry the signature and token headers to another origin).
+    static func pipeline(configuration: Configuration, transport: any HTTPTransport) -> SendPipeline {
+        SendPipeline(transport: transport, middlewares: [
+            URLPolicyMiddleware(baseURL: configuration.core.baseURL, policy: configuration.urlPolicy),
+            HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "PowerAuthSDK")), HeaderValidationMiddleware(),
+            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+        ])
+    }
+
+    /// Sends through ``pipeline``; the answer's status is the caller's to map (each step's
+    /// `process`, then ``failure(_:response:)``).
     func send(_ request: HTTPRequest) async throws(PowerAuthSDKError) -> HTTPResponse {
-        do { return try await transport.send(request) } catch {
+        do { return try await pipeline.send(request) } catch {
             throw PowerAuthSDKError(.transport, "no answer from the server", transport: error)
         }
     }

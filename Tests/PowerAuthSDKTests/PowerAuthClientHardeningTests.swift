@@ -182,3 +182,25 @@ import TestSupport
         }
     }
 }
+
+@Suite struct PersistActivationRaceTests {
+    /// Two clients on one store both create an activation; the one that persists second must
+    /// not overwrite the first one's keys (which the server already counts as active).
+    @Test func aSecondPersistNeverOverwritesTheFirst() async throws {
+        var fixture = try SDKFixture.make(seed: 41)
+        defer { fixture.cleanUp() }
+        let other = try PowerAuthClient(configuration: fixture.client.configuration, store: fixture.store, transport: fixture.server)
+        _ = try await fixture.client.createActivation(.code(try fixture.issuedCode()))
+        _ = try await other.createActivation(.code(try fixture.issuedCode()))
+        let authentication = Authentication(possessionUnlockKey: fixture.possession, password: SecretBytes("1234".utf8))
+        try await fixture.client.persistActivation(authentication: authentication)
+        let first = try #require(try fixture.store.read("powerauth.app.activation"))
+        do {
+            try await other.persistActivation(authentication: authentication)
+            Issue.record("the second activation overwrote the first")
+        } catch {
+            #expect(error.reason == .invalidActivationState)
+        }
+        #expect(try fixture.store.read("powerauth.app.activation") == first)
+    }
+}
