@@ -35,6 +35,9 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The request itself could not be formed or was refused before sending (a malformed URL,
         /// a refused scheme, a control character in a header or the target: ``HTTPSendPolicy``).
         case invalidRequest
+        /// The request's absolute URL is refused by the client's ``ProtocolSupport/URLPolicy``
+        /// (``URLPolicyMiddleware``); nothing was sent.
+        case urlRefused
         /// The server answered with a redirect (3xx), which is never followed; ``TransportError/underlying``
         /// names the status and the `Location`.
         case redirectRefused

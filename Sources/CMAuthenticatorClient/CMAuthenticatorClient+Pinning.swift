@@ -26,7 +26,7 @@ extension CMAuthenticatorClient {
         }
         let verified: [CMAuthenticator.CertificatePin]
         do {
-            let response = try await transportFor(baseURL, nil).send(CMAuthenticator.certificateListRequest(client: clientDescription))
+            let response = try await pipeline(nil).send(CMAuthenticator.certificateListRequest(client: clientDescription))
             verified = try CMAuthenticator.verifiedPins(from: response, key: listKey)
         } catch {
             // A failed refresh keeps the pins that verified before; none at all fails closed.

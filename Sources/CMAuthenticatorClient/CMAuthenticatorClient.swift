@@ -41,12 +41,14 @@ public actor CMAuthenticatorClient {
     public let pinning: Pinning
     /// The bearer token shape (Android's by default, §5).
     public let tokenStyle: CMAuthenticator.TokenStyle
+    /// Which URLs requests may go to (checked on the base URL here and on every request's URL).
+    let urlPolicy: URLPolicy
     let now: @Sendable () -> Date
 
     /// A client keeping its state in `store`. Throws ``CMClientError/Reason/invalidInput`` when
     /// `urlPolicy` refuses `baseURL` (https only by default).
     public init(store: SecureStore, baseURL: String = CMAuthenticator.defaultBaseURL, device: CMAuthenticator.DeviceDescription,
-                clientDescription: CMAuthenticator.ClientDescription = .linux(app: "SwiftMFA", version: "0.5", system: "Linux",
+                clientDescription: CMAuthenticator.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, system: "Linux",
                                                                                architecture: "unknown", locale: "en"),
                 transport: @escaping TransportFactory, pinning: Pinning = .enforced(), urlPolicy: URLPolicy = .httpsOnly,
                 tokenStyle: CMAuthenticator.TokenStyle = .android, now: @escaping @Sendable () -> Date = { Date() }) throws(CMClientError) {
@@ -58,6 +60,7 @@ public actor CMAuthenticatorClient {
         self.clientDescription = clientDescription
         self.pinning = pinning
         self.tokenStyle = tokenStyle
+        self.urlPolicy = urlPolicy
         self.now = now
     }
 
@@ -178,12 +181,20 @@ public actor CMAuthenticatorClient {
         }
     }
 
-    /// Sends through a transport pinned as configured; a non-2xx answer is a typed error unless
-    /// `check` is false (the caller interprets it).
+    /// Every request's middlewares (DESIGN.md §1), around the caller's transport pinned with
+    /// `pins` (§6): the URL policy, header validation, the size limits, redirect refusal.
+    func pipeline(_ pins: CertificatePins?) throws(TransportError) -> SendPipeline {
+        SendPipeline(transport: try transportFor(baseURL, pins), middlewares: [
+            URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), HeaderValidationMiddleware(), ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+        ])
+    }
+
+    /// Sends through ``pipeline(_:)`` pinned as configured; a non-2xx answer is a typed error
+    /// unless `check` is false (the caller interprets it).
     func send(_ request: HTTPRequest, check: Bool = true) async throws(CMClientError) -> HTTPResponse {
         let pins = try await currentPins()
         let response: HTTPResponse
-        do { response = try await transportFor(baseURL, pins).send(request) } catch {
+        do { response = try await pipeline(pins).send(request) } catch {
             throw CMClientError(error.kind == .tls && pins != nil ? .pinning : .transport, "no answer from \(baseURL)", transportError: error)
         }
         if check {

@@ -42,7 +42,7 @@ public struct MPinConfiguration: Sendable {
 
     /// A configuration; every part optional.
     public init(platform: Platform = .mfa, clientID: String? = nil, customHeaders: [HTTPHeader] = [], trustedDomains: [String] = [],
-                urlPolicy: URLPolicy = .httpsOnly, clientName: String = "SwiftMFA/0.6 (Linux)", rpsPrefix: String = "rps") {
+                urlPolicy: URLPolicy = .httpsOnly, clientName: String = SwiftMFAVersion.userAgent(component: "MIRACLMFA"), rpsPrefix: String = "rps") {
         self.platform = platform
         self.clientID = clientID
         self.customHeaders = customHeaders
@@ -269,15 +269,33 @@ public actor MPinClient {
     /// Checks `url` against the trusted domains (sdk-surfaces.md §3.1) or the URL policy.
     func location(_ url: String) throws(MPinError) -> MPinPlatform.Location {
         guard let location = MPinPlatform.Location(url) else { throw MPinError(.invalidInput, "not an absolute URL: \(url.prefix(80))") }
-        if !configuration.trustedDomains.isEmpty {
-            let host = location.host
-            guard location.isHTTPS, configuration.trustedDomains.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
-                throw MPinError(.untrustedDomain, "\(location.origin) is not https in a trusted domain")
-            }
-        } else if !configuration.urlPolicy.permits(url) {
-            throw MPinError(.untrustedDomain, "\(location.origin) is refused by the URL policy (https to a named host)")
-        }
+        guard Self.permits(url, configuration) else { throw Self.untrusted(location.origin, configuration) }
         return location
+    }
+
+    /// The URL rule (sdk-surfaces.md §3.1): https in a trusted domain or a subdomain once any
+    /// is set (`AddTrustedDomain:`), else the URL policy.
+    static func permits(_ url: String, _ configuration: MPinConfiguration) -> Bool {
+        guard let location = MPinPlatform.Location(url) else { return false }
+        guard !configuration.trustedDomains.isEmpty else { return configuration.urlPolicy.permits(url) }
+        let host = location.host
+        return location.isHTTPS && configuration.trustedDomains.contains { host == $0 || host.hasSuffix("." + $0) }
+    }
+
+    static func untrusted(_ origin: String, _ configuration: MPinConfiguration) -> MPinError {
+        configuration.trustedDomains.isEmpty ? MPinError(.untrustedDomain, "\(origin) is refused by the URL policy (https to a named host)")
+            : MPinError(.untrustedDomain, "\(origin) is not https in a trusted domain")
+    }
+
+    /// Every request's middlewares (DESIGN.md §1), around the caller's transport for `origin`:
+    /// the URL rule, the `User-Agent`, header validation, the size limits, redirect refusal.
+    func pipeline(_ origin: String) -> SendPipeline {
+        let configuration = configuration
+        return SendPipeline(transport: transportFor(origin), middlewares: [
+            URLPolicyMiddleware(baseURL: origin) { Self.permits($0, configuration) },
+            HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "MIRACLMFA")), HeaderValidationMiddleware(),
+            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+        ])
     }
 
     /// Sends one request; a non-2xx answer becomes the error its status means at `step`.
@@ -291,7 +309,8 @@ public actor MPinClient {
                                   body: bytes)
         request.timeout = nil
         let response: HTTPResponse
-        do { response = try await transportFor(location.origin).send(request) } catch {
+        do { response = try await pipeline(location.origin).send(request) } catch {
+            guard error.kind != .urlRefused else { throw Self.untrusted(location.origin, configuration) }
             throw MPinError(.transport, "no answer from \(location.origin) (\(step.rawValue))", transportError: error)
         }
         guard response.isSuccess else { throw MPinError.status(response.status, step: step, body: response.body) }

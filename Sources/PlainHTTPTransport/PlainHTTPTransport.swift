@@ -20,7 +20,7 @@ public struct PlainHTTPTransport: HTTPTransport {
         /// Seconds to wait for the whole exchange (default 20).
         public var timeout: Double = 20
         /// `User-Agent`.
-        public var userAgent = "SwiftMFA/0.4 (Linux; PlainHTTPTransport)"
+        public var userAgent = SwiftMFAVersion.userAgent(component: "PlainHTTPTransport")
         /// `Accept-Language`, when set.
         public var acceptLanguage: String? = "en"
         /// Headers added to every request (a request's own header of the same name wins).

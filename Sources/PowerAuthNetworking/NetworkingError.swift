@@ -107,6 +107,7 @@ public struct NetworkingError: Error, Sendable, CustomStringConvertible {
         case .cancelled: .cancelled
         case .badResponse: .badServerResponse
         case .invalidRequest: .invalidRequestObject
+        case .urlRefused: .invalidConfiguration
         default: .networkGeneric
         }
         return NetworkingError(reason, "no answer from the server", transportError: error)

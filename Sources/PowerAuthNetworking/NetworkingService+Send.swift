@@ -153,7 +153,7 @@ extension NetworkingService {
             request.headers.append(authorization)
         }
         let response: HTTPResponse
-        do { response = try await transport.send(request) } catch { throw NetworkingError.transport(error) }
+        do { response = try await pipeline.send(request) } catch { throw NetworkingError.transport(error) }
         guard let encrypted = prepared.encrypted else { return Answer(status: response.status, raw: response.body, body: response.body, decrypted: nil) }
         do {
             let opened = try encrypted.decryptBody(response.body)

@@ -52,8 +52,8 @@ public struct NetworkingService: Sendable {
         case concurrentAll
     }
 
-    /// The library's version, as the default User-Agent names it.
-    public static let version = "0.5"
+    /// The library's version, as the default User-Agent names it (``AuthNetworking/SwiftMFAVersion/current``).
+    public static let version = SwiftMFAVersion.current
 
     /// The PowerAuth client that signs, creates tokens and encrypts.
     public let client: PowerAuthClient
@@ -61,6 +61,8 @@ public struct NetworkingService: Sendable {
     public let transport: any HTTPTransport
     /// The back end's base URL, as the URL policy checked it.
     public let baseURL: String
+    /// The URL policy that checked ``baseURL`` (the client's when the service shares its base URL).
+    let baseURLPolicy: URLPolicy
     /// The configuration.
     public var configuration: Configuration
     /// A name for logs and the default User-Agent.
@@ -77,6 +79,7 @@ public struct NetworkingService: Sendable {
         self.configuration = configuration
         self.serviceName = serviceName
         baseURL = client.configuration.core.baseURL
+        baseURLPolicy = client.configuration.urlPolicy
     }
 
     /// A service for the back end at `baseURL`, behind `transport`, signing with `client`.
@@ -92,6 +95,7 @@ public struct NetworkingService: Sendable {
         self.configuration = configuration
         self.serviceName = serviceName
         self.baseURL = baseURL
+        baseURLPolicy = configuration.urlPolicy
     }
 
     /// Sends `data` to `endpoint` (`post(data:auth:to:with:timeoutInterval:)`) and returns the
@@ -120,6 +124,15 @@ public struct NetworkingService: Sendable {
         NetworkingTask(task: Task { () async throws -> Response? in
             try await post(data, to: endpoint, authentication: authentication, headers: headers, timeout: timeout)
         })
+    }
+
+    /// Every request's middlewares (DESIGN.md §1), around the caller's transport: the URL policy
+    /// on the whole URL, header validation, the size limits, redirect refusal. The `User-Agent`
+    /// is in ``commonHeaders`` (``UserAgent/system`` leaves it to the transport).
+    var pipeline: SendPipeline {
+        SendPipeline(transport: transport, middlewares: [
+            URLPolicyMiddleware(baseURL: baseURL, policy: baseURLPolicy), HeaderValidationMiddleware(), ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+        ])
     }
 
     /// The headers every request of this service carries.

@@ -27,7 +27,7 @@ public actor SaltEdgeAuthenticatorClient {
 
     /// A client keeping its connections in `store`, sending through `transport(baseURL)`.
     public init(store: SecureStore, transport: @escaping TransportFactory,
-                clientDescription: SaltEdge.ClientDescription = .linux(app: "SwiftMFA", version: "0.5", build: "1", system: "Linux"),
+                clientDescription: SaltEdge.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, build: "1", system: "Linux"),
                 urlPolicy: URLPolicy = .httpsOnly, returnURL: String = SaltEdge.defaultReturnURL,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         records = ConnectionRecords(store: store)
@@ -156,12 +156,21 @@ public actor SaltEdgeAuthenticatorClient {
         SaltEdge.Requests(connection: connection.connection, client: clientDescription)
     }
 
-    /// Sends `request` to `baseURL` (checked against the URL policy); a non-2xx answer is the
-    /// server's error class (§10). A connection the server says is gone is marked inactive.
+    /// Every request's middlewares (DESIGN.md §1), around the caller's transport for `baseURL`:
+    /// the URL policy (§11), header validation, the size limits, redirect refusal.
+    func pipeline(_ baseURL: String) -> SendPipeline {
+        SendPipeline(transport: transportFor(baseURL), middlewares: [
+            URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), HeaderValidationMiddleware(), ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+        ])
+    }
+
+    /// Sends `request` to `baseURL` through ``pipeline(_:)``; a URL the policy refuses is
+    /// ``SaltEdgeClientError/Reason/invalidInput``, a non-2xx answer the server's error class
+    /// (§10). A connection the server says is gone is marked inactive.
     func send(_ request: HTTPRequest, to baseURL: String, connectionID: String? = nil) async throws(SaltEdgeClientError) -> HTTPResponse {
-        guard urlPolicy.permits(baseURL) else { throw SaltEdgeClientError(.invalidInput, "\(baseURL) is refused by the URL policy") }
         let response: HTTPResponse
-        do { response = try await transportFor(baseURL).send(request) } catch {
+        do { response = try await pipeline(baseURL).send(request) } catch {
+            guard error.kind != .urlRefused else { throw SaltEdgeClientError(.invalidInput, "\(baseURL) is refused by the URL policy", transportError: error) }
             throw SaltEdgeClientError(.transport, "no answer from \(baseURL)", transportError: error)
         }
         do { try SaltEdge.requireSuccess(response) } catch {

@@ -61,7 +61,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// `SwiftMFA/<version> (Linux)`.
-    public static let defaultUserAgent = "SwiftMFA/0.4 (Linux; FoundationNetworking)"
+    public static let defaultUserAgent = SwiftMFAVersion.userAgent(component: "FoundationNetworking")
 
     /// The configuration in use.
     public let configuration: Configuration

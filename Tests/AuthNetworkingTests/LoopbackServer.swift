@@ -81,15 +81,20 @@ final class LoopbackServer: @unchecked Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// Stops accepting. The accept loop closes the socket once `accept` fails: closing it here
+    /// would free its descriptor number for another test's server while this loop may still
+    /// call `accept` on that number, and steal that server's connections.
     func stop() {
         shutdown(socket, Int32(SHUT_RDWR))
-        close(socket)
     }
 
     private func acceptLoop() {
         while true {
             let client = accept(socket, nil, nil)
-            guard client >= 0 else { return }
+            guard client >= 0 else {
+                close(socket)
+                return
+            }
             let thread = Thread { [self] in serve(client) }
             thread.start()
         }

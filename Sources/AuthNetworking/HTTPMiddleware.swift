@@ -1,0 +1,49 @@
+// Sending is one pipeline of middlewares around `HTTPTransport.send` (DESIGN.md §1, layer 3; the
+// shape of swift-openapi-runtime's `ClientMiddleware`). A client lists the middlewares it uses —
+// URL policy, fixed headers, header validation, logging, size limits, redirect refusal — in one
+// place and sends every request through that list; its own status/error mapping comes after the
+// pipeline's answer. The checks then hold whatever transport the caller brings, not only ours.
+
+public import ProtocolSupport
+
+/// One step around a transport: it may check or change the request, call `next` (the rest of
+/// the pipeline, the transport last) at most once, and check or change the answer.
+///
+/// Errors are ``TransportError``: a middleware refuses with the kind a transport would use
+/// (``TransportError/Kind/invalidRequest``, ``TransportError/Kind/redirectRefused``, …), so a
+/// client maps one error type whether its transport or its pipeline refused.
+public protocol HTTPMiddleware: Sendable {
+    /// Handles `request`; `next` sends it on through the rest of the pipeline.
+    func intercept(_ request: HTTPRequest,
+                   next: @Sendable (HTTPRequest) async throws(TransportError) -> HTTPResponse) async throws(TransportError) -> HTTPResponse
+}
+
+/// A transport and the middlewares around it, itself a transport.
+///
+/// ``middlewares`` are in request order: the first sees the request first and the answer last;
+/// the transport is innermost. So a response check listed last (``RedirectRefusalMiddleware``)
+/// sees the transport's answer first, before anything listed ahead of it.
+public struct SendPipeline: HTTPTransport {
+    /// The transport that sends.
+    public let transport: any HTTPTransport
+    /// The middlewares, in request order.
+    public let middlewares: [any HTTPMiddleware]
+
+    /// `transport` wrapped by `middlewares` (in request order).
+    public init(transport: any HTTPTransport, middlewares: [any HTTPMiddleware]) {
+        self.transport = transport
+        self.middlewares = middlewares
+    }
+
+    /// Runs `request` through every middleware in order, then the transport.
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        try await send(request, from: 0)
+    }
+
+    private func send(_ request: HTTPRequest, from index: Int) async throws(TransportError) -> HTTPResponse {
+        guard index < middlewares.count else { return try await transport.send(request) }
+        return try await middlewares[index].intercept(request) { (next: HTTPRequest) async throws(TransportError) -> HTTPResponse in
+            try await self.send(next, from: index + 1)
+        }
+    }
+}
