@@ -20,6 +20,9 @@ public struct FileReport: Sendable {
     public let recognized: Bool
     /// Passed cases.
     public var passed = 0
+    /// The ids of the passed cases that a checker named (for per-case reports such as JUnit;
+    /// a checker that counts a pass without an id adds none).
+    public var passedIDs: [String] = []
     /// Failed cases, with details.
     public var failures: [CaseFailure] = []
     /// Cases deliberately not run, with the reason.
@@ -89,6 +92,12 @@ struct CaseLog {
         report.passed += 1
     }
 
+    /// Counts a passed case and keeps its id.
+    mutating func pass(_ id: String) {
+        report.passed += 1
+        report.passedIDs.append(id)
+    }
+
     /// Records a failed case.
     mutating func fail(_ id: String, _ comment: String, expected: String, got: String) {
         report.failures.append(CaseFailure(id: id, comment: comment, expected: expected, got: got))
@@ -102,7 +111,7 @@ struct CaseLog {
     /// Passes when the bytes are equal, fails with both in hex otherwise.
     mutating func expect(_ got: [UInt8], equals expected: [UInt8], _ id: String, _ comment: String = "") {
         if got == expected {
-            pass()
+            pass(id)
         } else {
             fail(id, comment, expected: hex(expected), got: hex(got))
         }
@@ -110,7 +119,7 @@ struct CaseLog {
 
     /// Passes when `condition` holds.
     mutating func expect(_ condition: Bool, _ id: String, _ comment: String = "", expected: String, got: String) {
-        if condition { pass() } else { fail(id, comment, expected: expected, got: got) }
+        if condition { pass(id) } else { fail(id, comment, expected: expected, got: got) }
     }
 
     /// Records a remark on a case that was still judged.

@@ -30,7 +30,8 @@ public enum VectorRunner {
                 files.append(root)
             case .directory?:
                 let base = root.hasSuffix("/") ? String(root.dropLast()) : root
-                for entry in DirectoryWalk.relativeFilePaths(under: base).sorted() where !VectorFile.isDocumentation(path: base + "/" + entry) {
+                for entry in DirectoryWalk.relativeFilePaths(under: base).sorted() where !VectorFile.isDocumentation(path: base + "/" + entry)
+                    && ACVPRunner.promptPath(forExpected: base + "/" + entry) == nil {  // an ACVP pair runs once, from its prompt
                     files.append(base + "/" + entry)
                 }
             }
@@ -75,6 +76,8 @@ public enum VectorRunner {
             RSAExampleFiles.check(labelled, &log)
         case .pem(let text):
             guard PEMFixtures.check(text, &log) else { return .unrecognized(path) }
+        case .json(let json) where ACVPFile.isACVP(json):
+            return ACVPRunner.check(json, path: path)
         case .json(let json):
             guard let checker = PowerAuthFiles.checker(for: name, json) ?? PowerAuthProtocolFiles.checker(for: name, json)
                     ?? PowerAuthCodeFiles.checker(for: name, json) ?? PowerAuthECIESFiles.checker(for: name, json)

@@ -36,6 +36,7 @@ enum MFA {
             let verb = verbs.first ?? ""
             switch family {
             case "vectors": return VectorsCommand.run(rest)
+            case "acvp": return ACVPCommand.run(verb, options)
             case "bench": return BenchCommand.run(rest)
             case "generate": return GenerateCommand.run(rest)
             case "selftest": return SelfTestCommand.run(rest)

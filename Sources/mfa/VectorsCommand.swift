@@ -1,18 +1,27 @@
-// `mfa vectors [--json] [--verbose] [PATH ...]`.
+// `mfa vectors [--json] [--verbose] [--junit FILE] [PATH ...]`.
 
 import FoundationEssentials
 import VectorRunner
 
 enum VectorsCommand {
-    /// Runs the command; returns the exit status (0 all passed, 1 any failure, 2 usage error).
+    /// Runs the command; returns the exit status (0 all passed, 1 any failure, 2 usage error
+    /// or a JUnit file that cannot be written).
     static func run(_ arguments: [String]) -> Int32 {
         var json = false
         var verbose = false
+        var junitPath: String?
         var paths: [String] = []
-        for argument in arguments {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
             switch argument {
             case "--json": json = true
             case "--verbose": verbose = true
+            case "--junit":
+                guard let path = remaining.popFirst(), !path.hasPrefix("-") else {
+                    StandardStreams.writeError("mfa vectors: --junit needs a FILE\n")
+                    return 2
+                }
+                junitPath = path
             case let option where option.hasPrefix("-"):
                 StandardStreams.writeError("mfa vectors: unknown option \(option)\n")
                 return 2
@@ -21,6 +30,14 @@ enum VectorsCommand {
         }
         let report = VectorRunner.run(roots: paths.isEmpty ? VectorRunner.defaultRoots() : paths)
         print(json ? report.json() : report.text(verbose: verbose))
+        if let junitPath {
+            do {
+                try Data(report.junitXML().utf8).write(to: URL(fileURLWithPath: junitPath), options: .atomic)
+            } catch {
+                StandardStreams.writeError("mfa vectors: cannot write \(junitPath): \(error)\n")
+                return 2
+            }
+        }
         return report.exitCode
     }
 }
