@@ -141,7 +141,7 @@ final class Script: Sendable {
         while script.calls == 0 { try await Task.sleep(for: .milliseconds(10)) }
         consumer.cancel()
         #expect(try await consumer.value == [1])   // ended quietly, without the second fetch
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(25))   // well inside the 30 s interval, even on a loaded machine
         #expect(script.calls == 1)
     }
 

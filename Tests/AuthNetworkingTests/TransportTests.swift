@@ -110,7 +110,9 @@ import URLSessionTransport
         try await Task.sleep(for: .milliseconds(300))
         waiting.cancel()
         await #expect(throws: TransportError(.cancelled)) { try await waiting.value }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Before the transport's own 20 s time-out (and the server's 30 s): ended by the
+        // cancellation, not by a time-out, on a loaded two-core machine too.
+        #expect(ContinuousClock.now - started < .seconds(20))
         let never = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await transport.send(HTTPRequest(method: .get, path: "y"))
