@@ -93,16 +93,21 @@ import TestSupport
         let endpoint = Endpoint<EmptyObject, Greeting>.signedWithToken("api/hello", tokenName: "hello")
         // The first call creates the token (a signed call inside the request), the second reuses it.
         for _ in 0..<2 {
-            let answer = try await Self.within(seconds: 60) { try await service.post(EmptyObject(), to: endpoint, authentication: authentication) }
+            let answer = try await Self.within(seconds: Self.deadlockLimit) { try await service.post(EmptyObject(), to: endpoint, authentication: authentication) }
             #expect(answer == Greeting(greeting: "hi"))
         }
         // A signed endpoint inside serialAll too (the queue is held around the whole call).
         let signed = Endpoint<EmptyObject, EmptyObject>.signed("pa/v3/signature/validate", uriID: "/pa/signature/validate")
-        _ = try await Self.within(seconds: 60) { try await service.post(EmptyObject(), to: signed, authentication: authentication) }
+        _ = try await Self.within(seconds: Self.deadlockLimit) { try await service.post(EmptyObject(), to: signed, authentication: authentication) }
         #expect(await fixture.server.paths.filter { $0 == "pa/v3/token/create" }.count == 1)
     }
 
     struct TimedOut: Error {}
+
+    /// How long a call may take before it counts as deadlocked. Generous: on two cores the
+    /// cooperative pool is shared with CPU-bound tests of other suites (one ran 73 s), which
+    /// starved a 60 s limit into false alarms; a real deadlock never finishes at all.
+    static let deadlockLimit = 600.0
 
     /// Runs `operation` in its own task and fails after `seconds` instead of waiting for a task
     /// that never finishes (a deadlocked one cannot be cancelled out of its wait).
