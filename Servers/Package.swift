@@ -100,6 +100,8 @@ let package = Package(
             dependencies: [
                 "MFAServerCore",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "PowerAuthSDK", package: rootIdentity),
                 .product(name: "PowerAuth", package: rootIdentity),
                 .product(name: "SecureStore", package: rootIdentity),
@@ -128,6 +130,8 @@ let package = Package(
             dependencies: [
                 "MFAServerCore",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "PowerAuthSDK", package: rootIdentity),
                 .product(name: "PowerAuthServer", package: rootIdentity),
                 .product(name: "PowerAuthNetworking", package: rootIdentity),
