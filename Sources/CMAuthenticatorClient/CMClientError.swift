@@ -8,63 +8,68 @@ public import ProtocolSupport
 public import SecureStore
 
 /// Why a CM Authenticator client operation failed.
-public struct CMClientError: Error, Sendable, CustomStringConvertible {
+public struct CMClientError: ClientError {
     /// What went wrong, for callers to switch on.
-    public enum Reason: Sendable, Equatable {
+    public struct Code: ClientErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// A code named `rawValue` (a client may define more).
+        public init(rawValue: String) { self.rawValue = rawValue }
         /// The device has no id yet: register a phone number first.
-        case notRegistered
+        public static let notRegistered = Code(rawValue: "notRegistered")
         /// No environment with that id is stored here.
-        case unknownEnvironment
+        public static let unknownEnvironment = Code(rawValue: "unknownEnvironment")
         /// Input that cannot be used: a phone number, a QR code, a refused URL, an OTP request
         /// answered (the device never answers those, §4).
-        case invalidInput
+        public static let invalidInput = Code(rawValue: "invalidInput")
         /// The server refused the environment id or secret (HTTP 401 on register, §3).
-        case environmentInvalid
+        public static let environmentInvalid = Code(rawValue: "environmentInvalid")
         /// The authentication request has expired (HTTP 410, or past `created_at + expiry`, §4).
-        case requestExpired
+        public static let requestExpired = Code(rawValue: "requestExpired")
         /// The server answered with another error (``CMClientError/httpStatus``, its message).
-        case server
+        public static let server = Code(rawValue: "server")
         /// The answer did not parse.
-        case invalidResponse
+        public static let invalidResponse = Code(rawValue: "invalidResponse")
         /// No signed certificate list verified, so nothing can be pinned and the client fails
         /// closed (§6, our assumption for Linux), or the transport refused the peer's certificate.
-        case pinning
+        public static let pinning = Code(rawValue: "pinning")
         /// No HTTP answer arrived.
-        case transport
+        public static let transport = Code(rawValue: "transport")
         /// The secure store failed or holds a record that cannot be trusted.
-        case store
+        public static let store = Code(rawValue: "store")
     }
+
+    /// The earlier name of ``Code``.
+    public typealias Reason = Code
 
     /// What went wrong.
-    public let reason: Reason
+    public let code: Code
+    /// What went wrong (the earlier name of ``code``).
+    public var reason: Code { code }
     /// A human-readable explanation (never a secret).
     public let message: String
+    /// The error behind this one: the protocol core's, the transport's or the store's.
+    public let cause: (any Error & Sendable)?
     /// The HTTP status of a server error.
     public let httpStatus: Int?
-    /// The protocol core's error.
-    public let protocolError: ProtocolError?
-    /// The transport's error.
-    public let transportError: TransportError?
     /// The store's error.
-    public let storeError: SecureStoreError?
+    public var storeError: SecureStoreError? { cause as? SecureStoreError }
+    /// The file that raised the error.
+    public let file: String
+    /// The line that raised the error.
+    public let line: UInt
+    /// The server's error code, when a server answered with one.
+    public var serverCode: String? { httpStatus == nil ? nil : protocolError.map { $0.code.rawValue } }
 
-    /// Creates an error.
-    public init(_ reason: Reason, _ message: String, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
-                transportError: TransportError? = nil, storeError: SecureStoreError? = nil) {
-        self.reason = reason
+    /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause.
+    public init(_ code: Code, _ message: String, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
+                transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
+        self.code = code
         self.message = message
         self.httpStatus = httpStatus
-        self.protocolError = protocolError
-        self.transportError = transportError
-        self.storeError = storeError
-    }
-
-    /// `reason: message [HTTP n]`.
-    public var description: String {
-        var text = "\(reason): \(message)"
-        if let httpStatus { text += " [HTTP \(httpStatus)]" }
-        if let transportError { text += " (\(transportError))" }
-        return text
+        cause = firstCause(protocolError, transportError, storeError)
+        self.file = file
+        self.line = line
     }
 
     /// The error of a non-2xx answer (§1, §3, §4).

@@ -4,6 +4,7 @@
 // second D-TA's `timePermit?hash_mpin_id=…&app_id=…&mobile=1&signature=…`. The sum is cached
 // in the user's record for its day. HTTP 410 on the first share means the identity is revoked.
 
+import AuthNetworking
 import CryptoPrimitives
 import FoundationEssentials
 import MPin

@@ -7,83 +7,100 @@ public import ProtocolSupport
 public import SecureStore
 
 /// Why a MIRACL MFA operation failed (`OK` is a normal return).
-public struct MPinError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct MPinError: ClientError {
     /// What went wrong, for callers to switch on.
-    public enum Reason: String, Sendable, Equatable {
+    public struct Code: ClientErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// A code named `rawValue` (a client may define more).
+        public init(rawValue: String) { self.rawValue = rawValue }
         /// The user is in the wrong state for the call, no backend is set, or the user cannot
         /// sign (`FLOW_ERROR`).
-        case flowError
+        public static let flowError = Code(rawValue: "flowError")
         /// A URL outside the trusted domains, or not https while trusted domains are set
         /// (`UNTRUSTED_DOMAIN_ERROR`), or refused by the URL policy.
-        case untrustedDomain
+        public static let untrustedDomain = Code(rawValue: "untrustedDomain")
         /// The identity has not been verified yet; retry `confirmRegistration` later
         /// (`IDENTITY_NOT_VERIFIED`; HTTP 400/401 on the signature request).
-        case identityNotVerified
+        public static let identityNotVerified = Code(rawValue: "identityNotVerified")
         /// The registration expired (HTTP 404 on the signature or register request).
-        case registrationExpired
+        public static let registrationExpired = Code(rawValue: "registrationExpired")
         /// Time permits could not be obtained: the identity is revoked (`REVOKED`, HTTP 410).
-        case revoked
+        public static let revoked = Code(rawValue: "revoked")
         /// Wrong PIN or factor (`INCORRECT_PIN`, HTTP 401); see ``MPinError/userBlocked``.
-        case incorrectPIN
+        public static let incorrectPIN = Code(rawValue: "incorrectPIN")
         /// The access code or session is invalid or expired (HTTP 412).
-        case invalidAccessCode
+        public static let invalidAccessCode = Code(rawValue: "invalidAccessCode")
         /// The request expired (HTTP 408).
-        case requestExpired
+        public static let requestExpired = Code(rawValue: "requestExpired")
         /// The identity is not authorized for this (HTTP 403).
-        case notAuthorized
+        public static let notAuthorized = Code(rawValue: "notAuthorized")
         /// A cryptographic step failed (`CRYPTO_ERROR`).
-        case crypto
+        public static let crypto = Code(rawValue: "crypto")
         /// The platform answered with another error status.
-        case server
+        public static let server = Code(rawValue: "server")
         /// The answer could not be parsed or holds invalid values.
-        case invalidResponse
+        public static let invalidResponse = Code(rawValue: "invalidResponse")
         /// Input that cannot be used (a QR text, a URL, an empty identity).
-        case invalidInput
+        public static let invalidInput = Code(rawValue: "invalidInput")
         /// No HTTP answer arrived.
-        case transport
+        public static let transport = Code(rawValue: "transport")
         /// The secure store failed or holds a record that cannot be trusted.
-        case store
+        public static let store = Code(rawValue: "store")
     }
 
+    /// The earlier name of ``Code``.
+    public typealias Reason = Code
+
     /// What went wrong.
-    public let reason: Reason
+    public let code: Code
+    /// What went wrong (the earlier name of ``code``).
+    public var reason: Code { code }
     /// A human-readable explanation (never a secret).
     public let message: String
-    /// With ``Reason/incorrectPIN``: the platform blocked the identity (HTTP 410); its token is
-    /// deleted and the user is ``MPinUser/State/blocked``.
-    public let userBlocked: Bool
+    /// The error behind this one: the protocol core's, the transport's or the store's.
+    public let cause: (any Error & Sendable)?
     /// The HTTP status of a server error.
     public let httpStatus: Int?
-    /// The protocol error behind an invalid response.
-    public let protocolError: ProtocolError?
-    /// The transport's error.
-    public let transportError: TransportError?
     /// The store's error.
-    public let storeError: SecureStoreError?
+    public var storeError: SecureStoreError? { cause as? SecureStoreError }
+    /// The file that raised the error.
+    public let file: String
+    /// The line that raised the error.
+    public let line: UInt
+    /// With ``Code/incorrectPIN``: the platform blocked the identity (HTTP 410); its token is
+    /// deleted and the user is ``MPinUser/State/blocked``.
+    public let userBlocked: Bool
     /// MIRACL Trust's error code (`UNSUCCESSFUL_AUTHENTICATION`, `REVOKED_MPINID`, …), when the
     /// platform sent one.
     public internal(set) var platformCode: String?
+    /// The platform's error code: MIRACL Trust's, when it sent one.
+    public var serverCode: String? { platformCode }
 
-    /// Creates an error.
-    public init(_ reason: Reason, _ message: String, userBlocked: Bool = false, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
-                transportError: TransportError? = nil, storeError: SecureStoreError? = nil) {
-        self.reason = reason
+    /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause.
+    public init(_ code: Code, _ message: String, userBlocked: Bool = false, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
+                transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
+        self.code = code
         self.message = message
         self.userBlocked = userBlocked
         self.httpStatus = httpStatus
-        self.protocolError = protocolError
-        self.transportError = transportError
-        self.storeError = storeError
+        cause = firstCause(protocolError, transportError, storeError)
         platformCode = nil
+        self.file = file
+        self.line = line
     }
 
-    /// `reason: message (HTTP n)`.
+    /// Errors are equal when their codes and the blocked flag are.
+    public static func == (a: MPinError, b: MPinError) -> Bool { a.code == b.code && a.userBlocked == b.userBlocked }
+
+    /// `code: message [HTTP n] [platform code] (cause)`, and whether the user is blocked.
     public var description: String {
-        "\(reason.rawValue): \(message)" + (httpStatus.map { " (HTTP \($0))" } ?? "") + (userBlocked ? " [user blocked]" : "")
+        var text = "\(code): \(message)"
+        if let httpStatus { text += " [HTTP \(httpStatus)]" }
+        if let platformCode { text += " [\(platformCode)]" }
+        if userBlocked { text += " [user blocked]" }
+        return text
     }
-
-    /// Errors are equal when their reasons and the blocked flag are.
-    public static func == (a: MPinError, b: MPinError) -> Bool { a.reason == b.reason && a.userBlocked == b.userBlocked }
 
     /// The error for a non-2xx answer (mpin.md §7.1 item 6: 401 wrong PIN, 410 blocked or
     /// revoked, 412 invalid access code or authOTT, 408 expired, 403 not authorized, 404 expired

@@ -7,89 +7,97 @@ public import ProtocolSupport
 public import SecureStore
 
 /// Why a PowerAuth SDK operation failed.
-public struct PowerAuthSDKError: Error, Sendable, CustomStringConvertible {
+public struct PowerAuthSDKError: ClientError {
     /// What went wrong, for callers to switch on.
-    public enum Reason: Sendable, Equatable {
+    public struct Code: ClientErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// A code named `rawValue` (a client may define more).
+        public init(rawValue: String) { self.rawValue = rawValue }
         /// There is no activation for the operation (`PA2ErrorCodeMissingActivation`).
-        case missingActivation
+        public static let missingActivation = Code(rawValue: "missingActivation")
         /// The operation is not allowed in the current state, for example creating an activation
         /// while one exists or is pending (`PA2ErrorCodeInvalidActivationState`).
-        case invalidActivationState
+        public static let invalidActivationState = Code(rawValue: "invalidActivationState")
         /// The configuration (keys, configuration string, protocol version) is not usable.
-        case invalidConfiguration
+        public static let invalidConfiguration = Code(rawValue: "invalidConfiguration")
         /// The given authentication cannot unlock the factor keys it names, or lacks one the
         /// operation needs (a wrong password is only detected by the server: see
         /// ``authenticationFailed``).
-        case invalidAuthentication
+        public static let invalidAuthentication = Code(rawValue: "invalidAuthentication")
         /// The server refused the signature or token: HTTP 401, `ERR_AUTHENTICATION` or
         /// `POWERAUTH_AUTH_FAIL` — a wrong password, for example (`PA2ErrorCodeAuthenticationFailed`).
         /// The server counted a failed attempt.
-        case authenticationFailed
+        public static let authenticationFailed = Code(rawValue: "authenticationFailed")
         /// The signature could not be computed.
-        case signing
+        public static let signing = Code(rawValue: "signing")
         /// End-to-end encryption failed on this side: a request that cannot be built, or a 3.3
         /// temporary key that does not verify (`PA2ErrorCodeEncryption`).
-        case encryption
+        public static let encryption = Code(rawValue: "encryption")
         /// No token of that name, or a token the server no longer accepts (`PA2ErrorCodeInvalidToken`).
-        case invalidToken
+        public static let invalidToken = Code(rawValue: "invalidToken")
         /// The secure store failed or holds a record that cannot be trusted.
-        case store
+        public static let store = Code(rawValue: "store")
         /// No HTTP answer arrived (see ``PowerAuthSDKError/transportError``).
-        case transport
+        public static let transport = Code(rawValue: "transport")
         /// The server answered with an error (see ``PowerAuthSDKError/protocolError`` for the
         /// §14.2 code and ``PowerAuthSDKError/httpStatus``).
-        case server
+        public static let server = Code(rawValue: "server")
         /// The operation was cancelled (`PA2ErrorCodeOperationCancelled`).
-        case cancelled
+        public static let cancelled = Code(rawValue: "cancelled")
         /// The answer did not decrypt, verify or parse — or carried a number out of any sane
         /// range (a server time beyond year 9999, for example).
-        case invalidResponse
+        public static let invalidResponse = Code(rawValue: "invalidResponse")
         /// The activation code's `#signature` does not verify with `KEY_SERVER_MASTER_PUBLIC`
         /// (powerauth.md §3.2): the code was altered or not issued by this server. Nothing was
         /// sent, so the code is still unspent on the server.
-        case invalidActivationCode
+        public static let invalidActivationCode = Code(rawValue: "invalidActivationCode")
         /// The new password cannot protect the knowledge factor: shorter than
         /// ``PowerAuthClient/minimumPasswordLength`` bytes (powerauth.md §4.2). Refused before any
         /// request, so no one-time code and no counter step is spent.
-        case invalidPassword
+        public static let invalidPassword = Code(rawValue: "invalidPassword")
         /// The signature counter cannot be reconciled with the server's (powerauth.md §6.4,
         /// the client-only DEADLOCK state): no signature from this device can be accepted any
         /// more, so none is sent. Remove the activation (``PowerAuthClient/removeActivationLocal()``)
         /// and activate the device again.
-        case counterDeadlock
+        public static let counterDeadlock = Code(rawValue: "counterDeadlock")
     }
 
+    /// The earlier name of ``Code``.
+    public typealias Reason = Code
+
     /// What went wrong.
-    public let reason: Reason
+    public let code: Code
+    /// What went wrong (the earlier name of ``code``).
+    public var reason: Code { code }
     /// A human-readable explanation (never a secret).
     public let message: String
-    /// The store's error, when the store failed.
-    public let storeError: SecureStoreError?
-    /// The protocol core's error (with the server's §14.2 code for ``Reason/server``).
-    public let protocolError: ProtocolError?
-    /// The transport's error, for ``Reason/transport``.
-    public let transportError: TransportError?
+    /// The error behind this one: the store's, the protocol core's or the transport's.
+    public let cause: (any Error & Sendable)?
     /// The HTTP status of a server error.
     public let httpStatus: Int?
+    /// The server's §14.2 error code (`ERR_AUTHENTICATION`, …), when a server answered with one.
+    public var serverCode: String? { httpStatus == nil ? nil : protocolError.map { $0.code.rawValue } }
+    /// The store's error, when the store failed.
+    public var storeError: SecureStoreError? { cause as? SecureStoreError }
+    /// The file that raised the error.
+    public let file: String
+    /// The line that raised the error.
+    public let line: UInt
     /// Which PUK of a recovery postcard to use next, when the server refused a recovery
     /// activation with `ERR_RECOVERY` (§13).
     public let currentRecoveryPukIndex: Int?
 
-    /// Creates an error.
-    public init(_ reason: Reason, _ message: String, store: SecureStoreError? = nil, protocolError: ProtocolError? = nil,
-                transport: TransportError? = nil, httpStatus: Int? = nil, currentRecoveryPukIndex: Int? = nil) {
-        self.reason = reason
+    /// Creates an error; `store`, `protocolError` or `transport` is its cause.
+    public init(_ code: Code, _ message: String, store: SecureStoreError? = nil, protocolError: ProtocolError? = nil,
+                transport: TransportError? = nil, httpStatus: Int? = nil, currentRecoveryPukIndex: Int? = nil,
+                file: String = #fileID, line: UInt = #line) {
+        self.code = code
         self.message = message
-        storeError = store
-        self.protocolError = protocolError
-        transportError = transport
+        cause = firstCause(store, protocolError, transport)
         self.httpStatus = httpStatus
         self.currentRecoveryPukIndex = currentRecoveryPukIndex
-    }
-
-    /// `reason: message (cause)`.
-    public var description: String {
-        let cause = storeError.map { "\($0)" } ?? protocolError.map { "\($0)" } ?? transportError.map { "\($0)" }
-        return "\(reason): \(message)" + (cause.map { " (\($0))" } ?? "")
+        self.file = file
+        self.line = line
     }
 }

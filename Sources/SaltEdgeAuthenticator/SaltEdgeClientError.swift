@@ -7,65 +7,69 @@ public import ProtocolSupport
 public import SecureStore
 
 /// Why a Salt Edge client operation failed.
-public struct SaltEdgeClientError: Error, Sendable, CustomStringConvertible {
+public struct SaltEdgeClientError: ClientError {
     /// What went wrong, for callers to switch on.
-    public enum Reason: Sendable, Equatable {
+    public struct Code: ClientErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        /// A code named `rawValue` (a client may define more).
+        public init(rawValue: String) { self.rawValue = rawValue }
         /// No connection with that id is stored.
-        case unknownConnection
+        public static let unknownConnection = Code(rawValue: "unknownConnection")
         /// The server answered with an error (``SaltEdgeClientError/errorClass``, e.g.
         /// `ConnectionNotFound`, `ConnectionRevoked`, `AuthorizationNotFound`).
-        case server
+        public static let server = Code(rawValue: "server")
         /// The answer did not decrypt, verify or parse.
-        case invalidResponse
+        public static let invalidResponse = Code(rawValue: "invalidResponse")
         /// Input that cannot be used: a deep link, a redirect URL, a refused URL scheme.
-        case invalidInput
+        public static let invalidInput = Code(rawValue: "invalidInput")
         /// No HTTP answer arrived.
-        case transport
+        public static let transport = Code(rawValue: "transport")
         /// The secure store failed or holds a record that cannot be trusted.
-        case store
+        public static let store = Code(rawValue: "store")
     }
 
+    /// The earlier name of ``Code``.
+    public typealias Reason = Code
+
     /// What went wrong.
-    public let reason: Reason
+    public let code: Code
+    /// What went wrong (the earlier name of ``code``).
+    public var reason: Code { code }
     /// A human-readable explanation (never a secret).
     public let message: String
+    /// The error behind this one: the protocol core's, the transport's or the store's.
+    public let cause: (any Error & Sendable)?
+    /// The HTTP status of a server error.
+    public let httpStatus: Int?
+    /// The store's error.
+    public var storeError: SecureStoreError? { cause as? SecureStoreError }
+    /// The file that raised the error.
+    public let file: String
+    /// The line that raised the error.
+    public let line: UInt
     /// The server's `error_class` (or the client's synthetic one, `AuthenticationError` for a
     /// refused redirect).
     public let errorClass: String?
-    /// The HTTP status of a server error.
-    public let httpStatus: Int?
-    /// The protocol core's error.
-    public let protocolError: ProtocolError?
-    /// The transport's error.
-    public let transportError: TransportError?
-    /// The store's error.
-    public let storeError: SecureStoreError?
+    /// The server's error code: its `error_class`.
+    public var serverCode: String? { errorClass }
 
-    /// Creates an error.
-    public init(_ reason: Reason, _ message: String, errorClass: String? = nil, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
-                transportError: TransportError? = nil, storeError: SecureStoreError? = nil) {
-        self.reason = reason
+    /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause.
+    public init(_ code: Code, _ message: String, errorClass: String? = nil, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
+                transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
+        self.code = code
         self.message = message
         self.errorClass = errorClass
         self.httpStatus = httpStatus
-        self.protocolError = protocolError
-        self.transportError = transportError
-        self.storeError = storeError
+        cause = firstCause(protocolError, transportError, storeError)
+        self.file = file
+        self.line = line
     }
 
     /// Whether the connection is gone on the server (`ConnectionNotFound`, `ConnectionRevoked`, or
     /// HTTP 401/410): stop polling it and offer to reconnect.
     public var connectionIsGone: Bool {
         errorClass == "ConnectionNotFound" || errorClass == "ConnectionRevoked" || httpStatus == 401 || httpStatus == 410
-    }
-
-    /// `reason: message [HTTP n] [class]`.
-    public var description: String {
-        var text = "\(reason): \(message)"
-        if let httpStatus { text += " [HTTP \(httpStatus)]" }
-        if let errorClass { text += " [\(errorClass)]" }
-        if let protocolError, errorClass == nil { text += " (\(protocolError))" }
-        return text
     }
 
     /// A server answer's error: its class and message (saltedge-v2.md §10).

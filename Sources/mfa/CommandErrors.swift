@@ -3,13 +3,13 @@
 // with `--json` the report is one JSON object on standard output (code, message, HTTP status and
 // server code where there were ones), else one line on standard error.
 
+import AuthNetworking
 import CMAuthenticatorClient
 import FoundationEssentials
 import MFACommandLine
 import MIRACLMFA
 import PowerAuthNetworking
 import PowerAuthSDK
-import ProtocolSupport
 import SaltEdgeAuthenticator
 import SecureStore
 
@@ -57,34 +57,23 @@ enum CommandErrors {
         }
     }
 
-    /// A short code naming the error's kind, for `--json`.
+    /// A short code naming the error's kind, for `--json`: every SDK error's own code.
     static func code(of error: any Error) -> String {
         switch error {
         case is UsageError: "usage"
         case is SecretInput.Failure: "secretInput"
-        case let error as PowerAuthSDKError: "\(error.reason)"
+        case let error as any ClientError: "\(error.code)"
         case let error as NetworkingError: "\(error.reason)"
-        case let error as SaltEdgeClientError: "\(error.reason)"
-        case let error as CMClientError: "\(error.reason)"
-        case let error as MPinError: "\(error.reason)"
         case is SecureStoreError: "store"
         default: "other"
         }
     }
 
-    /// The HTTP status and the server's own error code, when the server answered.
+    /// The HTTP status and the server's own error code, when a server answered.
     static func server(of error: any Error) -> (status: Int?, code: String?) {
-        let (status, code) = serverFields(of: error)
-        return (status, status == nil ? nil : code)
-    }
-
-    private static func serverFields(of error: any Error) -> (status: Int?, code: String?) {
         switch error {
-        case let error as PowerAuthSDKError: (error.httpStatus, error.protocolError.flatMap { $0.serverCode })
-        case let error as NetworkingError: (error.httpStatus, error.restAPIError?.code)
-        case let error as SaltEdgeClientError: (error.httpStatus, error.errorClass)
-        case let error as CMClientError: (error.httpStatus, error.protocolError.flatMap { $0.serverCode })
-        case let error as MPinError: (error.httpStatus, error.protocolError.flatMap { $0.serverCode })
+        case let error as any ClientError: (error.httpStatus, error.serverCode)
+        case let error as NetworkingError: (error.httpStatus, error.httpStatus == nil ? nil : error.restAPIError?.code)
         default: (nil, nil)
         }
     }
@@ -110,9 +99,4 @@ enum CommandErrors {
         }
         return status.rawValue
     }
-}
-
-extension ProtocolError {
-    /// The server's own error code (a PowerAuth `ERR_…`, a platform's error name), when it sent one.
-    var serverCode: String? { code.rawValue.isEmpty ? nil : code.rawValue }
 }

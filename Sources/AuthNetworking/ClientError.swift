@@ -1,0 +1,66 @@
+// The one shape of the SDKs' errors (DESIGN.md §1 "Layer 3 has one shape", §2 habit 9; the
+// shape of swift-asn1's `ASN1Error` and our `ProtocolError`): an extensible code with static
+// members, a human message, the HTTP status and the server's own code when a server answered,
+// the error behind it kept whole, and where it was raised. Errors are equal when their codes are.
+// Each client keeps its own type and codes (`PowerAuthSDKError.Code.missingActivation`,
+// `CMClientError.Code.pinning`, …); the shape and the behaviour come from here.
+
+public import ProtocolSupport
+
+/// The code of a client error: a string-backed value with one static member per known code, so
+/// new codes never break a caller's `switch` (which has a `default`).
+public protocol ClientErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible where RawValue == String {}
+
+extension ClientErrorCode {
+    /// The code's name, as callers and logs see it.
+    public var description: String { rawValue }
+}
+
+/// What every SDK error offers (``ClientErrorCode``, message, cause, HTTP status, server code,
+/// file and line).
+public protocol ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of code this client uses.
+    associatedtype Code: ClientErrorCode
+    /// What went wrong, for callers to switch on.
+    var code: Code { get }
+    /// A human-readable explanation (never a secret).
+    var message: String { get }
+    /// The error behind this one (a transport, store, protocol or crypto error), kept whole.
+    var cause: (any Error & Sendable)? { get }
+    /// The HTTP status, when a server answered.
+    var httpStatus: Int? { get }
+    /// The server's own error code (a PowerAuth `ERR_…`, a Salt Edge `error_class`, a MIRACL
+    /// Trust code), when a server sent one.
+    var serverCode: String? { get }
+    /// The file that raised the error (`#fileID`).
+    var file: String { get }
+    /// The line that raised the error.
+    var line: UInt { get }
+}
+
+extension ClientError {
+    /// Errors are equal when their codes are (the message, cause and place may differ).
+    public static func == (a: Self, b: Self) -> Bool { a.code == b.code }
+
+    /// `code: message [HTTP n] [server code] (cause)`.
+    public var description: String {
+        var text = "\(code): \(message)"
+        if let httpStatus { text += " [HTTP \(httpStatus)]" }
+        if let serverCode { text += " [\(serverCode)]" }
+        if let cause { text += " (\(cause))" }
+        return text
+    }
+
+    /// The transport's error, when no HTTP answer arrived.
+    public var transportError: TransportError? { cause as? TransportError }
+
+    /// The protocol core's error (with a server's code when a server answered).
+    public var protocolError: ProtocolError? { cause as? ProtocolError }
+}
+
+/// The first of `causes` that is not nil: an error's cause, from an initializer that accepts one
+/// of several kinds.
+public func firstCause(_ causes: (any Error & Sendable)?...) -> (any Error & Sendable)? {
+    for cause in causes { if let cause { return cause } }
+    return nil
+}
