@@ -95,6 +95,34 @@ extension EndToEnd {
             #expect(configured.0 == 2)
         }
 
+        /// powerauth.md §6.4 from a shell: 21 headers computed and never sent put the client past
+        /// the look-ahead window; `status` says deadlock (text and --json) and `sign` is refused.
+        @Test func aDeadlockedCounterIsReportedAndSigningRefused() async throws {
+            let store = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-cli-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: store) }
+            try await withMFAServer { url, powerAuth in
+                let configuration = try #require(try await integration(url, "integration/powerauth/application")["configurationString"] as? String)
+                let code = try #require(try await integration(url, "integration/powerauth/activation/init")["activationCode"] as? String)
+                let s = ["--store", store]
+                #expect(try Self.run(["configure", "--config-string", configuration, "--base-url", url, "--allow-http-loopback"] + s).0 == 0)
+                let (activated, out, err) = try Self.run(["activate", "--code", "-", "--json"] + s, input: code + "\n1234\n")
+                #expect(activated == 0, "\(err)")
+                let activationID = try #require((try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])?["activationId"] as? String)
+                for _ in 0..<21 {
+                    #expect(try Self.run(["sign", "--method", "POST", "--uri-id", "/never-sent", "--factors", "possession"] + s).0 == 0)
+                }
+                var (status, text, _) = try Self.run(["status"] + s)
+                #expect(status == 0 && text.hasPrefix("deadlock") && text.contains("remove --local"), "\(text)")
+                (status, text, _) = try Self.run(["status", "--json"] + s)
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+                #expect(object["state"] as? String == "deadlock" && object["deadlock"] as? Bool == true && object["serverState"] as? String == "active")
+                var refusal = ""
+                (status, text, refusal) = try Self.run(["sign", "--method", "POST", "--uri-id", "/pay", "--factors", "possession"] + s)
+                #expect(status == 1 && refusal.contains("counterDeadlock"), "\(refusal)")
+                #expect(await powerAuth.activation(activationID)?.failedAttempts == 0)
+            }
+        }
+
         @Test func aServerThatIsGoneExitsThree() async throws {
             let store = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-cli-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: store) }
