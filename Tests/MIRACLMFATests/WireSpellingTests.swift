@@ -6,6 +6,7 @@
 import AuthNetworking
 import Foundation
 @testable import MIRACLMFA
+import MPin
 import ProtocolSupport
 import SecureStore
 import Testing
@@ -97,5 +98,31 @@ import Testing
     @Test func hexMPinIDs() {
         #expect(MPinPlatform.isHexMPinID("7b226d6f62696c65223a317d") && MPinPlatform.isHexMPinID("ABCDEF0123"))
         for bad in ["", "7", "7g", "7b/2", "..", "%0d", "7b 2", "７b"] { #expect(!MPinPlatform.isHexMPinID(bad), "\(bad)") }
+    }
+}
+
+/// mpin.md §7.2 and §7.3 differ on how a registration code is asked for: a server reading either
+/// finds it, because the client sends the purpose both ways — as the pass-1 `scope` and as `wam`
+/// on authenticate. Asserted on the wire, not only in the body builders.
+@Suite struct RegistrationCodePurposeOnTheWireTests {
+    @Test func regCodeTravelsAsPassOneScopeAndAsWam() async throws {
+        let transport = HookTransport { request in
+            switch request.path.split(separator: "/").last.map(String.init) ?? "" {
+            case "pass1": return WireSpellingTests.ok(#"{"y":"\#(String(repeating: "11", count: 32))"}"#)
+            case "pass2": return WireSpellingTests.ok(#"{"authOTT":"a1b2c3"}"#)
+            default: return WireSpellingTests.ok(#"{"code":"123456","expireTime":1893456000000,"ttlSeconds":60,"nowTime":1700000000000}"#)
+            }
+        }
+        let (client, store) = try LocalChecksBeforeSendingTests.client(transport)
+        await client.setBackend(LocalChecksBeforeSendingTests.backend, settings: try LocalChecksBeforeSendingTests.settings())
+        let user = try LocalChecksBeforeSendingTests.plant(store, state: .registered, pinLength: 4)
+        _ = try? await client.generateRegistrationCode(for: user, pin: MPin.PIN(1234))   // the wire is what this test reads
+        let sent = await transport.sent
+        let passOne = try #require(sent.first { $0.path.hasSuffix("pass1") })
+        let authenticate = try #require(sent.first { $0.path.hasSuffix("authenticate") })
+        let scope = String(decoding: passOne.body ?? [], as: UTF8.self)
+        let wam = String(decoding: authenticate.body ?? [], as: UTF8.self)
+        #expect(scope.contains(#""scope":["reg-code"]"#), "\(scope)")
+        #expect(wam.contains(#""wam":"reg-code""#), "\(wam)")
     }
 }
