@@ -74,11 +74,39 @@ struct DeviceRecords: Sendable {
         }, storeError: { CMClientError(.store, "cm.device cannot be updated", storeError: $0) })
     }
 
-    private struct EnvironmentRecord: Codable {
+    /// One linked environment: the public fields in JSON, the secret in the record's binary
+    /// section as raw bytes (cm-authenticator.md §8), never as text.
+    private struct EnvironmentRecord: SealedRecordValue {
         let id: String
-        let secretBase64: String
         let name: String
         let iconURL: String?
+        /// The environment secret, outside the JSON.
+        var secret: SecretBytes?
+        /// The secret of a record written while it was kept in the JSON (standard Base64); read
+        /// into `secret` and dropped, so the next write stores it in the binary section.
+        private var secretBase64: String?
+
+        enum CodingKeys: String, CodingKey { case id, name, iconURL, secretBase64 }
+
+        init(id: String, name: String, iconURL: String?, secret: SecretBytes) {
+            self.id = id
+            self.name = name
+            self.iconURL = iconURL
+            self.secret = secret
+        }
+
+        func sealSecrets(into secrets: inout RecordSecrets) { secrets["secret"] = secret }
+
+        mutating func unsealSecrets(from secrets: RecordSecrets) throws(SecureStoreError) {
+            if let legacy = secretBase64 {
+                var bytes: [UInt8]
+                do { bytes = try Base64.decode(legacy) } catch { throw SecureStoreError(.corrupt, "the environment record holds an unusable secret") }
+                defer { SecretBytes.wipe(&bytes) }
+                secret = SecretBytes(bytes)
+                secretBase64 = nil
+            }
+            if let sealed = secrets["secret"] { secret = sealed }
+        }
     }
 
     func environment(id: String) throws(CMClientError) -> StoredEnvironment? {
@@ -87,19 +115,15 @@ struct DeviceRecords: Sendable {
         let stored: EnvironmentRecord?
         do { stored = try records.read() } catch { throw CMClientError(.store, "\(name) cannot be read", storeError: error) }
         guard let record = stored else { return nil }
-        var secret: [UInt8]
-        do { secret = try Base64.decode(record.secretBase64) } catch {
-            throw CMClientError(.store, "the environment record holds an unusable secret")
-        }
-        defer { SecretBytes.wipe(&secret) }
-        let environment = CMAuthenticator.Environment(id: record.id, secret: CMAuthenticator.EnvironmentSecret(rawRepresentation: SecretBytes(secret)))
+        guard let secret = record.secret else { throw CMClientError(.store, "the environment record holds no secret") }
+        let environment = CMAuthenticator.Environment(id: record.id, secret: CMAuthenticator.EnvironmentSecret(rawRepresentation: secret))
         return StoredEnvironment(environment: environment, name: record.name, iconURL: record.iconURL)
     }
 
     func save(_ environment: StoredEnvironment) throws(CMClientError) {
         let name = "cm.environment." + environment.id
-        let secret = environment.environment.secret.rawRepresentation.withUnsafeBytes { Base64.encode($0) }
-        let record = EnvironmentRecord(id: environment.id, secretBase64: secret, name: environment.name, iconURL: environment.iconURL)
+        let record = EnvironmentRecord(id: environment.id, name: environment.name, iconURL: environment.iconURL,
+                                       secret: environment.environment.secret.rawRepresentation)
         let records: RecordStore<EnvironmentRecord> = try Self.record(store, name)
         do { try records.write(record) } catch {
             throw CMClientError(.store, "\(name) cannot be written", storeError: error)

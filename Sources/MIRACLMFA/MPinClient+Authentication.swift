@@ -171,9 +171,9 @@ extension MPinClient {
     func credential(of record: UserRecord, signing: Bool,
                             secondFactor: MPin.PIN?) throws(MPinError) -> (identity: MPin.Identity, token: MPin.Token, mpinID: String,
                                                                              dtas: String?, publicKey: [UInt8]?) {
-        let tokenHex = signing ? record.secrets.signingToken : record.secrets.token
+        let tokenBytes = signing ? record.secrets.signingToken : record.secrets.token
         let factor = signing ? record.secrets.signingHasSecondFactor : record.secrets.hasSecondFactor
-        guard let tokenHex else { throw MPinError(.flowError, signing ? "the user cannot sign (no signing registration)" : "no token is stored") }
+        guard let tokenBytes else { throw MPinError(.flowError, signing ? "the user cannot sign (no signing registration)" : "no token is stored") }
         guard factor == (secondFactor != nil) else {
             throw MPinError(.flowError, factor ? "this token needs its second factor" : "this token has no second factor")
         }
@@ -190,7 +190,9 @@ extension MPinClient {
             mpinID = signingID
         }
         var token: MPin.Token
-        do { token = try MPin.Token(rawRepresentation: try Hex.decode(tokenHex)) } catch { throw MPinError(.store, "the stored token is not a point") }
+        do { token = try tokenBytes.withUnsafeBytes { bytes throws(CryptoError) in try MPin.Token(rawRepresentation: bytes) } } catch {
+            throw MPinError(.store, "the stored token is not a point")
+        }
         if let secondFactor {
             token = MPin.Client.restoreFactor(secondFactor.value, bitCount: MPin.pinBitCount, identity: identity, token: token)
         }

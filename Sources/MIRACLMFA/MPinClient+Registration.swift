@@ -77,7 +77,7 @@ extension MPinClient {
         guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust restarts by verifying again") }
         let settings = try activeSettings()
         let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: started.secrets.accessCode,
-                                             activationCode: nil, pushToken: nil, regOTT: started.secrets.regOTT)
+                                             activationCode: nil, pushToken: nil, regOTT: started.secrets.regOTTText)
         let response = try await send(.put, settings.registerURL + "/" + started.mpinID, body: body, step: .register)
         let wire = try decode(MPinPlatform.RegisterWire.self, response, "registration answer")
         return try updateRegistration(of: started, allowed: [.startedRegistration, .activated]) { (fresh: inout UserRecord) throws(MPinError) in
@@ -108,7 +108,7 @@ extension MPinClient {
         }
         let settings = try activeSettings()
         let signature = try await send(.get, settings.signatureURL + "/" + record.mpinID,
-                                       query: [HTTPHeader("regOTT", record.secrets.regOTT ?? "")], step: .signature)
+                                       query: [HTTPHeader("regOTT", record.secrets.regOTTText ?? "")], step: .signature)
         let first = try decode(MPinPlatform.SignatureWire.self, signature, "signature answer")
         let second = try await send(.get, settings.certivoxURL + "clientSecret?" + first.params, step: .clientSecret)
         let share2 = try decode(MPinPlatform.ClientSecretWire.self, second, "client secret").clientSecret ?? ""
@@ -121,7 +121,7 @@ extension MPinClient {
             throw MPinError(.invalidResponse, "a client-secret share is not a BN254CX point",
                             protocolError: ProtocolError(error, "client-secret share"))
         }
-        let pending = clientSecret.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
+        let pending = clientSecret.rawRepresentation
         return try updateRegistration(of: record, allowed: [.startedRegistration, .activated]) { fresh in
             fresh.secrets.pendingClientSecret = pending
             fresh.state = .activated
@@ -156,14 +156,14 @@ extension MPinClient {
             }
         }
         let clientSecret: MPin.ClientSecret
-        do { clientSecret = try MPin.ClientSecret(rawRepresentation: try Hex.decode(pending)) } catch {
+        do { clientSecret = try pending.withUnsafeBytes { bytes throws(CryptoError) in try MPin.ClientSecret(rawRepresentation: bytes) } } catch {
             throw MPinError(.store, "the stored client secret is not a point")
         }
         var token = MPin.Client.extractPIN(pin, identity: identity, clientSecret: clientSecret)   // mpin.md §4 EXTRACT_PIN
         if let secondFactor {
             token = MPin.Client.extractFactor(secondFactor.value, bitCount: MPin.pinBitCount, identity: identity, token: token)
         }
-        record.secrets.token = token.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
+        record.secrets.token = token.rawRepresentation
         record.secrets.hasSecondFactor = secondFactor != nil
         if trustProjectID != nil {   // the login token is the signing token
             record.secrets.signingToken = record.secrets.token
@@ -219,7 +219,7 @@ extension MPinClient {
             throw MPinError(.invalidResponse, "the registration answer holds no hex M-Pin ID")
         }
         record.mpinID = wire.mpinId   // used exactly as issued (mpin.md §7.1 item 3)
-        record.secrets.regOTT = wire.regOTT
+        record.secrets.regOTT = SecretBytes(wire.regOTT.utf8)   // the answer's String is Foundation's
         record.customerID = wire.customerId ?? record.customerID
         record.appID = wire.appId ?? record.appID
         if let expires = wire.expireTime, let now = wire.nowTime {

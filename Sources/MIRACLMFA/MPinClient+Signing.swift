@@ -76,7 +76,7 @@ extension MPinClient {
         if let secondFactor {
             token = MPin.Client.extractFactor(secondFactor.value, bitCount: MPin.pinBitCount, identity: identity, token: token)
         }
-        let signingToken = token.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
+        let signingToken = token.rawRepresentation
         // Only the signing fields change, under the store's lock on the freshest record (the
         // awaits above may have let another process count a failure or cache a permit).
         record = try records.update(identity: record.identity, backend: record.backend) { (stored: inout UserRecord?) throws(MPinError) in
@@ -120,7 +120,7 @@ extension MPinClient {
         do {
             let publicKey = try MPin.DVS.PublicKey(rawRepresentation: try Hex.decode(keyHex))
             let identity = MPin.Identity(mpinID: try Hex.decode(signingID), dvsPublicKey: publicKey)
-            var token = try MPin.Token(rawRepresentation: try Hex.decode(signingToken))
+            var token = try signingToken.withUnsafeBytes { bytes throws(CryptoError) in try MPin.Token(rawRepresentation: bytes) }
             if let secondFactor { token = MPin.Client.restoreFactor(secondFactor.value, bitCount: MPin.pinBitCount, identity: identity, token: token) }
             let signature = try MPin.DVS.signature(for: documentHash, time: timestamp, identity: identity, pin: pin, token: token, using: &random)
             return MPinDVSSignature(hash: documentHash, mpinID: signingID, u: signature.u.uncompressedRepresentation,

@@ -45,7 +45,7 @@ extension MPinClient {
             throw MPinError(.invalidResponse, "the registration answer's mpinId is not hex")
         }
         record.mpinID = wire.mpinId
-        record.secrets.regOTT = wire.regOTT
+        record.secrets.regOTT = SecretBytes(wire.regOTT.utf8)   // the answer's String is Foundation's
         record.customerID = wire.projectId ?? record.customerID
     }
 
@@ -59,7 +59,7 @@ extension MPinClient {
         }
         let publicKey = privateKey.publicKey
         guard MPinPlatform.isHexMPinID(record.mpinID) else { throw MPinError(.store, "the stored mpinId is not hex") }
-        let query = [HTTPHeader("regOTT", record.secrets.regOTT ?? ""), HTTPHeader("publicKey", Hex.encode(publicKey.rawRepresentation))]
+        let query = [HTTPHeader("regOTT", record.secrets.regOTTText ?? ""), HTTPHeader("publicKey", Hex.encode(publicKey.rawRepresentation))]
         let first = try decode(MPinTrust.SignatureWire.self, try await send(.get, try activeBackend() + "/rps/v2/signature/" + record.mpinID, query: query,
                                                                             step: .signature), "signature answer")
         guard first.curve == nil || first.curve == "BN254CX" else { throw MPinError(.invalidResponse, "the platform uses curve \(first.curve ?? ""), not BN254CX") }
@@ -72,7 +72,7 @@ extension MPinClient {
         } catch {
             throw MPinError(.invalidResponse, "a DVS share is not a BN254CX point", protocolError: ProtocolError(error, "DVS share"))
         }
-        record.secrets.pendingClientSecret = clientSecret.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
+        record.secrets.pendingClientSecret = clientSecret.rawRepresentation
         record.secrets.signingMPinID = record.mpinID
         record.secrets.signingPublicKey = Hex.encode(publicKey.rawRepresentation)
         record.secrets.signingDTAs = first.dtas

@@ -9,16 +9,19 @@ import CryptoPrimitives
 import FoundationEssentials
 import SecureStore
 
-/// The secret half of a user's record.
+/// The secret half of a user's record. The token, the signing token, the pending client secret
+/// and the registration's one-time token are ``SecretBytes`` kept outside the JSON, in the
+/// record's binary section (``SealedRecordValue``): the points as their raw 04 ‖ x ‖ y bytes,
+/// the one-time token as its UTF-8 bytes.
 struct UserSecrets: Codable, Sendable {
-    /// The registration's one-time token while registering (mpin.md §7.1 item 3).
-    var regOTT: String?
+    /// The registration's one-time token while registering (mpin.md §7.1 item 3), UTF-8.
+    var regOTT: SecretBytes?
     /// The access code the registration started with.
     var accessCode: String?
-    /// The client secret between `confirmRegistration` and `finishRegistration` (hex).
-    var pendingClientSecret: String?
-    /// TOKEN = CS − PIN·A (hex), the PIN never stored (mpin.md §5).
-    var token: String?
+    /// The client secret between `confirmRegistration` and `finishRegistration` (a G1 point).
+    var pendingClientSecret: SecretBytes?
+    /// TOKEN = CS − PIN·A (a G1 point), the PIN never stored (mpin.md §5).
+    var token: SecretBytes?
     /// Whether a second factor was extracted from the token too.
     var hasSecondFactor: Bool = false
     /// The cached time permit and its day (mpin.md §4, §7.1 item 6).
@@ -30,12 +33,58 @@ struct UserSecrets: Codable, Sendable {
     var signingMPinID: String?
     var signingPublicKey: String?
     var signingDTAs: String?
-    var signingToken: String?
+    /// The signing token (a G1 point).
+    var signingToken: SecretBytes?
     var signingHasSecondFactor: Bool = false
+    /// The secrets of a record written while they were kept in the JSON (the points in hex);
+    /// read into the fields above and dropped, so the next write stores them outside the JSON.
+    private var legacyRegOTT: String?
+    private var legacyPendingClientSecret: String?
+    private var legacyToken: String?
+    private var legacySigningToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case accessCode, hasSecondFactor, permitDay, permit, dvsRegisterToken, signingMPinID, signingPublicKey, signingDTAs
+        case signingHasSecondFactor
+        case legacyRegOTT = "regOTT", legacyPendingClientSecret = "pendingClientSecret", legacyToken = "token"
+        case legacySigningToken = "signingToken"
+    }
+
+    init() {}
+
+    /// The one-time token as the text the platform sent (it goes into a query or a body).
+    var regOTTText: String? { regOTT.map { $0.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } } }
+
+    /// The secret fields, by name, for the record's binary section.
+    func seal(into secrets: inout RecordSecrets) {
+        secrets["regOTT"] = regOTT
+        secrets["pendingClientSecret"] = pendingClientSecret
+        secrets["token"] = token
+        secrets["signingToken"] = signingToken
+    }
+
+    /// Takes the secret fields from `secrets`, after moving any of the old JSON form in.
+    mutating func unseal(from secrets: RecordSecrets) throws(SecureStoreError) {
+        func point(_ hex: String) throws(SecureStoreError) -> SecretBytes {
+            var bytes: [UInt8]
+            do { bytes = try Hex.decode(hex) } catch { throw SecureStoreError(.corrupt, "a stored M-Pin secret is not hex") }
+            defer { SecretBytes.wipe(&bytes) }
+            return SecretBytes(bytes)
+        }
+        if let text = legacyRegOTT { regOTT = SecretBytes(text.utf8) }
+        if let hex = legacyPendingClientSecret { pendingClientSecret = try point(hex) }
+        if let hex = legacyToken { token = try point(hex) }
+        if let hex = legacySigningToken { signingToken = try point(hex) }
+        (legacyRegOTT, legacyPendingClientSecret, legacyToken, legacySigningToken) = (nil, nil, nil, nil)
+        regOTT = secrets["regOTT"] ?? regOTT
+        pendingClientSecret = secrets["pendingClientSecret"] ?? pendingClientSecret
+        token = secrets["token"] ?? token
+        signingToken = secrets["signingToken"] ?? signingToken
+    }
 }
 
 /// One stored user: the public view and its secrets.
-struct UserRecord: Codable, Sendable {
+struct UserRecord: SealedRecordValue, Sendable {
     var identity: String
     var backend: String
     var deviceName: String?
@@ -61,6 +110,10 @@ struct UserRecord: Codable, Sendable {
         failedAuthentications = user.failedAuthentications
         self.secrets = secrets
     }
+
+    func sealSecrets(into secrets: inout RecordSecrets) { self.secrets.seal(into: &secrets) }
+
+    mutating func unsealSecrets(from secrets: RecordSecrets) throws(SecureStoreError) { try self.secrets.unseal(from: secrets) }
 
     /// The public view.
     var user: MPinUser {

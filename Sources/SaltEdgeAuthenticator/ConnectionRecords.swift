@@ -47,33 +47,86 @@ public struct PendingConnection: Sendable, CustomStringConvertible {
 struct ConnectionRecords: Sendable {
     let store: SecureStore
 
-    private struct Record: Codable {
+    /// One connection: the public fields in JSON, the private key (PKCS #8 DER) and the access
+    /// token in the record's binary section, never as text.
+    private struct Record: SealedRecordValue {
         let id: String
         let providerID: String
         let providerName: String
         let scaServiceURL: String
         let providerPublicKeyPEM: String
-        let privateKeyPEM: String
-        let accessToken: String?
         let authenticationURL: String?
         var name: String
         var isActive: Bool
         let geolocationRequired: Bool
-    }
+        /// The connection's private key, PKCS #8 DER, outside the JSON.
+        var privateKey: SecretBytes?
+        /// The access token's bytes, outside the JSON (nil while the connection is pending).
+        var accessToken: SecretBytes?
+        /// The secrets of a record written while they were kept in the JSON; read into the
+        /// fields above and dropped, so the next write stores them in the binary section.
+        private var privateKeyPEM: String?
+        private var legacyAccessToken: String?
 
-    /// The PEM text of a connection key, made straight from its wiped storage (the `String`
-    /// itself is Swift's and cannot be wiped; the record's plaintext buffers are).
-    private static func pem(_ key: SaltEdge.ConnectionKey) -> String {
-        key.signingKey.pemRepresentation.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        enum CodingKeys: String, CodingKey {
+            case id, providerID, providerName, scaServiceURL, providerPublicKeyPEM, authenticationURL, name, isActive, geolocationRequired
+            case privateKeyPEM, legacyAccessToken = "accessToken"
+        }
+
+        init(id: String, providerID: String, providerName: String, scaServiceURL: String, providerPublicKeyPEM: String,
+             privateKey: SecretBytes, accessToken: SecretBytes?, authenticationURL: String?, name: String, isActive: Bool,
+             geolocationRequired: Bool) {
+            self.id = id
+            self.providerID = providerID
+            self.providerName = providerName
+            self.scaServiceURL = scaServiceURL
+            self.providerPublicKeyPEM = providerPublicKeyPEM
+            self.privateKey = privateKey
+            self.accessToken = accessToken
+            self.authenticationURL = authenticationURL
+            self.name = name
+            self.isActive = isActive
+            self.geolocationRequired = geolocationRequired
+        }
+
+        func sealSecrets(into secrets: inout RecordSecrets) {
+            secrets["privateKey"] = privateKey
+            secrets["accessToken"] = accessToken
+        }
+
+        mutating func unsealSecrets(from secrets: RecordSecrets) throws(SecureStoreError) {
+            if let pem = privateKeyPEM {
+                do { privateKey = try RSA.Signing.PrivateKey(pemRepresentation: pem).derRepresentation } catch {
+                    throw SecureStoreError(.corrupt, "the connection record holds an unusable key")
+                }
+                privateKeyPEM = nil
+            }
+            if let token = legacyAccessToken {
+                accessToken = SecretBytes(token.utf8)
+                legacyAccessToken = nil
+            }
+            if let key = secrets["privateKey"] { privateKey = key }
+            if let token = secrets["accessToken"] { accessToken = token }
+        }
+
+        /// The connection key, parsed from the DER bytes.
+        func connectionKey() throws(SaltEdgeClientError) -> SaltEdge.ConnectionKey {
+            guard let privateKey else { throw SaltEdgeClientError(.store, "the connection record holds no key") }
+            let key = privateKey.withUnsafeBytes { der in
+                Result { () throws(CryptoError) in try RSA.Signing.PrivateKey(derRepresentation: der) }
+            }
+            do { return SaltEdge.ConnectionKey(privateKey: try key.get()) } catch {
+                throw SaltEdgeClientError(.store, "the connection record holds an unusable key")
+            }
+        }
     }
 
     func save(_ connection: StoredConnection) throws(SaltEdgeClientError) {
         let c = connection.connection
-        let token = c.accessToken.headerValue
         let record = Record(id: c.id, providerID: c.providerID, providerName: connection.providerName, scaServiceURL: c.scaServiceURL,
-                            providerPublicKeyPEM: c.providerPublicKey.pemRepresentation, privateKeyPEM: Self.pem(c.key),
-                            accessToken: token, authenticationURL: nil, name: connection.name, isActive: connection.isActive,
-                            geolocationRequired: false)
+                            providerPublicKeyPEM: c.providerPublicKey.pemRepresentation, privateKey: c.key.signingKey.derRepresentation,
+                            accessToken: c.accessToken.rawRepresentation, authenticationURL: nil, name: connection.name,
+                            isActive: connection.isActive, geolocationRequired: false)
         try write(record, to: "saltedge.connection." + c.id)
     }
 
@@ -81,7 +134,7 @@ struct ConnectionRecords: Sendable {
         let configuration = pending.configuration
         let record = Record(id: pending.id, providerID: configuration.providerID, providerName: configuration.providerName,
                             scaServiceURL: configuration.scaServiceURL, providerPublicKeyPEM: configuration.providerPublicKey.pemRepresentation,
-                            privateKeyPEM: Self.pem(pending.key), accessToken: nil, authenticationURL: pending.authenticationURL,
+                            privateKey: pending.key.signingKey.derRepresentation, accessToken: nil, authenticationURL: pending.authenticationURL,
                             name: configuration.providerName, isActive: false, geolocationRequired: configuration.geolocationRequired)
         try write(record, to: "saltedge.pending." + pending.id)
     }
@@ -118,8 +171,9 @@ struct ConnectionRecords: Sendable {
     func pending(id: String) throws(SaltEdgeClientError) -> (key: SaltEdge.ConnectionKey, providerID: String, providerName: String,
                                                              scaServiceURL: String, providerKey: RSA.Encryption.PublicKey)? {
         guard let record = try read("saltedge.pending." + id) else { return nil }
+        let key = try record.connectionKey()
         do {
-            return (try SaltEdge.ConnectionKey(privateKeyPEM: record.privateKeyPEM), record.providerID, record.providerName, record.scaServiceURL,
+            return (key, record.providerID, record.providerName, record.scaServiceURL,
                     try SaltEdge.providerPublicKey(fromText: record.providerPublicKeyPEM))
         } catch {
             throw SaltEdgeClientError(.store, "the pending connection record holds an unusable key", protocolError: error)
@@ -143,10 +197,10 @@ struct ConnectionRecords: Sendable {
 
     private func connection(record name: String) throws(SaltEdgeClientError) -> StoredConnection? {
         guard let record = try read(name), let token = record.accessToken else { return nil }
+        let key = try record.connectionKey()
         do {
             let connection = SaltEdge.Connection(id: record.id, providerID: record.providerID, scaServiceURL: record.scaServiceURL,
-                                                 key: try SaltEdge.ConnectionKey(privateKeyPEM: record.privateKeyPEM),
-                                                 accessToken: SaltEdge.AccessToken(rawRepresentation: SecretBytes(token.utf8)),
+                                                 key: key, accessToken: SaltEdge.AccessToken(rawRepresentation: token),
                                                  providerPublicKey: try SaltEdge.providerPublicKey(fromText: record.providerPublicKeyPEM))
             return StoredConnection(connection: connection, name: record.name, providerName: record.providerName, isActive: record.isActive)
         } catch {

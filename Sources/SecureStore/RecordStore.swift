@@ -19,7 +19,8 @@ import FoundationEssentials
 /// ```
 ///
 /// The plaintext buffers of every encode and decode are wiped after use (the `String`s inside
-/// a decoded value are Swift's and cannot be).
+/// a decoded value are Swift's and cannot be: a value that holds secrets conforms to
+/// ``SealedRecordValue`` and keeps them as ``SecretBytes`` outside the JSON).
 public struct RecordStore<Value: Codable>: Sendable {
     /// The store holding the record.
     public let store: SecureStore
@@ -84,19 +85,42 @@ public struct RecordStore<Value: Codable>: Sendable {
         return result
     }
 
-    /// The JSON of `value` in wiped storage; the encoder's buffer is wiped.
+    /// The JSON of `value` in wiped storage; the encoder's buffer is wiped. A
+    /// ``SealedRecordValue`` gets its secrets appended in the binary section (SealedRecord.swift).
     static func encode(_ value: Value, name: String) throws(SecureStoreError) -> SecretBytes {
         var data: Data
         do { data = try JSONEncoder().encode(value) } catch {
             throw SecureStoreError(.corrupt, "the value cannot be encoded as JSON", path: name)
         }
         defer { data.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
-        return SecretBytes(data)
+        guard let sealed = value as? any SealedRecordValue else { return SecretBytes(data) }
+        var secrets = RecordSecrets()
+        sealed.sealSecrets(into: &secrets)
+        let encoded: Result<SecretBytes, SecureStoreError> = data.withUnsafeBytes { json in
+            Result { () throws(SecureStoreError) in try SealedRecordFormat.encode(json: json, secrets: secrets, name: name) }
+        }
+        return try encoded.get()
     }
 
-    /// `Value` from the JSON in `plaintext`; the decoder's input copy is wiped.
+    /// `Value` from the JSON in `plaintext`; the decoder's input copy is wiped. A
+    /// ``SealedRecordValue`` takes its secrets from the binary section (none for a record of the
+    /// old all-JSON form, which still reads and is rewritten in the sealed form on its next write).
     static func decode(_ plaintext: SecretBytes, name: String) throws(SecureStoreError) -> Value {
-        var data = plaintext.withUnsafeBytes { Data($0) }
+        guard Value.self is any SealedRecordValue.Type else { return try decodeJSON(plaintext, range: 0..<plaintext.count, name: name) }
+        let split = plaintext.withUnsafeBytes { bytes in
+            Result { () throws(SecureStoreError) in try SealedRecordFormat.decode(bytes, name: name) }
+        }
+        let (range, secrets) = try split.get() ?? (0..<plaintext.count, RecordSecrets())
+        let value = try decodeJSON(plaintext, range: range, name: name)
+        guard let sealed = value as? any SealedRecordValue, let unsealed = try sealed.unsealed(from: secrets) as? Value else {
+            throw SecureStoreError(.corrupt, "the record does not decode as \(Value.self)", path: name)
+        }
+        return unsealed
+    }
+
+    /// `Value` from the JSON at `range` of `plaintext`; the decoder's input copy is wiped.
+    private static func decodeJSON(_ plaintext: SecretBytes, range: Range<Int>, name: String) throws(SecureStoreError) -> Value {
+        var data = plaintext.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[range])) }   // one exact-size copy
         defer { data.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
         do { return try JSONDecoder().decode(Value.self, from: data) } catch {
             throw SecureStoreError(.corrupt, "the record does not decode as \(Value.self)", path: name)

@@ -61,9 +61,9 @@ actor HookTransport: HTTPTransport {
         let secret = try clientSecret()
         if state == .registered {
             let token = MPin.Client.extractPIN(MPin.PIN(1234), identity: MPin.Identity(try Hex.decode(mpinID)), clientSecret: secret)
-            record.secrets.token = token.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
+            record.secrets.token = token.rawRepresentation
         } else if state == .activated {
-            record.secrets.pendingClientSecret = secret.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
+            record.secrets.pendingClientSecret = secret.rawRepresentation
         }
         try UserRecords(store: store).write(record)
         return record.user
