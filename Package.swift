@@ -101,7 +101,7 @@ let package = Package(
                                                       "PowerAuthNetworking", "SecureStore", "AuthNetworking", "PlainHTTPTransport",
                                                       .target(name: "URLSessionTransport", condition: .when(traits: ["URLSession"])),
                                                       "ProtocolSupport", "SaltEdge", "SaltEdgeAuthenticator", "CMAuthenticator",
-                                                      "CMAuthenticatorClient", "MIRACLMFA", "MPin"]),
+                                                      "CMAuthenticatorClient", "MIRACLMFA", "MPin", "PKCS11"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
         // hex without the engine, and where ../shared/vectors lives.

@@ -21,10 +21,12 @@ public enum MFACommands {
     static let user = OptionSpec.value("--user", "ID", "the user's identity (e-mail)")
     static let pinFile = OptionSpec.value("--pin-file", "F", "the PIN, from a file of mode 0600 (else the terminal or standard input)")
     static let accessCode = OptionSpec.value("--access-code", "C", "the browser session's access code")
+    static let keyProvider = OptionSpec.value("--key-provider", "PROVIDER",
+                                              "file, passphrase or pkcs11:URI: the key that opens the store (as mfa keys use)")
 
     /// The whole model.
     public static let model = CommandModel(tool: "mfa", summary: "SwiftMFA from a shell: vector suites, throughput, and the five MFA clients.",
-                                           families: [vectors, acvp, bench, selftest, generate, powerAuth, saltEdge, cm, mpin])
+                                           families: [vectors, acvp, bench, selftest, generate, powerAuth, saltEdge, cm, mpin, keys])
 
     static let vectors = FamilySpec(command: VerbSpec(
         "vectors", "Run test-vector files (Wycheproof, CAVP, ACVP, PowerAuth, Milagro, Salt Edge, CM, ours) against the engine",
@@ -60,7 +62,7 @@ public enum MFACommands {
         VerbSpec("configure", "Store the application's configuration string and the server's base URL", options: [
             .value("--config-string", "S", "the configuration string (APP_KEY, APP_SECRET, the master server key)"),
             .value("--base-url", "URL", "the PowerAuth server (https; http only to loopback with --allow-http-loopback)"),
-            .value("--protocol", "VERSION", "3.0-3.3 for new activations (default 3.3)")]),
+            .value("--protocol", "VERSION", "3.0-3.3 for new activations (default 3.3)"), keyProvider]),
         VerbSpec("activate", "Activate with an activation code (its signature is checked first), then set the password", options: [
             .secret("--code", "the activation code CODE#SIGNATURE"), .value("--name", "NAME", "the activation's name on the server"), passwordFile]),
         VerbSpec("status", "The activation's status; a counter ahead of the server is synchronised or reported as a deadlock"),
@@ -99,7 +101,7 @@ public enum MFACommands {
         VerbSpec("configure", "Store the service URL and the key its certificate list is signed with", options: [
             .value("--base-url", "URL", "the CM service"), .value("--list-key-file", "F", "the list-signing public key (DER or PEM)"),
             .flag("--no-pinning", "do not pin certificates (an explicit opt-out)"), loopback,
-            .value("--app-key", "KEY", "the app key sent at registration")]),
+            .value("--app-key", "KEY", "the app key sent at registration"), keyProvider]),
         VerbSpec("register", "Register by phone (the service sends an SMS), then finish with the SMS code", options: [
             .value("--phone", "NUMBER", "start: the phone number, e.g. +31601234567"), .secret("--code", "finish: the SMS code")]),
         VerbSpec("status", "The device's registration status"),
@@ -119,7 +121,7 @@ public enum MFACommands {
         VerbSpec("configure", "Store the platform's backend (or find it from a QR text)", options: [
             .value("--backend", "URL", "the platform's backend"), .value("--qr", "TEXT", "a QR text naming the backend"),
             .value("--client-id", "ID", "the OIDC client id"), .value("--trusted-domain", "DOMAIN", "a domain the platform may send the client to"),
-            loopback]),
+            loopback, keyProvider]),
         VerbSpec("service", "The service behind a QR text", arguments: ["qr-text"]),
         VerbSpec("session", "The browser session behind an access code", arguments: ["access-code"]),
         VerbSpec("verify", "Start verifying an identity: the platform e-mails a code", options: [
@@ -138,4 +140,15 @@ public enum MFACommands {
             user, .value("--hash", "HEX", "the document's hash"), .value("--timestamp", "UNIX-SECONDS", "the signature time (default now)"), pinFile]),
         VerbSpec("delete", "Remove a user from this device", options: [user]),
     ], notes: [secretNote, "Exit status: 0 ok, 1 refused by the platform, 2 usage, 3 transport or store."])
+
+    static let keys = FamilySpec("keys", "The key that opens the secure store: a key file, a passphrase, or a PKCS #11 token (TPM, HSM)",
+                                 sharedOptions: [store, json], verbs: [
+        VerbSpec("use", "Choose the store's key provider: file, passphrase or pkcs11:URI (a store with records: migrate)", arguments: ["PROVIDER"]),
+        VerbSpec("status", "Which provider opens the store; for a token: its label, manufacturer, serial and whether the key is there"),
+        VerbSpec("migrate", "Re-encrypt every record under another provider, atomically (an interruption leaves the old store)", options: [
+            .value("--to", "PROVIDER", "the new provider: file, passphrase or pkcs11:URI")]),
+    ], notes: ["A PKCS #11 URI names the token and module-path; its PIN comes from pin-source=file:/path (mode 0600), else the terminal "
+               + "or standard input, never from the URI on the command line (pin-value is refused: argv is readable by every user). "
+               + "With a token, a copied store directory does not open elsewhere, and PowerAuth's possession key is derived in the token.",
+               exitNote])
 }

@@ -44,7 +44,8 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
     public let storeIdentifier: String
     /// Whether a missing token key may be generated for a new, empty store.
     public let createIfMissing: Bool
-    private let pin: SecretBytes?
+    /// The PIN, when there is one (read by ``status()`` and ``PKCS11PossessionKeySource``).
+    let pin: SecretBytes?
 
     /// A provider for the token and object `uri` names. The PIN is `pin`, else the URI's
     /// `pin-value`, else the contents of its `pin-source` file (one trailing newline dropped),

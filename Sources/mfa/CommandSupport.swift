@@ -4,14 +4,23 @@
 
 import FoundationEssentials
 import MFACommandLine
+import PKCS11
 import SecureStore
 
 extension CommandOptions {
     /// `--store DIR`, else `$XDG_DATA_HOME/swiftmfa` or `~/.local/share/swiftmfa` (never the
     /// current directory: with neither variable set, an error asks for `--store`).
-    func store() throws -> SecureStore {
-        let directory = try values["--store"] ?? SecureStore.defaultDirectory()
-        return try SecureStore(directory: directory)
+    func store() throws -> SecureStore { try openStore().store }
+
+    /// The store directory: `--store DIR`, else the default.
+    func storeDirectory() throws -> String { try values["--store"] ?? SecureStore.defaultDirectory() }
+
+    /// The store opened with the key provider it records (KeysCommand), after applying a
+    /// `--key-provider` given to `configure` (the same as `mfa keys use`).
+    func openStore() throws -> OpenedStore {
+        let directory = try storeDirectory()
+        if let requested = values["--key-provider"] { try KeysCommand.use(requested, directory: directory) }
+        return try KeysCommand.open(directory: directory)
     }
 }
 

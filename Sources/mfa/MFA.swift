@@ -3,17 +3,35 @@
 // error naming an unknown option, a missing value or a value that looks like an option, before
 // any command runs. Exit statuses and error reports come from CommandErrors.
 
+import Dispatch
 import Glibc
 import MFACommandLine
 
+/// The tool. `main` is synchronous on purpose: the engine's commands (`vectors`, `bench`,
+/// `generate`, `selftest`, `acvp`) run on the main thread with no concurrency runtime in the
+/// way — valgrind's callgrind crashed (SIGSEGV inside valgrind) on an async `main`, whose main
+/// thread parks in libdispatch, and the instruction-count guard and secret tracking run `mfa`
+/// under valgrind. The SDK families are async and run to completion on a task.
 @main
 enum MFA {
-    static func main() async {
-        exit(await run(Array(CommandLine.arguments.dropFirst())))
+    static func main() {
+        exit(run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs `body` on a task and waits for its exit status (the tool is one command, then exit).
+    static func blocking(_ body: @escaping @Sendable () async -> Int32) -> Int32 {
+        final class Box: @unchecked Sendable { var status: Int32 = 0 }
+        let box = Box(), done = DispatchSemaphore(value: 0)
+        Task {
+            box.status = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.status
     }
 
     /// Runs `arguments` (without the tool's name) and returns the exit status.
-    static func run(_ arguments: [String]) async -> Int32 {
+    static func run(_ arguments: [String]) -> Int32 {
         // Internal: a child process of `mfa bench --against-processes` (NAME ITERATIONS ROUNDS).
         if arguments.first == "bench", arguments.dropFirst().first == "--child" { return BenchCommand.run(Array(arguments.dropFirst())) }
         CommandErrors.json = arguments.contains("--json")
@@ -34,16 +52,18 @@ enum MFA {
             // its first positional argument.
             options.positional = Array(verbs.dropFirst()) + options.positional
             let verb = verbs.first ?? ""
+            let checked = options
             switch family {
             case "vectors": return VectorsCommand.run(rest)
             case "acvp": return ACVPCommand.run(verb, options)
             case "bench": return BenchCommand.run(rest)
             case "generate": return GenerateCommand.run(rest)
             case "selftest": return SelfTestCommand.run(rest)
-            case "powerauth": return await PowerAuthCommand.run(verb, options)
-            case "saltedge": return await SaltEdgeCommand.run(verb, options)
-            case "cm": return await CMCommand.run(verb, options)
-            case "mpin": return await MPinCommand.run(verb, options)
+            case "powerauth": return blocking { await PowerAuthCommand.run(verb, checked) }
+            case "saltedge": return blocking { await SaltEdgeCommand.run(verb, checked) }
+            case "cm": return blocking { await CMCommand.run(verb, checked) }
+            case "mpin": return blocking { await MPinCommand.run(verb, checked) }
+            case "keys": return blocking { await KeysCommand.run(verb, checked) }
             default:
                 return CommandErrors.report("mfa", message: "\(family) is not available in this build", code: "usage", status: .usage)
             }

@@ -11,19 +11,21 @@ import ProtocolSupport
 import SecureStore
 
 extension PowerAuthCommand {
-    /// Stores the SDK configuration and, on first use, the instance's possession key (16 random
-    /// bytes in the secure store: the stand-in for a machine-bound secret).
+    /// Stores the SDK configuration and, on first use, the instance's possession key: derived in
+    /// the token when the store is keyed in one (PossessionKeySource: a copied store cannot
+    /// sign), else 16 random bytes in the secure store.
     static func configure(_ options: Options) throws {
         let configurationString = try options.require("--config-string"), baseURL = try options.require("--base-url")
         let version = options.values["--protocol"] ?? "3.3"
         guard let parsed = PowerAuth.ProtocolVersion(rawValue: version), parsed >= .v3_0 else { throw UsageError(description: "--protocol is 3.0–3.3") }
         _ = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: configurationString, baseURL: baseURL,
                                               urlPolicy: urlPolicy(options))
-        let store = try store(options)
+        let opened = try options.openStore()
+        let store = opened.store
         let encoded = try JSONEncoder().encode(Stored(configurationString: configurationString, baseURL: baseURL, version: version,
                                                       allowHTTPLoopback: options.flags.contains("--allow-http-loopback")))
         try store.write(SecretBytes(Array(encoded)), to: configRecord(options))
-        if try store.read(possessionRecord(options)) == nil {
+        if !opened.bindsPossession, try store.read(possessionRecord(options)) == nil {
             var random = SystemRandomSource()
             try store.write(SecretBytes(try random.bytes(count: 16)), to: possessionRecord(options))
         }

@@ -63,17 +63,29 @@ enum PowerAuthCommand {
 
     /// The client of the configured instance, its possession key and its base URL.
     static func client(_ options: Options) throws -> (PowerAuthClient, SymmetricKey, any HTTPTransport) {
-        let store = try store(options)
-        guard let configBytes = try store.read(configRecord(options)), let possession = try store.read(possessionRecord(options)) else {
+        let opened = try options.openStore()
+        let store = opened.store
+        guard let configBytes = try store.read(configRecord(options)) else {
             throw UsageError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
         }
+        let key = try possessionKey(options, opened)
         let stored = try JSONDecoder().decode(Stored.self, from: Data(configBytes.withUnsafeBytes { Array($0) }))
         guard let version = PowerAuth.ProtocolVersion(rawValue: stored.version) else { throw UsageError(description: "stored protocol \(stored.version)") }
         let transport = CommandTransport.make(baseURL: stored.baseURL)
         let configuration = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: stored.configurationString,
                                                              baseURL: stored.baseURL, version: version, urlPolicy: urlPolicy(options, stored: stored))
-        let key = possession.withUnsafeBytes { SymmetricKey(data: Array($0)) }
         return (try PowerAuthClient(configuration: configuration, store: store, transport: transport), key, transport)
+    }
+
+    /// The possession unlock key: the stored random key of an instance configured before its
+    /// store moved to a token (its activation was made with it), else the key derived in the
+    /// store's token (PossessionKeySource), so a copied store directory cannot sign.
+    static func possessionKey(_ options: Options, _ opened: OpenedStore) throws -> SymmetricKey {
+        if let stored = try opened.store.read(possessionRecord(options)) { return SymmetricKey(secret: stored) }
+        guard let derived = try opened.possessionKey(instanceID: instance(options)) else {
+            throw UsageError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
+        }
+        return derived
     }
 
     /// Possession plus what `--factors` asks for (the password read when knowledge is in it).

@@ -1,0 +1,36 @@
+// What `mfa keys status` shows of a PKCS #11 provider: the token it reaches (label,
+// manufacturer, model, serial from C_GetTokenInfo) and whether the key object is there. Never
+// creates anything: a status query on a fresh token leaves it fresh.
+
+/// The token behind a ``PKCS11KeyProvider`` and whether its key object exists.
+public struct PKCS11KeyStatus: Sendable, Equatable {
+    /// The token the URI matched.
+    public let token: PKCS11TokenInfo
+    /// The label of the key object looked for.
+    public let keyLabel: String
+    /// Whether exactly one secret key with that label (and the URI's `id`) is on the token.
+    public let keyPresent: Bool
+}
+
+extension PKCS11KeyProvider {
+    /// Opens the module, finds the token, logs in when there is a PIN, and looks for the key
+    /// object without creating it. Throws ``PKCS11Error/Kind/tokenNotFound`` when no token
+    /// matches and the module's return value for a wrong PIN.
+    public func status() throws(PKCS11Error) -> PKCS11KeyStatus {
+        let module = try PKCS11Module(path: uri.modulePath ?? "")
+        defer { module.finalize() }
+        let slot = try module.slot(matching: uri)
+        let info = try module.tokenInfo(slot: slot)
+        let session = try module.openSession(slot: slot, readWrite: false)
+        defer { session.close() }
+        if let pin { try session.login(pin: pin) }
+        let present: Bool
+        do {
+            _ = try tokenKey(in: session, mayCreate: false)
+            present = true
+        } catch where error.kind == .objectNotFound {
+            present = false
+        }
+        return PKCS11KeyStatus(token: info, keyLabel: uri.object ?? Self.defaultKeyLabel, keyPresent: present)
+    }
+}

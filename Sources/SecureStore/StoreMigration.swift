@@ -1,0 +1,139 @@
+// Moving a store from one key provider to another (the key file to a PKCS #11 token, or back)
+// without a moment where a crash leaves it unusable: every record is re-encrypted into a new
+// sibling directory, made durable, and the two directories are exchanged in one atomic
+// `renameat2(RENAME_EXCHANGE)`. Until the exchange the old store is the store, untouched; after
+// it the new one is. A kill at any point leaves one of the two, complete.
+
+import CryptoPrimitives
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Re-encrypts a store under another key provider, atomically.
+///
+/// ```swift
+/// let count = try StoreMigration.migrate(directory: directory, from: KeyFileProvider(),
+///                                        to: tokenProvider, providerSetting: uri.text)
+/// ```
+public enum StoreMigration {
+    /// Re-encrypts every record of the store at `directory` (opened with `source`) under
+    /// `destination`, records `providerSetting` (``StoreSettings``) in the new store when given,
+    /// and swaps the new store into place. Returns the number of records moved.
+    ///
+    /// The new store is built in `DIR.migrating-<random>` (same parent, so the swap is a rename
+    /// within one file system; `mkdir` is exclusive, mode 0700), each record written durably,
+    /// both directories fsynced, then exchanged with `DIR` by `renameat2(RENAME_EXCHANGE)`. The
+    /// old store, now at the temporary name, is renamed `DIR.old-<random>` once the exchange is
+    /// durable and removed. The store's lock is held throughout, so no writer interleaves.
+    /// Leftovers of an earlier interrupted migration (`DIR.migrating-*`, `DIR.old-*`) are
+    /// removed first: while `DIR` exists neither is ever the only copy of the store.
+    ///
+    /// Throws the store's errors (a record that does not open is never skipped), and
+    /// ``SecureStoreError/Kind/io`` when the file system cannot exchange directories.
+    @discardableResult
+    public static func migrate(directory: String, from source: some StoreKeyProvider, to destination: some StoreKeyProvider,
+                               providerSetting: String?) throws(SecureStoreError) -> Int {
+        var directory = directory
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        let old = try SecureStore(directory: directory, keyProvider: source)
+        return try old.withExclusiveAccess { () throws(SecureStoreError) -> Int in
+            try removeLeftovers(of: directory)
+            let names = try old.names()
+            let temporary = directory + ".migrating-" + (try randomSuffix())
+            guard mkdir(temporary, 0o700) == 0 else {
+                throw SecureStoreError(.io, "cannot create the migration directory", errno: errno, path: temporary)
+            }
+            do throws(SecureStoreError) {
+                let new = try SecureStore(directory: temporary, keyProvider: destination)
+                for name in names {
+                    guard let value = try old.read(name) else { continue }  // removed meanwhile: nothing to move
+                    try new.write(value, to: name)
+                }
+                if let providerSetting { try StoreSettings.setProvider(providerSetting, in: temporary) }
+                try FileSystem.syncDirectory(temporary)
+                try FileSystem.syncDirectory(parent(of: directory))
+                try exchange(temporary, directory)
+            } catch {
+                removeTree(temporary)  // the old store was never touched
+                throw error
+            }
+            // The old store now sits at the temporary name; the swap must be durable before it goes.
+            try FileSystem.syncDirectory(parent(of: directory))
+            let retired = directory + ".old-" + (try randomSuffix())
+            if rename(temporary, retired) == 0 {
+                try FileSystem.syncDirectory(parent(of: directory))
+                removeTree(retired)
+            } else {
+                removeTree(temporary)
+            }
+            return names.count
+        }
+    }
+
+    /// `renameat2(RENAME_EXCHANGE)`: both names exist before and after, so there is no instant
+    /// without a store at `directory`.
+    private static func exchange(_ temporary: String, _ directory: String) throws(SecureStoreError) {
+        // Glibc's module map does not export renameat2 (it is _GNU_SOURCE only): found with dlsym,
+        // called with the C convention. RENAME_EXCHANGE is 1 << 1 (renameat2(2)).
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
+        guard let symbol = dlsym(nil, "renameat2") else {
+            throw SecureStoreError(.io, "this C library has no renameat2; the store was left as it was", errno: ENOSYS, path: directory)
+        }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        guard renameat2(AT_FDCWD, temporary, AT_FDCWD, directory, 1 << 1) == 0 else {
+            let error = errno
+            let reason = error == EINVAL || error == ENOSYS
+                ? "the file system cannot exchange two directories atomically; the store was left as it was"
+                : "cannot exchange the migrated store with the old one"
+            throw SecureStoreError(.io, reason, errno: error, path: directory)
+        }
+    }
+
+    /// The directory holding `path` ("." for a relative name without a slash).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func randomSuffix() throws(SecureStoreError) -> String {
+        var random = SystemRandomSource()
+        do { return Hex.encode(try random.bytes(count: 16)) } catch { throw SecureStoreError(.io, "the random source failed") }
+    }
+
+    /// Removes `DIR.migrating-<32 hex>` and `DIR.old-<32 hex>` directories owned by this user.
+    static func removeLeftovers(of directory: String) throws(SecureStoreError) {
+        let parent = parent(of: directory)
+        let base = directory.lastIndex(of: "/").map { String(directory[directory.index(after: $0)...]) } ?? directory
+        guard let stream = opendir(parent) else { throw SecureStoreError(.io, "cannot list the store's parent", errno: errno, path: parent) }
+        var leftovers: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            for prefix in [base + ".migrating-", base + ".old-"] where name.hasPrefix(prefix) {
+                let suffix = name.dropFirst(prefix.count)
+                if suffix.count == 32, suffix.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) {
+                    leftovers.append(parent + "/" + name)
+                }
+            }
+        }
+        closedir(stream)
+        for path in leftovers {
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else { continue }
+            removeTree(path)
+        }
+    }
+
+    /// Removes the flat directory `path` and its files (a store has no subdirectories).
+    /// Best effort: what cannot be removed stays, and a later migration tries again.
+    static func removeTree(_ path: String) {
+        guard let stream = opendir(path) else { return }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(stream)
+        for name in names { unlink(path + "/" + name) }
+        rmdir(path)
+    }
+}
