@@ -11,6 +11,9 @@ seeds, so running this script again reproduces every file byte for byte.
 Schema `swiftmfa-vectors-v1`: {"schema", "algorithm", "reference", "generator", "cases": [
 {"id", "comment", "result": "valid"|"invalid", "inputs": {...}, "outputs": {...}}]}. Byte
 strings are lower-case hex, or {"repeat": hex, "count": n} for long repetitive messages.
+
+The files in acvp/ are NIST ACVP vector sets instead ([{"acvVersion"}, {"algorithm", "revision",
+"testGroups"}], upper-case hex), with each test's expected answer inline.
 """
 
 import hashlib
@@ -450,6 +453,270 @@ def rsa_vectors():
             "rsa/rsassa-pss.json": document("RSASSA-PSS", PYCA_REFERENCE, pss)}
 
 
+def ux(data):
+    """ACVP writes hex in upper case."""
+    return data.hex().upper()
+
+
+def acvp_document(algorithm, revision, groups, reference, mode=None):
+    """An ACVP vector set with the answers inline (a combined prompt + expectedResults file)."""
+    head = {"vsId": 0, "algorithm": algorithm}
+    if mode:
+        head["mode"] = mode
+    head.update({"revision": revision, "isSample": True, "generator": "Vectors/generate.py", "reference": reference})
+    for index, group in enumerate(groups):
+        group["tgId"] = index + 1
+    tc = 0
+    for group in groups:
+        for test in group["tests"]:
+            tc += 1
+            test["tcId"] = tc
+    head["testGroups"] = groups
+    return head
+
+
+def sha_mct(name, seed):
+    """draft-celi-acvp-sha §6.2 (standard): MD0 = MD1 = MD2 = Seed; MDi = H(MDi-3 || MDi-2 || MDi-1)
+    for i = 3..1002; MD1002 is the round's output and the next seed; 100 rounds."""
+    results = []
+    for _ in range(100):
+        md = [seed, seed, seed]
+        for _ in range(1000):
+            md = [md[1], md[2], hashlib.new(name, md[0] + md[1] + md[2]).digest()]
+        seed = md[2]
+        results.append({"md": ux(seed)})
+    return results
+
+
+def acvp_sha():
+    files = {}
+    for name, hashlib_name, label in [("SHA-1", "sha1", "SHA-1-1.0"), ("SHA2-224", "sha224", "SHA2-224-1.0"),
+                                      ("SHA2-384", "sha384", "SHA2-384-1.0")]:
+        r = rng("acvp/" + label)
+        size = hashlib.new(hashlib_name).digest_size
+        block = hashlib.new(hashlib_name).block_size
+        aft = []
+        for length in [0, 1, 3, size, block - 9, block - 8, block - 1, block, block + 1, 2 * block - 9, 2 * block - 8,
+                       2 * block, 3 * block + 17, r.randrange(200, 1000), r.randrange(1000, 4000)]:
+            message = r.randbytes(length)
+            aft.append({"msg": ux(message), "len": 8 * length, "md": ux(hashlib.new(hashlib_name, message).digest())})
+        seed = r.randbytes(size)
+        mct = [{"msg": ux(seed), "len": 8 * size, "resultsArray": sha_mct(hashlib_name, seed)}]
+        groups = [{"testType": "AFT", "tests": aft}, {"testType": "MCT", "mctVersion": "standard", "tests": mct}]
+        files["acvp/%s.json" % label] = acvp_document(name, "1.0", groups, HASHLIB_REFERENCE)
+    return files
+
+
+def acvp_hmac():
+    r = rng("acvp/HMAC-SHA-1-1.0")
+    groups = []
+    for key_length, mac_bits in [(10, 160), (20, 160), (64, 160), (100, 160), (20, 80), (32, 96)]:
+        tests = []
+        for _ in range(5):
+            key, message = r.randbytes(key_length), r.randbytes(128)
+            mac = hmac.new(key, message, "sha1").digest()[:mac_bits // 8]
+            tests.append({"key": ux(key), "msg": ux(message), "mac": ux(mac)})
+        groups.append({"testType": "AFT", "keyLen": 8 * key_length, "msgLen": 1024, "macLen": mac_bits, "tests": tests})
+    return {"acvp/HMAC-SHA-1-1.0.json": acvp_document("HMAC-SHA-1", "1.0", groups, HASHLIB_REFERENCE)}
+
+
+def aes_ecb_mct(key, text, encrypt):
+    """draft-celi-acvp-symmetric, "AES Monte Carlo Test - ECB mode": 1000 chained blocks per round,
+    then the key shuffle with the last output bits; 100 rounds."""
+    inp, out = ("pt", "ct") if encrypt else ("ct", "pt")
+    results = []
+    for _ in range(100):
+        entry = {"key": ux(key), inp: ux(text)}
+        cipher = Cipher(algorithms.AES(key), modes.ECB())
+        worker = cipher.encryptor() if encrypt else cipher.decryptor()
+        previous, output = b"", text
+        for _ in range(1000):
+            previous, output = output, worker.update(output)
+        entry[out] = ux(output)
+        results.append(entry)
+        material = {16: output, 24: previous[-8:] + output, 32: previous + output}[len(key)]
+        key = bytes(a ^ b for a, b in zip(key, material))
+        text = output
+    return results
+
+
+def acvp_aes_ecb():
+    r = rng("acvp/ACVP-AES-ECB-1.0")
+    groups = []
+    for direction in ["encrypt", "decrypt"]:
+        for key_bits in [128, 192, 256]:
+            tests = []
+            for blocks in [1, 2, 3, 5, 10]:
+                key, data = r.randbytes(key_bits // 8), r.randbytes(16 * blocks)
+                cipher = Cipher(algorithms.AES(key), modes.ECB())
+                if direction == "encrypt":
+                    tests.append({"key": ux(key), "pt": ux(data), "ct": ux(cipher.encryptor().update(data))})
+                else:
+                    tests.append({"key": ux(key), "ct": ux(data), "pt": ux(cipher.decryptor().update(data))})
+            groups.append({"testType": "AFT", "direction": direction, "keyLen": key_bits, "tests": tests})
+    for direction, key_bits in [("encrypt", 128)]:
+        key, text = r.randbytes(key_bits // 8), r.randbytes(16)
+        name = "pt" if direction == "encrypt" else "ct"
+        groups.append({"testType": "MCT", "direction": direction, "keyLen": key_bits,
+                       "tests": [{"key": ux(key), name: ux(text), "resultsArray": aes_ecb_mct(key, text, direction == "encrypt")}]})
+    return {"acvp/ACVP-AES-ECB-1.0.json": acvp_document("ACVP-AES-ECB", "1.0", groups, PYCA_REFERENCE)}
+
+
+def acvp_ecdsa_keygen():
+    r = rng("acvp/ECDSA-KeyGen-FIPS186-5")
+    tests = []
+    for _ in range(10):
+        numbers = p256_key(r).private_numbers()
+        tests.append({"d": "%064X" % numbers.private_value, "qx": "%064X" % numbers.public_numbers.x,
+                      "qy": "%064X" % numbers.public_numbers.y})
+    groups = [{"testType": "AFT", "curve": "P-256", "secretGenerationMode": "testing candidates", "tests": tests}]
+    return {"acvp/ECDSA-KeyGen-FIPS186-5.json": acvp_document("ECDSA", "FIPS186-5", groups, PYCA_REFERENCE, "keyGen")}
+
+
+def acvp_rsa(keys):
+    r = rng("acvp/RSA")
+    files = {}
+    groups = []
+    for key in [keys[0], keys[2]]:
+        numbers = key.private_numbers()
+        n, e = numbers.public_numbers.n, numbers.public_numbers.e
+        k = (n.bit_length() + 7) // 8
+        v15, pss = [], []
+        for _ in range(4):
+            message = r.randbytes(r.randrange(1, 256))
+            v15.append({"message": ux(message), "signature": ux(key.sign(message, rsa_padding.PKCS1v15(), hashes.SHA256()))})
+            salt = r.randbytes(32)
+            sig = pss_sign(key, message, "sha256", salt)
+            key.public_key().verify(sig, message, rsa_padding.PSS(rsa_padding.MGF1(hashes.SHA256()), 32), hashes.SHA256())
+            pss.append({"message": ux(message), "signature": ux(sig)})
+        common = {"testType": "GDT", "modulo": n.bit_length(), "hashAlg": "SHA2-256", "n": "%0*X" % (2 * k, n), "e": "%06X" % e}
+        groups.append(dict(common, sigType="pkcs1v1.5", tests=v15))
+        groups.append(dict(common, sigType="pss", saltLen=32, maskFunction="mgf1", tests=pss))
+    files["acvp/RSA-SigGen-FIPS186-5.json"] = acvp_document("RSA", "FIPS186-5", groups, PYCA_REFERENCE, "sigGen")
+    tests = []
+    for key in [keys[0]]:
+        numbers = key.private_numbers()
+        n, d = numbers.public_numbers.n, numbers.d
+        k = (n.bit_length() + 7) // 8
+        for value in [0, 1, 2, r.randrange(2, n), r.randrange(2, n), n - 1, n, n + 1, (1 << (8 * k)) - 1]:
+            test = {"n": "%0*X" % (2 * k, n), "d": "%0*X" % (2 * k, d), "message": "%0*X" % (2 * k, value), "testPassed": value < n}
+            if value < n:
+                test["signature"] = "%0*X" % (2 * k, pow(value, d, n))
+            tests.append(test)
+    groups = [{"testType": "AFT", "modulo": 2048, "keyFormat": "standard", "tests": tests}]
+    files["acvp/RSA-SignaturePrimitive-2.0.json"] = acvp_document("RSA", "2.0", groups, "Python pow()", "signaturePrimitive")
+    return files
+
+
+def acvp_kts(keys):
+    """KTS-OAEP-basic (SP 800-56B rev 2 §9): OAEP with a seeded seed, then the raw RSA operation;
+    OpenSSL decrypts every ciphertext before it is recorded. The label A follows the pattern:
+    l (32-bit big-endian bits) || uPartyInfo (initiator id) || vPartyInfo (responder id) || label."""
+    r = rng("acvp/KTS-IFC-Sp800-56Br2")
+    iut_id, server_id = bytes.fromhex("123456ABCD"), bytes.fromhex("434156536964")
+    groups = []
+    for role in ["responder", "initiator"]:
+        for hash_name, hashlib_name, pattern in [("SHA2-256", "sha256", "l||uPartyInfo||vPartyInfo||label"), ("SHA-1", "sha1", "")]:
+            tests = []
+            for key in [keys[0], keys[1]]:
+                numbers = key.private_numbers()
+                n, e = numbers.public_numbers.n, numbers.public_numbers.e
+                k = (n.bit_length() + 7) // 8
+                for _ in range(1):
+                    dkm, label = r.randbytes(32), r.randbytes(16)
+                    u, v = (server_id, iut_id) if role == "responder" else (iut_id, server_id)
+                    a = (256).to_bytes(4, "big") + u + v + label if pattern else b""
+                    seed = r.randbytes(hashlib.new(hashlib_name).digest_size)
+                    ct = oaep_encrypt(key, dkm, a, hashlib_name, hashlib_name, seed)
+                    algorithm = PYCA_HASHES[hash_name.replace("SHA2-", "SHA").replace("SHA-1", "SHA1")]()
+                    assert key.decrypt(ct, rsa_padding.OAEP(rsa_padding.MGF1(algorithm), algorithm, a or None)) == dkm
+                    prefix = "iut" if role == "responder" else "server"
+                    test = {prefix + "N": "%0*X" % (2 * k, n), prefix + "E": "%06X" % e, prefix + "P": "%0*X" % (k, numbers.p),
+                            prefix + "Q": "%0*X" % (k, numbers.q), prefix + "D": "%0*X" % (2 * k, numbers.d)}
+                    if pattern:  # the CRT form (rsakpg1-crt) in these groups, p and q alone in the others
+                        test.update({prefix + "Dmp1": "%0*X" % (k, numbers.dmp1), prefix + "Dmq1": "%0*X" % (k, numbers.dmq1),
+                                     prefix + "Iqmp": "%0*X" % (k, numbers.iqmp)})
+                        test["ktsParameter"] = {"label": ux(label)}
+                    test["serverC" if role == "responder" else "iutC"] = ux(ct)
+                    test["dkm"] = ux(dkm)
+                    tests.append(test)
+            groups.append({"testType": "AFT", "scheme": "KTS-OAEP-basic", "kasRole": role,
+                           "keyGenerationMethod": "rsakpg1-crt" if pattern else "rsakpg1-basic",
+                           "modulo": 2048, "l": 256, "iutId": ux(iut_id), "serverId": ux(server_id),
+                           "ktsConfiguration": {"hashAlg": hash_name, "associatedDataPattern": pattern,
+                                                "encoding": "concatenation" if pattern else "none"}, "tests": tests})
+    return {"acvp/KTS-IFC-Sp800-56Br2.json": acvp_document("KTS-IFC", "Sp800-56Br2", groups, PYCA_REFERENCE)}
+
+
+def acvp_kda():
+    """KDA HKDF (SP 800-56C rev 2): Z' = z || t, the salt as given, fixedInfo = uPartyInfo ||
+    vPartyInfo (partyId || ephemeralData) [|| t] || l (32-bit big-endian bits)."""
+    r = rng("acvp/KDA-HKDF-Sp800-56Cr2")
+    groups = []
+    for hash_name, pyca_name, salt_method, hybrid in [("SHA2-256", "SHA256", "default", False), ("SHA2-256", "SHA256", "random", True),
+                                                      ("SHA-1", "SHA1", "random", False), ("SHA2-512", "SHA512", "default", True)]:
+        algorithm = PYCA_HASHES[pyca_name]
+        bits = 8 * r.choice([32, 64, 100])
+        salt_length = algorithm.block_size if hasattr(algorithm, "block_size") else 64
+        pattern = "uPartyInfo||vPartyInfo||t||l" if hybrid else "uPartyInfo||vPartyInfo||l"
+        tests = []
+        for index in range(5):
+            z, t = r.randbytes(r.choice([32, 48, 66])), r.randbytes(16)
+            salt = bytes(salt_length) if salt_method == "default" else r.randbytes(salt_length)
+            u, v = {"partyId": ux(r.randbytes(16))}, {"partyId": ux(r.randbytes(16))}
+            if index % 2 == 1:
+                u["ephemeralData"] = ux(r.randbytes(33))
+            if index >= 3:
+                v["ephemeralData"] = ux(r.randbytes(33))
+            info = bytes.fromhex(u["partyId"] + u.get("ephemeralData", "") + v["partyId"] + v.get("ephemeralData", ""))
+            info += (t if hybrid else b"") + bits.to_bytes(4, "big")
+            dkm = HKDF(algorithm=algorithm(), length=bits // 8, salt=salt, info=info).derive(z + (t if hybrid else b""))
+            parameter = {"kdfType": "hkdf", "salt": ux(salt), "z": ux(z), "l": bits}
+            if hybrid:
+                parameter["t"] = ux(t)
+            tests.append({"kdfParameter": parameter, "fixedInfoPartyU": u, "fixedInfoPartyV": v, "dkm": ux(dkm)})
+        configuration = {"kdfType": "hkdf", "l": bits, "saltLen": 8 * salt_length, "saltMethod": salt_method,
+                         "fixedInfoPattern": pattern, "fixedInfoEncoding": "concatenation", "hmacAlg": hash_name}
+        groups.append({"testType": "AFT", "kdfConfiguration": configuration, "tests": tests})
+    # VAL: the given dkm is right exactly when testPassed (one bit flipped otherwise).
+    val = []
+    for index, test in enumerate(groups[0]["tests"]):
+        test = json.loads(json.dumps(test))
+        if index % 2 == 1:
+            dkm = bytearray(bytes.fromhex(test["dkm"]))
+            dkm[r.randrange(len(dkm))] ^= 1 << r.randrange(8)
+            test["dkm"] = ux(bytes(dkm))
+        test["testPassed"] = index % 2 == 0
+        val.append(test)
+    groups.append({"testType": "VAL", "kdfConfiguration": dict(groups[0]["kdfConfiguration"]), "tests": val})
+    return {"acvp/KDA-HKDF-Sp800-56Cr2.json": acvp_document("KDA", "Sp800-56Cr2", groups, PYCA_REFERENCE, "HKDF")}
+
+
+def acvp_vectors():
+    keys = rsa_keys()
+    files = {}
+    for producer in [acvp_sha, acvp_hmac, acvp_aes_ecb, acvp_ecdsa_keygen, acvp_kda]:
+        files.update(producer())
+    files.update(acvp_rsa(keys))
+    files.update(acvp_kts(keys))
+    return files
+
+
+def render_acvp(doc):
+    """An ACVP combined file: the acvVersion header, then one group header and one test per line."""
+    head = {k: v for k, v in doc.items() if k != "testGroups"}
+    lines = ["[", ' {"acvVersion": "1.0"},', " " + json.dumps(head)[:-1] + ', "testGroups": [']
+    groups = []
+    for group in doc["testGroups"]:
+        fields = {k: v for k, v in group.items() if k != "tests"}
+        tests = ",\n".join("   " + json.dumps(t, separators=(",", ":")) for t in group["tests"])
+        groups.append("  " + json.dumps(fields)[:-1] + ', "tests": [\n' + tests + "\n  ]}")
+    lines.append(",\n".join(groups))
+    lines.append(" ]}")
+    lines.append("]")
+    return "\n".join(lines) + "\n"
+
+
 def render(doc):
     """One case per line: diffable, and compact enough for long hex."""
     head = {k: v for k, v in doc.items() if k != "cases"}
@@ -467,12 +734,12 @@ def render(doc):
 def main():
     check = "--check" in sys.argv
     files = {}
-    for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr, p256, rsa_vectors]:
+    for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr, p256, rsa_vectors, acvp_vectors]:
         files.update(producer())
     stale = []
     for relative, doc in sorted(files.items()):
         path = os.path.join(HERE, relative)
-        text = render(doc)
+        text = render_acvp(doc) if "testGroups" in doc else render(doc)
         if check:
             with open(path) as handle:
                 if handle.read() != text:
@@ -481,11 +748,14 @@ def main():
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as handle:
             handle.write(text)
-        print("wrote %s: %d cases" % (relative, len(doc["cases"])))
+        count = sum(len(g["tests"]) for g in doc["testGroups"]) if "testGroups" in doc else len(doc["cases"])
+        print("wrote %s: %d cases" % (relative, count))
     if stale:
         print("stale: " + ", ".join(stale))
         sys.exit(1)
 
 
 if __name__ == "__main__":
+    protocols_fresh = __import__("generate_protocols").main()  # Vectors/protocols, written by generate_protocols.py
     main()
+    sys.exit(0 if protocols_fresh else 1)

@@ -41,8 +41,19 @@ public enum VectorRunner {
 
     /// Runs every file under `roots`.
     public static func run(roots: [String]) -> RunReport {
+        run(roots: roots) { _, _ in }
+    }
+
+    /// Runs every file under `roots`, calling `progress` with (files done, files in all)
+    /// before the first file and after each one.
+    public static func run(roots: [String], progress: (Int, Int) -> Void) -> RunReport {
         let found = files(under: roots)
-        var reports = found.files.map(check(path:))
+        var reports: [FileReport] = []
+        progress(0, found.files.count)
+        for path in found.files {
+            reports.append(check(path: path))
+            progress(reports.count, found.files.count)
+        }
         for root in found.missing {
             var report = FileReport(path: root)
             report.fileError = "no such file or directory"

@@ -1,6 +1,7 @@
 // `mfa vectors [--json] [--verbose] [--junit FILE] [PATH ...]`.
 
 import FoundationEssentials
+import Glibc
 import VectorRunner
 
 enum VectorsCommand {
@@ -28,7 +29,12 @@ enum VectorsCommand {
             default: paths.append(argument)
             }
         }
-        let report = VectorRunner.run(roots: paths.isEmpty ? VectorRunner.defaultRoots() : paths)
+        // A progress line on standard error, only when standard output is a terminal.
+        var progress = ProgressLine(enabled: isatty(STDOUT_FILENO) == 1, clock: monotonicSeconds, write: StandardStreams.writeError)
+        let report = VectorRunner.run(roots: paths.isEmpty ? VectorRunner.defaultRoots() : paths) { done, total in
+            progress.update(done: done, total: total)
+        }
+        progress.finish()
         print(json ? report.json() : report.text(verbose: verbose))
         if let junitPath {
             do {
@@ -40,4 +46,11 @@ enum VectorsCommand {
         }
         return report.exitCode
     }
+}
+
+/// Seconds on the monotonic clock.
+private func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

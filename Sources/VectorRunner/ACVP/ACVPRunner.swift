@@ -71,6 +71,10 @@ enum ACVPRunner {
             ACVPKDF.checkX963(file, &log)
         case ("PBKDF", _):
             ACVPKDF.checkPBKDF(file, &log)
+        case ("KTS-IFC", _):
+            ACVPKTS.check(file, &log)
+        case ("KDA", "HKDF"):
+            ACVPKDA.checkHKDF(file, &log)
         case ("RSA", "sigVer"), ("RSA", "sigGen"), ("RSA", "decryptionPrimitive"), ("RSA", "signaturePrimitive"):
             ACVPRSA.check(file, &log)
         default:
