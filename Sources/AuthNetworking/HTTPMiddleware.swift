@@ -35,9 +35,16 @@ public struct SendPipeline: HTTPTransport {
         self.middlewares = middlewares
     }
 
-    /// Runs `request` through every middleware in order, then the transport.
+    /// The transport's own base URL.
+    public var destination: String? { transport.destination }
+
+    /// Runs `request` through every middleware in order, then the transport. A URL policy in
+    /// the list also judges the transport's own base URL, whatever the client was configured with.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        try await send(request, from: 0)
+        if let destination = transport.destination {
+            for case let policy as URLPolicyMiddleware in middlewares { try policy.check(request.url(relativeTo: destination)) }
+        }
+        return try await send(request, from: 0)
     }
 
     private func send(_ request: HTTPRequest, from index: Int) async throws(TransportError) -> HTTPResponse {

@@ -16,6 +16,17 @@ public import ProtocolSupport
 public protocol HTTPTransport: Sendable {
     /// Sends `request`. Throws ``TransportError`` only when no HTTP answer arrived.
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
+
+    /// The base URL this transport resolves request paths against, when it has its own (nil
+    /// for one that is told the whole URL some other way). A client's URL policy checks it too,
+    /// so a transport aimed elsewhere than the client's configured URL cannot carry its traffic
+    /// past the policy.
+    var destination: String? { get }
+}
+
+extension HTTPTransport {
+    /// No base URL of its own.
+    public var destination: String? { nil }
 }
 
 /// Why no HTTP answer arrived.

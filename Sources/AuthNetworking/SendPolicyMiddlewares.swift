@@ -27,13 +27,17 @@ public struct URLPolicyMiddleware: HTTPMiddleware {
     /// Refuses, or passes on.
     public func intercept(_ request: HTTPRequest,
                           next: @Sendable (HTTPRequest) async throws(TransportError) -> HTTPResponse) async throws(TransportError) -> HTTPResponse {
-        let url = request.url(relativeTo: baseURL)
+        try check(request.url(relativeTo: baseURL))
+        return try await next(request)
+    }
+
+    /// Refuses `url` unless the policy permits it.
+    public func check(_ url: String) throws(TransportError) {
         guard permits(url) else {
             // The query may carry data from the server; the error names the origin only.
             let origin = URLText.components(of: url).map { "\($0.scheme)://\($0.host)" } ?? "a malformed URL"
             throw TransportError(.urlRefused, underlying: "\(origin) is refused by the URL policy")
         }
-        return try await next(request)
     }
 }
 

@@ -35,6 +35,9 @@ public struct PlainHTTPTransport: HTTPTransport {
     /// The configuration in use.
     public let configuration: Configuration
 
+    /// The configured base URL (a client's URL policy judges it too).
+    public var destination: String? { configuration.baseURL }
+
     /// A transport for `configuration`; warns once through `logger` that traffic is in clear.
     public init(configuration: Configuration, logger: Logger = Logger()) {
         self.configuration = configuration

@@ -65,6 +65,9 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// The configuration in use.
     public let configuration: Configuration
+
+    /// The configured base URL (a client's URL policy judges it too).
+    public var destination: String? { configuration.baseURL }
     private let session: URLSession
     private let exchanges = URLSessionExchanges()
 

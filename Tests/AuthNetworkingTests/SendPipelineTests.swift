@@ -130,6 +130,18 @@ final class LineCollector: LogSink, @unchecked Sendable {
         #expect(transport.calls == 0 && server.requests.isEmpty)
     }
 
+    /// The client was configured with an https URL, but the transport it was handed sends to
+    /// plain http elsewhere: the policy judges where the transport really sends.
+    @Test func aTransportAimedElsewhereThanTheConfiguredURLIsJudgedToo() async throws {
+        let server = try LoopbackServer { _ in LoopbackServer.response(status: 200, body: []) }
+        defer { server.stop() }
+        let pipeline = Self.standard("https://pa.example.com", Self.plain(server.baseURL), policy: .httpsOnly)
+        await #expect(throws: TransportError(.urlRefused)) {
+            try await pipeline.send(HTTPRequest(method: .post, path: "pa/v3/activation/status", headers: [HTTPHeader("X-PowerAuth-Token", "t")]))
+        }
+        #expect(server.requests.isEmpty)
+    }
+
     @Test func aRedirectPassedOnByTheTransportIsRefused() async throws {
         let transport = PermissiveTransport()
         let pipeline = Self.standard("http://127.0.0.1:9", transport)

@@ -26,6 +26,8 @@ public struct PinnedTLSTransport: HTTPTransport {
     public let trustRoots: [NIOSSLCertificate]?
     /// Seconds to wait for the whole exchange.
     public let timeout: Double
+    /// The base URL (a client's URL policy judges it too).
+    public var destination: String? { baseURL }
     /// How much of an answer is read before the request fails with
     /// ``AuthNetworking/TransportError/Kind/responseTooLarge`` (no content decoding happens here).
     public let limits: ResponseLimits
