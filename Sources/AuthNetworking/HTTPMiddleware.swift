@@ -42,7 +42,11 @@ public struct SendPipeline: HTTPTransport {
     /// the list also judges the transport's own base URL, whatever the client was configured with.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         if let destination = transport.destination {
-            for case let policy as URLPolicyMiddleware in middlewares { try policy.check(request.url(relativeTo: destination)) }
+            let url = request.url(relativeTo: destination)
+            for middleware in middlewares {
+                guard let policy = middleware as? URLPolicyMiddleware else { continue }
+                try policy.check(url)
+            }
         }
         return try await send(request, from: 0)
     }
