@@ -16,6 +16,38 @@ extension ClientErrorCode {
     public var description: String { rawValue }
 }
 
+/// A code of the client error type `Client`: each client declares its codes as static members
+/// in `extension ClientErrorCodeOf where Client == ItsError`.
+public struct ClientErrorCodeOf<Client>: ClientErrorCode {
+    /// The code's name.
+    public let rawValue: String
+    /// A code named `rawValue` (a client may define more).
+    public init(rawValue: String) { self.rawValue = rawValue }
+}
+
+/// What every client error carries besides its code.
+public struct ClientErrorDetails: Sendable {
+    /// A human-readable explanation (never a secret).
+    public let message: String
+    /// The error behind this one (a transport, store, protocol or crypto error), kept whole.
+    public let cause: (any Error & Sendable)?
+    /// The HTTP status, when a server answered.
+    public let httpStatus: Int?
+    /// The file that raised the error (`#fileID`).
+    public let file: String
+    /// The line that raised the error.
+    public let line: UInt
+
+    /// Details of an error raised at `file`:`line`.
+    public init(_ message: String, cause: (any Error & Sendable)?, httpStatus: Int?, file: String, line: UInt) {
+        self.message = message
+        self.cause = cause
+        self.httpStatus = httpStatus
+        self.file = file
+        self.line = line
+    }
+}
+
 /// What every SDK error offers (``ClientErrorCode``, message, cause, HTTP status, server code,
 /// file and line).
 public protocol ClientError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -23,22 +55,27 @@ public protocol ClientError: Error, Sendable, Equatable, CustomStringConvertible
     associatedtype Code: ClientErrorCode
     /// What went wrong, for callers to switch on.
     var code: Code { get }
-    /// A human-readable explanation (never a secret).
-    var message: String { get }
-    /// The error behind this one (a transport, store, protocol or crypto error), kept whole.
-    var cause: (any Error & Sendable)? { get }
-    /// The HTTP status, when a server answered.
-    var httpStatus: Int? { get }
+    /// The message, cause, HTTP status and place.
+    var details: ClientErrorDetails { get }
     /// The server's own error code (a PowerAuth `ERR_…`, a Salt Edge `error_class`, a MIRACL
     /// Trust code), when a server sent one.
     var serverCode: String? { get }
-    /// The file that raised the error (`#fileID`).
-    var file: String { get }
-    /// The line that raised the error.
-    var line: UInt { get }
 }
 
 extension ClientError {
+    /// What went wrong (the earlier name of ``code``).
+    public var reason: Code { code }
+    /// A human-readable explanation (never a secret).
+    public var message: String { details.message }
+    /// The error behind this one, kept whole.
+    public var cause: (any Error & Sendable)? { details.cause }
+    /// The HTTP status, when a server answered.
+    public var httpStatus: Int? { details.httpStatus }
+    /// The file that raised the error.
+    public var file: String { details.file }
+    /// The line that raised the error.
+    public var line: UInt { details.line }
+
     /// Errors are equal when their codes are (the message, cause and place may differ).
     public static func == (a: Self, b: Self) -> Bool { a.code == b.code }
 

@@ -10,54 +10,18 @@ public import SecureStore
 /// Why a CM Authenticator client operation failed.
 public struct CMClientError: ClientError {
     /// What went wrong, for callers to switch on.
-    public struct Code: ClientErrorCode {
-        /// The code's name.
-        public let rawValue: String
-        /// A code named `rawValue` (a client may define more).
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The device has no id yet: register a phone number first.
-        public static let notRegistered = Code(rawValue: "notRegistered")
-        /// No environment with that id is stored here.
-        public static let unknownEnvironment = Code(rawValue: "unknownEnvironment")
-        /// Input that cannot be used: a phone number, a QR code, a refused URL, an OTP request
-        /// answered (the device never answers those, §4).
-        public static let invalidInput = Code(rawValue: "invalidInput")
-        /// The server refused the environment id or secret (HTTP 401 on register, §3).
-        public static let environmentInvalid = Code(rawValue: "environmentInvalid")
-        /// The authentication request has expired (HTTP 410, or past `created_at + expiry`, §4).
-        public static let requestExpired = Code(rawValue: "requestExpired")
-        /// The server answered with another error (``CMClientError/httpStatus``, its message).
-        public static let server = Code(rawValue: "server")
-        /// The answer did not parse.
-        public static let invalidResponse = Code(rawValue: "invalidResponse")
-        /// No signed certificate list verified, so nothing can be pinned and the client fails
-        /// closed (§6, our assumption for Linux), or the transport refused the peer's certificate.
-        public static let pinning = Code(rawValue: "pinning")
-        /// No HTTP answer arrived.
-        public static let transport = Code(rawValue: "transport")
-        /// The secure store failed or holds a record that cannot be trusted.
-        public static let store = Code(rawValue: "store")
-    }
+    public typealias Code = ClientErrorCodeOf<CMClientError>
 
     /// The earlier name of ``Code``.
     public typealias Reason = Code
 
     /// What went wrong.
     public let code: Code
-    /// What went wrong (the earlier name of ``code``).
-    public var reason: Code { code }
-    /// A human-readable explanation (never a secret).
-    public let message: String
-    /// The error behind this one: the protocol core's, the transport's or the store's.
-    public let cause: (any Error & Sendable)?
-    /// The HTTP status of a server error.
-    public let httpStatus: Int?
+    /// The message, cause, HTTP status and place.
+    public let details: ClientErrorDetails
+
     /// The store's error.
     public var storeError: SecureStoreError? { cause as? SecureStoreError }
-    /// The file that raised the error.
-    public let file: String
-    /// The line that raised the error.
-    public let line: UInt
     /// The server's error code, when a server answered with one.
     public var serverCode: String? { httpStatus == nil ? nil : protocolError.map { $0.code.rawValue } }
 
@@ -65,11 +29,7 @@ public struct CMClientError: ClientError {
     public init(_ code: Code, _ message: String, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
         self.code = code
-        self.message = message
-        self.httpStatus = httpStatus
-        cause = firstCause(protocolError, transportError, storeError)
-        self.file = file
-        self.line = line
+        details = ClientErrorDetails(message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus, file: file, line: line)
     }
 
     /// The error of a non-2xx answer (§1, §3, §4).
@@ -80,4 +40,30 @@ public struct CMClientError: ClientError {
         default: return CMClientError(.server, error.reason, httpStatus: status, protocolError: error)
         }
     }
+}
+
+/// The codes of ``CMClientError``.
+extension ClientErrorCodeOf where Client == CMClientError {
+    /// The device has no id yet: register a phone number first.
+    public static var notRegistered: Self { Self(rawValue: "notRegistered") }
+    /// No environment with that id is stored here.
+    public static var unknownEnvironment: Self { Self(rawValue: "unknownEnvironment") }
+    /// Input that cannot be used: a phone number, a QR code, a refused URL, an OTP request
+    /// answered (the device never answers those, §4).
+    public static var invalidInput: Self { Self(rawValue: "invalidInput") }
+    /// The server refused the environment id or secret (HTTP 401 on register, §3).
+    public static var environmentInvalid: Self { Self(rawValue: "environmentInvalid") }
+    /// The authentication request has expired (HTTP 410, or past `created_at + expiry`, §4).
+    public static var requestExpired: Self { Self(rawValue: "requestExpired") }
+    /// The server answered with another error (``CMClientError/httpStatus``, its message).
+    public static var server: Self { Self(rawValue: "server") }
+    /// The answer did not parse.
+    public static var invalidResponse: Self { Self(rawValue: "invalidResponse") }
+    /// No signed certificate list verified, so nothing can be pinned and the client fails
+    /// closed (§6, our assumption for Linux), or the transport refused the peer's certificate.
+    public static var pinning: Self { Self(rawValue: "pinning") }
+    /// No HTTP answer arrived.
+    public static var transport: Self { Self(rawValue: "transport") }
+    /// The secure store failed or holds a record that cannot be trusted.
+    public static var store: Self { Self(rawValue: "store") }
 }

@@ -4,6 +4,7 @@
 // authorization code, an OTP or a registration code. Wrong PINs are counted; a block deletes the
 // token (HTTP 410).
 
+import AuthNetworking
 import CryptoPrimitives
 public import FoundationEssentials
 public import MPin

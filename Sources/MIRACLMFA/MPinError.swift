@@ -9,65 +9,18 @@ public import SecureStore
 /// Why a MIRACL MFA operation failed (`OK` is a normal return).
 public struct MPinError: ClientError {
     /// What went wrong, for callers to switch on.
-    public struct Code: ClientErrorCode {
-        /// The code's name.
-        public let rawValue: String
-        /// A code named `rawValue` (a client may define more).
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The user is in the wrong state for the call, no backend is set, or the user cannot
-        /// sign (`FLOW_ERROR`).
-        public static let flowError = Code(rawValue: "flowError")
-        /// A URL outside the trusted domains, or not https while trusted domains are set
-        /// (`UNTRUSTED_DOMAIN_ERROR`), or refused by the URL policy.
-        public static let untrustedDomain = Code(rawValue: "untrustedDomain")
-        /// The identity has not been verified yet; retry `confirmRegistration` later
-        /// (`IDENTITY_NOT_VERIFIED`; HTTP 400/401 on the signature request).
-        public static let identityNotVerified = Code(rawValue: "identityNotVerified")
-        /// The registration expired (HTTP 404 on the signature or register request).
-        public static let registrationExpired = Code(rawValue: "registrationExpired")
-        /// Time permits could not be obtained: the identity is revoked (`REVOKED`, HTTP 410).
-        public static let revoked = Code(rawValue: "revoked")
-        /// Wrong PIN or factor (`INCORRECT_PIN`, HTTP 401); see ``MPinError/userBlocked``.
-        public static let incorrectPIN = Code(rawValue: "incorrectPIN")
-        /// The access code or session is invalid or expired (HTTP 412).
-        public static let invalidAccessCode = Code(rawValue: "invalidAccessCode")
-        /// The request expired (HTTP 408).
-        public static let requestExpired = Code(rawValue: "requestExpired")
-        /// The identity is not authorized for this (HTTP 403).
-        public static let notAuthorized = Code(rawValue: "notAuthorized")
-        /// A cryptographic step failed (`CRYPTO_ERROR`).
-        public static let crypto = Code(rawValue: "crypto")
-        /// The platform answered with another error status.
-        public static let server = Code(rawValue: "server")
-        /// The answer could not be parsed or holds invalid values.
-        public static let invalidResponse = Code(rawValue: "invalidResponse")
-        /// Input that cannot be used (a QR text, a URL, an empty identity).
-        public static let invalidInput = Code(rawValue: "invalidInput")
-        /// No HTTP answer arrived.
-        public static let transport = Code(rawValue: "transport")
-        /// The secure store failed or holds a record that cannot be trusted.
-        public static let store = Code(rawValue: "store")
-    }
+    public typealias Code = ClientErrorCodeOf<MPinError>
 
     /// The earlier name of ``Code``.
     public typealias Reason = Code
 
     /// What went wrong.
     public let code: Code
-    /// What went wrong (the earlier name of ``code``).
-    public var reason: Code { code }
-    /// A human-readable explanation (never a secret).
-    public let message: String
-    /// The error behind this one: the protocol core's, the transport's or the store's.
-    public let cause: (any Error & Sendable)?
-    /// The HTTP status of a server error.
-    public let httpStatus: Int?
+    /// The message, cause, HTTP status and place.
+    public let details: ClientErrorDetails
+
     /// The store's error.
     public var storeError: SecureStoreError? { cause as? SecureStoreError }
-    /// The file that raised the error.
-    public let file: String
-    /// The line that raised the error.
-    public let line: UInt
     /// With ``Code/incorrectPIN``: the platform blocked the identity (HTTP 410); its token is
     /// deleted and the user is ``MPinUser/State/blocked``.
     public let userBlocked: Bool
@@ -81,13 +34,9 @@ public struct MPinError: ClientError {
     public init(_ code: Code, _ message: String, userBlocked: Bool = false, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
         self.code = code
-        self.message = message
         self.userBlocked = userBlocked
-        self.httpStatus = httpStatus
-        cause = firstCause(protocolError, transportError, storeError)
+        details = ClientErrorDetails(message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus, file: file, line: line)
         platformCode = nil
-        self.file = file
-        self.line = line
     }
 
     /// Errors are equal when their codes and the blocked flag are.
@@ -143,4 +92,41 @@ public struct MPinError: ClientError {
         case clientSettings, service, session, authorize, register, signature, clientSecret, timePermit
         case pass1, pass2, authenticate, dvsRegister, verification, signingSession, jwks
     }
+}
+
+/// The codes of ``MPinError``.
+extension ClientErrorCodeOf where Client == MPinError {
+    /// The user is in the wrong state for the call, no backend is set, or the user cannot
+    /// sign (`FLOW_ERROR`).
+    public static var flowError: Self { Self(rawValue: "flowError") }
+    /// A URL outside the trusted domains, or not https while trusted domains are set
+    /// (`UNTRUSTED_DOMAIN_ERROR`), or refused by the URL policy.
+    public static var untrustedDomain: Self { Self(rawValue: "untrustedDomain") }
+    /// The identity has not been verified yet; retry `confirmRegistration` later
+    /// (`IDENTITY_NOT_VERIFIED`; HTTP 400/401 on the signature request).
+    public static var identityNotVerified: Self { Self(rawValue: "identityNotVerified") }
+    /// The registration expired (HTTP 404 on the signature or register request).
+    public static var registrationExpired: Self { Self(rawValue: "registrationExpired") }
+    /// Time permits could not be obtained: the identity is revoked (`REVOKED`, HTTP 410).
+    public static var revoked: Self { Self(rawValue: "revoked") }
+    /// Wrong PIN or factor (`INCORRECT_PIN`, HTTP 401); see ``MPinError/userBlocked``.
+    public static var incorrectPIN: Self { Self(rawValue: "incorrectPIN") }
+    /// The access code or session is invalid or expired (HTTP 412).
+    public static var invalidAccessCode: Self { Self(rawValue: "invalidAccessCode") }
+    /// The request expired (HTTP 408).
+    public static var requestExpired: Self { Self(rawValue: "requestExpired") }
+    /// The identity is not authorized for this (HTTP 403).
+    public static var notAuthorized: Self { Self(rawValue: "notAuthorized") }
+    /// A cryptographic step failed (`CRYPTO_ERROR`).
+    public static var crypto: Self { Self(rawValue: "crypto") }
+    /// The platform answered with another error status.
+    public static var server: Self { Self(rawValue: "server") }
+    /// The answer could not be parsed or holds invalid values.
+    public static var invalidResponse: Self { Self(rawValue: "invalidResponse") }
+    /// Input that cannot be used (a QR text, a URL, an empty identity).
+    public static var invalidInput: Self { Self(rawValue: "invalidInput") }
+    /// No HTTP answer arrived.
+    public static var transport: Self { Self(rawValue: "transport") }
+    /// The secure store failed or holds a record that cannot be trusted.
+    public static var store: Self { Self(rawValue: "store") }
 }

@@ -9,81 +9,20 @@ public import SecureStore
 /// Why a PowerAuth SDK operation failed.
 public struct PowerAuthSDKError: ClientError {
     /// What went wrong, for callers to switch on.
-    public struct Code: ClientErrorCode {
-        /// The code's name.
-        public let rawValue: String
-        /// A code named `rawValue` (a client may define more).
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// There is no activation for the operation (`PA2ErrorCodeMissingActivation`).
-        public static let missingActivation = Code(rawValue: "missingActivation")
-        /// The operation is not allowed in the current state, for example creating an activation
-        /// while one exists or is pending (`PA2ErrorCodeInvalidActivationState`).
-        public static let invalidActivationState = Code(rawValue: "invalidActivationState")
-        /// The configuration (keys, configuration string, protocol version) is not usable.
-        public static let invalidConfiguration = Code(rawValue: "invalidConfiguration")
-        /// The given authentication cannot unlock the factor keys it names, or lacks one the
-        /// operation needs (a wrong password is only detected by the server: see
-        /// ``authenticationFailed``).
-        public static let invalidAuthentication = Code(rawValue: "invalidAuthentication")
-        /// The server refused the signature or token: HTTP 401, `ERR_AUTHENTICATION` or
-        /// `POWERAUTH_AUTH_FAIL` — a wrong password, for example (`PA2ErrorCodeAuthenticationFailed`).
-        /// The server counted a failed attempt.
-        public static let authenticationFailed = Code(rawValue: "authenticationFailed")
-        /// The signature could not be computed.
-        public static let signing = Code(rawValue: "signing")
-        /// End-to-end encryption failed on this side: a request that cannot be built, or a 3.3
-        /// temporary key that does not verify (`PA2ErrorCodeEncryption`).
-        public static let encryption = Code(rawValue: "encryption")
-        /// No token of that name, or a token the server no longer accepts (`PA2ErrorCodeInvalidToken`).
-        public static let invalidToken = Code(rawValue: "invalidToken")
-        /// The secure store failed or holds a record that cannot be trusted.
-        public static let store = Code(rawValue: "store")
-        /// No HTTP answer arrived (see ``PowerAuthSDKError/transportError``).
-        public static let transport = Code(rawValue: "transport")
-        /// The server answered with an error (see ``PowerAuthSDKError/protocolError`` for the
-        /// §14.2 code and ``PowerAuthSDKError/httpStatus``).
-        public static let server = Code(rawValue: "server")
-        /// The operation was cancelled (`PA2ErrorCodeOperationCancelled`).
-        public static let cancelled = Code(rawValue: "cancelled")
-        /// The answer did not decrypt, verify or parse — or carried a number out of any sane
-        /// range (a server time beyond year 9999, for example).
-        public static let invalidResponse = Code(rawValue: "invalidResponse")
-        /// The activation code's `#signature` does not verify with `KEY_SERVER_MASTER_PUBLIC`
-        /// (powerauth.md §3.2): the code was altered or not issued by this server. Nothing was
-        /// sent, so the code is still unspent on the server.
-        public static let invalidActivationCode = Code(rawValue: "invalidActivationCode")
-        /// The new password cannot protect the knowledge factor: shorter than
-        /// ``PowerAuthClient/minimumPasswordLength`` bytes (powerauth.md §4.2). Refused before any
-        /// request, so no one-time code and no counter step is spent.
-        public static let invalidPassword = Code(rawValue: "invalidPassword")
-        /// The signature counter cannot be reconciled with the server's (powerauth.md §6.4,
-        /// the client-only DEADLOCK state): no signature from this device can be accepted any
-        /// more, so none is sent. Remove the activation (``PowerAuthClient/removeActivationLocal()``)
-        /// and activate the device again.
-        public static let counterDeadlock = Code(rawValue: "counterDeadlock")
-    }
+    public typealias Code = ClientErrorCodeOf<PowerAuthSDKError>
 
     /// The earlier name of ``Code``.
     public typealias Reason = Code
 
     /// What went wrong.
     public let code: Code
-    /// What went wrong (the earlier name of ``code``).
-    public var reason: Code { code }
-    /// A human-readable explanation (never a secret).
-    public let message: String
-    /// The error behind this one: the store's, the protocol core's or the transport's.
-    public let cause: (any Error & Sendable)?
-    /// The HTTP status of a server error.
-    public let httpStatus: Int?
+    /// The message, cause, HTTP status and place.
+    public let details: ClientErrorDetails
+
     /// The server's §14.2 error code (`ERR_AUTHENTICATION`, …), when a server answered with one.
     public var serverCode: String? { httpStatus == nil ? nil : protocolError.map { $0.code.rawValue } }
     /// The store's error, when the store failed.
     public var storeError: SecureStoreError? { cause as? SecureStoreError }
-    /// The file that raised the error.
-    public let file: String
-    /// The line that raised the error.
-    public let line: UInt
     /// Which PUK of a recovery postcard to use next, when the server refused a recovery
     /// activation with `ERR_RECOVERY` (§13).
     public let currentRecoveryPukIndex: Int?
@@ -93,11 +32,58 @@ public struct PowerAuthSDKError: ClientError {
                 transport: TransportError? = nil, httpStatus: Int? = nil, currentRecoveryPukIndex: Int? = nil,
                 file: String = #fileID, line: UInt = #line) {
         self.code = code
-        self.message = message
-        cause = firstCause(store, protocolError, transport)
-        self.httpStatus = httpStatus
+        details = ClientErrorDetails(message, cause: firstCause(store, protocolError, transport), httpStatus: httpStatus, file: file, line: line)
         self.currentRecoveryPukIndex = currentRecoveryPukIndex
-        self.file = file
-        self.line = line
     }
+}
+
+/// The codes of ``PowerAuthSDKError``.
+extension ClientErrorCodeOf where Client == PowerAuthSDKError {
+    /// There is no activation for the operation (`PA2ErrorCodeMissingActivation`).
+    public static var missingActivation: Self { Self(rawValue: "missingActivation") }
+    /// The operation is not allowed in the current state, for example creating an activation
+    /// while one exists or is pending (`PA2ErrorCodeInvalidActivationState`).
+    public static var invalidActivationState: Self { Self(rawValue: "invalidActivationState") }
+    /// The configuration (keys, configuration string, protocol version) is not usable.
+    public static var invalidConfiguration: Self { Self(rawValue: "invalidConfiguration") }
+    /// The given authentication cannot unlock the factor keys it names, or lacks one the
+    /// operation needs (a wrong password is only detected by the server: see
+    /// ``authenticationFailed``).
+    public static var invalidAuthentication: Self { Self(rawValue: "invalidAuthentication") }
+    /// The server refused the signature or token: HTTP 401, `ERR_AUTHENTICATION` or
+    /// `POWERAUTH_AUTH_FAIL` — a wrong password, for example (`PA2ErrorCodeAuthenticationFailed`).
+    /// The server counted a failed attempt.
+    public static var authenticationFailed: Self { Self(rawValue: "authenticationFailed") }
+    /// The signature could not be computed.
+    public static var signing: Self { Self(rawValue: "signing") }
+    /// End-to-end encryption failed on this side: a request that cannot be built, or a 3.3
+    /// temporary key that does not verify (`PA2ErrorCodeEncryption`).
+    public static var encryption: Self { Self(rawValue: "encryption") }
+    /// No token of that name, or a token the server no longer accepts (`PA2ErrorCodeInvalidToken`).
+    public static var invalidToken: Self { Self(rawValue: "invalidToken") }
+    /// The secure store failed or holds a record that cannot be trusted.
+    public static var store: Self { Self(rawValue: "store") }
+    /// No HTTP answer arrived (see ``PowerAuthSDKError/transportError``).
+    public static var transport: Self { Self(rawValue: "transport") }
+    /// The server answered with an error (see ``PowerAuthSDKError/protocolError`` for the
+    /// §14.2 code and ``PowerAuthSDKError/httpStatus``).
+    public static var server: Self { Self(rawValue: "server") }
+    /// The operation was cancelled (`PA2ErrorCodeOperationCancelled`).
+    public static var cancelled: Self { Self(rawValue: "cancelled") }
+    /// The answer did not decrypt, verify or parse — or carried a number out of any sane
+    /// range (a server time beyond year 9999, for example).
+    public static var invalidResponse: Self { Self(rawValue: "invalidResponse") }
+    /// The activation code's `#signature` does not verify with `KEY_SERVER_MASTER_PUBLIC`
+    /// (powerauth.md §3.2): the code was altered or not issued by this server. Nothing was
+    /// sent, so the code is still unspent on the server.
+    public static var invalidActivationCode: Self { Self(rawValue: "invalidActivationCode") }
+    /// The new password cannot protect the knowledge factor: shorter than
+    /// ``PowerAuthClient/minimumPasswordLength`` bytes (powerauth.md §4.2). Refused before any
+    /// request, so no one-time code and no counter step is spent.
+    public static var invalidPassword: Self { Self(rawValue: "invalidPassword") }
+    /// The signature counter cannot be reconciled with the server's (powerauth.md §6.4,
+    /// the client-only DEADLOCK state): no signature from this device can be accepted any
+    /// more, so none is sent. Remove the activation (``PowerAuthClient/removeActivationLocal()``)
+    /// and activate the device again.
+    public static var counterDeadlock: Self { Self(rawValue: "counterDeadlock") }
 }

@@ -9,45 +9,18 @@ public import SecureStore
 /// Why a Salt Edge client operation failed.
 public struct SaltEdgeClientError: ClientError {
     /// What went wrong, for callers to switch on.
-    public struct Code: ClientErrorCode {
-        /// The code's name.
-        public let rawValue: String
-        /// A code named `rawValue` (a client may define more).
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// No connection with that id is stored.
-        public static let unknownConnection = Code(rawValue: "unknownConnection")
-        /// The server answered with an error (``SaltEdgeClientError/errorClass``, e.g.
-        /// `ConnectionNotFound`, `ConnectionRevoked`, `AuthorizationNotFound`).
-        public static let server = Code(rawValue: "server")
-        /// The answer did not decrypt, verify or parse.
-        public static let invalidResponse = Code(rawValue: "invalidResponse")
-        /// Input that cannot be used: a deep link, a redirect URL, a refused URL scheme.
-        public static let invalidInput = Code(rawValue: "invalidInput")
-        /// No HTTP answer arrived.
-        public static let transport = Code(rawValue: "transport")
-        /// The secure store failed or holds a record that cannot be trusted.
-        public static let store = Code(rawValue: "store")
-    }
+    public typealias Code = ClientErrorCodeOf<SaltEdgeClientError>
 
     /// The earlier name of ``Code``.
     public typealias Reason = Code
 
     /// What went wrong.
     public let code: Code
-    /// What went wrong (the earlier name of ``code``).
-    public var reason: Code { code }
-    /// A human-readable explanation (never a secret).
-    public let message: String
-    /// The error behind this one: the protocol core's, the transport's or the store's.
-    public let cause: (any Error & Sendable)?
-    /// The HTTP status of a server error.
-    public let httpStatus: Int?
+    /// The message, cause, HTTP status and place.
+    public let details: ClientErrorDetails
+
     /// The store's error.
     public var storeError: SecureStoreError? { cause as? SecureStoreError }
-    /// The file that raised the error.
-    public let file: String
-    /// The line that raised the error.
-    public let line: UInt
     /// The server's `error_class` (or the client's synthetic one, `AuthenticationError` for a
     /// refused redirect).
     public let errorClass: String?
@@ -58,12 +31,8 @@ public struct SaltEdgeClientError: ClientError {
     public init(_ code: Code, _ message: String, errorClass: String? = nil, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
         self.code = code
-        self.message = message
         self.errorClass = errorClass
-        self.httpStatus = httpStatus
-        cause = firstCause(protocolError, transportError, storeError)
-        self.file = file
-        self.line = line
+        details = ClientErrorDetails(message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus, file: file, line: line)
     }
 
     /// Whether the connection is gone on the server (`ConnectionNotFound`, `ConnectionRevoked`, or
@@ -76,4 +45,21 @@ public struct SaltEdgeClientError: ClientError {
     static func server(_ error: ProtocolError, status: Int) -> SaltEdgeClientError {
         SaltEdgeClientError(.server, error.reason, errorClass: error.code.rawValue, httpStatus: status, protocolError: error)
     }
+}
+
+/// The codes of ``SaltEdgeClientError``.
+extension ClientErrorCodeOf where Client == SaltEdgeClientError {
+    /// No connection with that id is stored.
+    public static var unknownConnection: Self { Self(rawValue: "unknownConnection") }
+    /// The server answered with an error (``SaltEdgeClientError/errorClass``, e.g.
+    /// `ConnectionNotFound`, `ConnectionRevoked`, `AuthorizationNotFound`).
+    public static var server: Self { Self(rawValue: "server") }
+    /// The answer did not decrypt, verify or parse.
+    public static var invalidResponse: Self { Self(rawValue: "invalidResponse") }
+    /// Input that cannot be used: a deep link, a redirect URL, a refused URL scheme.
+    public static var invalidInput: Self { Self(rawValue: "invalidInput") }
+    /// No HTTP answer arrived.
+    public static var transport: Self { Self(rawValue: "transport") }
+    /// The secure store failed or holds a record that cannot be trusted.
+    public static var store: Self { Self(rawValue: "store") }
 }

@@ -2,6 +2,7 @@
 // error codes for MIRACL Trust), including the statuses neither recording holds (403, 408), so
 // a caller can switch on the reason.
 
+import AuthNetworking
 import MIRACLMFA
 import Testing
 

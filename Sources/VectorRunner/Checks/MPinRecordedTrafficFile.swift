@@ -6,6 +6,7 @@
 // made are skipped with that reason. The flows themselves are replayed through MPinClient by
 // MIRACLMFATests.
 
+import AuthNetworking
 import CryptoPrimitives
 import FoundationEssentials
 import MIRACLMFA
