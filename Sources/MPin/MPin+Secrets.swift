@@ -9,12 +9,17 @@ public struct SecretG1Storage: Sendable, Equatable {
     package let bytes: SecretBytes
 
     package init(_ point: BN254CX.G1) {
-        bytes = SecretBytes(point.uncompressedRepresentation)
+        var encoding = point.uncompressedRepresentation
+        defer { SecretBytes.wipe(&encoding) }   // the temporary copy of a secret point
+        bytes = SecretBytes(encoding)
     }
 
-    /// Decodes (strictly) and keeps the canonical uncompressed form.
+    /// Decodes (strictly) and keeps the canonical uncompressed form; the temporary copy of the
+    /// input is wiped.
     package init(encoded: some Sequence<UInt8>) throws(CryptoError) {
-        self.init(try BN254CX.G1(encoded: Array(encoded)))
+        var copy = Array(encoded)
+        defer { SecretBytes.wipe(&copy) }
+        self.init(try BN254CX.G1(encoded: copy))
     }
 
     package var point: BN254CX.G1 {

@@ -44,7 +44,10 @@ extension RunReport {
                                   failed: file.failed, skipped: file.skipped,
                                   failures: file.failures.map { .init(id: $0.id, comment: $0.comment, expected: $0.expected, got: $0.got) },
                                   skips: file.skips.map { .init(id: $0.id, reason: $0.reason) },
-                                  notes: file.notes.map { .init(id: $0.id, text: $0.text) }, error: file.fileError)
+                                  notes: file.notes.map { .init(id: $0.id, text: $0.text) }, error: file.fileError,
+                                  cases: file.passedIDs.map { .init(id: $0, result: "passed", detail: nil) }
+                                      + file.failures.map { .init(id: $0.id, result: "failed", detail: "expected \($0.expected), got \($0.got)") }
+                                      + file.skips.map { .init(id: $0.id, result: "skipped", detail: $0.reason) })
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -61,6 +64,8 @@ extension RunReport {
         struct Failure: Encodable { let id, comment, expected, got: String }
         struct Skip: Encodable { let id, reason: String }
         struct Note: Encodable { let id, text: String }
+        /// One case: `passed`, `failed` (with what was expected and got) or `skipped` (with why).
+        struct Case: Encodable { let id, result: String; let detail: String? }
         struct File: Encodable {
             let path, status: String
             let recognized: Bool
@@ -69,6 +74,7 @@ extension RunReport {
             let skips: [Skip]
             let notes: [Note]
             let error: String?
+            let cases: [Case]
         }
         let roots: [String]
         let passed, failed, skipped: Int

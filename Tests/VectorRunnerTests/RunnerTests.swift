@@ -150,6 +150,11 @@ struct RunnerTests {
         let document = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any]
         #expect(document?["failed"] as? Int == 3)
         #expect((document?["files"] as? [Any])?.count == 4)
+        // One object per case, with its result (and, for a failure, what was expected and got).
+        let sha = (document?["files"] as? [[String: Any]])?.first { ($0["path"] as? String)?.hasSuffix("sha.json") == true }
+        let cases = sha?["cases"] as? [[String: Any]] ?? []
+        #expect(cases.count == 2)
+        #expect(cases.contains { $0["id"] as? String == "#2" && $0["result"] as? String == "failed" && ($0["detail"] as? String)?.contains("15ae") == true })
     }
 
     /// A flag newer than the runner is noted; valid and invalid cases carrying it are still
