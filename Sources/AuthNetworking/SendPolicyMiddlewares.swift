@@ -35,7 +35,8 @@ public struct URLPolicyMiddleware: HTTPMiddleware {
     public func check(_ url: String) throws(TransportError) {
         guard permits(url) else {
             // The query may carry data from the server; the error names the origin only.
-            let origin = URLText.components(of: url).map { "\($0.scheme)://\($0.host)" } ?? "a malformed URL"
+            // …and never a `user:password@` part of the authority.
+            let origin = URLText.components(of: url).map { "\($0.scheme)://\(URLPolicy.displayHost($0.host))" } ?? "a malformed URL"
             throw TransportError(.urlRefused, underlying: "\(origin) is refused by the URL policy")
         }
     }

@@ -118,12 +118,16 @@ public struct CommandModel: Sendable {
                     value = arguments[index]
                     index += 1
                 }
-                if value.hasPrefix("--") { throw UsageError(description: "\(name) needs a value, not the option \(value)") }
+                // A secret's value is never echoed, not even in an error.
                 if spec.kind == .secret, value != "-" { throw CommandOptions.secretOnCommandLine(name) }
+                if value.hasPrefix("--") { throw UsageError(description: "\(name) needs a value, not the option \(value)") }
                 if !spec.isRepeatable, options.values[name] != nil { throw UsageError(description: "\(name) is given twice") }
                 options.values[name] = value
                 options.repeated[name, default: []].append(value)
             }
+        }
+        for spec in accepted where spec.kind == .secret && options.values[spec.name] != nil && options.values[spec.name + "-file"] != nil {
+            throw UsageError(description: "\(spec.name) is given twice: as \(spec.name) - and as \(spec.name)-file")
         }
         let count = options.positional.count
         if count < verb.requiredArguments {

@@ -24,7 +24,9 @@ public enum SecretFile {
         guard status.st_mode & 0o077 == 0 else {
             throw UsageError(description: "\(path) holds a secret but group or others may access it (mode \(String(status.st_mode & 0o777, radix: 8))): chmod 600 \(path)")
         }
+        // One allocation for the whole secret: growing the array would free earlier copies unwiped.
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(maximumSize)
         var chunk = [UInt8](repeating: 0, count: 4096)
         defer { wipe(&chunk) }
         while true {

@@ -160,9 +160,18 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
     static func readPIN(_ source: String) throws(PKCS11Error) -> SecretBytes {
         let path = source.hasPrefix("file:") ? String(source.dropFirst(5)) : source
         guard path.hasPrefix("/") else { throw PKCS11Error(.invalidURI, "pin-source is file:/absolute/path") }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw PKCS11Error(.invalidURI, "cannot open the pin-source file (errno \(errno))") }
         defer { close(descriptor) }
+        // As ssh treats a key file (and `mfa` every secret file): a regular file of this user
+        // that nobody else may read or write.
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw PKCS11Error(.invalidURI, "the pin-source is not a regular file")
+        }
+        guard info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
+            throw PKCS11Error(.invalidURI, "the pin-source file must belong to this user with mode 0600 (or stricter)")
+        }
         var buffer = [UInt8](repeating: 0, count: 1025)
         defer { buffer.withUnsafeMutableBytes { raw in if let base = raw.baseAddress { explicit_bzero(base, raw.count) } } }
         var count = 0

@@ -63,6 +63,9 @@ public enum HTTP1Message {
         let name = line[line.startIndex..<colon]
         guard name.allSatisfy(isTokenCharacter) else { throw .malformed("header field name") }
         let value = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
+        // RFC 9112 §2.2, §5.5: a bare CR or LF, NUL or another control byte in a value is refused
+        // (it would reach a `Location` in an error, or a log, as it was sent).
+        guard value.allSatisfy({ $0 == 0x09 || (0x20...0x7E).contains($0) || $0 >= 0x80 }) else { throw .malformed("header field value") }
         return HTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self).trimmingCharacters())
     }
 

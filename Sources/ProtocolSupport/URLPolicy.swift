@@ -33,6 +33,12 @@ public struct URLPolicy: Sendable, Equatable {
         return components.scheme == "https" && host.contains(".") && !host.hasPrefix(".") && !host.hasSuffix(".")
     }
 
+    /// An authority without its `user:password@` part (for error messages and logs).
+    public static func displayHost(_ authority: String) -> String {
+        guard let at = authority.lastIndex(of: "@") else { return authority }
+        return String(authority[authority.index(after: at)...])
+    }
+
     /// The host name of an authority (`user@host:port`, `[v6]:port`), lower-cased.
     static func hostName(_ authority: String) -> String {
         var host = Substring(authority)

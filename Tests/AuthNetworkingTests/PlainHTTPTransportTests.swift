@@ -27,6 +27,18 @@ import TestSupport
         #expect(head.body.isEmpty)
     }
 
+    /// RFC 9112 §2.2, §5.5: a bare CR or LF, NUL or ESC inside a response header value is refused.
+    @Test func controlBytesInAResponseHeaderValueAreRefused() {
+        for value in ["a\rb", "a\nb", "a\u{0}b", "a\u{1B}[2Jb"] {
+            #expect(throws: (any Error).self) {
+                try HTTP1Message.parseResponse(Self.wire("HTTP/1.1 307 Moved\r\nLocation: \(value)\r\nContent-Length: 0\r\n\r\n"), connectionClosed: false)
+            }
+        }
+        #expect(throws: Never.self) {
+            try HTTP1Message.parseResponse(Self.wire("HTTP/1.1 200 OK\r\nX-A: tab\there ok é\r\nContent-Length: 0\r\n\r\n"), connectionClosed: false)
+        }
+    }
+
     @Test func partialAnswersAskForMoreAndBadOnesAreTyped() {
         let incomplete = ["HTTP/1.1 200 OK\r\nContent-Le", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
                           "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", "HTTP/1.1 200 OK\r\n\r\nopen"]

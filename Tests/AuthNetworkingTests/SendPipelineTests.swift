@@ -142,6 +142,16 @@ final class LineCollector: LogSink, @unchecked Sendable {
         #expect(server.requests.isEmpty)
     }
 
+    @Test func aRefusedURLNamesTheOriginWithoutItsCredentials() async throws {
+        let pipeline = Self.standard("http://user:PASSWORD@pa.example.com", CountingTransport(Self.plain("http://127.0.0.1:9")), policy: .httpsOnly)
+        do {
+            _ = try await pipeline.send(HTTPRequest(method: .get, path: "x"))
+            Issue.record("plain http was sent under httpsOnly")
+        } catch {
+            #expect(error.kind == .urlRefused && error.underlying.contains("pa.example.com") && !error.underlying.contains("PASSWORD"), "\(error)")
+        }
+    }
+
     @Test func aRedirectPassedOnByTheTransportIsRefused() async throws {
         let transport = PermissiveTransport()
         let pipeline = Self.standard("http://127.0.0.1:9", transport)

@@ -50,6 +50,12 @@ import Testing
         #expect(options.secretSource("--with-code") == .file("/tmp/t"))
     }
 
+    @Test func aSecretIsNeverEchoedAndNeverGivenTwoWays() {
+        let error = usageError(["powerauth", "activate", "--code=--SECRET-CODE"])
+        #expect(error?.contains("SECRET-CODE") == false && error?.contains("every local user can read") == true)
+        #expect(usageError(["mpin", "confirm", "--user", "a@example.com", "--code", "-", "--code-file", "/tmp/c"])?.contains("given twice") == true)
+    }
+
     @Test func argumentsAreCounted() {
         #expect(usageError(["saltedge", "rename", "1"]) == "name is required")
         #expect(usageError(["saltedge", "connections", "extra"]) == "unexpected argument extra")

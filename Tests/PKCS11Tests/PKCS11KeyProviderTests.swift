@@ -103,6 +103,10 @@ extension SoftHSMSuite {
             defer { try? FileManager.default.removeItem(atPath: pinFile) }
             try "1234\n".write(toFile: pinFile, atomically: true, encoding: .utf8)
             let uri = try PKCS11URI("pkcs11:token=test?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)")
+            // A PIN file others may read is refused, as ssh refuses such a key file.
+            chmod(pinFile, 0o644)
+            #expect(throws: PKCS11Error(.invalidURI, "")) { try PKCS11KeyProvider(uri: uri).derivedKey(mayCreate: true) }
+            chmod(pinFile, 0o600)
             let provider = try PKCS11KeyProvider(uri: uri)
             #expect(try provider.derivedKey(mayCreate: true).count == 32)
             #expect(throws: PKCS11Error(.invalidArgument, "")) { try PKCS11KeyProvider(uri: PKCS11URI("pkcs11:token=test")) }
