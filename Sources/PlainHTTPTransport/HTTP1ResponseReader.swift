@@ -29,6 +29,8 @@ public struct HTTP1ResponseReader: Sendable {
     private var start = 0
     private var scanned = 0
     private var body: [UInt8] = []
+    /// Interim (1xx) answers skipped so far; a peer that sends them forever is refused.
+    private var interimAnswers = 0
 
     /// The status and header fields, once the head has arrived (before the body).
     public private(set) var head: HTTPResponse?
@@ -122,8 +124,14 @@ public struct HTTP1ResponseReader: Sendable {
         let status = try HTTP1Message.parseStatusLine(statusLine)
         var headers: [HTTPHeader] = []
         for line in lines.dropFirst() { headers.append(try HTTP1Message.parseField(line)) }
-        // RFC 9110 §15.2: an interim 1xx answer is followed by the final one; skip it.
-        if (100..<200).contains(status) { return }
+        // RFC 9110 §15.2: an interim 1xx answer is followed by the final one; skip a few. 101
+        // (Switching Protocols) was never asked for, so it is malformed here.
+        if status == 101 { throw .malformed("an unrequested protocol switch (101)") }
+        if (100..<200).contains(status) {
+            interimAnswers += 1
+            guard interimAnswers <= 8 else { throw .malformed("more than 8 interim answers") }
+            return
+        }
         let response = HTTPResponse(status: status, headers: headers)
         head = response
         if hasNoBody || status == 204 || status == 304 {

@@ -7,9 +7,9 @@
 //
 // The file is created when a store is first opened, before any record carries a generation;
 // afterwards a missing file means it was deleted (to reset the marks) and every read is refused.
-// Limits, said plainly: a copy of the whole directory restored at once (records *and* this
-// file) is consistent and cannot be told from the real thing without state outside the
-// directory (a TPM counter).
+// Limits, said plainly: putting back an older copy of a record *together with* an older copy of
+// this file (two files, or the whole directory) is consistent and cannot be told from the real
+// thing without state outside the directory (a TPM NV counter).
 
 import CryptoPrimitives
 

@@ -39,6 +39,17 @@ import TestSupport
         }
     }
 
+    /// Interim answers are skipped, but not forever, and an unrequested 101 is malformed.
+    @Test func interimAnswersAreBounded() throws {
+        let two = String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 2) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        #expect(try HTTP1Message.parseResponse(Self.wire(two), connectionClosed: false).status == 200)
+        let endless = String(repeating: "HTTP/1.1 102 Processing\r\n\r\n", count: 9) + "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+        #expect(throws: (any Error).self) { try HTTP1Message.parseResponse(Self.wire(endless), connectionClosed: false) }
+        #expect(throws: (any Error).self) {
+            try HTTP1Message.parseResponse(Self.wire("HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n"), connectionClosed: false)
+        }
+    }
+
     @Test func partialAnswersAskForMoreAndBadOnesAreTyped() {
         let incomplete = ["HTTP/1.1 200 OK\r\nContent-Le", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
                           "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", "HTTP/1.1 200 OK\r\n\r\nopen"]
