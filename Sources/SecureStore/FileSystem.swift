@@ -46,6 +46,32 @@ enum FileSystem {
         }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw SecureStoreError(.io, "the store path is not a directory", errno: ENOTDIR, path: path) }
         try checkOwnership(info, path: path, what: "the store directory")
+        try checkAncestors(of: path)
+    }
+
+    /// StrictModes for every directory above the store (after resolving symbolic links, which
+    /// systems use for /home or /var/run): each must belong to root or to the effective user,
+    /// and one that group or others may write must be sticky (as /tmp is) — otherwise another
+    /// user could rename the checked store away and put their own in its place.
+    private static func checkAncestors(of path: String) throws(SecureStoreError) {
+        guard let resolved = realpath(path, nil) else {
+            throw SecureStoreError(.io, "cannot resolve the store directory", errno: Glibc.errno, path: path)
+        }
+        defer { free(resolved) }
+        var ancestor = String(cString: resolved)
+        while let slash = ancestor.lastIndex(of: "/") {
+            ancestor = slash == ancestor.startIndex ? "/" : String(ancestor[..<slash])
+            var info = stat()
+            guard stat(ancestor, &info) == 0 else { throw SecureStoreError(.io, "cannot stat a parent of the store", errno: Glibc.errno, path: ancestor) }
+            let mode = UInt32(info.st_mode) & 0o7777
+            guard info.st_uid == 0 || info.st_uid == geteuid() else {
+                throw SecureStoreError(.insecurePermissions, "a parent of the store is owned by uid \(info.st_uid)", path: ancestor)
+            }
+            guard mode & 0o022 == 0 || mode & 0o1000 != 0 else {
+                throw SecureStoreError(.insecurePermissions, "a parent of the store is writable by group or others and not sticky (mode \(String(mode, radix: 8)))", path: ancestor)
+            }
+            if ancestor == "/" { break }
+        }
     }
 
     /// Every missing ancestor of `path`, created 0700 (the ones that exist are left as they are).

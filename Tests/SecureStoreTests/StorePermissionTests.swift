@@ -50,6 +50,26 @@ import Testing
         }
     }
 
+    /// StrictModes above the store too: a parent another user may write (and not sticky) or
+    /// owns could swap the checked store for their own; /tmp (sticky) is fine.
+    @Test func aParentOthersMayReplaceTheStoreInIsRefused() throws {
+        try Self.withDirectory { root in
+            let parent = root + "/open", path = parent + "/store"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try #require(chmod(path, 0o700) == 0)
+            _ = try SecureStore(directory: path)                                    // under /tmp, sticky: accepted
+            try #require(chmod(parent, 0o777) == 0)
+            #expect(Self.kind { _ = try SecureStore(directory: path) } == .insecurePermissions)
+            try #require(chmod(parent, 0o1777) == 0)                                // sticky, as /tmp
+            _ = try SecureStore(directory: path)
+            try #require(chmod(parent, 0o755) == 0)
+            guard geteuid() == 0 else { return }
+            try #require(Glibc.chown(parent, 65534, 65534) == 0)                    // owned by "nobody"
+            #expect(Self.kind { _ = try SecureStore(directory: path) } == .insecurePermissions)
+            try #require(Glibc.chown(parent, 0, 0) == 0)
+        }
+    }
+
     @Test func symlinkedDirectoryIsRefused() throws {
         try Self.withDirectory { root in
             try FileManager.default.createDirectory(atPath: root + "/real", withIntermediateDirectories: false)
