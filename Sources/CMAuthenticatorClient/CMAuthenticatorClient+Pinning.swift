@@ -17,7 +17,7 @@ extension CMAuthenticatorClient {
         guard case .enforced(let listKey) = pinning else { return nil }
         let record = try records.device()
         let clock = CMAuthenticator.unixSeconds(now())
-        let cached = Self.pins(of: record)
+        let cached = try Self.pins(of: record)
         // §6: fresh for an hour. The stored time is data: a difference that overflows (a record
         // from a broken clock, or tampered) is simply not fresh.
         if !refresh, !cached.isEmpty, let fetched = record.pinsFetchedAt {
@@ -36,7 +36,7 @@ extension CMAuthenticatorClient {
         var fresh = DeviceRecord()
         fresh.pinCertificateHex = verified.compactMap(\.certificateSHA256Hex)
         fresh.pinSPKIBase64 = verified.compactMap(\.spkiSHA256Base64)
-        let pins = Self.pins(of: fresh)
+        let pins = try Self.pins(of: fresh)
         guard !pins.isEmpty else {
             throw CMClientError(.pinning, "no entry of the certificate list verified under the list key: refusing to connect unpinned")
         }
@@ -53,8 +53,15 @@ extension CMAuthenticatorClient {
         try await certificatePins()
     }
 
-    static func pins(of record: DeviceRecord) -> CertificatePins {
-        CertificatePins(certificateSHA256: record.pinCertificateHex.compactMap { try? Hex.decode($0) },
-                        spkiSHA256: record.pinSPKIBase64.compactMap { try? Base64.decodeLenient($0) })
+    /// The stored pins; one that does not decode is a damaged record, not a pin to drop.
+    static func pins(of record: DeviceRecord) throws(CMClientError) -> CertificatePins {
+        var certificates: [[UInt8]] = [], keys: [[UInt8]] = []
+        do {
+            for hex in record.pinCertificateHex { certificates.append(try Hex.decode(hex)) }
+            for base64 in record.pinSPKIBase64 { keys.append(try Base64.decodeLenient(base64)) }
+        } catch {
+            throw CMClientError(.store, "a stored certificate pin does not decode")
+        }
+        return CertificatePins(certificateSHA256: certificates, spkiSHA256: keys)
     }
 }

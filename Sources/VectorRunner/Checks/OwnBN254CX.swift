@@ -19,7 +19,8 @@ enum OwnBN254CX {
     }
 
     private static func scalar(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> BN254CX.Scalar {
-        guard let k = try? BN254CX.Scalar(rawRepresentation: try c.input("scalar")) else { throw .malformed("scalar is not below r") }
+        let scalarField = try c.input("scalar")
+        guard let k = try? BN254CX.Scalar(rawRepresentation: scalarField) else { throw .malformed("scalar is not below r") }
         return k
     }
 
@@ -29,7 +30,8 @@ enum OwnBN254CX {
         let encoded = try c.input("point")
         let point = try? BN254CX.G1(encoded: encoded)
         guard c.isValid else { return .rejected(point == nil) }
-        guard let other = try? BN254CX.G1(encoded: try c.input("other")) else { throw .malformed("other is not a G1 point") }
+        let otherField = try c.input("other")
+        guard let other = try? BN254CX.G1(encoded: otherField) else { throw .malformed("other is not a G1 point") }
         let expected = try c.output("product") + c.output("compressedProduct") + c.output("sum") + encoded
         guard let point else { return .compare(nil, expected) }
         let product = point.multiplied(by: try scalar(c))
@@ -43,7 +45,8 @@ enum OwnBN254CX {
         let encoded = try c.input("point")
         let point = try? BN254CX.G2(encoded: encoded)
         guard c.isValid else { return .rejected(point == nil) }
-        guard let other = try? BN254CX.G2(encoded: try c.input("other")) else { throw .malformed("other is not a G2 point") }
+        let otherField = try c.input("other")
+        guard let other = try? BN254CX.G2(encoded: otherField) else { throw .malformed("other is not a G2 point") }
         let expected = try c.output("product") + c.output("sum") + encoded
         guard let point else { return .compare(nil, expected) }
         let product = point.multiplied(by: try scalar(c))

@@ -57,8 +57,10 @@ enum OwnPowerAuth {
 
     /// fold16(ECDH) and the eight keys derived from it (powerauth.md §4.1, §6.2).
     private static func activationKeys(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
-        let device = try? P256.KeyAgreement.PrivateKey(rawRepresentation: try c.input("devicePrivateKey"))
-        let server = try? P256.KeyAgreement.PublicKey(sec1Representation: try c.input("serverPublicKey"))
+        let devicePrivateKeyField = try c.input("devicePrivateKey")
+        let device = try? P256.KeyAgreement.PrivateKey(rawRepresentation: devicePrivateKeyField)
+        let serverPublicKeyField = try c.input("serverPublicKey")
+        let server = try? P256.KeyAgreement.PublicKey(sec1Representation: serverPublicKeyField)
         let names = ["masterSecret", "possession", "knowledge", "biometry", "transport", "vault", "transportIV", "transportCounter"]
         var expected: [UInt8] = []
         for name in names { expected += try c.output(name) }
@@ -82,13 +84,15 @@ enum OwnPowerAuth {
     /// The vault key unwrapped from the transport key, a vault-derived key and the device
     /// private key (powerauth.md §12); a wrong length or padding must fail.
     private static func vault(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
-        let vaultKey = try? PowerAuth.Vault.vaultKey(encryptedVaultEncryptionKey: try c.input("encryptedVaultEncryptionKey"),
+        let encryptedVaultEncryptionKeyField = try c.input("encryptedVaultEncryptionKey")
+        let vaultKey = try? PowerAuth.Vault.vaultKey(encryptedVaultEncryptionKey: encryptedVaultEncryptionKeyField,
                                                      transportKey: try key(c, "transportKey"))
         guard c.isValid else { return .rejected(vaultKey == nil) }
         let expected = try c.output("vaultKey") + c.output("encryptionKey") + c.output("devicePrivateKey")
         guard let vaultKey else { return .compare(nil, expected) }
         let derived = bytes(of: PowerAuth.Vault.encryptionKey(vaultKey: vaultKey, index: try index(c)))
-        let device = try? PowerAuth.Vault.devicePrivateKey(try c.input("cDevicePrivateKey"), vaultKey: vaultKey)
+        let cDevicePrivateKeyField = try c.input("cDevicePrivateKey")
+        let device = try? PowerAuth.Vault.devicePrivateKey(cDevicePrivateKeyField, vaultKey: vaultKey)
         return .compare(device.map { bytes(of: vaultKey) + derived + $0.rawRepresentation.unsafeExposedBytes }, expected)
     }
 
@@ -110,7 +114,8 @@ enum OwnPowerAuth {
         }
         let data = PowerAuth.NormalizedData.make(method: try c.string("method"), uriID: try c.string("uriId"), nonce: try c.string("nonce"),
                                                  body: body, secret: try c.string("appSecret"))
-        guard let counter = try? PowerAuth.CounterData(rawRepresentation: try c.input("ctrData")) else { throw .malformed("ctrData is not 16 bytes") }
+        let ctrDataField = try c.input("ctrData")
+        guard let counter = try? PowerAuth.CounterData(rawRepresentation: ctrDataField) else { throw .malformed("ctrData is not 16 bytes") }
         let keys = PowerAuth.SignatureKeys(possession: try key(c, "possessionKey"), knowledge: try key(c, "knowledgeKey"),
                                            biometry: try key(c, "biometryKey"))
         let got = try? PowerAuth.Signature.compute(data: data, counter: counter, factors: factors, keys: keys, format: format)
@@ -122,7 +127,8 @@ enum OwnPowerAuth {
     /// a bad length, magic, state or look-ahead must fail.
     private static func status(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let transport = try key(c, "transportKey"), challenge = try c.input("challenge"), nonce = try c.input("nonce")
-        let status = try? PowerAuth.StatusBlob.decrypt(try c.input("encryptedStatusBlob"), transportKey: transport, challenge: challenge, nonce: nonce)
+        let encryptedStatusBlobField = try c.input("encryptedStatusBlob")
+        let status = try? PowerAuth.StatusBlob.decrypt(encryptedStatusBlobField, transportKey: transport, challenge: challenge, nonce: nonce)
         guard c.isValid else { return .rejected(status == nil) }
         let fields = ["state", "currentVersion", "upgradeVersion", "ctrByte", "failedAttempts", "maxFailedAttempts", "lookAheadWindow"]
         var expected = try c.output("iv")
@@ -130,7 +136,8 @@ enum OwnPowerAuth {
         expected += try c.output("ctrDataHash")
         guard let distance = c.outputs["counterDistance"]?.int else { throw .missingField("counterDistance") }
         expected += Array("distance \(distance)".utf8)
-        guard let status, let local = try? PowerAuth.CounterData(rawRepresentation: try c.input("ctrData")) else { return .compare(nil, expected) }
+        let ctrDataField = try c.input("ctrData")
+        guard let status, let local = try? PowerAuth.CounterData(rawRepresentation: ctrDataField) else { return .compare(nil, expected) }
         let found = PowerAuth.StatusBlob.counterDistance(from: local, serverHash: status.counterDataHash, transportKey: transport,
                                                          window: Int(status.lookAheadWindow))
         let got = PowerAuth.StatusBlob.iv(transportKey: transport, challenge: challenge, nonce: nonce)
@@ -140,8 +147,10 @@ enum OwnPowerAuth {
     }
 
     private static func fingerprint(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
-        let device = try? P256.KeyAgreement.PublicKey(sec1Representation: try c.input("devicePublicKey"))
-        let server = try? P256.KeyAgreement.PublicKey(sec1Representation: try c.input("serverPublicKey"))
+        let devicePublicKeyField = try c.input("devicePublicKey")
+        let device = try? P256.KeyAgreement.PublicKey(sec1Representation: devicePublicKeyField)
+        let serverPublicKeyField = try c.input("serverPublicKey")
+        let server = try? P256.KeyAgreement.PublicKey(sec1Representation: serverPublicKeyField)
         let activationID = try c.string("activationId")
         let got = device.flatMap { device in
             server.map { PowerAuth.activationFingerprint(devicePublicKey: device, activationID: activationID, serverPublicKey: $0) }

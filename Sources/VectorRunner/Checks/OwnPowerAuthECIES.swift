@@ -39,8 +39,10 @@ enum OwnPowerAuthECIES {
 
     static func check(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let parameters = try parameters(c)
-        guard let serverPublic = try? P256.KeyAgreement.PublicKey(sec1Representation: try c.input("serverPublicKey")),
-              let serverPrivate = try? P256.KeyAgreement.PrivateKey(rawRepresentation: try c.input("serverPrivateKey")) else {
+        let serverPublicKeyField = try c.input("serverPublicKey")
+        let serverPrivateKeyField = try c.input("serverPrivateKey")
+        guard let serverPublic = try? P256.KeyAgreement.PublicKey(sec1Representation: serverPublicKeyField),
+              let serverPrivate = try? P256.KeyAgreement.PrivateKey(rawRepresentation: serverPrivateKeyField) else {
             throw .malformed("server key pair does not load")
         }
         // The ephemeral scalar, then the nonce, are what the encryptor draws from its source.

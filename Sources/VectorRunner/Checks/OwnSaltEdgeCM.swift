@@ -27,7 +27,8 @@ enum OwnSaltEdgeCM {
     }
 
     private static func connectionKey(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> SaltEdge.ConnectionKey {
-        guard let key = try? SaltEdge.ConnectionKey(privateKeyPEM: try c.string("privateKey")) else { throw .malformed("privateKey does not load") }
+        let privateKeyField = try c.string("privateKey")
+        guard let key = try? SaltEdge.ConnectionKey(privateKeyPEM: privateKeyField) else { throw .malformed("privateKey does not load") }
         return key
     }
 
@@ -59,7 +60,8 @@ enum OwnSaltEdgeCM {
     /// saltedge-v2.md §4: the token JSON under RSA alone, one block or several, in any Base64.
     private static func accessToken(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let redirect = SaltEdge.AccessTokenRedirect.success(connectionID: "1", encryptedAccessToken: try c.string("encryptedAccessToken"))
-        let token = try? redirect.accessToken(with: try connectionKey(c))
+        let key = try connectionKey(c)
+        let token = try? redirect.accessToken(with: key)
         guard c.isValid else { return .rejected(token == nil) }
         return .compare(token.map { Array($0.headerValue.utf8) }, try OwnPowerAuth.text(c, "accessToken"))
     }
@@ -91,16 +93,19 @@ enum OwnSaltEdgeCM {
 
     /// cm-authenticator.md §6: only the entries whose RS256 signature verifies become pins.
     private static func certificateList(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
-        guard let key = try? RSA.Signing.PublicKey(derRepresentation: try c.input("publicKey")) else { throw .malformed("publicKey does not load") }
+        let publicKeyField = try c.input("publicKey")
+        guard let key = try? RSA.Signing.PublicKey(derRepresentation: publicKeyField) else { throw .malformed("publicKey does not load") }
         guard let wanted = c.outputs["pins"]?.array?.compactMap(\.string) else { throw .missingField("pins") }
-        let pins = try? CMAuthenticator.verifiedPins(from: HTTPResponse(status: 200, body: try c.input("body")), key: key)
+        let bodyField = try c.input("body")
+        let pins = try? CMAuthenticator.verifiedPins(from: HTTPResponse(status: 200, body: bodyField), key: key)
         let got = pins.map { $0.map { "\($0.certificateSHA256Hex ?? "")|\($0.spkiSHA256Base64 ?? "")|\($0.algorithm ?? "")" } }
         return .compare(got.map { Array($0.joined(separator: "\n").utf8) }, Array(wanted.joined(separator: "\n").utf8))
     }
 
     /// cm-authenticator.md §3.1: a 36-character id, a comma, and the rest as the secret.
     private static func qrCode(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
-        let environment = try? CMAuthenticator.Environment(qrCode: try c.string("qr"))
+        let qrField = try c.string("qr")
+        let environment = try? CMAuthenticator.Environment(qrCode: qrField)
         guard c.isValid else { return .rejected(environment == nil) }
         let got = environment.map { Array("\($0.id),".utf8) + $0.secret.rawRepresentation.unsafeExposedBytes }
         return .compare(got, try OwnPowerAuth.text(c, "environmentId") + Array(",".utf8) + OwnPowerAuth.text(c, "secret"))
