@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "PowerAuthTests", dependencies: ["PowerAuth", "PowerAuthServer", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
-        .testTarget(name: "CMAuthenticatorClientTests", dependencies: ["CMAuthenticatorClient", "CMAuthenticator", "SecureStore", "CryptoPrimitives"]),
+        .testTarget(name: "CMAuthenticatorClientTests", dependencies: ["CMAuthenticatorClient", "CMAuthenticator", "SecureStore", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "PKCS11Tests", dependencies: ["PKCS11", "SecureStore", "CryptoPrimitives"]),

@@ -8,28 +8,18 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct EnvironmentSecretStorageTests {
     static let id = "7f0c2a52-3d1e-4c4b-9a51-2f1e8d0b6c11"
     static let secret: [UInt8] = Array("environment-secret-0123456789abcdef".utf8)
 
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle }
-    }
 
-    /// The JSON part of a decrypted record: all of it in the old form, the length-prefixed part
-    /// in the sealed form (first byte 0).
-    static func json(_ plaintext: [UInt8]) -> [UInt8] {
-        guard plaintext.count >= 4, plaintext[0] == 0 else { return plaintext }
-        let count = plaintext[0..<4].reduce(0) { $0 << 8 | Int($1) }
-        return Array(plaintext[4..<min(plaintext.count, 4 + count)])
-    }
 
     /// Whether the secret shows in the JSON in any of its spellings (raw, Base64, hex).
     static func secretInJSON(_ plaintext: [UInt8]) -> Bool {
-        let json = json(plaintext)
-        return [secret, Array(Base64.encode(secret).utf8), Array(Hex.encode(secret).utf8)].contains { contains(json, $0) }
+        let json = RecordBytes.json(plaintext)
+        return [secret, Array(Base64.encode(secret).utf8), Array(Hex.encode(secret).utf8)].contains { RecordBytes.contains(json, $0) }
     }
 
     @Test func theSecretIsStoredOutsideTheJSON() throws {
@@ -41,7 +31,7 @@ import Testing
         try records.save(StoredEnvironment(environment: environment, name: "Bank", iconURL: "https://example.com/i.png"))
         let plaintext = try #require(try store.read("cm.environment." + Self.id)).unsafeExposedBytes
         #expect(!Self.secretInJSON(plaintext))
-        #expect(Self.contains(plaintext, Self.secret))   // raw, in the binary section
+        #expect(RecordBytes.contains(plaintext, Self.secret))   // raw, in the binary section
         let stored = try #require(try records.environment(id: Self.id))
         #expect(stored.environment == environment && stored.name == "Bank" && stored.iconURL == "https://example.com/i.png")
     }

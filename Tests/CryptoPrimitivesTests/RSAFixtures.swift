@@ -9,25 +9,7 @@ enum RSAFixtures {
     static let message = Array("SwiftMFA RSA test message".utf8)
     static let wrappedKey = Array("wrapped AES key 0123456789abcdef".utf8)
 
-    static let pkcs8PEM = """
-        -----BEGIN PRIVATE KEY-----
-        MIICdgIBADANBgkqhkiG9w0BAQEFAASCAmAwggJcAgEAAoGBALtEcFOVP0KtHTB/
-        kWn4/PRRwyps60YTvNPU/s1DRIZ03/PxAktFi4usvlslr6mikcHn6UtFYPZpw7y9
-        LnBoDwyg592jWXT040INxPrKIClntrySoo0CMBIXmSij23Gz/r9vAvB2HDLVAkFk
-        4jcFzurJQXtBf+zq+/a/63NOOdxHAgMBAAECgYAXvJYMUiehmPXRNupEp3XQtihp
-        0UKFMG1H4ICnnfYqoNfeQNdMmTUV8EB0pzM76kpVbMLqcpHWyhMwcj5Xqyj09fJ9
-        BFIAO9DAb0ETd7hNvq8l0GZ0UQtmWt+/4C2K0BhPdiIozAjBOevH7pO33HEYE6EK
-        puZozezqXvsKwkP4MQJBAPXxLR4G/oqLddmHydZHAnvzfLWOhpfCCl0cMfSo7UZQ
-        TAre/cSgrLr4zK4jNmr0foBkiHD8X/kvR4hgD/+Jvb8CQQDC7PuwtmLiAd8Aoo7j
-        5FMNQ7Y3XWj0UMWtqjYT9RFWMd6nHkeeuoGsiuS5WHWdEs2FoZ3KiI1Vt9e+ukTp
-        dhN5AkAB24t6sZTUmQ8P0I2+t5SWORWVDXmIxedsIp1h+rCoGk0ou9xw0sHbO6vY
-        GN39WtFlyNya9d0Htcq1hfw48uJjAkB4cxpAIyPNRpy3drvXRLKxYqMJaTY+ql7M
-        pn5OLMRuv9g26nYVNmiE5zrY8TmUOxc2uRyZF3JGgpjVaaLFpMn5AkEAyX3T015B
-        k+g3fnUt7va4f/LhRBPWDcv/lFxZ73UBP1Wcq3RfItTUVaG2+u023oxV7fozg2Yz
-        n5hktaQdG41Hzg==
-        -----END PRIVATE KEY-----
-
-        """
+    static let pkcs8PEM = TestKeyMaterial.rsa1024PKCS8PEM
     static let pkcs1PEM = """
         -----BEGIN RSA PRIVATE KEY-----
         MIICXAIBAAKBgQC7RHBTlT9CrR0wf5Fp+Pz0UcMqbOtGE7zT1P7NQ0SGdN/z8QJL

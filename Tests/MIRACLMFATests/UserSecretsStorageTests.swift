@@ -8,6 +8,7 @@ import Foundation
 @testable import MIRACLMFA
 import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct UserSecretsStorageTests {
     static let backend = "https://mfa.example"
@@ -16,23 +17,13 @@ import Testing
     static let clientSecret: [UInt8] = [0x04] + (1...64).map { UInt8($0 &* 3) }
     static let regOTT = Array("regott-7c1e9d0a-secret".utf8)
 
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle }
-    }
 
-    /// The JSON part of a decrypted record (all of it in the old form).
-    static func json(_ plaintext: [UInt8]) -> [UInt8] {
-        guard plaintext.count >= 4, plaintext[0] == 0 else { return plaintext }
-        let count = plaintext[0..<4].reduce(0) { $0 << 8 | Int($1) }
-        return Array(plaintext[4..<min(plaintext.count, 4 + count)])
-    }
 
     /// The secrets that show in the JSON, raw, as hex or as Base64.
     static func secretsInJSON(_ plaintext: [UInt8]) -> Int {
-        let json = json(plaintext)
+        let json = RecordBytes.json(plaintext)
         return [token, signingToken, clientSecret, regOTT].filter { secret in
-            [secret, Array(Hex.encode(secret).utf8), Array(Base64.encode(secret).utf8)].contains { contains(json, $0) }
+            [secret, Array(Hex.encode(secret).utf8), Array(Base64.encode(secret).utf8)].contains { RecordBytes.contains(json, $0) }
         }.count
     }
 
@@ -63,7 +54,7 @@ import Testing
         let name = UserRecords.recordName(identity: "alice@example.com", backend: Self.backend)
         let plaintext = try #require(try store.read(name)).unsafeExposedBytes
         #expect(Self.secretsInJSON(plaintext) == 0)
-        #expect([Self.token, Self.signingToken, Self.clientSecret, Self.regOTT].allSatisfy { Self.contains(plaintext, $0) })
+        #expect([Self.token, Self.signingToken, Self.clientSecret, Self.regOTT].allSatisfy { RecordBytes.contains(plaintext, $0) })
         Self.check(try records.read(identity: "alice@example.com", backend: Self.backend))
     }
 

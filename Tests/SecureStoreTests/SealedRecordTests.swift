@@ -7,6 +7,7 @@ import CryptoPrimitives
 import Foundation
 @testable import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct SealedRecordTests {
     /// A record with one public field and two secrets; `token` was once kept in the JSON.
@@ -51,10 +52,6 @@ import Testing
     }
 
     /// Whether `needle` occurs in `haystack`.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle }
-    }
 
     /// The decrypted record split as JSON length ‖ JSON ‖ binary section (nil: not that form).
     static func sections(_ plaintext: SecretBytes) -> (json: [UInt8], binary: [UInt8])? {
@@ -73,21 +70,21 @@ import Testing
             #expect(try records.read() == sample)
             let plaintext = try #require(try store.read("s"))
             let (json, binary) = try #require(Self.sections(plaintext))
-            #expect(Self.contains(json, Array("public label".utf8)))
+            #expect(RecordBytes.contains(json, Array("public label".utf8)))
             // The secrets are in the binary section, raw, and nowhere in the JSON, in no spelling.
             for secret in [Self.token, Self.key] {
-                #expect(Self.contains(binary, secret))
-                #expect(!Self.contains(json, secret))
-                #expect(!Self.contains(json, Array(Hex.encode(secret).utf8)) && !Self.contains(json, Array(Base64.encode(secret).utf8)))
+                #expect(RecordBytes.contains(binary, secret))
+                #expect(!RecordBytes.contains(json, secret))
+                #expect(!RecordBytes.contains(json, Array(Hex.encode(secret).utf8)) && !RecordBytes.contains(json, Array(Base64.encode(secret).utf8)))
             }
-            #expect(!Self.contains(json, Array("tok-".utf8)) && !Self.contains(json, Array("\"token\"".utf8)))
+            #expect(!RecordBytes.contains(json, Array("tok-".utf8)) && !RecordBytes.contains(json, Array("\"token\"".utf8)))
             // An update on the freshest copy keeps the secrets.
             try records.update({ (value: inout Sample?) throws(SecureStoreError) in value?.label = "renamed" }, storeError: { $0 })
             #expect(try records.read() == Sample(label: "renamed", token: SecretBytes(Self.token), key: SecretBytes(Self.key)))
             // A secret set to nil is gone from the record.
             try records.write(Sample(label: "no key", token: SecretBytes(Self.token), key: nil))
             #expect(try records.read()?.key == nil)
-            #expect(!Self.contains(try #require(try store.read("s")).unsafeExposedBytes, Self.key))
+            #expect(!RecordBytes.contains(try #require(try store.read("s")).unsafeExposedBytes, Self.key))
         }
     }
 
@@ -103,7 +100,7 @@ import Testing
     @Test func anOldFormatRecordStillReadsAndMigratesOnWrite() throws {
         try Self.withStore { store in
             let old = Array(#"{"label":"old","token":"tok-3f9a1c-SECRET"}"#.utf8)
-            #expect(Self.contains(old, Self.token))                 // the old form held the secret as JSON text
+            #expect(RecordBytes.contains(old, Self.token))                 // the old form held the secret as JSON text
             try store.write(SecretBytes(old), to: "s")
             let records = try RecordStore<Sample>(store: store, name: "s")
             let read = try #require(try records.read())
@@ -111,7 +108,7 @@ import Testing
             try records.write(read)
             let migrated = try #require(try store.read("s"))
             let (json, binary) = try #require(Self.sections(migrated))
-            #expect(!Self.contains(json, Self.token) && Self.contains(binary, Self.token))
+            #expect(!RecordBytes.contains(json, Self.token) && RecordBytes.contains(binary, Self.token))
             #expect(try records.read() == read)
         }
     }
