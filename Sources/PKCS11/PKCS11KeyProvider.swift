@@ -160,34 +160,20 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
     static func readPIN(_ source: String) throws(PKCS11Error) -> SecretBytes {
         let path = source.hasPrefix("file:") ? String(source.dropFirst(5)) : source
         guard path.hasPrefix("/") else { throw PKCS11Error(.invalidURI, "pin-source is file:/absolute/path") }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard descriptor >= 0 else { throw PKCS11Error(.invalidURI, "cannot open the pin-source file (errno \(errno))") }
-        defer { close(descriptor) }
-        // As ssh treats a key file (and `mfa` every secret file): a regular file of this user
+        // As ssh treats a key file, and the store its own files: a regular file of this user
         // that nobody else may read or write.
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw PKCS11Error(.invalidURI, "the pin-source is not a regular file")
+        let contents: SecretBytes
+        do { contents = try SecureStore.readPrivateFile(atPath: path, maximumCount: 1024) } catch {
+            throw PKCS11Error(.invalidURI, "the pin-source file cannot be used: \(error)")
         }
-        guard info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
-            throw PKCS11Error(.invalidURI, "the pin-source file must belong to this user with mode 0600 (or stricter)")
+        let count = contents.withUnsafeBytes { bytes in
+            var count = bytes.count
+            if count > 0, bytes[count - 1] == 0x0A { count -= 1 }
+            if count > 0, bytes[count - 1] == 0x0D { count -= 1 }
+            return count
         }
-        var buffer = [UInt8](repeating: 0, count: 1025)
-        defer { buffer.withUnsafeMutableBytes { raw in if let base = raw.baseAddress { explicit_bzero(base, raw.count) } } }
-        var count = 0
-        while count < buffer.count {
-            let got = buffer.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return -1 }
-                return read(descriptor, base + count, raw.count - count)
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { throw PKCS11Error(.invalidURI, "cannot read the pin-source file (errno \(errno))") }
-            if got == 0 { break }
-            count += got
+        return SecretBytes(count: count) { target in
+            contents.withUnsafeBytes { source in target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<count])) }
         }
-        guard count <= 1024 else { throw PKCS11Error(.invalidURI, "the pin-source file is longer than 1 KiB") }
-        if count > 0, buffer[count - 1] == 0x0A { count -= 1 }
-        if count > 0, buffer[count - 1] == 0x0D { count -= 1 }
-        return SecretBytes(buffer[0..<count])
     }
 }

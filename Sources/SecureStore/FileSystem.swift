@@ -148,7 +148,7 @@ enum FileSystem {
     /// file: a regular file, StrictModes ownership. Nil when it does not exist.
     private static func openChecked(_ name: String, in directory: String, privateRead: Bool) throws(SecureStoreError) -> Int32? {
         let path = directory + "/" + name
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)   // a FIFO must not block the open
         guard fd >= 0 else {
             let error = Glibc.errno
             if error == ENOENT { return nil }

@@ -3,7 +3,7 @@
 // asked for, so it is kept like every other store file: 0600, owned by the effective user, never
 // a symbolic link, replaced atomically and durably (FileSystem).
 
-import CryptoPrimitives
+package import CryptoPrimitives
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,5 +58,21 @@ public enum StoreSettings {
     /// No control characters (a newline would make two settings of one).
     private static func isPrintableLine(_ bytes: [UInt8]) -> Bool {
         bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
+    }
+}
+
+extension SecureStore {
+    /// The content of a private file outside any store (a PKCS #11 PIN file): read with the
+    /// store's own rule — not a symbolic link, a regular file of the effective user that group
+    /// and others may neither read nor write — and at most `maximumCount` bytes, into wiped storage.
+    package static func readPrivateFile(atPath path: String, maximumCount: Int) throws(SecureStoreError) -> SecretBytes {
+        guard let slash = path.lastIndex(of: "/"), path.index(after: slash) < path.endIndex else {
+            throw SecureStoreError(.io, "not a file path", errno: EINVAL, path: path)
+        }
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        guard let bytes = try FileSystem.readSecret(String(path[path.index(after: slash)...]), in: directory, maximumCount: maximumCount) else {
+            throw SecureStoreError(.io, "no such file", errno: ENOENT, path: path)
+        }
+        return bytes
     }
 }
