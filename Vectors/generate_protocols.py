@@ -4,9 +4,10 @@
 The answers come from an implementation that is not ours: this file, written from the specs in
 ../shared/specs (powerauth.md, saltedge-v2.md, cm-authenticator.md, mpin.md §2) on top of
 pyca/cryptography (OpenSSL: P-256, ECDH, AES, X9.63 KDF, RSA), Python's hashlib/hmac, and plain
-Python integers for the BN254CX groups (no pairing). Inputs come from fixed
+Python integers for the BN254CX groups and pairing. Inputs come from fixed
 seeds, so every file is reproduced byte for byte. PowerAuth is here; Salt Edge and CM are in
-generate_protocols_rsa.py, BN254CX in generate_protocols_bn254cx.py. Called by generate.py (also in --check mode);
+generate_protocols_rsa.py, BN254CX in generate_protocols_bn254cx.py, the pairing, M-Pin and DVS in
+generate_protocols_pairing.py and generate_protocols_mpin.py (no library: the pairing is written there). Called by generate.py (also in --check mode);
 run alone it does the same for Vectors/protocols only:
 
     python3 Vectors/generate_protocols.py [--check]
@@ -396,9 +397,10 @@ def self_check():
 def producers():
     """Every file's producer; the Salt Edge, CM and BN254CX ones live in their own modules."""
     import generate_protocols_bn254cx as bn254cx
+    import generate_protocols_mpin as mpin_protocols
     import generate_protocols_rsa as rsa_protocols
     return [powerauth_keys, powerauth_signatures, powerauth_status, powerauth_ecies, rsa_protocols.saltedge, rsa_protocols.cm,
-            bn254cx.bn254cx]
+            bn254cx.bn254cx, mpin_protocols.mpin]
 
 
 def main(check=None):

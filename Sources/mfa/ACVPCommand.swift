@@ -1,5 +1,6 @@
-// `mfa acvp respond PROMPT [--output FILE]` and `mfa acvp check RESPONSE EXPECTED [--json]`:
-// a lab's ACVP workflow over the engine (DESIGN.md §3-4).
+// `mfa acvp respond PROMPT [--output FILE | -o FILE]` and
+// `mfa acvp check RESPONSE EXPECTED [--prompt PROMPT] [--json]`: a lab's ACVP workflow over the
+// engine (DESIGN.md §3-4).
 
 import FoundationEssentials
 import MFACommandLine
@@ -24,8 +25,9 @@ enum ACVPCommand {
 
     /// Writes the engine's response; the cases it leaves unanswered go to standard error.
     private static func respond(_ options: CommandOptions) throws -> Int32 {
+        if options.values["--output"] != nil, options.values["-o"] != nil { throw UsageError(description: "--output is given twice (also as -o)") }
         let response = try ACVPLab.respond(promptPath: try options.argument(0, "PROMPT"))
-        if let output = options.values["--output"] {
+        if let output = options.values["--output"] ?? options.values["-o"] {
             try Data(response.json.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } else {
             StandardStreams.writeOutput(response.json)
@@ -35,10 +37,12 @@ enum ACVPCommand {
         return response.unanswered.isEmpty && response.answered > 0 ? 0 : 1
     }
 
-    /// Compares a response with expected results and prints the report like `mfa vectors`.
+    /// Compares a response with expected results and prints the report like `mfa vectors`; the
+    /// IUT's random answers are validated against the prompt (`--prompt`, else the prompt.json
+    /// beside the expected results).
     private static func check(_ options: CommandOptions) throws -> Int32 {
         let responsePath = try options.argument(0, "RESPONSE"), expectedPath = try options.argument(1, "EXPECTED")
-        let file = try ACVPLab.check(responsePath: responsePath, expectedPath: expectedPath)
+        let file = try ACVPLab.check(responsePath: responsePath, expectedPath: expectedPath, promptPath: options.values["--prompt"])
         let report = RunReport(checked: [file])
         print(options.json ? report.json() : report.text(verbose: false))
         return report.exitCode

@@ -35,10 +35,10 @@ import VectorRunner
     @Test func casesTheEngineCannotAnswerAreListedNotInvented() throws {
         let scratch = ACVPScratch()
         defer { scratch.remove() }
-        try scratch.write("prompt.json", #"{"algorithm":"ECDSA","mode":"sigGen","revision":"FIPS186-5","testGroups":[{"tgId":1,"curve":"P-256","hashAlg":"SHA2-256","tests":[{"tcId":1,"message":"00"}]}]}"#)
+        try scratch.write("prompt.json", #"{"algorithm":"ECDSA","mode":"sigGen","revision":"FIPS186-5","testGroups":[{"tgId":1,"curve":"P-384","hashAlg":"SHA2-256","tests":[{"tcId":1,"message":"00"}]}]}"#)
         let response = try ACVPLab.respond(promptPath: scratch.url.path + "/prompt.json")
         #expect(response.answered == 0)
-        #expect(response.unanswered.first?.hasPrefix("tcId 1: the responder has no answer for ECDSA sigGen") == true)
+        #expect(response.unanswered.first?.hasPrefix("tcId 1: curve P-384 is not in the engine") == true)
         #expect(throws: ACVPLab.FileError.self) { try ACVPLab.respond(promptPath: scratch.url.path + "/absent.json") }
     }
 

@@ -27,7 +27,7 @@ struct ProtocolVectorTests {
     @Test(.enabled(if: TestBuild.isOptimized, "RSA and P-256 heavy unoptimised; swift test -c release runs it"))
     func everyProtocolFilePasses() {
         let report = VectorRunner.run(roots: [Self.folder])
-        #expect(report.files.count == 17)
+        #expect(report.files.count == 20)
         #expect(report.files.allSatisfy { $0.recognized })
         #expect(report.failed == 0)
         #expect(report.passed >= 384)

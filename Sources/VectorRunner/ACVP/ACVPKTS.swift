@@ -7,26 +7,47 @@ import CryptoPrimitives
 import VectorFormats
 
 enum ACVPKTS {
+    /// What a KTS-OAEP-basic case needs: the role, L in bytes, the OAEP padding and label.
+    struct Setup {
+        let responder: Bool
+        let byteCount: Int
+        let padding: RSA.Encryption.Padding
+        let label: [UInt8]
+    }
+
+    enum SetupOutcome { case setup(Setup), unsupported(String) }
+
+    /// The scheme, hash, length and OAEP label of a case, or why the engine cannot run it.
+    static func setup(_ group: ACVPGroup, _ test: ACVPCase) throws(ACVPFormatError) -> SetupOutcome {
+        let scheme = try group.fields.string("scheme")
+        guard scheme == "KTS-OAEP-basic" else {
+            return .unsupported("KTS scheme \(scheme): key confirmation is not implemented by this runner (KTS-OAEP-basic only)")
+        }
+        let configuration = try group.fields.object("ktsConfiguration")
+        let hashName = try configuration.string("hashAlg")
+        guard let hash = ACVPHash.choice(hashName) else { return .unsupported(ACVPHash.unsupported(hashName)) }
+        let bits = try group.fields.integer("l")
+        guard bits % 8 == 0, bits > 0 else { return .unsupported("bit-oriented keying material length \(bits)") }
+        let responder = try group.fields.string("kasRole") == "responder"
+        switch try associatedData(configuration, bits: bits, responder: responder, group, test) {
+        case .bytes(let label):
+            // SP 800-56B rev 2 §7.2.2: RSA-OAEP with MGF1 on the same hash.
+            let padding = RSA.Encryption.Padding.oaep(hash: hash.algorithm, mgf1Hash: hash.algorithm)
+            return .setup(Setup(responder: responder, byteCount: bits / 8, padding: padding, label: label))
+        case .unsupported(let reason):
+            return .unsupported(reason)
+        }
+    }
+
     static func check(_ file: ACVPFile, _ log: inout CaseLog) {
         ACVPRunner.forEachCase(file, &log) { (group, test, log) throws(ACVPFormatError) in
             let id = ACVPRunner.id(test), comment = ACVPRunner.comment(group)
-            let scheme = try group.fields.string("scheme")
-            guard scheme == "KTS-OAEP-basic" else {
-                return log.skip(id, reason: "KTS scheme \(scheme): key confirmation is not implemented by this runner (KTS-OAEP-basic only)")
-            }
-            let configuration = try group.fields.object("ktsConfiguration")
-            let hashName = try configuration.string("hashAlg")
-            guard let hash = ACVPHash.choice(hashName) else { return log.skip(id, reason: ACVPHash.unsupported(hashName)) }
-            let bits = try group.fields.integer("l")
-            guard bits % 8 == 0 else { return log.skip(id, reason: "bit-oriented keying material length \(bits)") }
-            let responder = try group.fields.string("kasRole") == "responder"
-            let label: [UInt8]
-            switch try associatedData(configuration, bits: bits, responder: responder, group, test) {
-            case .bytes(let bytes): label = bytes
+            let setup: Setup
+            switch try self.setup(group, test) {
+            case .setup(let made): setup = made
             case .unsupported(let reason): return log.skip(id, reason: reason)
             }
-            // SP 800-56B rev 2 §7.2.2: RSA-OAEP with MGF1 on the same hash.
-            let padding = RSA.Encryption.Padding.oaep(hash: hash.algorithm, mgf1Hash: hash.algorithm)
+            let (responder, padding, label) = (setup.responder, setup.padding, setup.label)
             // The key pair that decrypts: the IUT's as responder, the server's as initiator.
             let owner = responder ? "iut" : "server"
             guard test.fields.has(owner + "D") else {
@@ -47,7 +68,7 @@ enum ACVPKTS {
                                   got: agrees ? "dkm recovered" : "rejected or another dkm")
             }
             let dkm = try test.fields.hex("dkm", answer: true)
-            guard dkm.count == bits / 8 else { throw .wrongType("dkm", expected: "l bits", at: test.fields.place) }
+            guard dkm.count == setup.byteCount else { throw .wrongType("dkm", expected: "l bits", at: test.fields.place) }
             guard !responder, decrypted == dkm else {
                 return log.expect(decrypted ?? [], equals: dkm, id, comment + " " + owner + " decrypts")
             }
@@ -56,6 +77,54 @@ enum ACVPKTS {
             let wrapped = try? key.publicKey.encrypt(dkm, padding: padding, label: label, using: &random)
             let unwrapped = wrapped.flatMap { try? key.decrypt($0, padding: padding, label: label) }
             log.expect(unwrapped ?? [], equals: dkm, id, comment + " engine encrypts, server decrypts")
+        }
+    }
+
+    /// The IUT's answer (draft-hammett-acvp-kas-ifc, test vector responses). Responder AFT:
+    /// the IUT's key from the prompt decrypts `serverC` to `dkm`. Initiator AFT: fresh keying
+    /// material of L bits (SP 800-56B rev 2 §9.2.3) encrypted to the server's key: `iutC` and
+    /// `dkm`. VAL: `testPassed`, whether the given ciphertext decrypts to the given `dkm`.
+    static func respond(_ group: ACVPGroup, _ test: ACVPCase) throws(ACVPFormatError) -> ACVPResponder.Answer {
+        let setup: Setup
+        switch try self.setup(group, test) {
+        case .setup(let made): setup = made
+        case .unsupported(let reason): return .unanswered(reason)
+        }
+        let validation = try group.fields.string("testType") == "VAL"
+        if setup.responder || validation {
+            let owner = setup.responder ? "iut" : "server"
+            guard test.fields.has(owner + "D") else {
+                return .unanswered("the \(owner == "iut" ? "IUT's" : "server's") private key is not in the prompt")
+            }
+            let key: RSA.Encryption.PrivateKey
+            switch try privateKey(owner, test.fields) {
+            case .key(let made): key = made
+            case .unsupported(let reason): return .unanswered(reason)
+            }
+            let ciphertext = try test.fields.hex(setup.responder ? "serverC" : "iutC")
+            let decrypted = try? key.decrypt(RSACheck.leftPadded(ciphertext, to: key.publicKey.byteCount), padding: setup.padding, label: setup.label)
+            if validation {
+                let given = try test.fields.hex("dkm")
+                return .fields(["testPassed": .bool(decrypted != nil && decrypted == given)])
+            }
+            // KTS-OAEP decryption failure is one error (SP 800-56B rev 2 §7.2.2.4): no dkm to give.
+            guard let decrypted, decrypted.count == setup.byteCount else { return .unanswered("serverC does not decrypt to \(setup.byteCount) bytes under the IUT's key") }
+            return .fields(["dkm": ACVPResponder.hexValue(decrypted)])
+        }
+        let modulus = try test.fields.hex("serverN"), exponent = try test.fields.hex("serverE")
+        let serverKey: RSA.Encryption.PublicKey
+        do {
+            serverKey = try RSA.Encryption.PublicKey(modulus: modulus, publicExponent: exponent)
+        } catch {
+            return .unanswered("the engine does not take the server's \(ACVPRSA.bitLength(modulus))-bit key (\(error))")
+        }
+        var random = SystemRandomSource()
+        do {
+            let dkm = try random.bytes(count: setup.byteCount)
+            let ciphertext = try serverKey.encrypt(dkm, padding: setup.padding, label: setup.label, using: &random)
+            return .fields(["iutC": ACVPResponder.hexValue(ciphertext), "dkm": ACVPResponder.hexValue(dkm)])
+        } catch {
+            return .unanswered("RSA-OAEP encryption to the server's key failed (\(error))")
         }
     }
 

@@ -35,23 +35,26 @@ public enum ACVPLab {
         var answered = 0
         var unanswered: [String] = []
         var groups: [JSONValue] = []
+        let keys = ACVPResponder.KeyPool()
         for group in file.groups {
+            let answer = ACVPResponder.answer(file, group, keys: keys)
             var tests: [JSONValue] = []
-            for test in group.tests {
-                do {
-                    switch try ACVPResponder.answer(file, group, test) {
-                    case .fields(var fields):
-                        fields["tcId"] = .number(Double(test.id))
-                        tests.append(.object(fields))
-                        answered += 1
-                    case .unanswered(let reason):
-                        unanswered.append("tcId \(test.id): \(reason)")
-                    }
-                } catch {
-                    unanswered.append("tcId \(test.id): \(error)")
+            for (id, caseAnswer) in answer.cases {
+                switch caseAnswer {
+                case .fields(var fields):
+                    fields["tcId"] = .number(Double(id))
+                    tests.append(.object(fields))
+                    answered += 1
+                case .unanswered(let reason):
+                    unanswered.append("tcId \(id): \(reason)")
                 }
             }
-            groups.append(.object(["tgId": .number(Double(group.id)), "tests": .array(tests)]))
+            var fields = answer.fields
+            // A group whose cases all went unanswered gives no key of its own.
+            if tests.isEmpty { fields = [:] }
+            fields["tgId"] = .number(Double(group.id))
+            fields["tests"] = .array(tests)
+            groups.append(.object(fields))
         }
         var header: [String: JSONValue] = ["vsId": .number(Double(file.vectorSetID)), "algorithm": .string(file.algorithm),
                                            "revision": .string(file.revision), "testGroups": .array(groups)]
@@ -68,12 +71,19 @@ public enum ACVPLab {
 
     /// Compares the response at `responsePath` with the expected results at `expectedPath`:
     /// every field of every expected case must be in the response with the same value (hex
-    /// compared without regard to case, MCT `resultsArray` element by element).
-    public static func check(responsePath: String, expectedPath: String) throws(FileError) -> FileReport {
-        let response: ACVPFile, expected: ACVPFile
+    /// compared without regard to case, MCT `resultsArray` element by element). Where the
+    /// answers are the IUT's own random values (ECDSA keyGen and sigGen, RSA sigGen, KTS-IFC
+    /// initiator ciphertexts, KAS-ECC-SSC AFT keys) the response is validated against the
+    /// prompt instead — `promptPath`, else the `prompt.json` beside an `expectedResults.json` —
+    /// and those cases are skipped when there is no prompt.
+    public static func check(responsePath: String, expectedPath: String, promptPath: String? = nil) throws(FileError) -> FileReport {
+        let response: ACVPFile, expected: ACVPFile, responseJSON = try load(responsePath)
+        let promptPath = promptPath ?? ACVPRunner.promptPath(forExpected: expectedPath)
+        var validation: Validation?
         do {
-            response = try ACVPFile(prompt: try load(responsePath))
+            response = try ACVPFile(prompt: responseJSON)
             expected = try ACVPFile(prompt: try load(expectedPath))
+            if let promptPath { validation = Validation(prompt: try load(promptPath), response: responseJSON, path: responsePath) }
         } catch let error as FileError {
             throw error
         } catch {
@@ -92,6 +102,14 @@ public enum ACVPLab {
                 let id = "#\(test.id)", comment = "tgId \(group.id)"
                 guard let answer = answers[test.id] else {
                     log.fail(id, comment, expected: "an answer", got: "none in the response")
+                    continue
+                }
+                if Validation.isRandom(expected.algorithm, expected.mode, test.fields) {
+                    guard let validation else {
+                        log.skip(id, reason: "the IUT's own random answers are validated against the prompt: put prompt.json beside the expected results or give --prompt")
+                        continue
+                    }
+                    validation.judge(id, comment, &log)
                     continue
                 }
                 let differing = test.fields.prompt.keys.sorted().filter { $0 != "tcId" && !same(test.fields.prompt[$0], answer[$0]) }

@@ -1,5 +1,6 @@
 // The IUT's side of an ACVP vector set: the engine's own answer to each prompt case (`md`,
-// `mac`, `ct`/`pt`, MCT `resultsArray`, `testPassed`, derived keys), as a response file holds it.
+// `mac`, `ct`/`pt`, MCT `resultsArray`, `testPassed`, derived and transported keys, its own
+// keys and signatures), as a response file holds it.
 
 import CryptoPrimitives
 import VectorFormats
@@ -11,7 +12,41 @@ enum ACVPResponder {
         case unanswered(String)
     }
 
+    /// The engine's answers for one group: fields at the group's level (the IUT's key of a
+    /// sigGen group) and one answer per case, in prompt order.
+    struct GroupAnswer {
+        var fields: [String: JSONValue] = [:]
+        var cases: [(id: Int, answer: Answer)] = []
+
+        init(fields: [String: JSONValue]) { self.fields = fields }
+
+        /// Every case of `group` left unanswered for `reason`.
+        init(_ group: ACVPGroup, unanswered reason: String) {
+            cases = group.tests.map { ($0.id, .unanswered(reason)) }
+        }
+    }
+
     static func hexValue(_ bytes: [UInt8]) -> JSONValue { .string(HexText.string(bytes).uppercased()) }
+
+    /// Answers one group of `file`: a sigGen group signs under one key of its own (RSA keys
+    /// drawn from `keys`), every other
+    /// group is answered case by case (a malformed case is unanswered, naming the field).
+    static func answer(_ file: ACVPFile, _ group: ACVPGroup, keys: KeyPool) -> GroupAnswer {
+        switch (file.algorithm, file.mode) {
+        case ("ECDSA", "sigGen"): return ecdsaSigGen(group)
+        case ("RSA", "sigGen"): return rsaSigGen(group, keys)
+        default:
+            var answer = GroupAnswer(fields: [:])
+            for test in group.tests {
+                do {
+                    answer.cases.append((test.id, try self.answer(file, group, test)))
+                } catch {
+                    answer.cases.append((test.id, .unanswered("\(error)")))
+                }
+            }
+            return answer
+        }
+    }
 
     /// Answers one case of `file` from its prompt fields alone.
     static func answer(_ file: ACVPFile, _ group: ACVPGroup, _ test: ACVPCase) throws(ACVPFormatError) -> Answer {
@@ -27,6 +62,14 @@ enum ACVPResponder {
             return .fields(["mac": hexValue(ACVPRunner.leftmostBits(mac, bits))])
         case ("ACVP-AES-ECB", _), ("ACVP-AES-CBC", _), ("ACVP-AES-CTR", _):
             return try aes(file.algorithm, group, fields)
+        case ("ECDSA", "keyGen"):
+            return try ecdsaKeyGen(group)
+        case ("KAS-ECC-SSC", _):
+            return try kasECC(group, test)
+        case ("KDA", "HKDF"):
+            return try ACVPKDA.respond(group, test)
+        case ("KTS-IFC", _):
+            return try ACVPKTS.respond(group, test)
         case ("ECDSA", "keyVer"):
             guard try group.fields.string("curve") == "P-256" else { return .unanswered(ACVPECDSA.curveReason(try group.fields.string("curve"))) }
             let key: P256.Signing.PublicKey? = ECInputs.publicKey(x: try fields.hex("qx"), y: try fields.hex("qy"))
@@ -65,7 +108,7 @@ enum ACVPResponder {
             return .fields(["testPassed": .bool(true), decryption ? "pt" : "signature": hexValue(output)])
         default:
             let name = [file.algorithm, file.mode].filter { !$0.isEmpty }.joined(separator: " ")
-            return .unanswered("the responder has no answer for \(name) (keys and signatures the IUT would generate are not made up)")
+            return .unanswered("the responder has no answer for \(name)")
         }
     }
 
