@@ -52,8 +52,23 @@ struct RSAPrivateArithmetic: Sendable {
         func half(_ secret: SecretBytes) -> FixedUInt<h>? { secret.withUnsafeBytes { FixedUInt<h>(bigEndian: $0) } }
         guard let p = half(key.prime1), let q = half(key.prime2), let dP = half(key.exponent1), let dQ = half(key.exponent2),
               let qInv = half(key.coefficient),
-              let core = RSAPrivateCore<n, h>(publicCore: publicCore, p: p, q: q, dP: dP, dQ: dQ, qInv: qInv) else { throw .invalidKey }
+              let core = RSAPrivateCore<n, h>(publicCore: publicCore, p: p, q: q, dP: dP, dQ: dQ, qInv: qInv),
+              let d = key.privateExponent.withUnsafeBytes({ FixedUInt<n>(bigEndian: $0) }),
+              exponentsAgree(d, p: p, q: q, dP: dP, dQ: dQ).isTrueVartime else { throw .invalidKey }
         return { core.privateOperation($0, byteCount: $1) }
+    }
+
+    /// d ≡ dP (mod p − 1) and d ≡ dQ (mod q − 1) (RFC 8017 §3.2: dP and dQ are d reduced, and
+    /// with dP·e ≡ 1 and dQ·e ≡ 1, checked by the cores' test operation, e·d ≡ 1 mod λ(n)).
+    /// The arithmetic never uses d, but implicit rejection keys on it and the key's DER carries
+    /// it, so a key whose d disagrees is refused as other implementations refuse it. Constant
+    /// time in every value; p and q are odd primes ≥ 3 when the caller has checked n = p·q.
+    static func exponentsAgree<let n: Int, let h: Int>(_ d: FixedUInt<n>, p: FixedUInt<h>, q: FixedUInt<h>,
+                                                       dP: FixedUInt<h>, dQ: FixedUInt<h>) -> Choice {
+        let one = FixedUInt<h>(1)
+        let pMinusOne = p.subtractingReportingBorrow(one).difference, qMinusOne = q.subtractingReportingBorrow(one).difference
+        return FixedUInt.remainderConstantTime(d, modulo: pMinusOne).isEqual(to: dP)
+            & FixedUInt.remainderConstantTime(d, modulo: qMinusOne).isEqual(to: dQ)
     }
 }
 
@@ -72,10 +87,16 @@ final class RSADirectCore<let limbCount: Int>: @unchecked Sendable {
     private let publicCore: RSAPublicCore<limbCount>
     private var exponent: FixedUInt<limbCount>
 
-    /// nil when d ≥ n or (2ᵉ)ᵈ ≠ 2 mod n, which catches a d that does not match e.
+    /// nil when d ≥ n, (2ᵉ)ᵈ ≠ 2 mod n (a d that does not match e), or the CRT parameters the
+    /// key carries disagree (n = p·q, d ≡ dP mod p − 1, d ≡ dQ mod q − 1, qInv < p,
+    /// qInv·q ≡ 1 mod p): this core never uses them, but the key's DER re-exports them.
     init?(publicCore: RSAPublicCore<limbCount>, key: RSAKeyComponents) {
-        guard let d = key.privateExponent.withUnsafeBytes({ FixedUInt<limbCount>(bigEndian: $0) }),
-              publicCore.contains(d) else { return nil }
+        func full(_ secret: SecretBytes) -> FixedUInt<limbCount>? { secret.withUnsafeBytes { FixedUInt<limbCount>(bigEndian: $0) } }
+        guard let d = full(key.privateExponent), publicCore.contains(d),
+              let p = full(key.prime1), let q = full(key.prime2), let dP = full(key.exponent1), let dQ = full(key.exponent2),
+              let qInv = full(key.coefficient), let pContext = MontgomeryContext(modulus: p),
+              Self.parametersAgree(modulus: publicCore.context.modulus, p: p, q: q, qInv: qInv, pContext: pContext).isTrueVartime,
+              RSAPrivateArithmetic.exponentsAgree(d, p: p, q: q, dP: dP, dQ: dQ).isTrueVartime else { return nil }
         self.publicCore = publicCore
         exponent = d
         let two = FixedUInt<limbCount>(2)
@@ -85,6 +106,17 @@ final class RSADirectCore<let limbCount: Int>: @unchecked Sendable {
 
     deinit {
         withUnsafeMutableBytes(of: &exponent) { SecretBytes.wipe($0) }
+    }
+
+    /// 1 < p, 1 < q, n = p·q, qInv < p and qInv·q ≡ 1 (mod p), in constant time.
+    private static func parametersAgree(modulus n: FixedUInt<limbCount>, p: FixedUInt<limbCount>, q: FixedUInt<limbCount>,
+                                        qInv: FixedUInt<limbCount>, pContext: MontgomeryContext<limbCount>) -> Choice {
+        let two = FixedUInt<limbCount>(2)
+        let (high, low) = p.multipliedFullWidth(by: q)
+        let qModP = FixedUInt.remainderConstantTime(q, modulo: p)
+        let product = pContext.canonical(of: pContext.product(pContext.montgomeryForm(of: qInv), pContext.montgomeryForm(of: qModP)))
+        return !p.isLess(than: two) & !q.isLess(than: two) & high.isZero & low.isEqual(to: n)
+            & qInv.isLess(than: p) & product.isEqual(to: FixedUInt(1))
     }
 
     func privateOperation(_ input: [UInt8], byteCount k: Int) -> [UInt8]? {

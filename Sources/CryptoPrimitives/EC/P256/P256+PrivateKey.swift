@@ -3,7 +3,7 @@
 import CryptoCore
 
 extension P256 {
-    /// A P-256 private key. The scalar lives in ``SecretBytes``; descriptions are redacted.
+    /// A P-256 private key. The scalar lives in `SecretBytes`; descriptions are redacted.
     public struct PrivateKey<Purpose: P256KeyPurpose>: Sendable, CustomStringConvertible {
         package let secret: SecretBytes
         /// The matching public key.
@@ -30,7 +30,7 @@ extension P256 {
         /// A key from its raw scalar: 32 big-endian bytes, or the Java `BigInteger` encodings
         /// PowerAuth servers store (`toByteArray()`): 33 bytes with a leading zero sign byte, or
         /// fewer than 32 when the scalar is small (about one key in 256). Throws
-        /// ``CryptoError/invalidKey`` unless 1 ≤ d < n, for an empty input, or for 33 bytes
+        /// `CryptoError.invalidKey` unless 1 ≤ d < n, for an empty input, or for 33 bytes
         /// whose first is not zero. The length (public in any encoding) decides the path.
         public init(rawRepresentation: some Sequence<UInt8>) throws(CryptoError) {
             let bytes = SecretBytes(rawRepresentation)
@@ -61,11 +61,13 @@ extension P256 {
         }
 
         /// A key from DER: SEC 1 `ECPrivateKey` (RFC 5915) or PKCS #8 (RFC 5958) naming
-        /// secp256r1. An embedded public key must match the scalar.
+        /// secp256r1. An embedded public key, uncompressed or compressed, must match the scalar.
         public init(derRepresentation: some Sequence<UInt8>) throws(CryptoError) {
             let (scalar, embeddedPublicKey) = try P256.decodePrivateKeyDER(Array(derRepresentation))
             try self.init(validating: scalar)
-            if let embeddedPublicKey, embeddedPublicKey != publicKey.x963Representation { throw .invalidKey }
+            // RFC 5915 §3 / SEC 1 v2 §C.4: publicKey is an ECPoint in either SEC 1 form.
+            if let embeddedPublicKey, embeddedPublicKey != publicKey.x963Representation,
+               embeddedPublicKey != publicKey.compressedRepresentation { throw .invalidKey }
         }
 
         /// A key from PEM: `EC PRIVATE KEY` (SEC 1) or `PRIVATE KEY` (PKCS #8).

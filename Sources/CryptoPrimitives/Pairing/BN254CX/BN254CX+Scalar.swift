@@ -13,7 +13,7 @@ extension BN254CX {
             storage = SecretBytes(value.canonical.bigEndianBytes())
         }
 
-        /// A scalar from 32 big-endian bytes below r. Throws ``CryptoError/invalidEncoding``
+        /// A scalar from 32 big-endian bytes below r. Throws `CryptoError.invalidEncoding`
         /// for another length or a value not below r. Constant time in the value.
         public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
             let bytes = Array(bytes)
@@ -120,11 +120,12 @@ extension BN254CX.G2 {
 extension BN254CX.G1 {
     /// k·P for a secret k taken mod 2^bitCount, bitCount ≤ 32 (a PIN or an extra factor; Milagro
     /// `ECP_pinmul` over `PBLEN` bits, which reads exactly that many bits), with signed 4-bit
-    /// digits over ⌊bitCount/4⌋ + 1 windows and table reads that scan all 9 entries of
+    /// digits over ⌊(bitCount + 5)/4⌋ windows and table reads that scan all 9 entries of
     /// 0·P … 8·P. Constant time in k and P for a given bitCount.
     public func multiplied(bySmall k: UInt32, bitCount: Int) -> BN254CX.G1 {
-        // Signed 4-bit digits need k < 2^(4·windows − 1); a table of 0·P … 8·P.
-        let windows = (min(max(bitCount, 0), 32) + 4) / 4
+        // Signed 4-bit digits reach at most 7·(16^windows − 1)/15, so k < 2^(4·windows − 2):
+        // ⌊(bitCount + 4)/4⌋ windows lost the top carry for bitCount ≡ 3 (mod 4).
+        let windows = (min(max(bitCount, 0), 32) + 5) / 4
         let masked = bitCount >= 32 ? UInt64(k) : UInt64(k) & ((1 << UInt64(max(bitCount, 0))) - 1)
         let table = BN254CX.G1Projective.signedMultiplesTable(point)
         return BN254CX.G1(BN254CX.G1Projective.jointMultiply(InlineArray<1, InlineArray<9, BN254CX.G1Projective>>(repeating: table),

@@ -23,9 +23,10 @@ extension BN254CX.CurvePoint {
     }
 
     /// k as `windows` signed digits dᵢ ∈ [−8, 8), k = Σ dᵢ·16ⁱ, least significant first, each
-    /// a two's-complement UInt64. Needs k < 2^(4·windows − 1) so the last carry is absorbed (the
-    /// GLV pieces are below 2¹²⁹ with 33 windows, the GS pieces below 2⁶⁶ with 17). Arithmetic
-    /// only: constant time in k.
+    /// a two's-complement UInt64. Needs k ≤ 7·(16^windows − 1)/15 (the largest sum of such
+    /// digits), which k < 2^(4·windows − 2) meets, so the last carry is absorbed (the GLV pieces
+    /// are below 2¹²⁹ with 33 windows, the GS pieces below 2⁶⁶ with 17). Arithmetic only:
+    /// constant time in k.
     @inline(__always)
     static func signedDigits(_ k: FixedUInt<4>, windows: Int) -> InlineArray<33, UInt64> {
         var digits = InlineArray<33, UInt64>(repeating: 0)
