@@ -54,7 +54,7 @@ typealias COneShot = @convention(c) (UInt, UnsafeMutablePointer<UInt8>?, UInt, U
 typealias CGenerateKey = @convention(c) (UInt, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UInt, UnsafeMutablePointer<UInt>?) -> UInt
 
 /// A module's function list: reads an entry and casts it to its C type.
-struct FunctionList {
+struct FunctionList: @unchecked Sendable {  // a table of C function pointers the module never changes
     let base: UnsafeRawPointer
 
     /// The raw entry (nil when the module left it empty).

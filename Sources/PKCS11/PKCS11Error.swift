@@ -169,6 +169,12 @@ public struct PKCS11Error: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidArgument
         /// The module said `CKR_OK` but its output is unusable (an HMAC of the wrong length).
         case unexpectedOutput
+        /// The object found for the store key could leave the token or cannot do the job: it is
+        /// extractable, not sensitive, not allowed to sign, or not an HMAC-capable secret key.
+        case keyNotProtected
+        /// The store's provider setting names a token but no store identifier: it was written
+        /// by an earlier, unreleased format whose derivations all stores on a token shared.
+        case storeIdentifierMissing
     }
 
     /// What went wrong.

@@ -13,23 +13,21 @@ public struct PKCS11KeyStatus: Sendable, Equatable {
 }
 
 extension PKCS11KeyProvider {
-    /// Opens the module, finds the token, logs in when there is a PIN, and looks for the key
+    /// Opens the module, finds the token, logs in when the token requires it, and looks for the key
     /// object without creating it. Throws ``PKCS11Error/Kind/tokenNotFound`` when no token
-    /// matches and the module's return value for a wrong PIN.
+    /// matches, the module's return value for a wrong PIN, and
+    /// ``PKCS11Error/Kind/keyNotProtected`` for a key under the label that could leave the token.
     public func status() throws(PKCS11Error) -> PKCS11KeyStatus {
         let module = try PKCS11Module(path: uri.modulePath ?? "")
-        defer { module.finalize() }
-        let slot = try module.slot(matching: uri)
-        let info = try module.tokenInfo(slot: slot)
-        let session = try module.openSession(slot: slot, readWrite: false)
-        defer { session.close() }
-        if let pin { try session.login(pin: pin) }
-        let present: Bool
-        do {
-            _ = try tokenKey(in: session, mayCreate: false)
-            present = true
-        } catch where error.kind == .objectNotFound {
-            present = false
+        defer { module.finalize() }  // the module stays loaded for the session below (one registry entry)
+        let info = try module.tokenInfo(slot: module.slot(matching: uri))
+        let present = try withSession(readWrite: false) { (session) throws(PKCS11Error) -> Bool in
+            do throws(PKCS11Error) {
+                _ = try tokenKey(in: session, mayCreate: false)
+                return true
+            } catch where error.kind == .objectNotFound {
+                return false
+            }
         }
         return PKCS11KeyStatus(token: info, keyLabel: uri.object ?? Self.defaultKeyLabel, keyPresent: present)
     }

@@ -10,12 +10,20 @@ import Glibc
 
 /// Derives a store's key inside a PKCS #11 token.
 ///
-/// The store key is `HMAC-SHA256(K_token, "SwiftMFA store key v1" ‖ storeIdentifier)`
-/// (`CKM_SHA256_HMAC`, a single `C_Sign`), where `K_token` is a 32-byte secret key in the
+/// The store key is `HMAC-SHA256(K_token, "SwiftMFA store key v2" ‖ storeIdentifier)`
+/// (`CKM_SHA256_HMAC`, a single `C_Sign`), where `storeIdentifier` is the store's 16 random
+/// bytes (``PKCS11StoreIdentifier``, kept in its provider setting, so two stores on one token
+/// never share a key) and `K_token` is a 32-byte secret key in the
 /// token, found by the URI's `object` label (default ``defaultKeyLabel``) and `id` when it has
 /// one: a `CKK_GENERIC_SECRET` this provider generates (`CKM_GENERIC_SECRET_KEY_GEN`) with
 /// `CKA_TOKEN`, `CKA_PRIVATE`, `CKA_SENSITIVE` true, `CKA_EXTRACTABLE` false and `CKA_SIGN` true,
-/// or a `CKK_SHA256_HMAC` key made by the token's own tool.
+/// or a `CKK_SHA256_HMAC` key made by the token's own tool. A key under that label that is
+/// extractable, not sensitive, not allowed to sign or of another type is refused
+/// (``PKCS11Error/Kind/keyNotProtected``): its value could be read out of the token.
+///
+/// The first format (unreleased) derived with "SwiftMFA store key v1" and no identifier, so
+/// every store on a token shared one key; a setting in that format is refused with
+/// ``PKCS11Error/Kind/storeIdentifierMissing``.
 ///
 /// Why HMAC-SHA256: it is a deterministic function of a secret key, so the same token gives
 /// the same store key every time with no state outside the token, and it is the mechanism that
@@ -36,12 +44,12 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
     /// The label of the token key when the URI names no `object`.
     public static let defaultKeyLabel = "swiftmfa-store-key"
     /// The fixed prefix of the HMAC input.
-    static let derivationLabel = Array("SwiftMFA store key v1".utf8)
+    static let derivationLabel = Array("SwiftMFA store key v2".utf8)
 
     /// The token, the key object and the module (`module-path` is required).
     public let uri: PKCS11URI
-    /// Distinguishes stores that share one token key.
-    public let storeIdentifier: String
+    /// Distinguishes stores that share one token key (bound into both derivations).
+    public let storeIdentifier: PKCS11StoreIdentifier
     /// Whether a missing token key may be generated for a new, empty store.
     public let createIfMissing: Bool
     /// The PIN, when there is one (read by ``status()`` and ``PKCS11PossessionKeySource``).
@@ -49,15 +57,23 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
 
     /// A provider for the token and object `uri` names. The PIN is `pin`, else the URI's
     /// `pin-value`, else the contents of its `pin-source` file (one trailing newline dropped),
-    /// else none (a token that needs no login). Throws ``PKCS11Error/Kind/invalidArgument`` when
-    /// the URI has no `module-path` and ``PKCS11Error/Kind/invalidURI`` for an unreadable
-    /// `pin-source`.
-    public init(uri: PKCS11URI, pin: SecretBytes? = nil, storeIdentifier: String = "default", createIfMissing: Bool = true) throws(PKCS11Error) {
+    /// else none (used only when the token requires login, `CKF_LOGIN_REQUIRED`). The store
+    /// identifier is `storeIdentifier`, else the URI's `x-swiftmfa-store`. Throws
+    /// ``PKCS11Error/Kind/invalidArgument`` when the URI has no `module-path`,
+    /// ``PKCS11Error/Kind/storeIdentifierMissing`` when there is no store identifier, and
+    /// ``PKCS11Error/Kind/invalidURI`` for an unreadable `pin-source`.
+    public init(uri: PKCS11URI, pin: SecretBytes? = nil, storeIdentifier: PKCS11StoreIdentifier? = nil,
+                createIfMissing: Bool = true) throws(PKCS11Error) {
         guard let modulePath = uri.modulePath, !modulePath.isEmpty else {
             throw PKCS11Error(.invalidArgument, "the URI names no module-path (module-name lookup is not supported)")
         }
+        let identifier: PKCS11StoreIdentifier? = if let storeIdentifier { storeIdentifier } else { try uri.storeIdentifier() }
+        guard let identifier else {
+            throw PKCS11Error(.storeIdentifierMissing,
+                              "the store's token setting has no \(PKCS11StoreIdentifier.attributeName): it was written by an earlier, unreleased format whose key every store on the token shared, and it is not opened by this version")
+        }
         self.uri = uri
-        self.storeIdentifier = storeIdentifier
+        self.storeIdentifier = identifier
         self.createIfMissing = createIfMissing
         if let pin {
             self.pin = pin
@@ -84,23 +100,49 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
         return try StoreKey(secret)
     }
 
-    /// Opens the module, logs in, finds (or, when `mayCreate`, generates) the token key and
-    /// returns the 32-byte HMAC. Throws ``PKCS11Error/Kind/objectNotFound`` when the key is
-    /// absent and may not be created.
+    /// Opens the module, logs in when the token requires it, finds (or, when `mayCreate`,
+    /// generates) the token key and returns the 32-byte HMAC. Throws
+    /// ``PKCS11Error/Kind/objectNotFound`` when the key is absent and may not be created.
     public func derivedKey(mayCreate: Bool) throws(PKCS11Error) -> SecretBytes {
+        try withSession(readWrite: true) { (session) throws(PKCS11Error) in
+            let key = try tokenKey(in: session, mayCreate: mayCreate)
+            let secret = try session.sign(Self.derivationLabel + storeIdentifier.bytes, key: key, mechanism: .sha256HMAC)
+            guard secret.count == 32 else {
+                throw PKCS11Error(.unexpectedOutput, "CKM_SHA256_HMAC gave \(secret.count) bytes, not 32", function: "C_Sign")
+            }
+            return secret
+        }
+    }
+
+    /// Runs `body` on a session with the URI's token: the module loaded (shared with the
+    /// process's other users), the slot found, and the user logged in only when the token says
+    /// it requires login (`CKF_LOGIN_REQUIRED`, PKCS #11 v2.40 §3.2 `CK_TOKEN_INFO`). A token
+    /// that requires login when no PIN was given throws `.returned(.userNotLoggedIn)`.
+    func withSession<R>(readWrite: Bool, _ body: (PKCS11Session) throws(PKCS11Error) -> R) throws(PKCS11Error) -> R {
         let module = try PKCS11Module(path: uri.modulePath ?? "")
         defer { module.finalize() }
-        let session = try module.openSession(slot: module.slot(matching: uri))
+        let slot = try module.slot(matching: uri)
+        let info = try module.tokenInfo(slot: slot)
+        let session = try module.openSession(slot: slot, readWrite: readWrite)
         defer { session.close() }
-        if let pin { try session.login(pin: pin) }
-        let key = try tokenKey(in: session, mayCreate: mayCreate)
-        var message = Self.derivationLabel
-        message += Array(storeIdentifier.utf8)
-        let secret = try session.sign(message, key: key, mechanism: .sha256HMAC)
-        guard secret.count == 32 else {
-            throw PKCS11Error(.unexpectedOutput, "CKM_SHA256_HMAC gave \(secret.count) bytes, not 32", function: "C_Sign")
+        if info.requiresLogin {
+            guard let pin else {
+                throw PKCS11Error(.returned(.userNotLoggedIn), "the token requires login (CKF_LOGIN_REQUIRED) and no PIN was given", function: "C_Login")
+            }
+            try session.login(pin: pin)
         }
-        return secret
+        return try body(session)
+    }
+
+    /// Whether the token `uri` names requires login (`CKF_LOGIN_REQUIRED`): the PIN is asked
+    /// for only then. Throws ``PKCS11Error/Kind/tokenNotFound`` when no token matches.
+    public static func tokenRequiresLogin(uri: PKCS11URI) throws(PKCS11Error) -> Bool {
+        guard let modulePath = uri.modulePath, !modulePath.isEmpty else {
+            throw PKCS11Error(.invalidArgument, "the URI names no module-path (module-name lookup is not supported)")
+        }
+        let module = try PKCS11Module(path: modulePath)
+        defer { module.finalize() }
+        return try module.tokenInfo(slot: module.slot(matching: uri)).requiresLogin
     }
 
     /// The handle of the token key, generated when absent and `mayCreate`.
@@ -110,7 +152,10 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
         if let id = uri.id { template.append(.id(id)) }
         let found = try session.findObjects(template, limit: 2)
         guard found.count <= 1 else { throw PKCS11Error(.invalidArgument, "several secret keys are labelled \(label)") }
-        if let key = found.first { return key }
+        if let key = found.first {
+            try Self.requireProtected(key, in: session, label: label)
+            return key
+        }
         guard mayCreate else {
             throw PKCS11Error(.objectNotFound, "the token has no secret key labelled \(label); the store was keyed by another token (or the key was deleted), and a new key would not open it")
         }
@@ -129,6 +174,29 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
         }
     }
 
+    /// Refuses a key whose value could leave the token or that cannot make the HMAC: it must be
+    /// `CKA_SENSITIVE` true, `CKA_EXTRACTABLE` false, `CKA_SIGN` true, and a `CKK_GENERIC_SECRET`
+    /// or `CKK_SHA256_HMAC` key (PKCS #11 v2.40 §4.10 "Secret key objects"). The search is by
+    /// label only, so a planted key is refused here instead of a second key being generated.
+    static func requireProtected(_ key: UInt, in session: PKCS11Session, label: String) throws(PKCS11Error) {
+        func flag(_ type: PKCS11AttributeType) throws(PKCS11Error) -> Bool {
+            let value = try session.attribute(type, of: key)
+            guard value.count == 1 else { throw PKCS11Error(.unexpectedOutput, "a CK_BBOOL of \(value.count) bytes", function: "C_GetAttributeValue") }
+            return value.withUnsafeBytes { $0[0] != 0 }
+        }
+        let keyType = try session.attribute(.keyType, of: key)
+        guard keyType.count == MemoryLayout<UInt>.size else {
+            throw PKCS11Error(.unexpectedOutput, "a CK_KEY_TYPE of \(keyType.count) bytes", function: "C_GetAttributeValue")
+        }
+        let type = keyType.withUnsafeBytes { $0.loadUnaligned(as: UInt.self) }
+        guard type == PKCS11KeyType.genericSecret.rawValue || type == PKCS11KeyType.sha256HMAC.rawValue else {
+            throw PKCS11Error(.keyNotProtected, "the key labelled \(label) is not a generic-secret or SHA256-HMAC key")
+        }
+        guard try flag(.sensitive) else { throw PKCS11Error(.keyNotProtected, "the key labelled \(label) is not sensitive (CKA_SENSITIVE false): its value can be read out") }
+        guard try !flag(.extractable) else { throw PKCS11Error(.keyNotProtected, "the key labelled \(label) is extractable (CKA_EXTRACTABLE true): it can be wrapped out of the token") }
+        guard try flag(.sign) else { throw PKCS11Error(.keyNotProtected, "the key labelled \(label) may not sign (CKA_SIGN false)") }
+    }
+
     /// Whether the store was opened before: its generations file (written on first open,
     /// after the key) or any record exists. Unreadable directories count as holding state.
     static func storeHasState(_ directory: String) -> Bool {
@@ -143,16 +211,25 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
         return false
     }
 
-    /// Runs `body` holding the store's `flock` (`<store>/.lock`, the lock SecureStore takes),
-    /// so two processes opening a new store do not both generate a token key.
+    /// Runs `body` holding the store's lock (the one SecureStore takes, reentrant in this
+    /// thread), so two processes opening a new store do not both generate a token key, and a
+    /// caller that already holds the lock (a migration) does not wait for itself.
     static func withDirectoryLock<R>(_ directory: String, _ body: () throws(PKCS11Error) -> R) throws(PKCS11Error) -> R {
-        let descriptor = open(directory + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw PKCS11Error(.invalidArgument, "cannot open the store's lock file (errno \(errno))") }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw PKCS11Error(.invalidArgument, "cannot lock the store (errno \(errno))") }
+        var failure: PKCS11Error?
+        let result: R?
+        do throws(SecureStoreError) {
+            result = try SecureStore.withStoreLock(in: directory) { () throws(SecureStoreError) -> R? in
+                do throws(PKCS11Error) { return try body() } catch {
+                    failure = error
+                    return nil
+                }
+            }
+        } catch {
+            throw PKCS11Error(.invalidArgument, "cannot lock the store: " + error.description)
         }
-        return try body()
+        if let failure { throw failure }
+        guard let result else { throw PKCS11Error(.invalidArgument, "the store lock gave no result") }
+        return result
     }
 
     /// The PIN in a `pin-source` (`file:/path` or `/path`, RFC 7512 §2.3), at most 1 KiB, one

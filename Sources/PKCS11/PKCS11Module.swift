@@ -60,58 +60,38 @@ public struct PKCS11TokenInfo: Sendable, Equatable {
 /// try session.login(pin: pin)
 /// ```
 ///
-/// `C_Initialize` is called with `CKF_OS_LOCKING_OK`. A module another part of the process
-/// already initialised (`CKR_CRYPTOKI_ALREADY_INITIALIZED`) is used as it is, and then this
-/// instance does not finalise it (the instance that did must outlive the others: its
-/// ``finalize()`` ends the module for the whole process). The library is never unloaded: a module may have started
-/// threads or registered exit handlers, and `dlclose` under them crashes the process.
+/// `C_Initialize` is called with `CKF_OS_LOCKING_OK`, once per library per process: every
+/// instance on one library shares that initialisation (`ModuleRegistry`), and `C_Finalize` runs
+/// when the last instance is finalised or released, so one user finishing never ends another's
+/// sessions. A module something else in the process initialised
+/// (`CKR_CRYPTOKI_ALREADY_INITIALIZED`) is used as it is and never finalised here. The library
+/// is never unloaded: a module may have started threads or registered exit handlers, and
+/// `dlclose` under them crashes the process.
 public final class PKCS11Module {
     /// The path given to `dlopen`.
     public let path: String
     let functions: FunctionList
-    private var ownsInitialization: Bool
+    private let registryKey: UInt
+    private var isHeld = true
 
-    /// Loads and initialises the module at `path`. Throws ``PKCS11Error/Kind/moduleNotLoaded``
-    /// when `dlopen` fails, ``PKCS11Error/Kind/notAPKCS11Module`` when the library has no
-    /// `C_GetFunctionList` (libc, say), and the module's return value when it refuses to start.
+    /// Loads and initialises the module at `path` (or joins the users of the one already
+    /// loaded). Throws ``PKCS11Error/Kind/moduleNotLoaded`` when `dlopen` fails,
+    /// ``PKCS11Error/Kind/notAPKCS11Module`` when the library has no `C_GetFunctionList` (libc,
+    /// say), and the module's return value when it refuses to start.
     public init(path: String) throws(PKCS11Error) {
         self.path = path
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
-            throw PKCS11Error(.moduleNotLoaded, reason)
-        }
-        guard let symbol = dlsym(handle, "C_GetFunctionList") else {
-            throw PKCS11Error(.notAPKCS11Module, "\(path) exports no C_GetFunctionList")
-        }
-        let getFunctionList = unsafeBitCast(symbol, to: CGetFunctionList.self)
-        var list: UnsafeMutableRawPointer?
-        try check(getFunctionList(&list), .getFunctionList)
-        guard let list else { throw PKCS11Error(.notAPKCS11Module, "C_GetFunctionList returned no list", function: "C_GetFunctionList") }
-        functions = FunctionList(base: UnsafeRawPointer(list))
-        guard functions.version.major >= 2 else {
-            throw PKCS11Error(.notAPKCS11Module, "interface version \(functions.version.major).\(functions.version.minor) is older than 2.x")
-        }
-        var arguments = CKInitializeArgs(flags: CKConstant.osLockingOK)
-        let initialize = try functions.function(.initialize, as: CInitialize.self)
-        let rv = withUnsafeMutableBytes(of: &arguments) { initialize($0.baseAddress) }
-        if rv == CKReturnValue.cryptokiAlreadyInitialized.rawValue {
-            ownsInitialization = false
-        } else {
-            try check(rv, .initialize)
-            ownsInitialization = true
-        }
+        (registryKey, functions) = try ModuleRegistry.acquire(path: path)
     }
 
     deinit { finalize() }
 
-    /// Calls `C_Finalize` when this instance initialised the module (once; later calls do nothing).
-    /// Sessions opened from this module are closed by the module.
+    /// Leaves the module (once; later calls do nothing): the last user in the process calls
+    /// `C_Finalize`, which closes that user's sessions. Sessions of this instance must not be
+    /// used afterwards.
     public func finalize() {
-        guard ownsInitialization else { return }
-        ownsInitialization = false
-        if let finalize = try? functions.function(.finalize, as: CFinalize.self) {
-            _ = finalize(nil)  // nothing useful to do with a failure while tearing down
-        }
+        guard isHeld else { return }
+        isHeld = false
+        ModuleRegistry.release(registryKey)
     }
 
     /// The interface version the module reports.

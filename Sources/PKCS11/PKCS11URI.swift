@@ -68,17 +68,27 @@ public struct PKCS11URI: Sendable, Equatable, CustomStringConvertible {
     /// The standard query attributes (RFC 7512 §2.3).
     static let standardQueryNames: Set<String> = ["pin-source", "pin-value", "module-name", "module-path"]
 
-    /// A URI from its attributes. Throws ``PKCS11Error/Kind/invalidURI`` for what ``init(_:)``
-    /// would refuse (a repeated standard attribute, an unknown `type`, both PIN attributes).
+    /// A URI from its attributes. Names are taken in lower case (RFC 7512's names are ABNF
+    /// literals, which match in any case: `PIN-VALUE` is `pin-value`). Throws
+    /// ``PKCS11Error/Kind/invalidURI`` for what ``init(_:)`` would refuse (a repeated attribute,
+    /// a query attribute in the path or a path attribute in the query, an unknown `type`, both
+    /// PIN attributes).
     public init(path: [Attribute] = [], query: [Attribute] = []) throws(PKCS11Error) {
-        self.path = path
-        self.query = query
+        self.path = path.map(Self.normalized)
+        self.query = query.map(Self.normalized)
         try validate()
     }
 
-    /// Parses `text`. Throws ``PKCS11Error/Kind/invalidURI`` for another scheme, a malformed
-    /// `%` escape, an attribute without `=`, an empty or malformed name, a repeated standard
-    /// path attribute, an unknown `type`, a non-numeric `slot-id`, text that is not UTF-8, or
+    /// `attribute` with its name in ASCII lower case.
+    private static func normalized(_ attribute: Attribute) -> Attribute {
+        let lower = attribute.name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        return Attribute(name: String(decoding: lower, as: UTF8.self), value: attribute.value)
+    }
+
+    /// Parses `text` (attribute names in any letter case, taken in lower case). Throws
+    /// ``PKCS11Error/Kind/invalidURI`` for another scheme, a malformed `%` escape, an attribute
+    /// without `=`, an empty or malformed name (a name is never percent-encoded), a repeated
+    /// attribute, a query attribute in the path or a path attribute in the query, an unknown `type`, a non-numeric `slot-id`, text that is not UTF-8, or
     /// both `pin-source` and `pin-value`.
     public init(_ text: String) throws(PKCS11Error) {
         // RFC 7512 §2.3: the scheme name is case-insensitive.
@@ -87,8 +97,8 @@ public struct PKCS11URI: Sendable, Equatable, CustomStringConvertible {
         }
         let rest = text.dropFirst(7)
         let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        path = try Self.attributes(parts.first.map(String.init) ?? "", separator: ";")
-        query = parts.count > 1 ? try Self.attributes(String(parts[1]), separator: "&") : []
+        path = try Self.attributes(parts.first.map(String.init) ?? "", separator: ";").map(Self.normalized)
+        query = parts.count > 1 ? try Self.attributes(String(parts[1]), separator: "&").map(Self.normalized) : []
         try validate()
     }
 
@@ -110,11 +120,28 @@ public struct PKCS11URI: Sendable, Equatable, CustomStringConvertible {
     }
 
     private func validate() throws(PKCS11Error) {
-        var seen: Set<String> = []
-        for attribute in path where Self.standardPathNames.contains(attribute.name) {
-            guard seen.insert(attribute.name).inserted else {
-                throw PKCS11Error(.invalidURI, "the path attribute \(attribute.name) appears twice")  // RFC 7512 §2.3
+        // RFC 7512 §2.3: an attribute must not appear more than once (names compared after
+        // lower-casing); a query attribute (the PIN) is refused in the path, where it would be
+        // printed and stored as an ordinary value, and a path attribute in the query.
+        var seenQuery: Set<String> = []
+        for attribute in query {
+            guard seenQuery.insert(attribute.name).inserted else {
+                throw PKCS11Error(.invalidURI, "the query attribute \(attribute.name) appears twice")
             }
+            guard !Self.standardPathNames.contains(attribute.name) else {
+                throw PKCS11Error(.invalidURI, "\(attribute.name) is a path attribute, not a query attribute")
+            }
+        }
+        var seen: Set<String> = []
+        for attribute in path {
+            guard seen.insert(attribute.name).inserted else {
+                throw PKCS11Error(.invalidURI, "the path attribute \(attribute.name) appears twice")
+            }
+            guard !Self.standardQueryNames.contains(attribute.name) else {
+                throw PKCS11Error(.invalidURI, "\(attribute.name) is a query attribute, not a path attribute")
+            }
+        }
+        for attribute in path where Self.standardPathNames.contains(attribute.name) {
             if attribute.name != "id" {
                 guard String(validating: attribute.value, as: UTF8.self) != nil else {
                     throw PKCS11Error(.invalidURI, "\(attribute.name) is not UTF-8")

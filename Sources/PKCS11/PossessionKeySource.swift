@@ -17,13 +17,15 @@ public protocol PossessionKeySource: Sendable {
 }
 
 /// The possession unlock key derived inside a PKCS #11 token:
-/// `HMAC-SHA256(K_token, "PowerAuth possession v1" ‖ instanceID)`, first 16 bytes, under the
-/// same token key as the store (``PKCS11KeyProvider``; the two derivation labels differ from
-/// their first byte, so the inputs never collide). The key object must already exist: this
+/// `HMAC-SHA256(K_token, "PowerAuth possession v2" ‖ storeIdentifier ‖ instanceID)`, first 16
+/// bytes, under the same token key as the store (``PKCS11KeyProvider``; the two derivation
+/// labels differ from their first byte, so the inputs never collide, and the 16-byte store
+/// identifier has a fixed length, so it and the instance never run together). Two stores on one
+/// token give one instance name two different keys. The key object must already exist: this
 /// source never creates one.
 public struct PKCS11PossessionKeySource: PossessionKeySource {
     /// The fixed prefix of the HMAC input.
-    public static let derivationLabel = Array("PowerAuth possession v1".utf8)
+    public static let derivationLabel = Array("PowerAuth possession v2".utf8)
 
     /// The provider whose token, key object and PIN are used.
     public let provider: PKCS11KeyProvider
@@ -41,14 +43,10 @@ public struct PKCS11PossessionKeySource: PossessionKeySource {
 
     /// ``possessionUnlockKey(instanceID:)`` with its error typed.
     public func derive(instanceID: String) throws(PKCS11Error) -> SymmetricKey {
-        let uri = provider.uri
-        let module = try PKCS11Module(path: uri.modulePath ?? "")
-        defer { module.finalize() }
-        let session = try module.openSession(slot: module.slot(matching: uri), readWrite: false)
-        defer { session.close() }
-        if let pin = provider.pin { try session.login(pin: pin) }
-        let key = try provider.tokenKey(in: session, mayCreate: false)
-        let mac = try session.sign(Self.derivationLabel + Array(instanceID.utf8), key: key, mechanism: .sha256HMAC)
+        let mac = try provider.withSession(readWrite: false) { (session) throws(PKCS11Error) -> SecretBytes in
+            let key = try provider.tokenKey(in: session, mayCreate: false)
+            return try session.sign(Self.derivationLabel + provider.storeIdentifier.bytes + Array(instanceID.utf8), key: key, mechanism: .sha256HMAC)
+        }
         guard mac.count == 32 else {
             throw PKCS11Error(.unexpectedOutput, "CKM_SHA256_HMAC gave \(mac.count) bytes, not 32", function: "C_Sign")
         }

@@ -255,13 +255,32 @@ enum FileSystem {
             if error == ELOOP { throw SecureStoreError(.insecurePermissions, "the lock file is a symbolic link", errno: error, path: path) }
             throw SecureStoreError(.io, "cannot open the lock file", errno: error, path: path)
         }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SecureStoreError(.io, "cannot stat the lock file", errno: Glibc.errno, path: path) }
-        try checkOwnership(info, path: path, what: "the lock file")
-        while flock(fd, LOCK_EX) != 0 {
-            guard Glibc.errno == EINTR else { throw SecureStoreError(.io, "cannot lock the store", errno: Glibc.errno, path: path) }
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw SecureStoreError(.io, "cannot stat the lock file", errno: Glibc.errno, path: path)
         }
+        do { try checkOwnership(info, path: path, what: "the lock file") } catch {
+            close(fd)
+            throw error
+        }
+        while flock(fd, LOCK_EX) != 0 {
+            guard Glibc.errno == EINTR else {
+                let error = Glibc.errno
+                close(fd)
+                throw SecureStoreError(.io, "cannot lock the store", errno: error, path: path)
+            }
+        }
+        // The re-check after the wait: while this process waited, the directory may have been
+        // exchanged (a migration), and the file locked is then the old store's lock. Lock the
+        // file that is at the path now instead.
+        var current = stat()
+        if lstat(path, &current) != 0 || current.st_dev != info.st_dev || current.st_ino != info.st_ino {
+            flock(fd, LOCK_UN)
+            close(fd)
+            return try withExclusiveLock(in: directory, body)
+        }
+        defer { close(fd) }
         lockHolders.withLock { $0[directory] = me }
         defer {
             // Forget the holder before unlocking, so the next holder never sees a stale entry.

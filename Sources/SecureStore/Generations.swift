@@ -34,7 +34,9 @@ struct Generations {
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
             guard try FileSystem.read(recordName, in: directory) == nil else { return }
             for name in try FileSystem.names(in: directory) where (try? SecureStore.check(name)) != nil {  // foreign files are not records
-                if let bytes = try FileSystem.read(name, in: directory), RecordFormat.generation(ofHeader: bytes) > 0 {
+                // Only a record that authenticates is evidence of lost marks: a forged header must
+                // not be able to refuse a store that never had a generations file.
+                if let bytes = try FileSystem.read(name, in: directory), try format.authenticatedGeneration(of: bytes, name: name) ?? 0 > 0 {
                     throw SecureStoreError(.rolledBack, "the generations file is missing but records carry generations",
                                            path: directory + "/" + recordName)
                 }

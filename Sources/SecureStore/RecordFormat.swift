@@ -99,6 +99,18 @@ struct RecordFormat: Sendable {
         }
     }
 
+    /// The generation of `bytes` stored under `name` once its MAC verifies; nil for anything this
+    /// store cannot open (cut short, altered, another key, an unknown version). The header alone
+    /// is never trusted for a decision: a forged header could claim any generation.
+    func authenticatedGeneration(of bytes: [UInt8], name: String) throws(SecureStoreError) -> UInt64? {
+        do throws(SecureStoreError) { return try open(bytes, name: name).generation } catch {
+            switch error.kind {
+            case .corrupt, .authenticationFailed, .foreignKey, .downgraded: return nil
+            default: throw error
+            }
+        }
+    }
+
     /// The generation in a version-2 header, unauthenticated (0 for version 1 or anything
     /// unreadable): a hint for choosing the next generation, never a reason to trust a record.
     static func generation(ofHeader bytes: [UInt8]) -> UInt64 {

@@ -20,7 +20,7 @@ import FoundationEssentials
 ///
 /// The plaintext buffers of every encode and decode are wiped after use (the `String`s inside
 /// a decoded value are Swift's and cannot be: a value that holds secrets conforms to
-/// ``SealedRecordValue`` and keeps them as ``SecretBytes`` outside the JSON).
+/// ``SealedRecordValue`` and keeps them as `SecretBytes` outside the JSON).
 public struct RecordStore<Value: Codable>: Sendable {
     /// The store holding the record.
     public let store: SecureStore

@@ -14,7 +14,7 @@ public import CryptoPrimitives
 
 /// The secret fields of one record, by name, kept out of its JSON.
 ///
-/// A name is public (1 to 255 bytes of UTF-8); a value is ``SecretBytes`` and is never copied
+/// A name is public (1 to 255 bytes of UTF-8); a value is `SecretBytes` and is never copied
 /// into a `String` or an array on its way to or from the store.
 public struct RecordSecrets: Sendable {
     /// The entries, in the order they were first set.
@@ -41,7 +41,7 @@ public struct RecordSecrets: Sendable {
     }
 }
 
-/// A `Codable` record that keeps some fields as ``SecretBytes`` outside its JSON.
+/// A `Codable` record that keeps some fields as `SecretBytes` outside its JSON.
 ///
 /// Exclude the secret fields from `Codable` (leave them out of `CodingKeys`), hand them over in
 /// ``sealSecrets(into:)`` and take them back in ``unsealSecrets(from:)``. ``RecordStore`` then

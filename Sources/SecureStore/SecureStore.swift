@@ -108,9 +108,14 @@ public final class SecureStore: Sendable {
         }
     }
 
-    /// The generation in the header of the file now at `name` (0 when absent or version 1).
+    /// The authenticated generation of the record now at `name`: 0 when absent, version 1, or
+    /// not a record this store can open (cut short, altered, written under another key). The
+    /// header is trusted only once the MAC verifies, so a forged header claiming a huge
+    /// generation cannot push the name to the end of its range and refuse every later write;
+    /// a damaged file is simply replaced by the next write.
     private func existingGeneration(of name: String) throws(SecureStoreError) -> UInt64 {
-        try FileSystem.read(name, in: directory).map(RecordFormat.generation(ofHeader:)) ?? 0
+        guard let bytes = try FileSystem.read(name, in: directory) else { return 0 }
+        return try format.authenticatedGeneration(of: bytes, name: name) ?? 0
     }
 
     /// The names of the records, sorted.

@@ -30,6 +30,12 @@ public struct SecureStoreError: Error, Sendable, Equatable, CustomStringConverti
         case rolledBack
         /// No store directory was given and neither `XDG_DATA_HOME` nor `HOME` names one.
         case noDefaultDirectory
+        /// A migrated store, reopened from disk with its new provider, did not read back every
+        /// record as written: the old store was kept and the new one discarded.
+        case migrationNotVerified
+        /// What was read before taking the store's lock (its provider, its records) changed
+        /// before the lock was held: another process got there first. Nothing was changed.
+        case changedConcurrently
     }
 
     /// What went wrong.

@@ -22,7 +22,9 @@ public enum StoreMigration {
     ///
     /// The new store is built in `DIR.migrating-<random>` (same parent, so the swap is a rename
     /// within one file system; `mkdir` is exclusive, mode 0700), each record written durably,
-    /// both directories fsynced, then exchanged with `DIR` by `renameat2(RENAME_EXCHANGE)`. The
+    /// then reopened from disk with a second call to `destination` and every record read back
+    /// and compared (``SecureStoreError/Kind/migrationNotVerified`` when one differs or does not
+    /// open: the old store stays, the new one is removed), both directories fsynced, then exchanged with `DIR` by `renameat2(RENAME_EXCHANGE)`. The
     /// old store, now at the temporary name, is renamed `DIR.old-<random>` once the exchange is
     /// durable and removed. The store's lock is held throughout, so no writer interleaves.
     /// Leftovers of an earlier interrupted migration (`DIR.migrating-*`, `DIR.old-*`) are
@@ -45,12 +47,15 @@ public enum StoreMigration {
             }
             do throws(SecureStoreError) {
                 let new = try SecureStore(directory: temporary, keyProvider: destination)
+                var moved: [(name: String, value: SecretBytes)] = []
                 for name in names {
                     guard let value = try old.read(name) else { continue }  // removed meanwhile: nothing to move
                     try new.write(value, to: name)
+                    moved.append((name, value))
                 }
                 if let providerSetting { try StoreSettings.setProvider(providerSetting, in: temporary) }
                 try FileSystem.syncDirectory(temporary)
+                try verify(temporary, destination: destination, moved: moved, providerSetting: providerSetting)
                 try FileSystem.syncDirectory(parent(of: directory))
                 try exchange(temporary, directory)
             } catch {
@@ -67,6 +72,29 @@ public enum StoreMigration {
                 removeTree(temporary)
             }
             return names.count
+        }
+    }
+
+    /// Reopens the store built at `temporary` with a fresh key from `destination` and checks the
+    /// provider setting and every moved record against what was written. Runs before the
+    /// exchange, so a destination that does not give the same key twice never replaces the store.
+    private static func verify(_ temporary: String, destination: some StoreKeyProvider, moved: [(name: String, value: SecretBytes)],
+                               providerSetting: String?) throws(SecureStoreError) {
+        do throws(SecureStoreError) {
+            let reopened = try SecureStore(directory: temporary, keyProvider: destination)
+            guard try StoreSettings.provider(in: temporary) == providerSetting else {
+                throw SecureStoreError(.migrationNotVerified, "the new store's provider setting does not read back", path: temporary)
+            }
+            guard try reopened.names() == moved.map(\.name).sorted() else {
+                throw SecureStoreError(.migrationNotVerified, "the new store does not hold exactly the moved records", path: temporary)
+            }
+            for (name, value) in moved {
+                guard let stored = try reopened.read(name), stored == value else {
+                    throw SecureStoreError(.migrationNotVerified, "the record \(name) does not read back from the new store", path: temporary)
+                }
+            }
+        } catch where error.kind != .migrationNotVerified {
+            throw SecureStoreError(.migrationNotVerified, "the new store does not reopen: " + error.description, path: temporary)
         }
     }
 

@@ -48,6 +48,28 @@ public enum StoreSettings {
         }
     }
 
+    /// Records `text` as the store's provider after re-checking, under the store's lock, what the
+    /// caller decided on before taking it: that the recorded provider is still `expected` (nil:
+    /// none recorded) and, when `requiringNoState`, that the store still holds no records.
+    /// Throws ``SecureStoreError/Kind/changedConcurrently`` when either changed meanwhile.
+    public static func replaceProvider(_ text: String, in directory: String, expecting expected: String?,
+                                       requiringNoState: Bool) throws(SecureStoreError) {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty, bytes.count <= maximumProviderLength, isPrintableLine(bytes) else {
+            throw SecureStoreError(.invalidName, "a provider setting is one printable line of at most \(maximumProviderLength) bytes")
+        }
+        try FileSystem.ensureDirectory(directory)
+        try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
+            guard try provider(in: directory) == expected else {
+                throw SecureStoreError(.changedConcurrently, "the store's provider changed while the lock was awaited", path: directory)
+            }
+            if requiringNoState, try hasState(in: directory) {
+                throw SecureStoreError(.changedConcurrently, "records were written while the lock was awaited", path: directory)
+            }
+            try FileSystem.replace(providerFileName, in: directory, with: SecretBytes(bytes + [0x0A]))
+        }
+    }
+
     /// Whether the store at `directory` holds anything a key opens: its generations file or a
     /// record. A store without either may still choose its provider freely.
     public static func hasState(in directory: String) throws(SecureStoreError) -> Bool {
@@ -62,6 +84,12 @@ public enum StoreSettings {
 }
 
 extension SecureStore {
+    /// Runs `body` holding the store's exclusive lock (`<store>/.lock`, reentrant in this
+    /// thread): for a key provider that must decide something about the store under its lock.
+    package static func withStoreLock<T>(in directory: String, _ body: () throws(SecureStoreError) -> T) throws(SecureStoreError) -> T {
+        try FileSystem.withExclusiveLock(in: directory, body)
+    }
+
     /// The content of a private file outside any store (a PKCS #11 PIN file): read with the
     /// store's own rule — not a symbolic link, a regular file of the effective user that group
     /// and others may neither read nor write — and at most `maximumCount` bytes, into wiped storage.

@@ -31,22 +31,42 @@ struct OpenedStore {
 }
 
 enum KeysCommand {
-    /// The PIN or passphrase read once per store in this process (a verb may open its store twice).
+    /// The PINs and passphrases read in this process: a passphrase per store directory, a PIN per
+    /// token (module and token attributes), so a verb that opens its store twice, or a migration
+    /// between two key objects of one token, asks once.
     private static let secrets = Mutex<[String: SecretBytes]>([:])
 
     /// The secret `choice` needs for `directory`: a passphrase or a token PIN from the terminal
-    /// or standard input (never argv); nil when the URI has a pin-source or nothing is needed.
+    /// or standard input (never argv); nil when the URI has a pin-source, when the token does not
+    /// require login (`CKF_LOGIN_REQUIRED` clear in its `CK_TOKEN_INFO`), or nothing is needed.
     static func secret(for choice: StoreProviderChoice, directory: String) throws -> SecretBytes? {
         guard choice.needsSecret else { return nil }
-        if let cached = secrets.withLock({ $0[directory] }) { return cached }
+        let cacheKey: String
         let prompt: String
         switch choice {
-        case .pkcs11(let uri): prompt = "PIN for \(TerminalText.singleLine(uri.token ?? "the token")): "
-        default: prompt = "Store passphrase: "
+        case .pkcs11(let uri):
+            cacheKey = "pkcs11:" + tokenIdentity(uri)
+            prompt = "PIN for \(TerminalText.singleLine(uri.token ?? "the token")): "
+        default:
+            cacheKey = "passphrase:" + directory
+            prompt = "Store passphrase: "
+        }
+        if let cached = secrets.withLock({ $0[cacheKey] }) { return cached }
+        if case .pkcs11(let uri) = choice {
+            let required: Bool
+            do { required = try PKCS11KeyProvider.tokenRequiresLogin(uri: uri) } catch { throw storeError(error, directory) }
+            guard required else { return nil }
         }
         let secret = try SecretInput.read(file: nil, prompt: prompt)
-        secrets.withLock { $0[directory] = secret }
+        secrets.withLock { $0[cacheKey] = secret }
         return secret
+    }
+
+    /// Which token a URI reaches, whatever key object or store it names: the module and the
+    /// token attributes (RFC 7512 §2.3), for keying the PIN cache.
+    static func tokenIdentity(_ uri: PKCS11URI) -> String {
+        let token = uri.path.filter { ["token", "manufacturer", "serial", "model", "slot-id"].contains($0.name) }
+        return (uri.modulePath ?? "") + "?" + token.map { $0.name + "=" + Hex.encode($0.value) }.joined(separator: ";")
     }
 
     /// A PKCS #11 failure as the store error every family maps to exit status 3.
@@ -77,14 +97,70 @@ enum KeysCommand {
 
     /// `mfa keys use` and `--key-provider`: records `text` as the provider of a store that has
     /// no records yet; the same provider again changes nothing; a store with records is refused
-    /// (its records would no longer open) with the migrate command to run instead.
+    /// (its records would no longer open) with the migrate command to run instead. A token gets
+    /// a fresh store identifier. What was checked is checked again under the store's lock.
     static func use(_ text: String, directory: String) throws {
         let choice = try parse(text)
-        guard try recorded(directory) != choice else { return }
+        let settingBefore = try StoreSettings.provider(in: directory)
+        guard try recorded(directory).withoutStoreIdentifier != choice else { return }
         guard try !StoreSettings.hasState(in: directory) else {
             throw UsageError(description: "the store \(directory) already holds records under another key provider: mfa keys migrate --to \(choice.setting)")
         }
-        try StoreSettings.setProvider(choice.setting, in: directory)
+        let assigned: StoreProviderChoice
+        do { assigned = try choice.assigningStoreIdentifier() } catch { throw storeError(error, directory) }
+        try StoreSettings.replaceProvider(assigned.setting, in: directory, expecting: settingBefore, requiringNoState: true)
+    }
+
+    /// `mfa keys migrate --to`: moves the store's records under `target` (StoreMigration).
+    /// Refused, with the instance named, while a PowerAuth activation in a token-keyed store uses
+    /// the possession key derived in that token: any other provider (another token, another
+    /// store identifier, a file) would silently change that activation's possession factor. A
+    /// store moved onto a token keeps the possession keys it stores, so its activations keep
+    /// theirs. The provider setting and the activations are checked again under the store's lock.
+    static func migrate(to target: StoreProviderChoice, directory: String) throws -> (count: Int, setting: String) {
+        // The name StoreMigration locks under (no trailing slash): the lock is reentrant per name,
+        // and a token provider opening the store inside the migration takes it again.
+        var directory = directory
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        let settingBefore = try StoreSettings.provider(in: directory)
+        let from = try recorded(directory)
+        guard from.withoutStoreIdentifier != target else { throw UsageError(description: "the store is already opened by \(target.setting)") }
+        let source = try provider(from, directory: directory)
+        let store = try SecureStore(directory: directory, keyProvider: source)
+        if case .pkcs11 = from, let instance = try tokenBoundInstances(store).first { throw tokenBound(instance) }  // before asking for the destination's secret
+        let assigned: StoreProviderChoice
+        do { assigned = try target.assigningStoreIdentifier() } catch { throw storeError(error, directory) }
+        let destination = try provider(assigned, directory: directory + ".migrating")
+        var boundInstance: String?
+        let count = try store.withExclusiveAccess { () throws(SecureStoreError) -> Int in
+            guard try StoreSettings.provider(in: directory) == settingBefore else {
+                throw SecureStoreError(.changedConcurrently, "the store's provider changed while the lock was awaited", path: directory)
+            }
+            if case .pkcs11 = from, let instance = try tokenBoundInstances(store).first {
+                boundInstance = instance
+                return 0
+            }
+            return try StoreMigration.migrate(directory: directory, from: source, to: destination, providerSetting: assigned.setting)
+        }
+        if let boundInstance { throw tokenBound(boundInstance) }
+        return (count, assigned.setting)
+    }
+
+    /// The usage error for a migration that would change `instance`'s possession factor.
+    static func tokenBound(_ instance: String) -> UsageError {
+        UsageError(description: "the PowerAuth activation of instance \(instance) uses the possession key derived in the store's token; moving the store would change its possession factor: remove the activation (mfa powerauth remove --instance \(instance)) first")
+    }
+
+    /// The PowerAuth instances of `store` with an activation (the SDK's `powerauth.<instance>.activation`)
+    /// and no stored possession key (`mfa.powerauth.<instance>.possession`, PowerAuthCommand):
+    /// their possession key is the one derived in the store's token.
+    static func tokenBoundInstances(_ store: SecureStore) throws(SecureStoreError) -> [String] {
+        let names = Set(try store.names())
+        return names.compactMap { name -> String? in
+            guard name.hasPrefix("powerauth."), name.hasSuffix(".activation"), name.count > "powerauth..activation".count else { return nil }
+            let instance = String(name.dropFirst("powerauth.".count).dropLast(".activation".count))
+            return names.contains("mfa.powerauth." + instance + ".possession") ? nil : instance
+        }.sorted()
     }
 
     /// Runs `verb` (the command model has checked its options).
@@ -99,14 +175,9 @@ enum KeysCommand {
                                       text: "the store \(directory) is opened by \(opened.choice.setting)")
             case "status": try status(options, directory: directory)
             case "migrate":
-                let target = try parse(try options.require("--to"))
-                let from = try recorded(directory)
-                guard target != from else { throw UsageError(description: "the store is already opened by \(target.setting)") }
-                let source = try provider(from, directory: directory)
-                let destination = try provider(target, directory: directory + ".migrating")
-                let count = try StoreMigration.migrate(directory: directory, from: source, to: destination, providerSetting: target.setting)
-                CommandSupport.output(options, ["store": directory, "provider": target.setting, "records": count],
-                                      text: "moved \(count) records of \(directory) to \(target.setting)")
+                let moved = try migrate(to: try parse(try options.require("--to")), directory: directory)
+                CommandSupport.output(options, ["store": directory, "provider": moved.setting, "records": moved.count],
+                                      text: "moved \(moved.count) records of \(directory) to \(moved.setting)")
             default: throw UsageError(description: "unknown verb \(verb) (see mfa keys --help)")
             }
         }

@@ -62,7 +62,7 @@ extension SoftHSMSuite {
             let configured = try mfa(["powerauth", "configure", "--store", store, "--config-string", Self.configurationString,
                                       "--base-url", "https://pa.example.com", "--key-provider", uri], token: first)
             #expect(configured.0 == 0, "\(configured.2)")
-            let opened = try SecureStore(directory: store, keyProvider: PKCS11KeyProvider(uri: PKCS11URI(uri)))
+            let opened = try SecureStore(directory: store, keyProvider: StoreProviderChoice.recorded(in: store).keyProvider(secret: nil))
             #expect(try opened.read("mfa.powerauth.default.config") != nil)
             #expect(try opened.read("mfa.powerauth.default.possession") == nil)  // derived in the token, never stored
 

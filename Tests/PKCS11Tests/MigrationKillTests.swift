@@ -85,7 +85,7 @@ extension SoftHSMSuite {
             full.waitUntilExit()
             let window = max(Date().timeIntervalSince(started), 0.05)
             #expect(full.terminationStatus == 0)
-            #expect(try StoreProviderChoice.recorded(in: directory).setting == tokenProvider)
+            #expect(try StoreProviderChoice.recorded(in: directory).withoutStoreIdentifier.setting == tokenProvider)
             #expect(try contents(directory) == records)
 
             var generator = SystemRandomNumberGenerator()

@@ -39,7 +39,7 @@ extension SoftHSMSuite {
             #expect(!FileManager.default.fileExists(atPath: directory + "/.key"))  // nothing on disk suffices
 
             // Another store identifier on the same token is another key: the records do not open.
-            let other = try PKCS11KeyProvider(uri: token.uri(), pin: pin, storeIdentifier: "other")
+            let other = try PKCS11KeyProvider(uri: token.uri(), pin: pin, storeIdentifier: PKCS11StoreIdentifier.random())
             #expect(throws: SecureStoreError.self) { try SecureStore(directory: directory, keyProvider: other).read("activation") }
         }
 
@@ -102,7 +102,7 @@ extension SoftHSMSuite {
             let pinFile = temporaryDirectory() + ".pin"
             defer { try? FileManager.default.removeItem(atPath: pinFile) }
             try "1234\n".write(toFile: pinFile, atomically: true, encoding: .utf8)
-            let uri = try PKCS11URI("pkcs11:token=test?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)")
+            let uri = try PKCS11URI("pkcs11:token=test?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)&x-swiftmfa-store=\(token.storeIdentifier)")
             // A PIN file others may read is refused, as ssh refuses such a key file.
             chmod(pinFile, 0o644)
             #expect(throws: PKCS11Error(.invalidURI, "")) { try PKCS11KeyProvider(uri: uri).derivedKey(mayCreate: true) }

@@ -85,8 +85,8 @@ extension SoftHSMSuite {
             let token = try SoftHSMToken()
             token.activate()
             let first = try PKCS11Module(path: SoftHSM.modulePath)
-            let second = try PKCS11Module(path: SoftHSM.modulePath)  // CKR_CRYPTOKI_ALREADY_INITIALIZED
-            second.finalize()  // does not finalise what `first` started
+            let second = try PKCS11Module(path: SoftHSM.modulePath)  // shares the first's C_Initialize
+            second.finalize()  // one user leaves; the module stays initialised for `first`
             #expect(try first.tokenInfo(slot: first.slot(matching: token.uri())).label == "test")
             first.finalize()
         }
@@ -133,12 +133,14 @@ extension SoftHSMSuite {
             try withSession(token) { _, session in
                 _ = try session.createObject([
                     .class(.secretKey), .keyType(.genericSecret), .label(PKCS11KeyProvider.defaultKeyLabel), .bool(.token, true),
-                    .bool(.private, true), .bool(.sign, true), PKCS11Attribute(.value, secret: SecretBytes(keyBytes)),
+                    .bool(.private, true), .bool(.sign, true), .bool(.sensitive, true), .bool(.extractable, false),
+                    PKCS11Attribute(.value, secret: SecretBytes(keyBytes)),
                 ])
             }
-            let provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin, storeIdentifier: "wallet")
+            let wallet = try PKCS11StoreIdentifier(bytes: Array(0..<16))
+            let provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin, storeIdentifier: wallet)
             let derived = try provider.derivedKey(mayCreate: false)
-            let expected = HMAC<SHA256>.authenticationCode(for: Array("SwiftMFA store key v1wallet".utf8), using: SymmetricKey(data: keyBytes))
+            let expected = HMAC<SHA256>.authenticationCode(for: Array("SwiftMFA store key v2".utf8) + Array(0..<16), using: SymmetricKey(data: keyBytes))
             #expect(derived.unsafeExposedBytes == Array(expected))
         }
     }

@@ -23,12 +23,15 @@ final class SoftHSMToken {
     let label: String
     let userPIN = "1234"
     let securityOfficerPIN = "5678"
+    /// The identifier of the one store a test keys in this token (``uri(object:)`` carries it).
+    let storeIdentifier: PKCS11StoreIdentifier
 
     init(label: String = "test") throws {
         let base = FileManager.default.temporaryDirectory.path + "/softhsm-" + UUID().uuidString
         directory = base
         configuration = base + "/softhsm2.conf"
         self.label = label
+        storeIdentifier = try PKCS11StoreIdentifier.random()
         try FileManager.default.createDirectory(atPath: base + "/tokens", withIntermediateDirectories: true)
         try "directories.tokendir = \(base)/tokens\nobjectstore.backend = file\nlog.level = ERROR\n"
             .write(toFile: configuration, atomically: true, encoding: .utf8)
@@ -48,11 +51,12 @@ final class SoftHSMToken {
         setenv("SOFTHSM2_CONF", configuration, 1)
     }
 
-    /// `pkcs11:token=<label>[;object=…]?module-path=…`.
+    /// `pkcs11:token=<label>[;object=…]?module-path=…&x-swiftmfa-store=<storeIdentifier>`.
     func uri(object: String? = nil) throws -> PKCS11URI {
         var path = [PKCS11URI.Attribute(name: "token", text: label)]
         if let object { path.append(PKCS11URI.Attribute(name: "object", text: object)) }
-        return try PKCS11URI(path: path, query: [PKCS11URI.Attribute(name: "module-path", text: SoftHSM.modulePath)])
+        return try PKCS11URI(path: path, query: [PKCS11URI.Attribute(name: "module-path", text: SoftHSM.modulePath),
+                                                 PKCS11URI.Attribute(name: PKCS11StoreIdentifier.attributeName, text: storeIdentifier.text)])
     }
 
     deinit {

@@ -123,13 +123,15 @@ extension SoftHSMSuite {
                 try session.login(pin: pin)
                 _ = try session.createObject([
                     .class(.secretKey), .keyType(.genericSecret), .label(PKCS11KeyProvider.defaultKeyLabel), .bool(.token, true),
-                    .bool(.private, true), .bool(.sign, true), PKCS11Attribute(.value, secret: SecretBytes(keyBytes)),
+                    .bool(.private, true), .bool(.sign, true), .bool(.sensitive, true), .bool(.extractable, false),
+                    PKCS11Attribute(.value, secret: SecretBytes(keyBytes)),
                 ])
                 session.close()
             }
             let source = PKCS11PossessionKeySource(provider: try PKCS11KeyProvider(uri: token.uri(), pin: pin))
             let key = try source.derive(instanceID: "bank")
-            let expected = HMAC<SHA256>.authenticationCode(for: Array("PowerAuth possession v1bank".utf8), using: SymmetricKey(data: keyBytes))
+            let expected = HMAC<SHA256>.authenticationCode(for: Array("PowerAuth possession v2".utf8) + token.storeIdentifier.bytes + Array("bank".utf8),
+                                                           using: SymmetricKey(data: keyBytes))
             #expect(key == SymmetricKey(data: Array(expected).prefix(16)))
             #expect(try source.derive(instanceID: "bank") == key)
             #expect(try source.derive(instanceID: "other") != key)

@@ -20,7 +20,7 @@ struct TPM2TokenTests {
     @Test func storeRoundTripsOnTheTPMToken() throws {
         let directory = FileManager.default.temporaryDirectory.path + "/pkcs11-tpm-store-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let provider = try PKCS11KeyProvider(uri: uri(), createIfMissing: false)
+        let provider = try PKCS11KeyProvider(uri: uri(), storeIdentifier: PKCS11StoreIdentifier.random(), createIfMissing: false)
         let first = try provider.derivedKey(mayCreate: false)
         #expect(first.count == 32)
         #expect(try provider.derivedKey(mayCreate: false) == first)  // deterministic: nothing stored
@@ -35,7 +35,7 @@ struct TPM2TokenTests {
         defer { module.finalize() }
         let session = try module.openSession(slot: module.slot(matching: uri))
         if let pin = uri.pinValue { try session.login(pin: SecretBytes(Array(pin.utf8))) }
-        let key = try PKCS11KeyProvider(uri: uri).tokenKey(in: session, mayCreate: false)
+        let key = try PKCS11KeyProvider(uri: uri, storeIdentifier: PKCS11StoreIdentifier.random()).tokenKey(in: session, mayCreate: false)
         // tpm2-pkcs11 answers a sensitive CKA_VALUE with CKR_OK and zero bytes, SoftHSM2 with
         // CKR_ATTRIBUTE_SENSITIVE: either way no key byte comes out.
         do {
@@ -51,7 +51,7 @@ struct TPM2TokenTests {
     @Test func generatingAGenericSecretIsRefusedWithAHint() throws {
         let uri = try uri()
         let absent = try PKCS11URI(path: uri.path.filter { $0.name != "object" } + [PKCS11URI.Attribute(name: "object", text: "absent-key")], query: uri.query)
-        let error = #expect(throws: PKCS11Error.self) { try PKCS11KeyProvider(uri: absent).derivedKey(mayCreate: true) }
+        let error = #expect(throws: PKCS11Error.self) { try PKCS11KeyProvider(uri: absent, storeIdentifier: PKCS11StoreIdentifier.random()).derivedKey(mayCreate: true) }
         #expect(error?.returnValue == .functionNotSupported)
         #expect(error?.reason.contains("tpm2_ptool addkey") == true)
     }

@@ -1,0 +1,133 @@
+// `mfa keys` against SoftHSM2 tokens: two stores keyed in one token get different keys (a
+// per-store identifier in the provider setting is bound into both token derivations), a store
+// whose PowerAuth activation depends on the token's possession key cannot be moved off the
+// token, a store moved onto a token keeps each activation's possession key, and one migration
+// asks for a token's PIN once.
+
+import CryptoPrimitives
+import Foundation
+import SecureStore
+import Testing
+@testable import PKCS11
+
+extension SoftHSMSuite {
+    @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: mfaExecutable), "the mfa executable is not built"))
+    struct KeysCommandSafetyTests {
+        /// Runs `mfa arguments` against `token`, `input` on standard input.
+        func mfa(_ arguments: [String], token: SoftHSMToken, input: String = "") throws -> (status: Int32, output: String, error: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: mfaExecutable)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["SOFTHSM2_CONF": token.configuration]) { $1 }
+            let output = Pipe(), error = Pipe(), standardInput = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            process.standardInput = standardInput
+            try process.run()
+            standardInput.fileHandleForWriting.write(Data(input.utf8))
+            try standardInput.fileHandleForWriting.close()
+            let out = output.fileHandleForReading.readDataToEndOfFile(), err = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        }
+
+        /// A temporary parent directory with a 0600 PIN file in it.
+        func workspace() throws -> (parent: String, pinFile: String) {
+            let parent = FileManager.default.temporaryDirectory.path + "/mfa-keys-safety-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            let pinFile = parent + "/pin"
+            try "1234\n".write(toFile: pinFile, atomically: true, encoding: .utf8)
+            chmod(pinFile, 0o600)
+            return (parent, pinFile)
+        }
+
+        /// The provider the store at `directory` records, as a PKCS #11 provider.
+        func tokenProvider(_ directory: String) throws -> PKCS11KeyProvider? {
+            try StoreProviderChoice.recorded(in: directory).keyProvider(secret: nil) as? PKCS11KeyProvider
+        }
+
+        @Test func twoStoresOnOneTokenHaveDifferentKeys() throws {
+            let token = try SoftHSMToken()
+            let (parent, pinFile) = try workspace()
+            defer { try? FileManager.default.removeItem(atPath: parent) }
+            let uri = "pkcs11:token=\(token.label)?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)"
+            let first = parent + "/first", second = parent + "/second"
+            #expect(try mfa(["keys", "use", uri, "--store", first], token: token).status == 0)
+            #expect(try mfa(["keys", "use", uri, "--store", second], token: token).status == 0)
+            token.activate()
+            let firstProvider = try #require(try tokenProvider(first)), secondProvider = try #require(try tokenProvider(second))
+            let firstKey = try firstProvider.storeKey(directory: first), secondKey = try secondProvider.storeKey(directory: second)
+            #expect(firstKey.secret != secondKey.secret)
+            let firstPossession = try PKCS11PossessionKeySource(provider: firstProvider).derive(instanceID: "default")
+            let secondPossession = try PKCS11PossessionKeySource(provider: secondProvider).derive(instanceID: "default")
+            #expect(firstPossession.withUnsafeBytes { Array($0) } != secondPossession.withUnsafeBytes { Array($0) })
+
+            // The first store's records under the second store's identifier do not open.
+            let store = try SecureStore(directory: first, keyProvider: firstProvider)
+            try store.write(SecretBytes(Array("activation".utf8)), to: "powerauth.default.activation")
+            try FileManager.default.removeItem(atPath: first + "/.provider")
+            try FileManager.default.copyItem(atPath: second + "/.provider", toPath: first + "/.provider")
+            let swapped = try #require(try tokenProvider(first))
+            let error = #expect(throws: SecureStoreError.self) { try SecureStore(directory: first, keyProvider: swapped).read("powerauth.default.activation") }
+            #expect(error?.kind == .foreignKey || error?.kind == .authenticationFailed, "\(String(describing: error))")
+        }
+
+        @Test func aStoreWhoseActivationUsesTheTokenPossessionKeyStaysOnTheToken() throws {
+            let token = try SoftHSMToken()
+            let (parent, pinFile) = try workspace()
+            defer { try? FileManager.default.removeItem(atPath: parent) }
+            let uri = "pkcs11:token=\(token.label)?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)"
+            let store = parent + "/store"
+            let configured = try mfa(["powerauth", "configure", "--store", store, "--instance", "work", "--config-string",
+                                      MFAKeysCommandTests.configurationString, "--base-url", "https://pa.example.com", "--key-provider", uri], token: token)
+            #expect(configured.status == 0, "\(configured.error)")
+            token.activate()
+            let provider = try #require(try tokenProvider(store))
+            // An activation made with the token-derived possession key (its record's content is the SDK's).
+            try SecureStore(directory: store, keyProvider: provider).write(SecretBytes(Array("activation".utf8)), to: "powerauth.work.activation")
+            let before = try StoreSettings.provider(in: store)
+
+            for target in ["file", "passphrase", "pkcs11:token=\(token.label);object=other-key?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)"] {
+                let moved = try mfa(["keys", "migrate", "--to", target, "--store", store], token: token, input: "a passphrase\n")
+                #expect(moved.status == 2, "\(target): \(moved.error)")
+                #expect(moved.error.contains("work"), "\(moved.error)")
+                #expect(try StoreSettings.provider(in: store) == before)
+            }
+        }
+
+        @Test func aStoreMovedOntoATokenKeepsItsPossessionKey() throws {
+            let token = try SoftHSMToken()
+            let (parent, pinFile) = try workspace()
+            defer { try? FileManager.default.removeItem(atPath: parent) }
+            let uri = "pkcs11:token=\(token.label)?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)"
+            let store = parent + "/store"
+            #expect(try mfa(["powerauth", "configure", "--store", store, "--config-string", MFAKeysCommandTests.configurationString,
+                             "--base-url", "https://pa.example.com"], token: token).status == 0)
+            let possession = try #require(try SecureStore(directory: store).read("mfa.powerauth.default.possession"))
+            try SecureStore(directory: store).write(SecretBytes(Array("activation".utf8)), to: "powerauth.default.activation")
+            let moved = try mfa(["keys", "migrate", "--to", uri, "--store", store], token: token)
+            #expect(moved.status == 0, "\(moved.error)")
+            token.activate()
+            let reopened = try SecureStore(directory: store, keyProvider: try #require(try tokenProvider(store)))
+            #expect(try reopened.read("mfa.powerauth.default.possession") == possession)
+        }
+
+        @Test func oneMigrationAsksForTheTokenPINOnce() throws {
+            let token = try SoftHSMToken()
+            let (parent, _) = try workspace()
+            defer { try? FileManager.default.removeItem(atPath: parent) }
+            let store = parent + "/store"
+            try SecureStore(directory: store).write(SecretBytes(Array("record".utf8)), to: "record")
+            let onToken = "pkcs11:token=\(token.label);object=first?module-path=\(SoftHSM.modulePath)"
+            let first = try mfa(["keys", "migrate", "--to", onToken, "--store", store], token: token, input: "1234\n")
+            #expect(first.status == 0, "\(first.error)")
+            // From one key object to another on the same token: the PIN is read once, for both.
+            let other = "pkcs11:token=\(token.label);object=second?module-path=\(SoftHSM.modulePath)"
+            let second = try mfa(["keys", "migrate", "--to", other, "--store", store + "/"], token: token, input: "1234\n")
+            #expect(second.status == 0, "\(second.error)")
+            token.activate()
+            let provider = try StoreProviderChoice.recorded(in: store).keyProvider(secret: SecretBytes(Array("1234".utf8)))
+            #expect(try SecureStore(directory: store, keyProvider: provider).read("record")?.unsafeExposedBytes == Array("record".utf8))
+        }
+    }
+}
