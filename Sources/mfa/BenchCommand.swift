@@ -4,7 +4,8 @@
 // the one-thread and N-process figures of the same run are printed beside it (BenchScaling).
 // `mfa bench --filter A|B --iterations N` runs each row named exactly A, B … once to warm up and
 // then N times untimed inside `BenchmarkHarness.instructionCountedRun`, for callgrind
-// (`Benchmarks/instruction-counts`).
+// (`Benchmarks/instruction-counts`). `mfa bench --key-provider file|passphrase|pkcs11:<URI>`
+// measures a store key provider instead (BenchKeyProviders).
 
 import MFACommandLine
 import BenchmarkKit
@@ -19,6 +20,7 @@ enum BenchCommand {
         var countedIterations: Int?
         var threads = 1
         var againstProcesses = false
+        var keyProvider: String?
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
@@ -33,6 +35,9 @@ enum BenchCommand {
                 index += 1
             case "--against-processes":
                 againstProcesses = true
+            case "--key-provider" where index + 1 < arguments.count:
+                keyProvider = arguments[index + 1]  // a PIN never comes from here (BenchKeyProviders)
+                index += 1
             case "--child" where index == 0 && arguments.count == 4:
                 // Internal: one child of `--against-processes` (NAME ITERATIONS ROUNDS).
                 guard let row = BenchmarkCatalog.all.first(where: { $0.name == arguments[1] }),
@@ -54,6 +59,12 @@ enum BenchCommand {
                 return usage("unknown argument \(arguments[index])")
             }
             index += 1
+        }
+        if let keyProvider {
+            guard threads == 1, !againstProcesses, countedIterations == nil else {
+                return usage("--key-provider takes no --threads, --against-processes or --iterations")
+            }
+            return BenchKeyProviders.run(keyProvider, filter: filter, minTime: minTime, json: json)
         }
         if let countedIterations {
             // Exact names, in the order given, so each callgrind dump belongs to one row.
@@ -134,7 +145,7 @@ enum BenchCommand {
     }
 
     private static func usage(_ message: String) -> Int32 {
-        StandardStreams.writeError("mfa bench: \(message)\nusage: mfa bench [--filter TEXT] [--min-time SECONDS] [--threads N [--against-processes]] [--json] | --filter NAME|NAME… --iterations N\n")
+        StandardStreams.writeError("mfa bench: \(message)\nusage: mfa bench [--filter TEXT] [--min-time SECONDS] [--threads N [--against-processes]] [--json] | --filter NAME|NAME… --iterations N | --key-provider PROVIDER [--filter TEXT] [--min-time SECONDS] [--json]\n")
         return 2
     }
 }
