@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "PKCS11", dependencies: ["SecureStore", "CryptoPrimitives"]),
         // Layer 3 support: the HTTPTransport protocol, logging with redaction, a replaying
         // transport. No Foundation networking: a device may bring its own HTTP stack.
-        .target(name: "AuthNetworking", dependencies: ["ProtocolSupport"]),
+        .target(name: "AuthNetworking", dependencies: ["ProtocolSupport", "CryptoPrimitives"]),
         // Layer 3 support: the default transport, the one target that imports FoundationNetworking.
         .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
         // Layer 3 support: plain HTTP/1.1 over a Glibc socket, no Foundation, no TLS.
@@ -126,7 +126,9 @@ let package = Package(
                                                        "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
-        .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine"]),
+        // `mfa`'s verbs run in process against loopback servers (PowerAuthServer answers PowerAuth).
+        .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine", "mfa", "PowerAuth", "PowerAuthServer", "PowerAuthSDK", "SaltEdge", "SaltEdgeAuthenticator",
+                                                            "CryptoPrimitives", "ProtocolSupport", "SecureStore", "TestSupport"]),
     ]
 )
 

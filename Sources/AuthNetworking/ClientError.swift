@@ -80,7 +80,11 @@ extension ClientError {
     public static func == (a: Self, b: Self) -> Bool { a.code == b.code }
 
     /// `code: message [HTTP n] [server code] (cause)`.
-    public var description: String {
+    public var description: String { standardDescription }
+
+    /// `code: message [HTTP n] [server code] (cause)`: the text every client error prints unless
+    /// its domain writes its own.
+    public var standardDescription: String {
         var text = "\(code): \(message)"
         if let httpStatus { text += " [HTTP \(httpStatus)]" }
         if let serverCode { text += " [\(serverCode)]" }

@@ -7,7 +7,7 @@ public import ProtocolSupport
 
 /// Sends one request and returns the response.
 ///
-/// An implementation resolves ``ProtocolSupport/HTTPRequest/path`` against its own base URL,
+/// An implementation resolves `HTTPRequest.path` against its own base URL,
 /// sends the headers and the exact body bytes (a signature may cover them), and returns any
 /// HTTP status as a response — a 4xx or 5xx is an answer, not a transport error. Every
 /// implementation applies ``HTTPSendPolicy``: it refuses a control character in a header or the
@@ -46,7 +46,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The request itself could not be formed or was refused before sending (a malformed URL,
         /// a refused scheme, a control character in a header or the target: ``HTTPSendPolicy``).
         case invalidRequest
-        /// The request's absolute URL is refused by the client's ``ProtocolSupport/URLPolicy``
+        /// The request's absolute URL is refused by the client's `URLPolicy`
         /// (``URLPolicyMiddleware``); nothing was sent.
         case urlRefused
         /// The server answered with a redirect (3xx), which is never followed; ``TransportError/underlying``

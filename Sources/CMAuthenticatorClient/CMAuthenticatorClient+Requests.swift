@@ -14,7 +14,7 @@ public struct PendingAuthentication: Sendable, Equatable {
     public let environmentID: String
     /// The environment's display name.
     public let environmentName: String
-    /// The request: instant (approve / deny) or an OTP to show until ``CMAuthenticator/AuthenticationRequest/expiresAt``.
+    /// The request: instant (approve / deny) or an OTP to show until `AuthenticationRequest.expiresAt`.
     public let request: CMAuthenticator.AuthenticationRequest
 }
 
@@ -39,8 +39,8 @@ extension CMAuthenticatorClient {
     }
 
     /// Approves an instant request (`PUT …/instant/{id}` with `approved`, §4). Returns the
-    /// status the server reports, if any. An OTP request is ``CMClientError/Reason/invalidInput``;
-    /// an expired one (locally or HTTP 410) ``CMClientError/Reason/requestExpired``.
+    /// status the server reports, if any. An OTP request is `CMClientError.Reason.invalidInput`;
+    /// an expired one (locally or HTTP 410) `CMClientError.Reason.requestExpired`.
     @discardableResult
     public func approve(_ pending: PendingAuthentication) async throws(CMClientError) -> String? {
         try await answer(.approved, pending)
@@ -67,7 +67,7 @@ extension CMAuthenticatorClient {
     }
 
     /// Polls every stored environment every `interval` (the first fetch at once; held to
-    /// ``AuthNetworking/PollingInterval``) and yields the open requests whenever the set changes.
+    /// `PollingInterval`) and yields the open requests whenever the set changes.
     /// A failed fetch is retried after a doubling delay (up to 60 s) and the sequence goes on;
     /// an unregistered device or a broken store ends it with that error; cancelling the consumer
     /// ends it quietly.

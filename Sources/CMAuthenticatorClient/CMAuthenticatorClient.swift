@@ -13,11 +13,6 @@ public import SecureStore
 /// A CM Authenticator device: phone registration, environments linked by QR code, pending
 /// authentication requests answered with approve / deny, OTPs shown until they expire.
 public actor CMAuthenticatorClient {
-    /// Makes a transport for the base URL. `pins` is `nil` only for the certificate list itself
-    /// (not pinned on either official client, §6); otherwise the transport must refuse a TLS
-    /// peer none of whose digests is pinned (see ``AuthNetworking/CertificatePins``).
-    public typealias TransportFactory = @Sendable (_ baseURL: String, _ pins: CertificatePins?) throws(TransportError) -> any HTTPTransport
-
     /// How the certificate pins of §6 are used.
     public enum Pinning: Sendable {
         /// Fetch `/certificate`, keep the entries whose signature verifies under `listKey` (CM's
@@ -29,40 +24,80 @@ public actor CMAuthenticatorClient {
         case disabledTransportCannotPin
     }
 
-    let records: DeviceRecords
-    let transportFor: TransportFactory
-    /// The service's base URL (``CMAuthenticator/defaultBaseURL`` by default).
-    public let baseURL: String
-    /// What the device says about itself at registration (§2).
-    public let device: CMAuthenticator.DeviceDescription
-    /// The `User-Agent` of every request (§1).
-    public let clientDescription: CMAuthenticator.ClientDescription
-    /// How pins are used.
-    public let pinning: Pinning
-    /// The bearer token shape (Android's by default, §5).
-    public let tokenStyle: CMAuthenticator.TokenStyle
-    /// Which URLs requests may go to (checked on the base URL here and on every request's URL).
-    let urlPolicy: URLPolicy
-    let now: @Sendable () -> Date
+    /// How the client is set up: the service, the device, pinning, and the layer-3 members
+    /// every client shares (``AuthNetworking/ClientConfiguration``).
+    public struct Configuration: ClientConfiguration {
+        /// The service's base URL (``CMAuthenticator/defaultBaseURL`` by default).
+        public var baseURL: String
+        /// What the device says about itself at registration (§2).
+        public var device: CMAuthenticator.DeviceDescription
+        /// The `User-Agent` of every request (§1).
+        public var clientDescription: CMAuthenticator.ClientDescription
+        /// How pins are used (enforced by default, §6).
+        public var pinning: Pinning
+        /// The bearer token shape (Android's by default, §5).
+        public var tokenStyle: CMAuthenticator.TokenStyle
+        /// Which URLs requests may go to (checked on the base URL when the client is made and on
+        /// every request's URL).
+        public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
+        /// The local wall clock (bearer-token times, request expiry, the pin list's age).
+        public var clock: @Sendable () -> Date = ClientDefaults.clock
+        /// The random source. The CM protocol draws no random bytes on the device (its tokens are
+        /// HMACs over the clock, §5); carried so that every client is configured alike.
+        public var random: any RandomSource & Sendable = ClientDefaults.random
+        /// When set, every exchange is logged through ``AuthNetworking/LoggingMiddleware``
+        /// (the bearer `Authorization` header and secret body members redacted).
+        public var logger: Logger? = ClientDefaults.logger
 
-    /// A client keeping its state in `store`. Throws ``CMClientError/Reason/invalidInput`` when
-    /// `urlPolicy` refuses `baseURL` (https only by default).
-    public init(store: SecureStore, baseURL: String = CMAuthenticator.defaultBaseURL, device: CMAuthenticator.DeviceDescription,
-                clientDescription: CMAuthenticator.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, system: "Linux",
-                                                                               architecture: "unknown", locale: "en"),
-                transport: @escaping TransportFactory, pinning: Pinning = .enforced(), urlPolicy: URLPolicy = .httpsOnly,
-                tokenStyle: CMAuthenticator.TokenStyle = .android, now: @escaping @Sendable () -> Date = { Date() }) throws(CMClientError) {
-        guard urlPolicy.permits(baseURL) else { throw CMClientError(.invalidInput, "\(baseURL) is refused by the URL policy") }
+        /// A configuration for `device`; every other part optional (the layer-3 members default
+        /// to ``AuthNetworking/ClientDefaults``).
+        public init(baseURL: String = CMAuthenticator.defaultBaseURL, device: CMAuthenticator.DeviceDescription,
+                    clientDescription: CMAuthenticator.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, system: "Linux",
+                                                                                   architecture: "unknown", locale: "en"),
+                    pinning: Pinning = .enforced(), tokenStyle: CMAuthenticator.TokenStyle = .android,
+                    urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clock: @escaping @Sendable () -> Date = ClientDefaults.clock,
+                    random: any RandomSource & Sendable = ClientDefaults.random, logger: Logger? = ClientDefaults.logger) {
+            self.baseURL = baseURL
+            self.device = device
+            self.clientDescription = clientDescription
+            self.pinning = pinning
+            self.tokenStyle = tokenStyle
+            setClientMembers(urlPolicy: urlPolicy, clock: clock, random: random, logger: logger)
+        }
+    }
+
+    let records: DeviceRecords
+    /// Makes the transport for the base URL. `pins` is `nil` only for the certificate list itself
+    /// (not pinned on either official client, §6); otherwise the transport must refuse a TLS
+    /// peer none of whose digests is pinned (see ``AuthNetworking/CertificatePins``).
+    let transportFor: HTTPTransportFactory
+    /// The configuration.
+    public nonisolated let configuration: Configuration
+
+    /// A client keeping its state in `store`, sending through the transport `transport` makes
+    /// for the base URL and the pins in force. Throws ``CMClientError/Reason/invalidInput`` when
+    /// the configuration's URL policy refuses its base URL (https only by default).
+    public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory) throws(CMClientError) {
+        guard configuration.urlPolicy.permits(configuration.baseURL) else {
+            throw CMClientError(.invalidInput, "\(configuration.baseURL) is refused by the URL policy")
+        }
         records = DeviceRecords(store: store)
         transportFor = transport
-        self.baseURL = baseURL
-        self.device = device
-        self.clientDescription = clientDescription
-        self.pinning = pinning
-        self.tokenStyle = tokenStyle
-        self.urlPolicy = urlPolicy
-        self.now = now
+        self.configuration = configuration
     }
+
+    /// The service's base URL.
+    public nonisolated var baseURL: String { configuration.baseURL }
+    /// What the device says about itself at registration (§2).
+    public nonisolated var device: CMAuthenticator.DeviceDescription { configuration.device }
+    /// The `User-Agent` of every request (§1).
+    public nonisolated var clientDescription: CMAuthenticator.ClientDescription { configuration.clientDescription }
+    /// How pins are used.
+    public nonisolated var pinning: Pinning { configuration.pinning }
+    /// The bearer token shape (§5).
+    public nonisolated var tokenStyle: CMAuthenticator.TokenStyle { configuration.tokenStyle }
+    nonisolated var urlPolicy: URLPolicy { configuration.urlPolicy }
+    nonisolated var now: @Sendable () -> Date { configuration.clock }
 
     // MARK: Device (§2)
 
@@ -164,6 +199,15 @@ public actor CMAuthenticatorClient {
     /// Forgets an environment here only (the server keeps the link).
     public func removeEnvironmentLocally(id: String) throws(CMClientError) { try records.removeEnvironment(id: id) }
 
+    /// Forgets this device's registration here (cm-authenticator.md §2, §3): every environment's
+    /// secret, then the device record with its id and cached pins; the next ``register(phoneNumber:)``
+    /// starts afresh. The service is not told: unlink the environments first
+    /// (``unregisterEnvironment(id:)``) for it to stop sending their requests.
+    public func removeRegistrationLocally() throws(CMClientError) {
+        for environment in try records.environments() { try records.removeEnvironment(id: environment.id) }
+        try records.removeDevice()
+    }
+
     // MARK: Plumbing
 
     func requests(deviceID: String?) -> CMAuthenticator.Requests {
@@ -182,10 +226,13 @@ public actor CMAuthenticatorClient {
     }
 
     /// Every request's middlewares (DESIGN.md §1), around the caller's transport pinned with
-    /// `pins` (§6): the URL policy, header validation, the size limits, redirect refusal.
+    /// `pins` (§6): the URL policy, header validation, logging when the configuration has a
+    /// logger, the size limits, redirect refusal.
     func pipeline(_ pins: CertificatePins?) throws(TransportError) -> SendPipeline {
-        SendPipeline(transport: try transportFor(baseURL, pins), middlewares: [
-            URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), HeaderValidationMiddleware(), ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+        SendPipeline(transport: try transportFor.transport(baseURL: baseURL, pins: pins), middlewares: [
+            URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), HeaderValidationMiddleware(),
+        ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
+            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
         ])
     }
 

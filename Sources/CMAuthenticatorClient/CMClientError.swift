@@ -7,29 +7,22 @@ import CMAuthenticator
 public import ProtocolSupport
 public import SecureStore
 
+/// The CM Authenticator client's errors: nothing beyond the shared shape; the server code is
+/// the protocol core's, when a server answered.
+public enum CMErrorDomain: ClientErrorDomain {}
+
 /// Why a CM Authenticator client operation failed.
-public struct CMClientError: ClientError {
-    /// What went wrong, for callers to switch on.
-    public typealias Code = ClientErrorCodeOf<CMClientError>
+public typealias CMClientError = SDKError<CMErrorDomain>
 
-    /// The earlier name of ``Code``.
-    public typealias Reason = Code
-
-    /// What went wrong.
-    public let code: Code
-    /// The message, cause, HTTP status and place.
-    public let details: ClientErrorDetails
-
+extension SDKError where Domain == CMErrorDomain {
     /// The store's error.
     public var storeError: SecureStoreError? { cause as? SecureStoreError }
-    /// The server's error code, when a server answered with one.
-    public var serverCode: String? { httpStatus == nil ? nil : protocolError.map { $0.code.rawValue } }
 
     /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause.
     public init(_ code: Code, _ message: String, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
-        self.code = code
-        details = ClientErrorDetails(message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus, file: file, line: line)
+        self.init(code, message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus, extra: (),
+                  file: file, line: line)
     }
 
     /// The error of a non-2xx answer (§1, §3, §4).

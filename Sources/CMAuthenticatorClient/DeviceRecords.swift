@@ -61,6 +61,12 @@ struct DeviceRecords: Sendable {
         }
     }
 
+    /// Removes the device record (no registration afterwards).
+    func removeDevice() throws(CMClientError) {
+        let records = try deviceRecord
+        do { try records.remove() } catch { throw CMClientError(.store, "cm.device cannot be removed", storeError: error) }
+    }
+
     /// Changes the device record under the store's lock: `change` sees the freshest stored copy
     /// and should set only the fields it means to change (cm-authenticator.md §6, §8: the pins
     /// and their refresh time survive a registration update, and the reverse).

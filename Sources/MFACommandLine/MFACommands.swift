@@ -1,13 +1,20 @@
 // Every command of `mfa`, declared once (DESIGN.md §3): the families' verbs and options, from
 // which the parser, the help at every level and docs/cli-reference.md come (CommandModel*.swift).
 // The same option means the same in every family: `--store`, `--json`, `--allow-http-loopback`.
+// The same verb means the same in every SDK family: `configure` stores the family's settings
+// (the loopback opt-out among them, used by every later verb and never asked again), `status`
+// prints what is stored here (and the server's view where there is a registration to ask about),
+// `remove` deletes a registration (on the server too where there is one there, unless `--local`).
+// The one a verb acts on is a positional argument (`remove <connection-id>`, `show <authorization-id>`,
+// `remove <user-id>`); PowerAuth keeps one activation per `--instance`, CM one device per store.
 
 /// The declarations of `mfa`.
 public enum MFACommands {
     static let json = OptionSpec.flag("--json", "machine-readable output: one JSON document per result, errors too")
     static let store = OptionSpec.value("--store", "DIR", "the secure store (default $XDG_DATA_HOME/swiftmfa or ~/.local/share/swiftmfa)")
     static let loopback = OptionSpec.flag("--allow-http-loopback",
-                                          "accept http:// to 127.0.0.1 / localhost (test servers only; configure remembers it)")
+                                          "accept http:// to 127.0.0.1 / localhost (test servers only; stored: later verbs use it)")
+    static let local = OptionSpec.flag("--local", "forget it on this device only (the server is not told)")
     static let exitNote = "Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store."
     static let secretNote = "Secrets (passwords, PINs, codes, QR secrets) never come from an argument, which every local user can read: "
         + "from the file `NAME-file F` names (mode 0600; a file others may read is refused), else from the terminal without echo, "
@@ -38,8 +45,11 @@ public enum MFACommands {
 
     static let acvp = FamilySpec("acvp", "A lab's ACVP workflow: answer a prompt file, check a response against expected results", verbs: [
         VerbSpec("respond", "Write the response file an ACVP server expects for PROMPT", arguments: ["PROMPT"],
-                 options: [.value("--output", "FILE", "where to write the response (default: standard output)")]),
-        VerbSpec("check", "Compare a response file with expected results", arguments: ["RESPONSE", "EXPECTED"], options: [json]),
+                 options: [.value("--output", "FILE", "where to write the response (default: standard output)"),
+                           .value("-o", "FILE", "the same as --output")]),
+        VerbSpec("check", "Compare a response file with expected results (the IUT's random keys and signatures are validated against the prompt)",
+                 arguments: ["RESPONSE", "EXPECTED"],
+                 options: [json, .value("--prompt", "PROMPT", "the prompt, for validating random answers (default: prompt.json beside EXPECTED)")]),
     ], notes: ["Exit status: 0 all cases agree, 1 any case differs, 2 usage or unreadable file."])
 
     static let bench = FamilySpec(command: VerbSpec(
@@ -48,7 +58,8 @@ public enum MFACommands {
                   .value("--min-time", "SECONDS", "the least time per round (0.001-3600, default 0.2)"),
                   .value("--threads", "N", "N threads at once; the aggregate ops/s (1-1024)"),
                   .flag("--against-processes", "with --threads N: also N processes, and threads as a fraction of them"),
-                  .value("--iterations", "N", "run each named row N times untimed, for callgrind")]),
+                  .value("--iterations", "N", "run each named row N times untimed, for callgrind"),
+                  .value("--key-provider", "PROVIDER", "file, passphrase or pkcs11:URI: time a PowerAuth 2FA signature and a store open on a throw-away store keyed by it (the PIN from the URI's pin-source or the terminal)")]),
         notes: ["Row names are layer/algorithm/op[/size], e.g. p256/ecdsa/sign, aes128/cbc/encrypt/1KiB."])
 
     static let selftest = FamilySpec(command: VerbSpec("selftest", "Run the engine's known-answer self-tests", options: [json]))
@@ -57,20 +68,25 @@ public enum MFACommands {
         "generate", "Print a generated source table: p256-tables or bn254cx-constants", arguments: ["TABLE"]))
 
     static let powerAuth = FamilySpec("powerauth", "PowerAuth 3.x: activate this device, check its status, sign requests, call your API",
-                                      sharedOptions: [store, .value("--instance", "NAME", "the activation namespace (default \"default\")"), json, loopback],
+                                      sharedOptions: [store, .value("--instance", "NAME", "the activation namespace (default \"default\")"), json],
                                       verbs: [
         VerbSpec("configure", "Store the application's configuration string and the server's base URL", options: [
             .value("--config-string", "S", "the configuration string (APP_KEY, APP_SECRET, the master server key)"),
             .value("--base-url", "URL", "the PowerAuth server (https; http only to loopback with --allow-http-loopback)"),
-            .value("--protocol", "VERSION", "3.0-3.3 for new activations (default 3.3)"), keyProvider]),
+            .value("--protocol", "VERSION", "3.0-3.3 for new activations (default 3.3)"), loopback, keyProvider]),
         VerbSpec("activate", "Activate with an activation code (its signature is checked first), then set the password", options: [
             .secret("--code", "the activation code CODE#SIGNATURE"), .value("--name", "NAME", "the activation's name on the server"), passwordFile]),
-        VerbSpec("status", "The activation's status; a counter ahead of the server is synchronised or reported as a deadlock"),
+        VerbSpec("status", "What is stored (configured? the activation's id) and, when activated, the server's status; "
+                 + "a counter ahead of the server is synchronised or reported as a deadlock"),
         VerbSpec("sign", "Print the X-PowerAuth-Authorization header for a request", options: [
             .value("--method", "M", "GET, POST, PUT or DELETE"), .value("--uri-id", "ID", "the request's URI identifier"), bodyFile, factors, passwordFile]),
         VerbSpec("call", "Send a signed, token-signed or end-to-end encrypted request to your API", options: [
-            .value("--path", "P", "the request path"), bodyFile, .value("--uri-id", "ID", "sign with this URI identifier"),
-            .value("--token", "NAME", "sign with this token instead"), .value("--encrypt", "application|activation", "end-to-end encryption scope"),
+            .value("--path", "P", "the request path"), .value("--method", "GET|POST|PUT|DELETE", "the request's method (default POST)"),
+            .value("--query", "K=V", "a query parameter; a signed GET signs their canonical form, which the SDK builds", repeatable: true),
+            .value("--body-file", "F", "the request object (JSON), sent as {\"requestObject\": …}; none for a GET"),
+            .value("--uri-id", "ID", "sign with this URI identifier"),
+            .value("--token", "NAME", "sign with this token instead (no password: the token is possession-only unless --factors says)"),
+            .value("--encrypt", "application|activation", "end-to-end encryption scope (POST without --query)"),
             factors, passwordFile]),
         VerbSpec("token", "Create or remove a token", verbs: [
             VerbSpec("create", "Create the token NAME", options: [.value("--name", "NAME", "the token's name"), factors, passwordFile]),
@@ -78,22 +94,26 @@ public enum MFACommands {
         ]),
         VerbSpec("change-password", "Change the password (checked by the server first)", options: [
             passwordFile, .value("--new-password-file", "F", "the new password, from a file of mode 0600")]),
-        VerbSpec("remove", "Remove the activation (on the server too, unless --local)", options: [
-            .flag("--local", "forget it on this device only"), passwordFile]),
+        VerbSpec("remove", "Remove the activation (on the server too, unless --local)", options: [local, passwordFile]),
     ], notes: [secretNote, exitNote])
 
     static let saltEdge = FamilySpec("saltedge", "Salt Edge Authenticator v2: connect to a bank, watch and confirm authorizations, consents",
-                                     sharedOptions: [store, json, loopback], verbs: [
+                                     sharedOptions: [store, json], verbs: [
+        VerbSpec("configure", "Store the settings every later verb uses (the loopback opt-out; nothing is sent)", options: [loopback]),
+        VerbSpec("status", "What is stored: configured? the loopback opt-out, the connections"),
         VerbSpec("connect", "Create a connection from the bank's deep link; prints the page to open", arguments: ["deep-link"]),
         VerbSpec("complete", "Finish a connection with the redirect the bank sent", arguments: ["connection-id", "redirect-url"]),
         VerbSpec("connections", "List the connections"),
         VerbSpec("rename", "Rename a connection", arguments: ["connection-id", "name"]),
         VerbSpec("authorizations", "List (or watch) pending authorizations", options: [connection, watch, interval]),
+        VerbSpec("show", "One authorization; waits (bounded) while it is being processed, then prints it or its final status",
+                 arguments: ["authorization-id"], options: [connection, .value("--timeout", "SECONDS", "the longest wait (0.1-3600, default 30)"),
+                                                            .value("--interval", "SECONDS", "seconds between fetches while processing (0.1-60, default 3)")]),
         VerbSpec("confirm", "Confirm an authorization", arguments: ["authorization-id"], options: [connection]),
         VerbSpec("deny", "Deny an authorization", arguments: ["authorization-id"], options: [connection]),
         VerbSpec("action", "Submit an instant action from its deep link", arguments: ["deep-link"], options: [connection]),
         VerbSpec("consents", "List consents, or revoke one", options: [connection, .value("--revoke", "CONSENT-ID", "revoke this consent")]),
-        VerbSpec("revoke", "Revoke a connection (at the bank and here)", arguments: ["connection-id"]),
+        VerbSpec("remove", "Remove a connection (revoked at the bank too, unless --local)", arguments: ["connection-id"], options: [local]),
     ], notes: [exitNote])
 
     static let cm = FamilySpec("cm", "CM Authenticator: register this device, link environments, approve or deny requests",
@@ -104,7 +124,7 @@ public enum MFACommands {
             .value("--app-key", "KEY", "the app key sent at registration"), keyProvider]),
         VerbSpec("register", "Register by phone (the service sends an SMS), then finish with the SMS code", options: [
             .value("--phone", "NUMBER", "start: the phone number, e.g. +31601234567"), .secret("--code", "finish: the SMS code")]),
-        VerbSpec("status", "The device's registration status"),
+        VerbSpec("status", "What is stored (configured? the device id, the environments) and, when registered, the server's status"),
         VerbSpec("environment", "Link, list or remove environments", verbs: [
             VerbSpec("add", "Link an environment from its QR text <id>,<secret> (a secret: file or standard input)", options: [
                 .value("--qr-file", "F", "the QR text, from a file of mode 0600 (else the terminal or standard input)")]),
@@ -114,6 +134,8 @@ public enum MFACommands {
         VerbSpec("requests", "List (or watch) pending authentication requests", options: [watch, interval]),
         VerbSpec("approve", "Approve a request", arguments: ["request-id"]),
         VerbSpec("deny", "Deny a request", arguments: ["request-id"]),
+        VerbSpec("remove", "Remove the device's registration: every environment unlinked on the server (unless --local), then forgotten here",
+                 options: [local]),
     ], notes: [secretNote, exitNote])
 
     static let mpin = FamilySpec("mpin", "MIRACL MFA (M-Pin): register a user with a PIN, authenticate, sign",
@@ -122,6 +144,7 @@ public enum MFACommands {
             .value("--backend", "URL", "the platform's backend"), .value("--qr", "TEXT", "a QR text naming the backend"),
             .value("--client-id", "ID", "the OIDC client id"), .value("--trusted-domain", "DOMAIN", "a domain the platform may send the client to"),
             loopback, keyProvider]),
+        VerbSpec("status", "What is stored: configured? the backend, the loopback opt-out, the users"),
         VerbSpec("service", "The service behind a QR text", arguments: ["qr-text"]),
         VerbSpec("session", "The browser session behind an access code", arguments: ["access-code"]),
         VerbSpec("verify", "Start verifying an identity: the platform e-mails a code", options: [
@@ -138,7 +161,7 @@ public enum MFACommands {
             user, pinFile, .value("--signing-pin-file", "F", "the signing PIN, from a file of mode 0600")]),
         VerbSpec("sign", "Sign a document hash with the user's signing identity", options: [
             user, .value("--hash", "HEX", "the document's hash"), .value("--timestamp", "UNIX-SECONDS", "the signature time (default now)"), pinFile]),
-        VerbSpec("delete", "Remove a user from this device", options: [user]),
+        VerbSpec("remove", "Remove a user from this device (the platform keeps no per-device record to revoke)", arguments: ["user-id"]),
     ], notes: [secretNote, "Exit status: 0 ok, 1 refused by the platform, 2 usage, 3 transport or store."])
 
     static let keys = FamilySpec("keys", "The key that opens the secure store: a key file, a passphrase, or a PKCS #11 token (TPM, HSM)",

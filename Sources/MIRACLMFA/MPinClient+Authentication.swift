@@ -4,7 +4,7 @@
 // authorization code, an OTP or a registration code. Wrong PINs are counted; a block deletes the
 // token (HTTP 410).
 
-import AuthNetworking
+public import AuthNetworking
 import CryptoPrimitives
 public import FoundationEssentials
 public import MPin
@@ -109,7 +109,7 @@ extension MPinClient {
             try await refreshTimePermit(&record, settings: settings)
             permit = try cachedPermit(record)
         }
-        var random = SystemRandomSource()
+        var random = randomSource
         let first: MPin.Client.FirstPass
         do { first = try MPin.Client.firstPass(identity: credential.identity, pin: pin, token: credential.token, permit: permit, using: &random) } catch {
             throw MPinError(.crypto, "no randomness for x", protocolError: ProtocolError(error, "pass 1"))
@@ -126,6 +126,19 @@ extension MPinClient {
                                "pass 2 answer")
         let url = request.accessCode == nil ? settings.authenticateURL : settings.mobileAuthenticateURL
         let body = MPinPlatform.authenticateBody(authOTT: pass2.authOTT, authorizationCodeWanted: request.authorizationCodeWanted, purpose: request.purpose)
+        let response = try await sendAuthenticate(to: url, body: body, record: &record)
+        // An empty body is a plain success on the older servers (the 2016 recordings); any other
+        // body must be a JSON object (every member is optional).
+        guard !response.body.isEmpty else {
+            return (MPinPlatform.AuthenticateWire(code: nil, otp: nil, expireTime: nil, ttlSeconds: nil, nowTime: nil, dvsRegisterToken: nil), pass2)
+        }
+        return (try decode(MPinPlatform.AuthenticateWire.self, response, "authenticate answer"), pass2)
+    }
+
+    /// Sends the authenticate request that ends pass 2 (mpin.md §7.1 item 6): a wrong PIN is
+    /// counted against `record` (``recordFailure(_:record:)``) before the error is thrown, and a
+    /// success clears an earlier count. Both go to the store before this returns.
+    func sendAuthenticate(to url: String, body: JSONText, record: inout UserRecord) async throws(MPinError) -> HTTPResponse {
         let response: HTTPResponse
         do { response = try await send(.post, url, body: body, step: .authenticate) } catch {
             try recordFailure(error, record: &record)
@@ -138,12 +151,7 @@ extension MPinClient {
                 return stored ?? record
             }
         }
-        // An empty body is a plain success on the older servers (the 2016 recordings); any other
-        // body must be a JSON object (every member is optional).
-        guard !response.body.isEmpty else {
-            return (MPinPlatform.AuthenticateWire(code: nil, otp: nil, expireTime: nil, ttlSeconds: nil, nowTime: nil, dvsRegisterToken: nil), pass2)
-        }
-        return (try decode(MPinPlatform.AuthenticateWire.self, response, "authenticate answer"), pass2)
+        return response
     }
 
     /// Counts a wrong PIN; on a block (HTTP 410) deletes the token and marks the user blocked

@@ -8,11 +8,11 @@ import FoundationEssentials
 public import MPin
 
 extension MPinClient {
-    /// The PIN lengths a user may choose: 1–9 digits, what ``MPin/PIN/init(decimal:)`` reads
+    /// The PIN lengths a user may choose: 1–9 digits, what `PIN.init(decimal:)` reads
     /// (mpin.md §3). Beyond six digits the PIN is reduced mod MAXPIN = 10⁶.
     public static let pinLengths: ClosedRange<Int> = 1...9
 
-    /// Refuses `pin` with ``MPinError/Reason/invalidInput`` unless it can be a PIN of `length`
+    /// Refuses `pin` with `MPinError.Reason.invalidInput` unless it can be a PIN of `length`
     /// digits: `length` in ``pinLengths``; a PIN read from text has exactly `length` digits; any
     /// PIN is below 10^`length` (mpin.md §3: the integer `pin mod MAXPIN`). Call it before the
     /// first request of a flow that ends in the PIN (registration spends its codes first).

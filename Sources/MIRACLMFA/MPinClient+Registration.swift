@@ -61,13 +61,9 @@ extension MPinClient {
         let settings = try activeSettings()
         let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: accessCode,
                                              activationCode: registrationCode, pushToken: pushToken)
-        let response = try await send(.put, settings.registerURL, body: body, step: .register)
-        let wire = try decode(MPinPlatform.RegisterWire.self, response, "registration answer")
-        return try updateRegistration(of: started, allowed: [.invalid, .startedVerification]) { (fresh: inout UserRecord) throws(MPinError) in
-            try apply(wire, to: &fresh)
+        return try await register(started, at: settings.registerURL, body: body, allowed: [.invalid, .startedVerification]) { fresh in
             fresh.secrets.accessCode = accessCode
-            fresh.state = .startedRegistration
-        }.user
+        }
     }
 
     /// Restarts registration with the same M-Pin ID, e.g. to send the e-mail again
@@ -78,11 +74,22 @@ extension MPinClient {
         let settings = try activeSettings()
         let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: started.secrets.accessCode,
                                              activationCode: nil, pushToken: nil, regOTT: started.secrets.regOTTText)
-        let response = try await send(.put, settings.registerURL + "/" + started.mpinID, body: body, step: .register)
-        let wire = try decode(MPinPlatform.RegisterWire.self, response, "registration answer")
-        return try updateRegistration(of: started, allowed: [.startedRegistration, .activated]) { (fresh: inout UserRecord) throws(MPinError) in
-            try apply(wire, to: &fresh)
+        return try await register(started, at: settings.registerURL + "/" + started.mpinID, body: body,
+                                  allowed: [.startedRegistration, .activated]) { fresh in
             fresh.secrets.pendingClientSecret = nil
+        }
+    }
+
+    /// Sends the register request (`PUT registerURL`) and applies its answer to the freshest
+    /// record of `started`, which must still be in one of `allowed`: the issued M-Pin ID and
+    /// `regOTT`, then `finish`, and the user moves to ``MPinUser/State/startedRegistration``.
+    private func register(_ started: UserRecord, at url: String, body: JSONText, allowed: Set<MPinUser.State>,
+                          _ finish: (inout UserRecord) -> Void) async throws(MPinError) -> MPinUser {
+        let response = try await send(.put, url, body: body, step: .register)
+        let wire = try decode(MPinPlatform.RegisterWire.self, response, "registration answer")
+        return try updateRegistration(of: started, allowed: allowed) { (fresh: inout UserRecord) throws(MPinError) in
+            try apply(wire, to: &fresh)
+            finish(&fresh)
             fresh.state = .startedRegistration
         }.user
     }
@@ -90,8 +97,8 @@ extension MPinClient {
     /// Fetches the client secret once the identity is verified (`ConfirmRegistration:`): the
     /// first D-TA's share from `signatureURL`, the second's from `certivoxURL` with the
     /// parameters the first signed; both must be BN254CX points. Throws
-    /// ``MPinError/Reason/identityNotVerified`` until the identity is verified (poll) and
-    /// ``MPinError/Reason/registrationExpired`` when it is too late. The user moves to
+    /// `MPinError.Reason.identityNotVerified` until the identity is verified (poll) and
+    /// `MPinError.Reason.registrationExpired` when it is too late. The user moves to
     /// ``MPinUser/State/activated``.
     public func confirmRegistration(for user: MPinUser) async throws(MPinError) -> MPinUser {
         let record = try storedRecord(user, allowed: [.startedRegistration, .activated])
@@ -132,7 +139,7 @@ extension MPinClient {
     /// an optional second factor), stored; the PIN and the client secret are not. The user moves
     /// to ``MPinUser/State/registered``. `pinLength` is what the app shows the user next time
     /// and what later PINs are held to: by default the digits of a PIN read from text, else 4.
-    /// A PIN that does not fit it (``checkPIN(_:length:)``) is ``MPinError/Reason/invalidInput``
+    /// A PIN that does not fit it (``checkPIN(_:length:)``) is `MPinError.Reason.invalidInput`
     /// and the pending client secret stays for the next try.
     public func finishRegistration(for user: MPinUser, pin: MPin.PIN, pinLength: Int? = nil,
                                    secondFactor: MPin.PIN? = nil) throws(MPinError) -> MPinUser {

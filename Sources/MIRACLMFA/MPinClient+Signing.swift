@@ -52,7 +52,7 @@ extension MPinClient {
         var record = try storedRecord(user, allowed: [.registered])
         guard let registerToken = record.secrets.dvsRegisterToken else { throw MPinError(.flowError, "start the signing registration first") }
         let settings = try activeSettings()
-        var random = SystemRandomSource()
+        var random = randomSource
         let privateKey: MPin.DVS.PrivateKey
         do { privateKey = try MPin.DVS.PrivateKey(using: &random) } catch {
             throw MPinError(.crypto, "no randomness for the DVS key", protocolError: ProtocolError(error, "DVS key"))
@@ -116,7 +116,7 @@ extension MPinClient {
         } else {
             _ = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "dvs-auth", signing: true))
         }
-        var random = SystemRandomSource()
+        var random = randomSource
         do {
             let publicKey = try MPin.DVS.PublicKey(rawRepresentation: try Hex.decode(keyHex))
             let identity = MPin.Identity(mpinID: try Hex.decode(signingID), dvsPublicKey: publicKey)

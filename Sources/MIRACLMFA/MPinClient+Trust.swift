@@ -52,7 +52,7 @@ extension MPinClient {
     /// A key pair made here, Pa sent with the signature request, both DVS shares combined and
     /// multiplied by z (mpin.md §7.3 Register; §5.3).
     func trustConfirmRegistration(_ record: inout UserRecord) async throws(MPinError) {
-        var random = SystemRandomSource()
+        var random = randomSource
         let privateKey: MPin.DVS.PrivateKey
         do { privateKey = try MPin.DVS.PrivateKey(using: &random) } catch {
             throw MPinError(.crypto, "no randomness for the key pair", protocolError: ProtocolError(error, "DVS key"))
@@ -85,7 +85,7 @@ extension MPinClient {
         try checkPIN(pin, of: record)   // before any request: a misfit PIN never counts as wrong
         let credential = try credential(of: record, signing: true, secondFactor: secondFactor)
         let backend = try activeBackend()
-        var random = SystemRandomSource()
+        var random = randomSource
         let first: MPin.Client.FirstPass
         do { first = try MPin.Client.firstPass(identity: credential.identity, pin: pin, token: credential.token, using: &random) } catch {
             throw MPinError(.crypto, "no randomness for x", protocolError: ProtocolError(error, "pass 1"))
@@ -100,18 +100,7 @@ extension MPinClient {
         let pass2 = try decode(MPinTrust.Pass2Wire.self, try await send(.post, backend + "/rps/v2/pass2", body: MPinTrust.pass2Body(
             mpinID: credential.mpinID, v: v.uncompressedRepresentation, accessID: accessCode), step: .pass2), "pass 2 answer")
         let body = JSONText.object([("authOTT", .string(pass2.authOTT)), ("wam", .string("dvs"))])
-        let response: HTTPResponse
-        do { response = try await send(.post, backend + "/rps/v2/authenticate", body: body, step: .authenticate) } catch {
-            try recordFailure(error, record: &record)
-            throw error
-        }
-        if record.failedAuthentications != 0 {
-            // Under the store's lock on the freshest record: only the count changes.
-            record = try records.update(identity: record.identity, backend: record.backend) { (stored: inout UserRecord?) throws(MPinError) in
-                stored?.failedAuthentications = 0
-                return stored ?? record
-            }
-        }
+        let response = try await sendAuthenticate(to: backend + "/rps/v2/authenticate", body: body, record: &record)
         let answer = try decode(MPinTrust.AuthenticateWire.self, response, "authenticate answer")
         if answer.dvsRegisterToken != nil {
             throw MPinError(.flowError, "the platform asks this device for a new signing key (dvsRegister): register the user again")

@@ -10,48 +10,9 @@ public import FoundationEssentials
 public import ProtocolSupport
 public import SecureStore
 
-/// How the MIRACL MFA client is set up (`initSDKWithHeaders:`, `AddTrustedDomain:`,
-/// `SetClientId:`; sdk-surfaces.md §3.1).
-public struct MPinConfiguration: Sendable {
-    /// Which generation of the platform API the backend speaks.
-    public enum Platform: Sendable, Equatable {
-        /// The MIRACL MFA platform of the MPinMFA SDK (mpin.md §7.1–§7.2): client settings,
-        /// two-pass with optional time permits, separate DVS registration. The default.
-        case mfa
-        /// MIRACL Trust API v2 (mpin.md §7.3) for a project: every identity signs, scopes,
-        /// JWTs checked against the platform's JWKS, quick codes, signing sessions.
-        case trust(projectID: String)
-    }
-
-    /// The platform generation (``Platform/mfa`` unless set).
-    public var platform: Platform
-    /// The customer/client id from the platform portal, sent as `X-MIRACL-CID`.
-    public var clientID: String?
-    /// Headers added to every request (`AddCustomHeaders:`).
-    public var customHeaders: [HTTPHeader]
-    /// Once any is set, every request must be https to one of these domains or a subdomain,
-    /// else ``MPinError/Reason/untrustedDomain`` (`AddTrustedDomain:`).
-    public var trustedDomains: [String]
-    /// The rule for every other URL: https to a real host by default; tests against a stand-in
-    /// on this machine use ``ProtocolSupport/URLPolicy/insecureAllowingPlainHTTPToLoopback``.
-    public var urlPolicy: URLPolicy
-    /// `X-MIRACL-CLIENT` (mpin.md §7).
-    public var clientName: String
-    /// The path prefix of the platform's RPS endpoints (`rps_prefix` of the service details).
-    public var rpsPrefix: String
-
-    /// A configuration; every part optional.
-    public init(platform: Platform = .mfa, clientID: String? = nil, customHeaders: [HTTPHeader] = [], trustedDomains: [String] = [],
-                urlPolicy: URLPolicy = .httpsOnly, clientName: String = SwiftMFAVersion.userAgent(component: "MIRACLMFA"), rpsPrefix: String = "rps") {
-        self.platform = platform
-        self.clientID = clientID
-        self.customHeaders = customHeaders
-        self.trustedDomains = trustedDomains
-        self.urlPolicy = urlPolicy
-        self.clientName = clientName
-        self.rpsPrefix = rpsPrefix
-    }
-}
+/// The configuration's former name.
+@available(*, deprecated, renamed: "MPinClient.Configuration")
+public typealias MPinConfiguration = MPinClient.Configuration
 
 /// A platform service found from a QR code (`ServiceDetails`, sdk-surfaces.md §3.9).
 public struct MPinServiceDetails: Sendable, Equatable {
@@ -88,14 +49,13 @@ public struct MPinSessionDetails: Sendable, Equatable {
 
 /// The MIRACL MFA client of one device (`MPinMFA`).
 public actor MPinClient {
-    /// Makes a transport for an origin (`https://host[:port]`); requests carry the path.
-    public typealias TransportFactory = @Sendable (_ origin: String) -> any HTTPTransport
-
     let records: UserRecords
-    let transportFor: TransportFactory
-    let now: @Sendable () -> Date
+    /// Makes the transport for an origin (`https://host[:port]`); requests carry the path.
+    let transportFor: HTTPTransportFactory
+    /// The configured random source, shared by every operation (``AuthNetworking/SharedRandomSource``).
+    let randomSource: SharedRandomSource
     /// The configuration in force.
-    public private(set) var configuration: MPinConfiguration
+    public private(set) var configuration: Configuration
     /// The active backend, once ``setBackend(_:)`` succeeded.
     public private(set) var backend: String?
     /// The active backend's client settings (the MFA platform).
@@ -103,14 +63,17 @@ public actor MPinClient {
     /// The active backend's signing keys (MIRACL Trust's JWKS).
     public internal(set) var keySet: MPinTrust.KeySet?
 
-    /// A client keeping its users in `store` and sending through `transport(origin)`.
-    public init(configuration: MPinConfiguration = MPinConfiguration(), store: SecureStore, transport: @escaping TransportFactory,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    /// A client keeping its users in `store` and sending through the transport `transport`
+    /// makes for each origin.
+    public init(configuration: Configuration = Configuration(), store: SecureStore, transport: HTTPTransportFactory) {
         self.configuration = configuration
         records = UserRecords(store: store)
         transportFor = transport
-        self.now = now
+        randomSource = SharedRandomSource(configuration.random)
     }
+
+    /// The configured clock.
+    var now: @Sendable () -> Date { configuration.clock }
 
     // MARK: Configuration (sdk-surfaces.md §3.1)
 
@@ -275,25 +238,27 @@ public actor MPinClient {
 
     /// The URL rule (sdk-surfaces.md §3.1): https in a trusted domain or a subdomain once any
     /// is set (`AddTrustedDomain:`), else the URL policy.
-    static func permits(_ url: String, _ configuration: MPinConfiguration) -> Bool {
+    static func permits(_ url: String, _ configuration: Configuration) -> Bool {
         guard let location = MPinPlatform.Location(url) else { return false }
         guard !configuration.trustedDomains.isEmpty else { return configuration.urlPolicy.permits(url) }
         let host = location.host
         return location.isHTTPS && configuration.trustedDomains.contains { host == $0 || host.hasSuffix("." + $0) }
     }
 
-    static func untrusted(_ origin: String, _ configuration: MPinConfiguration) -> MPinError {
+    static func untrusted(_ origin: String, _ configuration: Configuration) -> MPinError {
         configuration.trustedDomains.isEmpty ? MPinError(.untrustedDomain, "\(origin) is refused by the URL policy (https to a named host)")
             : MPinError(.untrustedDomain, "\(origin) is not https in a trusted domain")
     }
 
     /// Every request's middlewares (DESIGN.md §1), around the caller's transport for `origin`:
-    /// the URL rule, the `User-Agent`, header validation, the size limits, redirect refusal.
-    func pipeline(_ origin: String) -> SendPipeline {
+    /// the URL rule, the `User-Agent`, header validation, logging when the configuration has a
+    /// logger, the size limits, redirect refusal.
+    func pipeline(_ origin: String) throws(TransportError) -> SendPipeline {
         let configuration = configuration
-        return SendPipeline(transport: transportFor(origin), middlewares: [
+        return SendPipeline(transport: try transportFor.transport(baseURL: origin), middlewares: [
             URLPolicyMiddleware(baseURL: origin) { Self.permits($0, configuration) },
             HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "MIRACLMFA")), HeaderValidationMiddleware(),
+        ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
             ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
         ])
     }

@@ -6,49 +6,54 @@ public import AuthNetworking
 public import ProtocolSupport
 public import SecureStore
 
+/// The MIRACL MFA client's errors: what they carry beyond the shared shape is whether the user
+/// is blocked and MIRACL Trust's error code; they compare and print the blocked flag too.
+public enum MPinErrorDomain: ClientErrorDomain {
+    /// ``MPinError/userBlocked`` and ``MPinError/platformCode``.
+    public struct Extra: Sendable {
+        /// ``MPinError/userBlocked``.
+        var userBlocked: Bool
+        /// ``MPinError/platformCode``.
+        var platformCode: String?
+    }
+
+    /// The platform's error code: MIRACL Trust's, when it sent one.
+    public static func serverCode(of error: MPinError) -> String? { error.platformCode }
+
+    /// Errors are equal when their codes and the blocked flag are.
+    public static func areEqual(_ a: MPinError, _ b: MPinError) -> Bool { a.code == b.code && a.userBlocked == b.userBlocked }
+
+    /// `code: message [HTTP n] [platform code] (cause)`, and whether the user is blocked.
+    public static func description(of error: MPinError) -> String {
+        var text = "\(error.code): \(error.message)"
+        if let httpStatus = error.httpStatus { text += " [HTTP \(httpStatus)]" }
+        if let platformCode = error.platformCode { text += " [\(platformCode)]" }
+        if error.userBlocked { text += " [user blocked]" }
+        return text
+    }
+}
+
 /// Why a MIRACL MFA operation failed (`OK` is a normal return).
-public struct MPinError: ClientError {
-    /// What went wrong, for callers to switch on.
-    public typealias Code = ClientErrorCodeOf<MPinError>
+public typealias MPinError = SDKError<MPinErrorDomain>
 
-    /// The earlier name of ``Code``.
-    public typealias Reason = Code
-
-    /// What went wrong.
-    public let code: Code
-    /// The message, cause, HTTP status and place.
-    public let details: ClientErrorDetails
-
+extension SDKError where Domain == MPinErrorDomain {
     /// The store's error.
     public var storeError: SecureStoreError? { cause as? SecureStoreError }
-    /// With ``Code/incorrectPIN``: the platform blocked the identity (HTTP 410); its token is
+    /// With `Code.incorrectPIN`: the platform blocked the identity (HTTP 410); its token is
     /// deleted and the user is ``MPinUser/State/blocked``.
-    public let userBlocked: Bool
+    public var userBlocked: Bool { extra.userBlocked }
     /// MIRACL Trust's error code (`UNSUCCESSFUL_AUTHENTICATION`, `REVOKED_MPINID`, …), when the
     /// platform sent one.
-    public internal(set) var platformCode: String?
-    /// The platform's error code: MIRACL Trust's, when it sent one.
-    public var serverCode: String? { platformCode }
+    public internal(set) var platformCode: String? {
+        get { extra.platformCode }
+        set { extra.platformCode = newValue }
+    }
 
     /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause.
     public init(_ code: Code, _ message: String, userBlocked: Bool = false, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
-        self.code = code
-        self.userBlocked = userBlocked
-        details = ClientErrorDetails(message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus, file: file, line: line)
-        platformCode = nil
-    }
-
-    /// Errors are equal when their codes and the blocked flag are.
-    public static func == (a: MPinError, b: MPinError) -> Bool { a.code == b.code && a.userBlocked == b.userBlocked }
-
-    /// `code: message [HTTP n] [platform code] (cause)`, and whether the user is blocked.
-    public var description: String {
-        var text = "\(code): \(message)"
-        if let httpStatus { text += " [HTTP \(httpStatus)]" }
-        if let platformCode { text += " [\(platformCode)]" }
-        if userBlocked { text += " [user blocked]" }
-        return text
+        self.init(code, message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus,
+                  extra: MPinErrorDomain.Extra(userBlocked: userBlocked, platformCode: nil), file: file, line: line)
     }
 
     /// The error for a non-2xx answer (mpin.md §7.1 item 6: 401 wrong PIN, 410 blocked or
@@ -88,10 +93,13 @@ public struct MPinError: ClientError {
     }
 
     /// The request an answer belongs to, which decides what its status means.
-    package enum Step: String, Sendable {
-        case clientSettings, service, session, authorize, register, signature, clientSecret, timePermit
-        case pass1, pass2, authenticate, dvsRegister, verification, signingSession, jwks
-    }
+    package typealias Step = MPinErrorStep
+}
+
+/// The request an answer belongs to, which decides what its status means (``MPinError/Step``).
+package enum MPinErrorStep: String, Sendable {
+    case clientSettings, service, session, authorize, register, signature, clientSecret, timePermit
+    case pass1, pass2, authenticate, dvsRegister, verification, signingSession, jwks
 }
 
 /// The codes of ``MPinError``.

@@ -3,31 +3,51 @@
 // `PowerAuthClient`, over any `HTTPTransport`. The sending is in NetworkingService+Send.swift.
 
 public import AuthNetworking
-import FoundationEssentials
+public import CryptoPrimitives
+public import FoundationEssentials
 import PowerAuth
 public import PowerAuthSDK
 public import ProtocolSupport
 
 /// A typed HTTP client for one application back end (`WPNNetworkingService`).
 public struct NetworkingService: Sendable {
-    /// What every request of the service carries and how requests are ordered (`WPNConfig`).
-    public struct Configuration: Sendable {
+    /// What every request of the service carries and how requests are ordered (`WPNConfig`), in
+    /// the layer-3 shape every client shares (``AuthNetworking/ClientConfiguration``).
+    public struct Configuration: ClientConfiguration {
         /// `Accept-Language` (RFC 5646; not persisted — set it on every start, as networking-apple says).
-        public var acceptLanguage: String = "en"
+        public var acceptLanguage: String
         /// `User-Agent`.
-        public var userAgent: UserAgent = .libraryDefault
+        public var userAgent: UserAgent
         /// Seconds to wait for an answer unless a call says otherwise; nil: the transport's own.
         public var timeout: Double?
         /// How requests are serialised.
-        public var concurrency: ConcurrencyStrategy = .serialSigned
+        public var concurrency: ConcurrencyStrategy
         /// Which base URLs the service accepts (DESIGN.md §1, layer 3): `https://` to a real
         /// host name; plain `http://` only to loopback, and only when the caller opts out with
         /// ``ProtocolSupport/URLPolicy/insecureAllowingPlainHTTPToLoopback``.
-        public var urlPolicy: URLPolicy = .httpsOnly
+        public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
+        /// The local wall clock. The service itself reads no time: the timestamps and nonces of
+        /// signed and encrypted requests are the ``PowerAuthSDK/PowerAuthClient``'s, from its own
+        /// configuration. Carried so that every client is configured alike.
+        public var clock: @Sendable () -> Date = ClientDefaults.clock
+        /// The random source. The service draws no random bytes itself (see ``clock``).
+        public var random: any RandomSource & Sendable = ClientDefaults.random
+        /// When set, every exchange of the service is logged through
+        /// ``AuthNetworking/LoggingMiddleware``, signature and token headers redacted.
+        public var logger: Logger? = ClientDefaults.logger
 
         /// The defaults: `en`, the library's User-Agent, the transport's timeout, `serialSigned`,
-        /// https only.
-        public init() {}
+        /// and ``AuthNetworking/ClientDefaults`` (https only, the system clock and random source, no logger).
+        public init(acceptLanguage: String = "en", userAgent: UserAgent = .libraryDefault, timeout: Double? = nil,
+                    concurrency: ConcurrencyStrategy = .serialSigned, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
+                    clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
+                    logger: Logger? = ClientDefaults.logger) {
+            self.acceptLanguage = acceptLanguage
+            self.userAgent = userAgent
+            self.timeout = timeout
+            self.concurrency = concurrency
+            setClientMembers(urlPolicy: urlPolicy, clock: clock, random: random, logger: logger)
+        }
     }
 
     /// The `User-Agent` header.
@@ -57,8 +77,8 @@ public struct NetworkingService: Sendable {
 
     /// The PowerAuth client that signs, creates tokens and encrypts.
     public let client: PowerAuthClient
-    /// The transport to the application back end (its base URL is the service's).
-    public let transport: any HTTPTransport
+    /// Makes the transport to the application back end (for the service's base URL).
+    public let transport: HTTPTransportFactory
     /// The back end's base URL, as the URL policy checked it.
     public let baseURL: String
     /// The URL policy that checked ``baseURL`` (the client's when the service shares its base URL).
@@ -72,7 +92,7 @@ public struct NetworkingService: Sendable {
 
     /// A service for the back end at the client's own base URL (which the client's URL policy
     /// already checked when it was made), behind `transport`, signing with `client`.
-    public init(client: PowerAuthClient, transport: any HTTPTransport, configuration: Configuration = Configuration(),
+    public init(client: PowerAuthClient, transport: HTTPTransportFactory, configuration: Configuration = Configuration(),
                 serviceName: String = "networking") {
         self.client = client
         self.transport = transport
@@ -85,7 +105,7 @@ public struct NetworkingService: Sendable {
     /// A service for the back end at `baseURL`, behind `transport`, signing with `client`.
     /// Throws ``NetworkingError/Reason/invalidConfiguration`` when `configuration.urlPolicy`
     /// refuses `baseURL`: signatures, token headers and bodies must not travel in clear.
-    public init(client: PowerAuthClient, baseURL: String, transport: any HTTPTransport, configuration: Configuration = Configuration(),
+    public init(client: PowerAuthClient, baseURL: String, transport: HTTPTransportFactory, configuration: Configuration = Configuration(),
                 serviceName: String = "networking") throws(NetworkingError) {
         guard configuration.urlPolicy.permits(baseURL) else {
             throw NetworkingError(.invalidConfiguration, "the base URL \(baseURL) is refused by the URL policy (https to a named host only)")
@@ -126,13 +146,18 @@ public struct NetworkingService: Sendable {
         })
     }
 
-    /// Every request's middlewares (DESIGN.md §1), around the caller's transport: the URL policy
-    /// on the whole URL, header validation, the size limits, redirect refusal. The `User-Agent`
-    /// is in ``commonHeaders`` (``UserAgent/system`` leaves it to the transport).
+    /// Every request's middlewares (DESIGN.md §1), around the transport the factory makes for
+    /// ``baseURL``: the URL policy on the whole URL, header validation, logging when the
+    /// configuration has a logger, the size limits, redirect refusal. The `User-Agent` is in
+    /// ``commonHeaders`` (``UserAgent/system`` leaves it to the transport).
     var pipeline: SendPipeline {
-        SendPipeline(transport: transport, middlewares: [
-            URLPolicyMiddleware(baseURL: baseURL, policy: baseURLPolicy), HeaderValidationMiddleware(), ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
-        ])
+        get throws(TransportError) {
+            SendPipeline(transport: try transport.transport(baseURL: baseURL), middlewares: [
+                URLPolicyMiddleware(baseURL: baseURL, policy: baseURLPolicy), HeaderValidationMiddleware(),
+            ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
+                ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+            ])
+        }
     }
 
     /// The headers every request of this service carries.

@@ -22,43 +22,36 @@ public struct ActivationStore: Sendable {
     /// The namespace of this instance's records (`PowerAuthConfiguration.instanceId`).
     public let instanceID: String
 
+    /// `powerauth.<instance>.activation`.
+    let record: InstanceRecord
+
+    /// `powerauth.<instance>.deadlock`: the id of an activation whose counter the last status
+    /// check found irreconcilable (powerauth.md §6.4 DEADLOCK). Kept on disk so that another
+    /// process (another `mfa` run) refuses to sign too.
+    let deadlockRecord: InstanceRecord
+
     /// The store for `instanceID` in `store`. Throws ``SecureStoreError/Kind/invalidName`` for an
     /// instance id that cannot name a record.
     public init(store: SecureStore, instanceID: String) throws(SecureStoreError) {
         self.store = store
         self.instanceID = instanceID
-        _ = try store.read(recordName)  // validates the name, and the record if there is one
+        record = try InstanceRecord(checking: "activation", of: instanceID, in: store)
+        deadlockRecord = InstanceRecord("deadlock", of: instanceID, in: store)
     }
-
-    /// `powerauth.<instance>.activation`.
-    var recordName: String { "powerauth." + instanceID + ".activation" }
-
-    /// `powerauth.<instance>.deadlock`: the id of an activation whose counter the last status
-    /// check found irreconcilable (powerauth.md §6.4 DEADLOCK). Kept on disk so that another
-    /// process (another `mfa` run) refuses to sign too.
-    var deadlockRecordName: String { "powerauth." + instanceID + ".deadlock" }
 
     /// The stored activation, or nil when this instance has none.
     public func activation() throws(PowerAuthSDKError) -> PowerAuth.ActivationData? {
+        guard let bytes = try record.read() else { return nil }
         do {
-            guard let bytes = try store.read(recordName) else { return nil }
             return try bytes.withUnsafeBytes { raw throws(ProtocolError) in try PowerAuth.ActivationData(serialized: raw) }
-        } catch let error as SecureStoreError {
-            throw PowerAuthSDKError(.store, "the activation record cannot be read", store: error)
-        } catch let error as ProtocolError {
-            throw PowerAuthSDKError(.store, "the activation record is not a valid activation", protocolError: error)
         } catch {
-            throw PowerAuthSDKError(.store, "the activation record cannot be read")
+            throw PowerAuthSDKError(.store, "the activation record is not a valid activation", protocolError: error)
         }
     }
 
     /// Stores `activation` (durable when this returns).
     public func save(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) {
-        do {
-            try store.write(SecretBytes(activation.serialized), to: recordName)
-        } catch {
-            throw PowerAuthSDKError(.store, "the activation record cannot be written", store: error)
-        }
+        try record.write(SecretBytes(activation.serialized))
     }
 
     /// Stores a new activation, under the store's lock, only if none is stored: another client
@@ -68,8 +61,8 @@ public struct ActivationStore: Sendable {
         let created: Bool
         do {
             created = try store.withExclusiveAccess { () throws(SecureStoreError) -> Bool in
-                guard try store.read(recordName) == nil else { return false }
-                try store.write(SecretBytes(activation.serialized), to: recordName)
+                guard try store.read(record.name) == nil else { return false }
+                try store.write(SecretBytes(activation.serialized), to: record.name)
                 return true
             }
         } catch {
@@ -80,22 +73,20 @@ public struct ActivationStore: Sendable {
 
     /// Removes the stored activation (durable when this returns).
     public func remove() throws(PowerAuthSDKError) {
-        do {
-            try store.remove(recordName)
-        } catch {
-            throw PowerAuthSDKError(.store, "the activation record cannot be removed", store: error)
-        }
+        try record.remove()
     }
 
     /// Signs `body` for `uriID` with the stored activation (powerauth.md §7.2–§7.5) and returns
     /// the `X-PowerAuth-Authorization` header. Under the store's exclusive lock: read the record,
     /// unlock the factor keys, compute the signature, write the advanced record and fsync it —
-    /// only then does the header exist for the caller to send.
+    /// only then does the header exist for the caller to send. The signature's nonce comes from
+    /// `random` (the system's CSPRNG unless given; a client passes its configured source).
     public func sign(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
-                     authentication: Authentication, configuration: PowerAuth.Configuration) throws(PowerAuthSDKError) -> HTTPHeader {
-        try consumeCounter { activation throws(PowerAuthSDKError) in
+                     authentication: Authentication, configuration: PowerAuth.Configuration,
+                     random: some RandomSource = SystemRandomSource()) throws(PowerAuthSDKError) -> HTTPHeader {
+        var random = random
+        return try consumeCounter { activation throws(PowerAuthSDKError) in
             let keys = try authentication.signatureKeys(for: factors, activation: activation)
-            var random = SystemRandomSource()
             do throws(ProtocolError) {
                 let signed = try PowerAuth.sign(method: method, uriID: uriID, body: body, activation: activation, factors: factors,
                                                 keys: keys, configuration: configuration, version: activation.protocolVersion, using: &random)
@@ -128,30 +119,16 @@ public struct ActivationStore: Sendable {
     private func withStoredActivation<Output: Sendable>(
         refusingDeadlock: Bool, _ step: (PowerAuth.ActivationData) throws(PowerAuthSDKError) -> (Output, next: PowerAuth.ActivationData)
     ) throws(PowerAuthSDKError) -> Output {
-        var failure: PowerAuthSDKError?
-        let output: Output?
-        do throws(SecureStoreError) {
-            output = try store.withExclusiveAccess { () throws(SecureStoreError) -> Output? in
-                do throws(PowerAuthSDKError) {
-                    guard let activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation to sign with") }
-                    if refusingDeadlock, try isDeadlocked(activation) {
-                        throw PowerAuthSDKError(.counterDeadlock, "the signature counter cannot be reconciled with the server's (DEADLOCK): "
-                                                + "remove the activation and activate this device again")
-                    }
-                    let (result, next) = try step(activation)
-                    try save(next)  // write-ahead: the counter moves on disk before the output exists
-                    return result
-                } catch {
-                    failure = error
-                    return nil
-                }
+        try record.withExclusiveAccess { () throws(PowerAuthSDKError) -> Output in
+            guard let activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation to sign with") }
+            if refusingDeadlock, try isDeadlocked(activation) {
+                throw PowerAuthSDKError(.counterDeadlock, "the signature counter cannot be reconciled with the server's (DEADLOCK): "
+                                        + "remove the activation and activate this device again")
             }
-        } catch {
-            throw PowerAuthSDKError(.store, "the store cannot be locked", store: error)
+            let (result, next) = try step(activation)
+            try save(next)  // write-ahead: the counter moves on disk before the output exists
+            return result
         }
-        if let failure { throw failure }
-        guard let output else { preconditionFailure("internal error: a counter step returned neither an output nor an error") }
-        return output
     }
 
     /// Applies the §6.4 decision to the stored counter under the store's lock and returns it:
@@ -161,60 +138,34 @@ public struct ActivationStore: Sendable {
     /// for ``PowerAuth/CounterSynchronization/signatureRecommended`` is the caller's.
     public func synchronizeCounter(with status: PowerAuth.ActivationStatus,
                                    transportKey: SymmetricKey) throws(PowerAuthSDKError) -> PowerAuth.CounterSynchronization {
-        var failure: PowerAuthSDKError?
-        var decision = PowerAuth.CounterSynchronization.synchronized
-        do throws(SecureStoreError) {
-            try store.withExclusiveAccess { () throws(SecureStoreError) in
-                do throws(PowerAuthSDKError) {
-                    guard var activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation") }
-                    // §6.4 is a 3.1+ rule: a 3.0 status blob carries no counter to compare.
-                    guard activation.protocolVersion >= .v3_1 else { return }
-                    decision = PowerAuth.counterSynchronization(for: activation, status: status, transportKey: transportKey)
-                    switch decision {
-                    case .adopt(_, let steps):
-                        for _ in 0..<steps { activation = activation.advanced }
-                        try save(activation)
-                        try clearDeadlock()
-                    case .deadlock:
-                        try writeDeadlock(activation.activationID)
-                    case .synchronized, .signatureRecommended:
-                        try clearDeadlock()
-                    }
-                } catch {
-                    failure = error
-                }
+        try record.withExclusiveAccess { () throws(PowerAuthSDKError) -> PowerAuth.CounterSynchronization in
+            guard var activation = try activation() else { throw PowerAuthSDKError(.missingActivation, "no activation") }
+            // §6.4 is a 3.1+ rule: a 3.0 status blob carries no counter to compare.
+            guard activation.protocolVersion >= .v3_1 else { return .synchronized }
+            let decision = PowerAuth.counterSynchronization(for: activation, status: status, transportKey: transportKey)
+            switch decision {
+            case .adopt(_, let steps):
+                for _ in 0..<steps { activation = activation.advanced }
+                try save(activation)
+                try clearDeadlock()
+            case .deadlock:
+                try deadlockRecord.write(SecretBytes(Array(activation.activationID.utf8)))
+            case .synchronized, .signatureRecommended:
+                try clearDeadlock()
             }
-        } catch {
-            throw PowerAuthSDKError(.store, "the store cannot be locked", store: error)
+            return decision
         }
-        if let failure { throw failure }
-        return decision
     }
 
     /// Whether `activation` is marked deadlocked (§6.4).
     func isDeadlocked(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) -> Bool {
-        let marker: SecretBytes?
-        do { marker = try store.read(deadlockRecordName) } catch {
-            throw PowerAuthSDKError(.store, "the deadlock record cannot be read", store: error)
-        }
-        guard let marker else { return false }
+        guard let marker = try deadlockRecord.read() else { return false }
         return marker.withUnsafeBytes { Array($0) } == Array(activation.activationID.utf8)
-    }
-
-    private func writeDeadlock(_ activationID: String) throws(PowerAuthSDKError) {
-        do { try store.write(SecretBytes(Array(activationID.utf8)), to: deadlockRecordName) } catch {
-            throw PowerAuthSDKError(.store, "the deadlock record cannot be written", store: error)
-        }
     }
 
     /// Removes the deadlock mark, if any (durable when this returns).
     public func clearDeadlock() throws(PowerAuthSDKError) {
-        do {
-            guard try store.read(deadlockRecordName) != nil else { return }  // the usual case: no directory fsync
-            try store.remove(deadlockRecordName)
-        } catch {
-            throw PowerAuthSDKError(.store, "the deadlock record cannot be removed", store: error)
-        }
+        try deadlockRecord.removeIfPresent()
     }
 }
 

@@ -2,6 +2,7 @@
 // sdk-surfaces.md §1.9): the application- and activation-scope encryptors, signed-and-encrypted
 // requests (sign-then-encrypt, the app-endpoint convention), and `/pa/v3/user/info`.
 
+public import AuthNetworking
 public import CryptoPrimitives
 import PowerAuth
 public import ProtocolSupport
@@ -15,11 +16,13 @@ public struct ECIESEncryptor: Sendable {
     let encryptionKey: PowerAuth.EncryptionKey
     let version: PowerAuth.ProtocolVersion
     let timestamp: UInt64
+    /// The client's configured random source: the ephemeral keys come from it.
+    let randomSource: SharedRandomSource
 
     /// `plaintext` as an encrypted `POST` to `path` with `X-PowerAuth-Encryption` (§9.2, §9.4);
     /// every call uses a fresh ephemeral key, so one encryptor serves many requests.
     public func encryptRequest(_ plaintext: [UInt8], path: String) throws(PowerAuthSDKError) -> EncryptedRequest {
-        var random = SystemRandomSource()
+        var random = randomSource
         do {
             let (request, decryptor) = try PowerAuth.encryptedRequest(path: path, plaintext: plaintext, scope: scope, sharedInfo1: sharedInfo1,
                                                                       configuration: configuration, encryptionKey: encryptionKey,
@@ -64,7 +67,7 @@ extension PowerAuthClient {
         let version = try activations.activation()?.protocolVersion ?? configuration.version
         return ECIESEncryptor(scope: .application, sharedInfo1: nil, configuration: configuration.core,
                               encryptionKey: try await applicationEncryptionKey(version: version), version: version,
-                              timestamp: try await serverTime(version: version))
+                              timestamp: try await serverTime(version: version), randomSource: randomSource)
     }
 
     /// An activation-scope encryptor (`eciesEncryptorForActivationScope`): the activation's
@@ -95,7 +98,7 @@ extension PowerAuthClient {
         return try await serially { () async throws(PowerAuthSDKError) -> [UInt8] in
             let pending = try activations.consumeCounter { activation throws(PowerAuthSDKError) in
                 let keys = try authentication.signatureKeys(for: factors, activation: activation)
-                var random = SystemRandomSource()
+                var random = randomSource
                 do throws(ProtocolError) {
                     let pending = try PowerAuth.signedEncryptedRequest(path: path, uriID: uriID, plaintext: plaintext, scope: encryptor.scope,
                                                                        activation: activation, factors: factors, keys: keys,
@@ -132,6 +135,6 @@ extension PowerAuthClient {
         }
         return ECIESEncryptor(scope: .activation(id: activation.activationID, transportKey: transportKey), sharedInfo1: sharedInfo1,
                               configuration: configuration.core, encryptionKey: key, version: activation.protocolVersion,
-                              timestamp: try await serverTime(version: activation.protocolVersion))
+                              timestamp: try await serverTime(version: activation.protocolVersion), randomSource: randomSource)
     }
 }

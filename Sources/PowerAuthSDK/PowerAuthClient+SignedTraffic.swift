@@ -3,7 +3,7 @@
 // the signature computed inside the serialised step, the advanced counter written and fsynced
 // before the request leaves. Across processes the store's flock orders the counters.
 
-import AuthNetworking
+public import AuthNetworking
 import CryptoPrimitives
 public import PowerAuth
 public import ProtocolSupport
@@ -63,7 +63,7 @@ extension PowerAuthClient {
     public func requestSignature(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
                                  authentication: Authentication) throws(PowerAuthSDKError) -> HTTPHeader {
         try activations.sign(method: method, uriID: uriID, body: body, factors: factors, authentication: authentication,
-                             configuration: configuration.core)
+                             configuration: configuration.core, random: randomSource)
     }
 
     /// The header for a GET (`requestGetSignature`): the query parameters are canonicalised
@@ -138,7 +138,7 @@ extension PowerAuthClient {
         return try await serially { () async throws(PowerAuthSDKError) -> HTTPResponse in
             let request = try activations.consumeCounter { activation throws(PowerAuthSDKError) in
                 let keys = try authentication.signatureKeys(for: factors, activation: activation)
-                var random = SystemRandomSource()
+                var random = randomSource
                 do throws(ProtocolError) {
                     return try PowerAuth.signedRequest(path: path, uriID: uriID, body: body, activation: activation, factors: factors, keys: keys,
                                                        configuration: configuration.core, version: version, using: &random)
@@ -157,7 +157,7 @@ extension PowerAuthClient {
     /// the server time are fetched first; `make` runs under the store's lock with the current
     /// activation, and its advanced counter is on disk before the request leaves.
     func standardEncryptedCall(factors: PowerAuth.SignatureFactors, authentication: Authentication,
-                               _ make: (EncryptedCallInputs, inout SystemRandomSource) throws(ProtocolError) -> PowerAuth.PendingEncryptedRequest)
+                               _ make: (EncryptedCallInputs, inout SharedRandomSource) throws(ProtocolError) -> PowerAuth.PendingEncryptedRequest)
         async throws(PowerAuthSDKError) -> [UInt8] {
         let stored = try storedActivation()
         let transportKey = try Self.transportKey(of: stored, authentication.possessionUnlockKey)
@@ -166,7 +166,7 @@ extension PowerAuthClient {
         return try await serially { () async throws(PowerAuthSDKError) -> [UInt8] in
             let pending = try activations.consumeCounter { activation throws(PowerAuthSDKError) in
                 let keys = try authentication.signatureKeys(for: factors, activation: activation)
-                var random = SystemRandomSource()
+                var random = randomSource
                 do throws(ProtocolError) {
                     let inputs = EncryptedCallInputs(activation: activation, keys: keys, transportKey: transportKey, encryptionKey: encryptionKey,
                                                      version: activation.protocolVersion, timestamp: timestamp, configuration: configuration.core)

@@ -3,7 +3,6 @@
 // 3.3 temporary encryption keys (§10) fetched lazily per scope, verified, and cached in memory
 // until they are about to expire.
 
-import Glibc
 import CryptoPrimitives
 public import PowerAuth
 import ProtocolSupport
@@ -68,7 +67,7 @@ extension PowerAuthClient {
         let name = scope?.id ?? "application"
         let current = try await serverTime(version: .v3_3)
         if let cached = temporaryKeys[name], !cached.isExpired(atMilliseconds: current) { return cached }
-        var random = SystemRandomSource()
+        var random = randomSource
         let request: PowerAuth.PendingKeystore
         do { request = try PowerAuth.PendingKeystore(configuration: configuration.core, activation: scope, using: &random) } catch {
             throw PowerAuthSDKError(.encryption, "the keystore request cannot be built", protocolError: error)
@@ -81,15 +80,5 @@ extension PowerAuthClient {
         }
         temporaryKeys[name] = key
         return key
-    }
-}
-
-/// The system's real-time clock.
-enum WallClock {
-    /// Milliseconds since 1970.
-    static func milliseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return UInt64(max(0, now.tv_sec)) * 1000 + UInt64(max(0, now.tv_nsec)) / 1_000_000
     }
 }

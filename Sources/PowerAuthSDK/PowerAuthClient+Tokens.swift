@@ -35,7 +35,7 @@ extension PowerAuthClient {
         guard let token = try tokenRecords.token(named: name) else { throw PowerAuthSDKError(.invalidToken, "no token called \(name)") }
         let version = try storedActivation().protocolVersion
         let timestamp = try await serverTime(version: version)
-        var random = SystemRandomSource()
+        var random = randomSource
         do { return HTTPHeader("X-PowerAuth-Token", try token.headerValue(timestamp: timestamp, version: version, using: &random)) } catch {
             throw PowerAuthSDKError(.signing, "the random source failed")
         }

@@ -51,7 +51,7 @@ extension PowerAuthClient {
     public func unsafeChangePassword(from oldPassword: SecretBytes, to newPassword: SecretBytes) throws(PowerAuthSDKError) {
         try Self.requireUsablePassword(newPassword)
         try activations.update { activation throws(PowerAuthSDKError) in
-            var random = SystemRandomSource()
+            var random = randomSource
             do throws(ProtocolError) { return try activation.changingPassword(from: oldPassword, to: newPassword, using: &random) } catch {
                 throw PowerAuthSDKError(.invalidAuthentication, "the knowledge key cannot be re-locked", protocolError: error)
             }

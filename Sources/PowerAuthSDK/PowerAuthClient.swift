@@ -1,5 +1,5 @@
 // The PowerAuth SDK object (sdk-surfaces.md §1, "PowerAuthSDK → actor PowerAuthClient"): one
-// instance per activation namespace, with its store, transport and clock injected, and the
+// instance per activation namespace, with its store, transport, clock and random source injected, and the
 // original SDK's verbs in Swift names. This file: configuration, the activation state queries,
 // createActivation / persistActivation / removeActivationLocal, and fetchActivationStatus with
 // the §6.4 counter synchronisation applied. The other verbs are in the PowerAuthClient+*.swift
@@ -7,6 +7,7 @@
 
 public import AuthNetworking
 public import CryptoPrimitives
+public import FoundationEssentials
 public import PowerAuth
 public import ProtocolSupport
 public import SecureStore
@@ -18,8 +19,9 @@ public import SecureStore
 /// and the advanced counter is written to the secure store before the request leaves
 /// (powerauth.md §16 "Serialization"; DESIGN.md habit 16).
 public actor PowerAuthClient {
-    /// What the client is configured with (`PowerAuthConfiguration`).
-    public struct Configuration: Sendable {
+    /// What the client is configured with (`PowerAuthConfiguration`), in the layer-3 shape
+    /// every client shares (``AuthNetworking/ClientConfiguration``).
+    public struct Configuration: ClientConfiguration {
         /// The namespace of this instance's stored data.
         public var instanceID: String
         /// APP_KEY, APP_SECRET, the master server public key and the base URL.
@@ -31,25 +33,36 @@ public actor PowerAuthClient {
         /// name by default; plain `http://` only to loopback, and only when the caller says so
         /// (``ProtocolSupport/URLPolicy/insecureAllowingPlainHTTPToLoopback``). Signatures, token
         /// headers and bodies must not travel in clear.
-        public var urlPolicy: URLPolicy
+        public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
+        /// The local wall clock; the protocol's millisecond timestamps and the server-synchronised
+        /// time (powerauth.md §11.4) are derived from it.
+        public var clock: @Sendable () -> Date = ClientDefaults.clock
+        /// Every key pair, nonce and ephemeral key of the client comes from here.
+        public var random: any RandomSource & Sendable = ClientDefaults.random
+        /// When set, every exchange is logged through ``AuthNetworking/LoggingMiddleware``, the
+        /// signature and token headers redacted.
+        public var logger: Logger? = ClientDefaults.logger
 
-        /// A configuration from its parts.
+        /// A configuration from its parts; the layer-3 members default to ``AuthNetworking/ClientDefaults``.
         public init(instanceID: String, core: PowerAuth.Configuration, version: PowerAuth.ProtocolVersion = .v3_3,
-                    urlPolicy: URLPolicy = .httpsOnly) {
+                    urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clock: @escaping @Sendable () -> Date = ClientDefaults.clock,
+                    random: any RandomSource & Sendable = ClientDefaults.random, logger: Logger? = ClientDefaults.logger) {
             self.instanceID = instanceID
             self.core = core
             self.version = version
-            self.urlPolicy = urlPolicy
+            setClientMembers(urlPolicy: urlPolicy, clock: clock, random: random, logger: logger)
         }
 
         /// A configuration from the SDK configuration string (`PowerAuthConfiguration(configuration:)`).
         /// Throws ``PowerAuthSDKError/Reason/invalidConfiguration`` for a string that does not
         /// parse or a `baseURL` that `urlPolicy` refuses.
         public init(instanceID: String, configurationString: String, baseURL: String,
-                    version: PowerAuth.ProtocolVersion = .v3_3, urlPolicy: URLPolicy = .httpsOnly) throws(PowerAuthSDKError) {
+                    version: PowerAuth.ProtocolVersion = .v3_3, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
+                    clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
+                    logger: Logger? = ClientDefaults.logger) throws(PowerAuthSDKError) {
             do {
                 self.init(instanceID: instanceID, core: try PowerAuth.Configuration(configurationString: configurationString, baseURL: baseURL),
-                          version: version, urlPolicy: urlPolicy)
+                          version: version, urlPolicy: urlPolicy, clock: clock, random: random, logger: logger)
             } catch {
                 throw PowerAuthSDKError(.invalidConfiguration, "the configuration string is not valid", protocolError: error)
             }
@@ -71,6 +84,8 @@ public actor PowerAuthClient {
     let activations: ActivationStore
     let tokenRecords: TokenRecords
     let now: @Sendable () -> UInt64
+    /// The configured random source, shared by every operation (``AuthNetworking/SharedRandomSource``).
+    let randomSource: SharedRandomSource
     var pending: PowerAuth.PendingActivation?
     var processed: PowerAuth.ActivationResult?
     /// The server clock offset (§11.4), learned from `/pa/v3/status` and keystore answers.
@@ -83,19 +98,25 @@ public actor PowerAuthClient {
     /// Token creations in flight by name, so that concurrent requests share one.
     var tokenRequests: [String: Task<PowerAuth.Token, any Error>] = [:]
 
-    /// A client over `store` and `transport`; `now` gives the local wall clock in milliseconds
-    /// since 1970 (injected for tests; the server-synchronised time is derived from it).
+    /// A client over `store`, sending through the transport `transport` makes for the base URL.
     /// Throws ``PowerAuthSDKError/Reason/invalidConfiguration`` for a protocol outside 3.0–3.3
-    /// or a base URL the configuration's ``Configuration/urlPolicy`` refuses.
-    public init(configuration: Configuration, store: SecureStore, transport: any HTTPTransport,
-                now: @escaping @Sendable () -> UInt64 = PowerAuthClient.systemMilliseconds) throws(PowerAuthSDKError) {
+    /// or a base URL the configuration's ``Configuration/urlPolicy`` refuses, and
+    /// ``PowerAuthSDKError/Reason/transport`` when the factory cannot make the transport.
+    public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory) throws(PowerAuthSDKError) {
         guard configuration.version >= .v3_0, configuration.version <= .v3_3 else {
             throw PowerAuthSDKError(.invalidConfiguration, "protocol \(configuration.version) is not 3.0–3.3")
         }
         try configuration.checkURLPolicy()
         self.configuration = configuration
-        pipeline = Self.pipeline(configuration: configuration, transport: transport)
-        self.now = now
+        let sender: any HTTPTransport
+        do { sender = try transport.transport(baseURL: configuration.core.baseURL) } catch {
+            throw PowerAuthSDKError(.transport, "no transport for \(configuration.core.baseURL)", transport: error)
+        }
+        pipeline = Self.pipeline(configuration: configuration, transport: sender)
+        // The protocol counts milliseconds (powerauth.md §11.4); the configured clock gives dates.
+        let clock = configuration.clock
+        now = { ClientDefaults.milliseconds(since1970: clock()) }
+        randomSource = SharedRandomSource(configuration.random)
         do {
             activations = try ActivationStore(store: store, instanceID: configuration.instanceID)
             tokenRecords = try TokenRecords(store: store, instanceID: configuration.instanceID)
@@ -144,7 +165,7 @@ public actor PowerAuthClient {
         }
         let key = try await applicationEncryptionKey(version: configuration.version)
         let timestamp = try await serverTime(version: configuration.version)
-        var random = SystemRandomSource()
+        var random = randomSource
         let request: PowerAuth.PendingActivation
         do {
             request = try PowerAuth.PendingActivation(method: method, device: device, configuration: configuration.core, encryptionKey: key,
@@ -170,7 +191,7 @@ public actor PowerAuthClient {
         guard let processed else { throw PowerAuthSDKError(.invalidActivationState, "no pending activation to persist") }
         guard let password = authentication.password else { throw PowerAuthSDKError(.invalidAuthentication, "a password is needed") }
         try Self.requireUsablePassword(password)  // a refused password leaves the activation pending: persist again
-        var random = SystemRandomSource()
+        var random = randomSource
         let data: PowerAuth.ActivationData
         do {
             data = try processed.persist(password: password, possessionUnlockKey: authentication.possessionUnlockKey,
@@ -205,7 +226,7 @@ public actor PowerAuthClient {
     /// server's `customObject`, if any, comes with it.
     public func fetchActivationStatus(possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) -> ActivationStatusResult {
         let activation = try storedActivation()
-        var random = SystemRandomSource()
+        var random = randomSource
         let transportKey = try Self.transportKey(of: activation, possessionUnlockKey)
         let request: PowerAuth.PendingStatus
         do { request = try PowerAuth.PendingStatus(activationID: activation.activationID, using: &random) } catch {
@@ -250,12 +271,14 @@ public actor PowerAuthClient {
     }
 
     /// Every request's middlewares (DESIGN.md §1), around the caller's transport: the URL
-    /// policy on the whole URL, the `User-Agent`, header validation, the size limits, redirect
-    /// refusal (a redirect would carry the signature and token headers to another origin).
+    /// policy on the whole URL, the `User-Agent`, header validation, logging when the
+    /// configuration has a logger, the size limits, redirect refusal (a redirect would carry the
+    /// signature and token headers to another origin).
     static func pipeline(configuration: Configuration, transport: any HTTPTransport) -> SendPipeline {
         SendPipeline(transport: transport, middlewares: [
             URLPolicyMiddleware(baseURL: configuration.core.baseURL, policy: configuration.urlPolicy),
             HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "PowerAuthSDK")), HeaderValidationMiddleware(),
+        ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
             ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
         ])
     }
@@ -279,9 +302,6 @@ public actor PowerAuthClient {
                                  protocolError: error, httpStatus: response.status,
                                  currentRecoveryPukIndex: envelope?.currentRecoveryPukIndex)
     }
-
-    /// Milliseconds since 1970 from the system's real-time clock.
-    public static let systemMilliseconds: @Sendable () -> UInt64 = { WallClock.milliseconds() }
 }
 
 /// A status as `fetchActivationStatus` returns it: the decrypted blob, the server's custom

@@ -6,34 +6,29 @@ public import AuthNetworking
 public import ProtocolSupport
 public import SecureStore
 
+/// The PowerAuth SDK's errors: what they carry beyond the shared shape is the recovery PUK index.
+public enum PowerAuthErrorDomain: ClientErrorDomain {
+    /// ``PowerAuthSDKError/currentRecoveryPukIndex``.
+    public typealias Extra = Int?
+}
+
 /// Why a PowerAuth SDK operation failed.
-public struct PowerAuthSDKError: ClientError {
-    /// What went wrong, for callers to switch on.
-    public typealias Code = ClientErrorCodeOf<PowerAuthSDKError>
+public typealias PowerAuthSDKError = SDKError<PowerAuthErrorDomain>
 
-    /// The earlier name of ``Code``.
-    public typealias Reason = Code
-
-    /// What went wrong.
-    public let code: Code
-    /// The message, cause, HTTP status and place.
-    public let details: ClientErrorDetails
-
-    /// The server's §14.2 error code (`ERR_AUTHENTICATION`, …), when a server answered with one.
-    public var serverCode: String? { httpStatus == nil ? nil : protocolError.map { $0.code.rawValue } }
+extension SDKError where Domain == PowerAuthErrorDomain {
     /// The store's error, when the store failed.
     public var storeError: SecureStoreError? { cause as? SecureStoreError }
     /// Which PUK of a recovery postcard to use next, when the server refused a recovery
     /// activation with `ERR_RECOVERY` (§13).
-    public let currentRecoveryPukIndex: Int?
+    public var currentRecoveryPukIndex: Int? { extra }
 
-    /// Creates an error; `store`, `protocolError` or `transport` is its cause.
+    /// Creates an error; `store`, `protocolError` or `transport` is its cause. Its server code is
+    /// the §14.2 error code (`ERR_AUTHENTICATION`, …), when a server answered with one.
     public init(_ code: Code, _ message: String, store: SecureStoreError? = nil, protocolError: ProtocolError? = nil,
                 transport: TransportError? = nil, httpStatus: Int? = nil, currentRecoveryPukIndex: Int? = nil,
                 file: String = #fileID, line: UInt = #line) {
-        self.code = code
-        details = ClientErrorDetails(message, cause: firstCause(store, protocolError, transport), httpStatus: httpStatus, file: file, line: line)
-        self.currentRecoveryPukIndex = currentRecoveryPukIndex
+        self.init(code, message, cause: firstCause(store, protocolError, transport), httpStatus: httpStatus,
+                  extra: currentRecoveryPukIndex, file: file, line: line)
     }
 }
 

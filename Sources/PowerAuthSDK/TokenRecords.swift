@@ -13,35 +13,25 @@ public import SecureStore
 
 /// The named tokens of one instance, as stored.
 public struct TokenRecords: Sendable {
+    /// `powerauth.<instance>.tokens`.
+    private let record: InstanceRecord
     /// The secure store holding the record.
-    public let store: SecureStore
+    public var store: SecureStore { record.store }
     /// The namespace of this instance's records.
-    public let instanceID: String
+    public var instanceID: String { record.instanceID }
 
     /// The tokens of `instanceID` in `store`.
     public init(store: SecureStore, instanceID: String) throws(SecureStoreError) {
-        self.store = store
-        self.instanceID = instanceID
-        _ = try store.read(recordName)  // validates the name, and the record if there is one
+        record = try InstanceRecord(checking: "tokens", of: instanceID, in: store)
     }
-
-    var recordName: String { "powerauth." + instanceID + ".tokens" }
 
     /// Every stored token by name.
     public func all() throws(PowerAuthSDKError) -> [String: PowerAuth.Token] {
-        do {
-            guard let record = try store.read(recordName) else { return [:] }
-            return try record.withUnsafeBytes { raw throws(PowerAuthSDKError) in
-                var bytes = Array(raw)
-                defer { SecretBytes.wipe(&bytes) }  // the plaintext copy holds every token secret
-                return try Self.decode(bytes)
-            }
-        } catch let error as SecureStoreError {
-            throw PowerAuthSDKError(.store, "the token record cannot be read", store: error)
-        } catch let error as PowerAuthSDKError {
-            throw error
-        } catch {
-            throw PowerAuthSDKError(.store, "the token record cannot be read")
+        guard let stored = try record.read() else { return [:] }
+        return try stored.withUnsafeBytes { raw throws(PowerAuthSDKError) in
+            var bytes = Array(raw)
+            defer { SecretBytes.wipe(&bytes) }  // the plaintext copy holds every token secret
+            return try Self.decode(bytes)
         }
     }
 
@@ -60,29 +50,17 @@ public struct TokenRecords: Sendable {
 
     /// Removes every token of the instance.
     public func removeAll() throws(PowerAuthSDKError) {
-        do { try store.remove(recordName) } catch { throw PowerAuthSDKError(.store, "the token record cannot be removed", store: error) }
+        try record.remove()
     }
 
     private func change(_ body: (inout [String: PowerAuth.Token]) -> Void) throws(PowerAuthSDKError) {
-        var failure: PowerAuthSDKError?
-        do throws(SecureStoreError) {
-            try store.withExclusiveAccess { () throws(SecureStoreError) in
-                do throws(PowerAuthSDKError) {
-                    var tokens = try all()
-                    body(&tokens)
-                    var bytes = try Self.encode(tokens)
-                    defer { SecretBytes.wipe(&bytes) }
-                    do throws(SecureStoreError) { try store.write(SecretBytes(bytes), to: recordName) } catch {
-                        throw PowerAuthSDKError(.store, "the token record cannot be written", store: error)
-                    }
-                } catch {
-                    failure = error
-                }
-            }
-        } catch {
-            throw PowerAuthSDKError(.store, "the store cannot be locked", store: error)
+        try record.withExclusiveAccess { () throws(PowerAuthSDKError) in
+            var tokens = try all()
+            body(&tokens)
+            var bytes = try Self.encode(tokens)
+            defer { SecretBytes.wipe(&bytes) }
+            try record.write(SecretBytes(bytes))
         }
-        if let failure { throw failure }
     }
 
     static func encode(_ tokens: [String: PowerAuth.Token]) throws(PowerAuthSDKError) -> [UInt8] {

@@ -45,6 +45,17 @@ extension SaltEdgeAuthenticatorClient {
         }
     }
 
+    /// The status of one authorization as the server reports it now (show authorization, §6.6),
+    /// final or not, without decrypting anything: for waiting while a decision is
+    /// `confirm_processing` or `deny_processing` until it is final (§6.7, §9).
+    public func authorizationStatus(id: String, connectionID: String) async throws(SaltEdgeClientError) -> SaltEdge.AuthorizationStatus {
+        let connection = try connection(id: connectionID)
+        let response = try await send(requests(connection).showAuthorization(id: id), to: connection.connection.scaServiceURL, connectionID: connectionID)
+        do { return try SaltEdge.EncryptedAuthorization.single(from: response).status } catch {
+            throw SaltEdgeClientError(.invalidResponse, "the authorization answer is not usable", protocolError: error)
+        }
+    }
+
     /// Confirms (`confirmAuthorization`, §6.7, §8): the decrypted authorization code echoed,
     /// the unlock type and the location, encrypted to the provider key and signed. Returns the
     /// status the server reports (usually `confirm_processing`).
@@ -61,7 +72,7 @@ extension SaltEdgeAuthenticatorClient {
 
     private func answer(_ decision: SaltEdge.Decision, connectionID: String) async throws(SaltEdgeClientError) -> SaltEdge.AuthorizationStatus {
         let connection = try connection(id: connectionID)
-        var random = SystemRandomSource()
+        var random = randomSource
         let request: HTTPRequest
         do { request = try requests(connection).answer(decision, using: &random, now: now()) } catch {
             throw SaltEdgeClientError(.invalidInput, "the decision cannot be encrypted and signed", protocolError: error)

@@ -4,7 +4,7 @@
 // polling, actions and consents in SaltEdgeAuthenticatorClient+Authorizations.swift.
 
 public import AuthNetworking
-import CryptoPrimitives
+public import CryptoPrimitives
 public import FoundationEssentials
 public import ProtocolSupport
 public import SaltEdge
@@ -12,31 +12,60 @@ public import SecureStore
 
 /// A Salt Edge Authenticator (API v2) for one device.
 public actor SaltEdgeAuthenticatorClient {
-    /// Makes a transport for a base URL (the configuration URL, a provider's `sca_service_url`).
-    public typealias TransportFactory = @Sendable (_ baseURL: String) -> any HTTPTransport
+    /// How the client is set up: what it says about itself, the return URL of enrolment, and the
+    /// layer-3 members every client shares (``AuthNetworking/ClientConfiguration``).
+    public struct Configuration: ClientConfiguration {
+        /// `Accept-Language` and `User-Agent` of every request.
+        public var clientDescription: SaltEdge.ClientDescription
+        /// The return URL sent at enrolment; the redirect must start with it (saltedge-v2.md §4, §13).
+        public var returnURL: String
+        /// Which URLs may be fetched (https only by default, saltedge-v2.md §11).
+        public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
+        /// The local wall clock (the `expires-at` of signed requests, authorization expiry).
+        public var clock: @Sendable () -> Date = ClientDefaults.clock
+        /// Where connection key pairs and the nonces of signed answers come from.
+        public var random: any RandomSource & Sendable = ClientDefaults.random
+        /// When set, every exchange is logged through ``AuthNetworking/LoggingMiddleware``
+        /// (`Access-Token`, signatures and secret body members redacted).
+        public var logger: Logger? = ClientDefaults.logger
 
+        /// A configuration; every part optional (the layer-3 members default to ``AuthNetworking/ClientDefaults``).
+        public init(clientDescription: SaltEdge.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, build: "1", system: "Linux"),
+                    returnURL: String = SaltEdge.defaultReturnURL, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
+                    clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
+                    logger: Logger? = ClientDefaults.logger) {
+            self.clientDescription = clientDescription
+            self.returnURL = returnURL
+            setClientMembers(urlPolicy: urlPolicy, clock: clock, random: random, logger: logger)
+        }
+    }
+
+    /// The configuration.
+    public nonisolated let configuration: Configuration
+    /// The connections, in the secure store.
     let records: ConnectionRecords
-    let transportFor: TransportFactory
-    /// `Accept-Language` and `User-Agent` of every request.
-    public let clientDescription: SaltEdge.ClientDescription
-    /// Which URLs may be fetched (https only by default, saltedge-v2.md §11).
-    public let urlPolicy: URLPolicy
-    /// The return URL sent at enrolment; the redirect must start with it (§4, §13).
-    public let returnURL: String
-    let now: @Sendable () -> Date
+    /// Makes the transport for a base URL (the configuration URL, a provider's `sca_service_url`).
+    let transportFor: HTTPTransportFactory
+    /// The configured random source, shared by every operation (``AuthNetworking/SharedRandomSource``).
+    let randomSource: SharedRandomSource
 
-    /// A client keeping its connections in `store`, sending through `transport(baseURL)`.
-    public init(store: SecureStore, transport: @escaping TransportFactory,
-                clientDescription: SaltEdge.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, build: "1", system: "Linux"),
-                urlPolicy: URLPolicy = .httpsOnly, returnURL: String = SaltEdge.defaultReturnURL,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    /// A client keeping its connections in `store`, sending through the transport `transport`
+    /// makes for each base URL.
+    public init(configuration: Configuration = Configuration(), store: SecureStore, transport: HTTPTransportFactory) {
         records = ConnectionRecords(store: store)
         transportFor = transport
-        self.clientDescription = clientDescription
-        self.urlPolicy = urlPolicy
-        self.returnURL = returnURL
-        self.now = now
+        self.configuration = configuration
+        randomSource = SharedRandomSource(configuration.random)
     }
+
+    /// `Accept-Language` and `User-Agent` of every request.
+    public nonisolated var clientDescription: SaltEdge.ClientDescription { configuration.clientDescription }
+    /// Which URLs may be fetched.
+    public nonisolated var urlPolicy: URLPolicy { configuration.urlPolicy }
+    /// The return URL sent at enrolment.
+    public nonisolated var returnURL: String { configuration.returnURL }
+    /// The configured clock.
+    nonisolated var now: @Sendable () -> Date { configuration.clock }
 
     // MARK: Enrolment (`fetchProviderData`, `createConnection`, the web view's redirect)
 
@@ -61,7 +90,7 @@ public actor SaltEdgeAuthenticatorClient {
             throw SaltEdgeClientError(.invalidInput, "an instant-action link, not a connect link")
         }
         let configuration = try await providerConfiguration(at: configurationURL)
-        var random = SystemRandomSource()
+        var random = randomSource
         let key: SaltEdge.ConnectionKey
         let request: HTTPRequest
         do {
@@ -157,10 +186,13 @@ public actor SaltEdgeAuthenticatorClient {
     }
 
     /// Every request's middlewares (DESIGN.md §1), around the caller's transport for `baseURL`:
-    /// the URL policy (§11), header validation, the size limits, redirect refusal.
-    func pipeline(_ baseURL: String) -> SendPipeline {
-        SendPipeline(transport: transportFor(baseURL), middlewares: [
-            URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), HeaderValidationMiddleware(), ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+    /// the URL policy (§11), header validation, logging when the configuration has a logger, the
+    /// size limits, redirect refusal.
+    func pipeline(_ baseURL: String) throws(TransportError) -> SendPipeline {
+        SendPipeline(transport: try transportFor.transport(baseURL: baseURL), middlewares: [
+            URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), HeaderValidationMiddleware(),
+        ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
+            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
         ])
     }
 

@@ -6,33 +6,31 @@ public import AuthNetworking
 public import ProtocolSupport
 public import SecureStore
 
+/// The Salt Edge client's errors: what they carry beyond the shared shape is the server's
+/// `error_class`, which is also their server code.
+public enum SaltEdgeErrorDomain: ClientErrorDomain {
+    /// ``SaltEdgeClientError/errorClass``.
+    public typealias Extra = String?
+
+    /// The server's error code: its `error_class`.
+    public static func serverCode(of error: SaltEdgeClientError) -> String? { error.errorClass }
+}
+
 /// Why a Salt Edge client operation failed.
-public struct SaltEdgeClientError: ClientError {
-    /// What went wrong, for callers to switch on.
-    public typealias Code = ClientErrorCodeOf<SaltEdgeClientError>
+public typealias SaltEdgeClientError = SDKError<SaltEdgeErrorDomain>
 
-    /// The earlier name of ``Code``.
-    public typealias Reason = Code
-
-    /// What went wrong.
-    public let code: Code
-    /// The message, cause, HTTP status and place.
-    public let details: ClientErrorDetails
-
+extension SDKError where Domain == SaltEdgeErrorDomain {
     /// The store's error.
     public var storeError: SecureStoreError? { cause as? SecureStoreError }
     /// The server's `error_class` (or the client's synthetic one, `AuthenticationError` for a
     /// refused redirect).
-    public let errorClass: String?
-    /// The server's error code: its `error_class`.
-    public var serverCode: String? { errorClass }
+    public var errorClass: String? { extra }
 
     /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause.
     public init(_ code: Code, _ message: String, errorClass: String? = nil, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
-        self.code = code
-        self.errorClass = errorClass
-        details = ClientErrorDetails(message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus, file: file, line: line)
+        self.init(code, message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus,
+                  extra: errorClass, file: file, line: line)
     }
 
     /// Whether the connection is gone on the server (`ConnectionNotFound`, `ConnectionRevoked`, or

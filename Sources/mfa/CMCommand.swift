@@ -61,31 +61,61 @@ enum CMCommand {
         let machine = withUnsafeBytes(of: &system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let device = CMAuthenticator.DeviceDescription(manufacturer: "Linux", osVersion: release, appVersion: "\(SwiftMFAVersion.current) (1)", appID: "swiftmfa.mfa",
                                                        languageCode: "en", model: machine, modelID: machine, platform: "Linux", appKey: stored.appKey)
-        return try CMAuthenticatorClient(store: store, baseURL: stored.baseURL, device: device,
-                                         clientDescription: .linux(app: "mfa", version: SwiftMFAVersion.current, system: release, architecture: machine, locale: "en"),
-                                         transport: { base, pins throws(TransportError) in
+        let configuration = CMAuthenticatorClient.Configuration(
+            baseURL: stored.baseURL, device: device,
+            clientDescription: .linux(app: "mfa", version: SwiftMFAVersion.current, system: release, architecture: machine, locale: "en"),
+            pinning: stored.pinning ? .enforced(listKey: listKey) : .disabledTransportCannotPin,
+            urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly)
+        return try CMAuthenticatorClient(configuration: configuration, store: store,
+                                         transport: HTTPTransportFactory { base, pins throws(TransportError) in
                                              if pins != nil, base.lowercased().hasPrefix("https://") {
                                                  throw TransportError(.tls, underlying: "\(CommandTransport.name) cannot pin on Linux; configure with --no-pinning to rely on the system trust store alone")
                                              }
                                              return CommandTransport.make(baseURL: base)
-                                         },
-                                         pinning: stored.pinning ? .enforced(listKey: listKey) : .disabledTransportCannotPin,
-                                         urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly)
+                                         })
+    }
+
+    /// What is stored (the configuration, the device id, the environments) and, once the
+    /// service assigned a device id, its registration status there (cm-authenticator.md §2).
+    static func status(_ options: CommandOptions) async throws {
+        guard let stored = try options.store().read(record).map({ try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }) else {
+            return CommandSupport.output(options, ["configured": false, "registered": false, "device_id": JSONOutput.null, "environments": [Any]()],
+                                         text: "not configured (mfa cm configure --base-url URL)")
+        }
+        let client = try client(options, stored)
+        let environments = try await client.environments()
+        var object: [String: Any] = ["configured": true, "base_url": stored.baseURL, "pinning": stored.pinning, "allow_http_loopback": stored.loopbackHTTP,
+                                     "environments": environments.map { ["id": $0.id, "name": $0.name] }]
+        let lines = environments.map { "\(line($0.id))\t\(line($0.name))" }
+        guard let deviceID = try await client.deviceID else {
+            object["registered"] = false
+            object["device_id"] = JSONOutput.null
+            return CommandSupport.output(options, object, text: "configured for \(stored.baseURL); not registered (mfa cm register --phone NUMBER)")
+        }
+        let status = try await client.deviceStatus()
+        object["registered"] = true
+        object["device_id"] = deviceID
+        object["registration_status"] = status.rawValue
+        CommandSupport.output(options, object, text: (["device \(deviceID): \(status.rawValue)"] + lines).joined(separator: "\n"))
     }
 
     static func dispatch(_ verb: String, _ options: CommandOptions) async throws {
         if verb == "configure" { return try configure(options) }
+        if verb == "status" { return try await status(options) }
         let client = try client(options)
         switch verb {
         case "register":
             let status = if let phone = options.values["--phone"] { try await client.register(phoneNumber: phone) }
                          else { try await client.verify(code: try smsCode(options)) }
-            CommandSupport.output(options, ["device_id": try await client.deviceID ?? "", "registration_status": status.rawValue],
+            CommandSupport.output(options, ["device_id": try await client.deviceID.map { $0 as Any } ?? JSONOutput.null, "registration_status": status.rawValue],
                                   text: status == .pending ? "SMS sent; finish with: mfa cm register (the code from the terminal or standard input, or --code-file F)" : "registration \(status.rawValue)")
-        case "status":
-            let status = try await client.deviceStatus()
-            CommandSupport.output(options, ["device_id": try await client.deviceID ?? "", "registration_status": status.rawValue],
-                                  text: "device \(try await client.deviceID ?? "?"): \(status.rawValue)")
+        case "remove":
+            let local = options.flags.contains("--local")
+            let environments = try await client.environments()
+            for environment in environments where !local { try await client.unregisterEnvironment(id: environment.id) }
+            try await client.removeRegistrationLocally()
+            CommandSupport.output(options, ["removed": true, "local": local, "environments": environments.map(\.id)],
+                                  text: "registration removed" + (local ? " here" : "") + (environments.isEmpty ? "" : " (\(environments.count) environments unlinked)"))
         case "environment":
             switch try options.argument(0, "add, list or remove") {
             case "add":
@@ -119,7 +149,7 @@ enum CMCommand {
                 throw UsageError(description: "no open request \(id) (mfa cm requests)")
             }
             let status = verb == "approve" ? try await client.approve(pending) : try await client.deny(pending)
-            CommandSupport.output(options, ["request_id": id, "auth_status": status ?? ""], text: "\(verb == "approve" ? "approved" : "denied") \(id)")
+            CommandSupport.output(options, ["request_id": id, "auth_status": status.map { $0 as Any } ?? JSONOutput.null], text: "\(verb == "approve" ? "approved" : "denied") \(id)")
         default:
             throw UsageError(description: "unknown verb \(verb) (see mfa cm --help)")
         }

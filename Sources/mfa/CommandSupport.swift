@@ -6,6 +6,7 @@ import FoundationEssentials
 import MFACommandLine
 import PKCS11
 import SecureStore
+import Synchronization
 
 extension CommandOptions {
     /// `--store DIR`, else `$XDG_DATA_HOME/swiftmfa` or `~/.local/share/swiftmfa` (never the
@@ -28,7 +29,21 @@ extension CommandOptions {
 /// character survives (a title could otherwise fake list lines or reorder them).
 func line(_ field: some StringProtocol) -> String { TerminalText.singleLine(String(field)) }
 
+/// What ``CommandSupport/output(_:_:text:)`` printed, kept instead of written to standard output
+/// while a test runs a verb in process (``CommandSupport/capture``).
+final class OutputCapture: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    /// Every printed line (a JSON document per result under `--json`), in order.
+    var printed: [String] { lines.withLock { $0 } }
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+}
+
 enum CommandSupport {
+    /// Set by a test for the task that runs a verb: the output is kept there instead.
+    @TaskLocal static var capture: OutputCapture?
+
     /// Runs one verb of `tool` to completion; any error it throws becomes the one report and
     /// exit status of CommandErrors.
     static func run(_ tool: String, _ body: () async throws -> Void) async -> Int32 {
@@ -49,6 +64,8 @@ enum CommandSupport {
     /// `--watch` consumer sees each update as it happens. Text output carries server-supplied
     /// names and titles, so control characters and escape sequences are stripped from it.
     static func output(_ options: CommandOptions, _ object: Any, text: String) {
-        StandardStreams.writeOutput((options.json ? JSONOutput.render(object) : TerminalText.sanitized(text)) + "\n")
+        let line = options.json ? JSONOutput.render(object) : TerminalText.sanitized(text)
+        if let capture { return capture.append(line) }
+        StandardStreams.writeOutput(line + "\n")
     }
 }

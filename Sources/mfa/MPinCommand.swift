@@ -2,7 +2,8 @@
 // configure a backend (or find it from a QR text), verify an identity by e-mail, register with a
 // PIN read from the terminal without echo or from a file, list users, authenticate (web login
 // with an access code, in-app login, OTP, registration code), register for and make DVS
-// signatures, delete. Users live in the secure store (`--store`); the backend is kept there too.
+// signatures, status, remove. Users live in the secure store (`--store`); the backend and the
+// loopback opt-out `configure` stored are kept there too.
 
 import MFACommandLine
 import AuthNetworking
@@ -30,16 +31,20 @@ enum MPinCommand {
     }
 
     static func client(_ options: CommandOptions, _ stored: Stored) throws -> MPinClient {
-        let configuration = MPinConfiguration(clientID: stored.clientID, trustedDomains: stored.trustedDomains,
-                                              urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly,
-                                              clientName: SwiftMFAVersion.userAgent(component: "mfa"))
-        return MPinClient(configuration: configuration, store: try options.store(), transport: { CommandTransport.make(baseURL: $0) })
+        let configuration = MPinClient.Configuration(clientID: stored.clientID, trustedDomains: stored.trustedDomains,
+                                                     urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly,
+                                                     clientName: SwiftMFAVersion.userAgent(component: "mfa"))
+        return MPinClient(configuration: configuration, store: try options.store(), transport: .perBaseURL { CommandTransport.make(baseURL: $0) })
+    }
+
+    /// The stored configuration; nil before `configure`.
+    static func stored(_ options: CommandOptions) throws -> Stored? {
+        try options.store().read(record).map { try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }
     }
 
     /// The configured client with its backend set (one client-settings request).
     static func configuredClient(_ options: CommandOptions) async throws -> MPinClient {
-        guard let bytes = try options.store().read(record) else { throw UsageError(description: "not configured (mfa mpin configure --backend URL)") }
-        let stored = try JSONDecoder().decode(Stored.self, from: Data(bytes.unsafeExposedBytes))
+        guard let stored = try stored(options) else { throw UsageError(description: "not configured (mfa mpin configure --backend URL)") }
         let client = try client(options, stored)
         try await client.setBackend(stored.backend)
         return client
@@ -72,8 +77,36 @@ enum MPinCommand {
         return user
     }
 
+    /// What is stored: the configuration and the users of its backend; nothing is sent.
+    static func status(_ options: CommandOptions) async throws {
+        guard let stored = try stored(options) else {
+            return CommandSupport.output(options, ["configured": false, "users": [Any]()], text: "not configured (mfa mpin configure --backend URL)")
+        }
+        let users = try await client(options, stored).allUsers().filter { $0.backend == stored.backend }
+        let object: [String: Any] = ["configured": true, "backend": stored.backend, "client_id": stored.clientID.map { $0 as Any } ?? JSONOutput.null,
+                                     "trusted_domains": stored.trustedDomains, "allow_http_loopback": stored.loopbackHTTP,
+                                     "users": users.map { ["user": $0.identity, "state": $0.state.rawValue, "can_sign": $0.canSign] }]
+        CommandSupport.output(options, object, text: "configured for \(stored.backend)" + (stored.loopbackHTTP ? " (plain http to loopback allowed)" : "")
+                                + "\n" + (users.isEmpty ? "no users" : users.map { "\(line($0.identity))\t\($0.state.rawValue)" }.joined(separator: "\n")))
+    }
+
+    /// Forgets the user `<user-id>` of the configured backend here (nothing is sent: the platform
+    /// keeps no per-device registration to revoke).
+    static func remove(_ options: CommandOptions) async throws {
+        let id = try options.argument(0, "the user id")
+        guard let stored = try stored(options) else { throw UsageError(description: "not configured (mfa mpin configure --backend URL)") }
+        let client = try client(options, stored)
+        guard let user = try await client.allUsers().first(where: { $0.identity == id && $0.backend == stored.backend }) else {
+            throw UsageError(description: "no user \(id) at this backend (mfa mpin status)")
+        }
+        try await client.deleteUser(user)
+        CommandSupport.output(options, ["removed": id], text: "removed \(id)")
+    }
+
     static func dispatch(_ verb: String, _ options: CommandOptions) async throws {
         if verb == "configure" { return try await configure(options) }
+        if verb == "status" { return try await status(options) }
+        if verb == "remove" { return try await remove(options) }
         let client = try await configuredClient(options)
         switch verb {
         case "service":
@@ -92,7 +125,7 @@ enum MPinCommand {
             let user = try await user(client, options)
             let code = try SecretInput.requiredText(options, "--code", prompt: "verification code: ", what: "the verification code")
             let result = try await client.finishVerification(for: user, code: code)
-            CommandSupport.output(options, ["activation_token": result.activationToken, "access_code": result.accessCode ?? ""],
+            CommandSupport.output(options, ["activation_token": result.activationToken, "access_code": result.accessCode.map { $0 as Any } ?? JSONOutput.null],
                                   text: "verified; activation token \(result.activationToken)\nregister with: mfa mpin register --user \(user.identity) "
                                     + "--with-code-file FILE (the token in a file of mode 0600) or --with-code - (paste it)")
         case "register":
@@ -120,9 +153,6 @@ enum MPinCommand {
                                          "v": Hex.encode(signature.v), "publicKey": Hex.encode(signature.publicKey), "dtas": signature.dtas,
                                          "timestamp": Int(signature.timestamp)]
             CommandSupport.output(options, object, text: JSONOutput.render(object))
-        case "delete":
-            try await client.deleteUser(try await user(client, options))
-            CommandSupport.output(options, ["deleted": try options.require("--user")], text: "deleted \(try options.require("--user"))")
         default:
             throw UsageError(description: "unknown verb \(verb) (see mfa mpin --help)")
         }

@@ -19,7 +19,7 @@ extension PowerAuthCommand {
         let version = options.values["--protocol"] ?? "3.3"
         guard let parsed = PowerAuth.ProtocolVersion(rawValue: version), parsed >= .v3_0 else { throw UsageError(description: "--protocol is 3.0–3.3") }
         _ = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: configurationString, baseURL: baseURL,
-                                              urlPolicy: urlPolicy(options))
+                                              urlPolicy: urlPolicy(allowingLoopback: options.flags.contains("--allow-http-loopback")))
         let opened = try options.openStore()
         let store = opened.store
         let encoded = try JSONEncoder().encode(Stored(configurationString: configurationString, baseURL: baseURL, version: version,
@@ -46,21 +46,40 @@ extension PowerAuthCommand {
                text: "activated \(result.activationID) (fingerprint \(result.fingerprint))")
     }
 
+    /// What is stored for the instance (its configuration, its activation's id) and, when it is
+    /// activated, the server's status: the same `status` as every family's. An instance that is
+    /// not configured or not activated is a state to report, not an error.
     static func status(_ options: Options) async throws {
+        var object: [String: Any] = ["instance": instance(options), "configured": false, "activated": false, "activationId": JSONOutput.null]
+        guard let stored = try storedConfiguration(options, try options.store()) else {
+            return output(options, object, text: "instance \(instance(options)) is not configured (mfa powerauth configure)")
+        }
+        object["configured"] = true
+        object["baseURL"] = stored.baseURL
+        object["protocol"] = stored.version
+        object["allowHTTPLoopback"] = stored.allowHTTPLoopback == true
         let (client, possession, _) = try client(options)
+        guard let activationID = try await client.activationIdentifier() else {
+            return output(options, object, text: "instance \(instance(options)) is configured for \(stored.baseURL) and not activated (mfa powerauth activate)")
+        }
+        object["activated"] = true
+        object["activationId"] = activationID
         let result = try await client.fetchActivationStatus(possessionUnlockKey: possession)
         let status = result.status
         // powerauth.md §6.4: DEADLOCK is the client's own state, shown instead of the server's.
         let state = result.isDeadlocked ? "deadlock" : "\(status.state)"
-        var object: [String: Any] = ["activationId": try await client.activationIdentifier() ?? "", "state": state,
-                                     "serverState": "\(status.state)", "deadlock": result.isDeadlocked,
-                                     "failedAttempts": Int(status.failedAttempts), "maxFailedAttempts": Int(status.maxFailedAttempts),
-                                     "remainingAttempts": status.remainingAttempts]
+        object["state"] = state
+        object["serverState"] = "\(status.state)"
+        object["deadlock"] = result.isDeadlocked
+        object["failedAttempts"] = Int(status.failedAttempts)
+        object["maxFailedAttempts"] = Int(status.maxFailedAttempts)
+        object["remainingAttempts"] = status.remainingAttempts
         if let custom = result.customObject { object["customObject"] = custom }
         let advice = result.isDeadlocked
             ? " (the signature counter cannot be synchronised: signing is refused; run `mfa powerauth remove --local` and activate again)" : ""
         output(options, object, text: "\(state), \(status.failedAttempts) of \(status.maxFailedAttempts) failed attempts"
-               + (result.customObject.map { ", custom object \($0.text)" } ?? "") + advice)
+               + (result.customObject.map { ", custom object \($0.text)" } ?? "") + advice
+               + "\nactivation \(activationID) of instance \(instance(options)) at \(stored.baseURL)")
     }
 
     /// Prints the signature header for a request the caller sends itself (the counter is spent).
@@ -72,36 +91,6 @@ extension PowerAuthCommand {
         let header = try await client.requestSignature(method: method, uriID: uriID, body: body, factors: authentication.factors,
                                                        authentication: authentication)
         output(options, ["header": header.name, "value": header.value], text: "\(header.name): \(header.value)")
-    }
-
-    /// Sends `{"requestObject": <body file>}` to an endpoint of the back end at the base URL and
-    /// prints the `responseObject`.
-    static func call(_ options: Options) async throws {
-        let path = try options.require("--path")
-        let bytes = try options.values["--body-file"].map(readFile) ?? Array("{}".utf8)
-        let object: JSONText
-        do { object = try JSONResponse.decode(JSONText.self, from: bytes, what: "request object") } catch {
-            throw UsageError(description: "the body file is not JSON")
-        }
-        let encryption: EndToEndEncryption = switch options.values["--encrypt"] {
-        case nil: .notEncrypted
-        case "application": .applicationScope
-        case "activation": .activationScope
-        default: throw UsageError(description: "--encrypt is application or activation")
-        }
-        let endpoint: Endpoint<JSONText, JSONText> = if let uriID = options.values["--uri-id"] {
-            .signed(path, uriID: uriID, encryption: encryption)
-        } else if let token = options.values["--token"] {
-            .signedWithToken(path, tokenName: token, encryption: encryption)
-        } else {
-            .basic(path, encryption: encryption)
-        }
-        let (client, possession, transport) = try client(options)
-        let needsAuthentication = endpoint.authentication != .none || encryption == .activationScope
-        let authentication = needsAuthentication ? try authentication(options, possession: possession, defaultFactors: .possessionKnowledge) : nil
-        let service = NetworkingService(client: client, transport: transport, serviceName: "mfa")
-        let answer = try await service.post(object, to: endpoint, authentication: authentication)
-        output(options, ["responseObject": answer.map { $0 as Any } ?? JSONOutput.null], text: answer?.text ?? "null")
     }
 
     static func token(_ options: Options) async throws {

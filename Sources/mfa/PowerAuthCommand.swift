@@ -49,9 +49,16 @@ enum PowerAuthCommand {
         var allowHTTPLoopback: Bool?
     }
 
-    /// https only, unless `--allow-http-loopback` is given now or was given to `configure`.
-    static func urlPolicy(_ options: Options, stored: Stored? = nil) -> URLPolicy {
-        options.flags.contains("--allow-http-loopback") || stored?.allowHTTPLoopback == true ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly
+    /// https only, unless `configure` was given `--allow-http-loopback` (stored with the
+    /// configuration: no later verb asks again).
+    static func urlPolicy(allowingLoopback: Bool) -> URLPolicy {
+        allowingLoopback ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly
+    }
+
+    /// The instance's stored configuration, nil when it was never configured.
+    static func storedConfiguration(_ options: Options, _ store: SecureStore) throws -> Stored? {
+        guard let bytes = try store.read(configRecord(options)) else { return nil }
+        return try JSONDecoder().decode(Stored.self, from: Data(bytes.withUnsafeBytes { Array($0) }))
     }
 
     static func store(_ options: Options) throws -> SecureStore { try options.store() }
@@ -63,18 +70,33 @@ enum PowerAuthCommand {
 
     /// The client of the configured instance, its possession key and its base URL.
     static func client(_ options: Options) throws -> (PowerAuthClient, SymmetricKey, any HTTPTransport) {
+        let configured = try configuredClient(options)
+        return (configured.client, configured.possession, configured.transport)
+    }
+
+    /// The client of the configured instance with everything it was made from.
+    struct Configured {
+        let client: PowerAuthClient
+        let possession: SymmetricKey
+        let transport: any HTTPTransport
+        let stored: Stored
+    }
+
+    /// The client of the configured instance, its possession key, transport and stored configuration.
+    static func configuredClient(_ options: Options) throws -> Configured {
         let opened = try options.openStore()
         let store = opened.store
-        guard let configBytes = try store.read(configRecord(options)) else {
+        guard let stored = try storedConfiguration(options, store) else {
             throw UsageError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
         }
         let key = try possessionKey(options, opened)
-        let stored = try JSONDecoder().decode(Stored.self, from: Data(configBytes.withUnsafeBytes { Array($0) }))
         guard let version = PowerAuth.ProtocolVersion(rawValue: stored.version) else { throw UsageError(description: "stored protocol \(stored.version)") }
         let transport = CommandTransport.make(baseURL: stored.baseURL)
         let configuration = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: stored.configurationString,
-                                                             baseURL: stored.baseURL, version: version, urlPolicy: urlPolicy(options, stored: stored))
-        return (try PowerAuthClient(configuration: configuration, store: store, transport: transport), key, transport)
+                                                             baseURL: stored.baseURL, version: version,
+                                                             urlPolicy: urlPolicy(allowingLoopback: stored.allowHTTPLoopback == true))
+        return Configured(client: try PowerAuthClient(configuration: configuration, store: store, transport: .single(transport)), possession: key,
+                          transport: transport, stored: stored)
     }
 
     /// The possession unlock key: the stored random key of an instance configured before its

@@ -40,9 +40,9 @@ final class PermissiveTransport: HTTPTransport, @unchecked Sendable {
     static func providerConfigurationError(_ transport: PermissiveTransport, userAgent: String = "SwiftMFA tests") async throws -> SaltEdgeClientError? {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let client = SaltEdgeAuthenticatorClient(store: try SecureStore(directory: path), transport: { _ in transport },
-                                                 clientDescription: SaltEdge.ClientDescription(userAgent: userAgent),
-                                                 urlPolicy: .insecureAllowingPlainHTTPToLoopback)
+        let client = SaltEdgeAuthenticatorClient(configuration: .init(clientDescription: SaltEdge.ClientDescription(userAgent: userAgent),
+                                                                      urlPolicy: .insecureAllowingPlainHTTPToLoopback),
+                                                 store: try SecureStore(directory: path), transport: .single(transport))
         do {
             _ = try await client.providerConfiguration(at: "http://127.0.0.1:9/configuration")
             Issue.record("the answer was accepted")

@@ -29,8 +29,9 @@ actor RecordingTransport: HTTPTransport {
                        now: @escaping @Sendable () -> Date = { Date() }) throws -> (CMAuthenticatorClient, DeviceRecords, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-checks-\(UUID().uuidString)").path
         let store = try SecureStore(directory: path)
-        let client = try CMAuthenticatorClient(store: store, baseURL: "https://cm.example/authenticator/v1.0", device: device,
-                                               transport: { _, _ in transport }, pinning: pinning, now: now)
+        let client = try CMAuthenticatorClient(configuration: .init(baseURL: "https://cm.example/authenticator/v1.0", device: device, pinning: pinning,
+                                                                    clock: now),
+                                               store: store, transport: HTTPTransportFactory { _, _ in transport })
         return (client, DeviceRecords(store: store), path)
     }
 

@@ -41,7 +41,7 @@ actor HookTransport: HTTPTransport {
     static func client(_ transport: HookTransport) throws -> (MPinClient, SecureStore) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-local-\(UUID().uuidString)").path
         let store = try SecureStore(directory: path)
-        return (MPinClient(store: store, transport: { _ in transport }), store)
+        return (MPinClient(store: store, transport: .single(transport)), store)
     }
 
     /// A client secret for `mpinID` from a fresh master secret (one D-TA).
@@ -122,7 +122,7 @@ actor HookTransport: HTTPTransport {
             }
             return HTTPResponse(status: 200, headers: [], body: Array(#"{"clientSecret":"\#(share)"}"#.utf8))
         }
-        let client = MPinClient(store: store, transport: { _ in transport })
+        let client = MPinClient(store: store, transport: .single(transport))
         await client.setBackend(Self.backend, settings: try Self.settings())
         let user = try Self.plant(store, state: .startedRegistration, pinLength: 0)
         await #expect(throws: MPinError(.flowError, "")) { _ = try await client.confirmRegistration(for: user) }
@@ -158,7 +158,7 @@ actor HookTransport: HTTPTransport {
         let transport = HookTransport()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-local-\(UUID().uuidString)").path
         let store = try SecureStore(directory: path)
-        let client = MPinClient(configuration: MPinConfiguration(platform: .trust(projectID: "p-1")), store: store, transport: { _ in transport })
+        let client = MPinClient(configuration: MPinClient.Configuration(platform: .trust(projectID: "p-1")), store: store, transport: .single(transport))
         await client.setBackend(Self.backend, settings: try Self.settings())
         let user = try Self.plant(store, state: .registered, pinLength: 4)
         var random = SystemRandomSource()

@@ -33,10 +33,10 @@ struct OnPremiseReplayTests {
         let recording = try RecordedReplay(file: "mpin_sdk_unit_tests_data.json", unusable: Self.unusable)
         let entries = recording.entries
         // The lab server spoke plain HTTP; the recordings are of 11 October 2016 (day 17085).
-        let configuration = MPinConfiguration(urlPolicy: .insecureAllowingPlainHTTPForReplayTests)
+        let configuration = MPinClient.Configuration(urlPolicy: .insecureAllowingPlainHTTPForReplayTests,
+                                                     clock: { Date(timeIntervalSince1970: 1_476_194_300) })
         let store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("mpin-onprem-\(UUID().uuidString)").path)
-        let client = MPinClient(configuration: configuration, store: store, transport: recording.transport,
-                                now: { Date(timeIntervalSince1970: 1_476_194_300) })
+        let client = MPinClient(configuration: configuration, store: store, transport: recording.transport)
         let pin = try #require(MPin.PIN(decimal: "1234"))
         var n = 0
 

@@ -53,9 +53,9 @@ struct RecordedReplay {
     }
 
     /// A transport factory routing every origin into the one replay.
-    var transport: MPinClient.TransportFactory {
+    var transport: HTTPTransportFactory {
         let replay = replay
-        return { origin in Routed(origin: origin, replay: replay) }
+        return .perBaseURL { origin in Routed(origin: origin, replay: replay) }
     }
 
     struct Routed: HTTPTransport {

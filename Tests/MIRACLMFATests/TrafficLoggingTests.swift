@@ -49,7 +49,7 @@ import Testing
             .init(.get, "clientSecret", response: ok(#"{"clientSecret":"\#(share2)","message":"OK","version":"3"}"#)),
         ])
         let store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("mpin-log-\(UUID().uuidString)").path)
-        let client = MPinClient(store: store, transport: { _ in LoggingTransport(replay, logger: logger) })
+        let client = MPinClient(store: store, transport: .single(LoggingTransport(replay, logger: logger)))
         try await client.setBackend("https://api.example.com")
         var user = try await client.makeUser(identity: "alice@example.com")
         try await client.startVerification(for: user)

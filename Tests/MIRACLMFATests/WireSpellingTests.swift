@@ -66,7 +66,7 @@ import Testing
             .init(.post, "verification/email", response: Self.ok("{}")),
             .init(.post, "verification/confirmation", response: Self.ok(#"{"accessId":"s1","activationToken":"tok-2019","expireTime":1800000000}"#)),
         ])
-        let client = MPinClient(store: try Self.store(), transport: { _ in replay })
+        let client = MPinClient(store: try Self.store(), transport: .single(replay))
         try await client.setBackend(api)
         let user = try await client.makeUser(identity: "alice@example.com")
         try await client.startVerification(for: user, accessCode: nil)
@@ -84,7 +84,7 @@ import Testing
             .init(.put, "rps/v2/user", response: Self.ok(#"{"mpinId":"\#(mpinID)","regOTT":"r1","projectId":"p1"}"#)),
             .init(.get, "rps/v2/signature/" + mpinID, response: Self.ok("{}")),
         ])
-        let client = MPinClient(configuration: MPinConfiguration(platform: .trust(projectID: "p1")), store: try Self.store(), transport: { _ in replay })
+        let client = MPinClient(configuration: MPinClient.Configuration(platform: .trust(projectID: "p1")), store: try Self.store(), transport: .single(replay))
         try await client.setBackend(api)
         let user = try await client.makeUser(identity: "alice@example.com")
         await #expect(throws: MPinError(.invalidResponse, "")) {

@@ -102,7 +102,7 @@ import TestSupport
         func client(_ url: String, _ policy: URLPolicy = .httpsOnly) throws(PowerAuthSDKError) -> PowerAuthClient {
             let core: PowerAuth.Configuration
             do { core = try application.clientConfiguration(baseURL: url) } catch { throw PowerAuthSDKError(.invalidConfiguration, "core") }
-            return try PowerAuthClient(configuration: .init(instanceID: "u", core: core, version: .v3_2, urlPolicy: policy), store: store, transport: server)
+            return try PowerAuthClient(configuration: .init(instanceID: "u", core: core, version: .v3_2, urlPolicy: policy), store: store, transport: .single(server))
         }
         for refused in ["http://pa.example.com", "ftp://pa.example.com", "http://127.0.0.1:8080", "https://intranet"] {
             do { _ = try client(refused); Issue.record("\(refused) was accepted") } catch { #expect(error.reason == .invalidConfiguration) }
@@ -121,11 +121,11 @@ import TestSupport
             try PowerAuthClient.Configuration(instanceID: "u", configurationString: string, baseURL: "http://pa.example.com")
         }
         // The networking service refuses a plain-HTTP back end unless it is loopback and allowed.
-        #expect(throws: NetworkingError.self) { try NetworkingService(client: loopback, baseURL: "http://api.example.com", transport: server) }
+        #expect(throws: NetworkingError.self) { try NetworkingService(client: loopback, baseURL: "http://api.example.com", transport: .single(server)) }
         var allowing = NetworkingService.Configuration()
         allowing.urlPolicy = .insecureAllowingPlainHTTPToLoopback
-        _ = try NetworkingService(client: loopback, baseURL: "http://127.0.0.1:9000", transport: server, configuration: allowing)
-        #expect(throws: NetworkingError.self) { try NetworkingService(client: loopback, baseURL: "http://127.0.0.1:9000", transport: server) }
+        _ = try NetworkingService(client: loopback, baseURL: "http://127.0.0.1:9000", transport: .single(server), configuration: allowing)
+        #expect(throws: NetworkingError.self) { try NetworkingService(client: loopback, baseURL: "http://127.0.0.1:9000", transport: .single(server)) }
         #expect(await server.paths.isEmpty)
     }
 
@@ -189,7 +189,7 @@ import TestSupport
     @Test func aSecondPersistNeverOverwritesTheFirst() async throws {
         var fixture = try SDKFixture.make(seed: 41)
         defer { fixture.cleanUp() }
-        let other = try PowerAuthClient(configuration: fixture.client.configuration, store: fixture.store, transport: fixture.server)
+        let other = try PowerAuthClient(configuration: fixture.client.configuration, store: fixture.store, transport: .single(fixture.server))
         _ = try await fixture.client.createActivation(.code(try fixture.issuedCode()))
         _ = try await other.createActivation(.code(try fixture.issuedCode()))
         let authentication = Authentication(possessionUnlockKey: fixture.possession, password: SecretBytes("1234".utf8))

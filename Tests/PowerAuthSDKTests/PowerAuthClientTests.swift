@@ -68,8 +68,8 @@ actor InProcessPowerAuthServer: HTTPTransport {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SecureStore(directory: directory)
         let configuration = PowerAuthClient.Configuration(instanceID: "app", core: try application.clientConfiguration(baseURL: "https://pa.example.com"),
-                                                          version: .v3_2)
-        let client = try PowerAuthClient(configuration: configuration, store: store, transport: server, now: { 1_700_000_000_000 })
+                                                          version: .v3_2, clock: { Date(timeIntervalSince1970: 1_700_000_000) })
+        let client = try PowerAuthClient(configuration: configuration, store: store, transport: .single(server))
         let (canStart, hasValid) = (try await client.canStartActivation(), try await client.hasValidActivation())
         #expect(canStart && !hasValid)
 

@@ -62,7 +62,7 @@ import TestSupport
             #expect(error.reason == .counterDeadlock)
         }
         // Another client on the same store (another process) refuses too.
-        let other = try PowerAuthClient(configuration: fixture.client.configuration, store: fixture.store, transport: fixture.server)
+        let other = try PowerAuthClient(configuration: fixture.client.configuration, store: fixture.store, transport: .single(fixture.server))
         do {
             _ = try await other.sendSignedRequest(HTTPRequest(method: .post, path: "api/item", body: [1]), uriID: "/api/item", factors: .possession,
                                                   authentication: authentication)
@@ -89,7 +89,7 @@ import TestSupport
         let authentication = try await fixture.activate()
         var configuration = NetworkingService.Configuration()
         configuration.concurrency = strategy
-        let service = NetworkingService(client: fixture.client, transport: fixture.server, configuration: configuration)
+        let service = NetworkingService(client: fixture.client, transport: .single(fixture.server), configuration: configuration)
         let endpoint = Endpoint<EmptyObject, Greeting>.signedWithToken("api/hello", tokenName: "hello")
         // The first call creates the token (a signed call inside the request), the second reuses it.
         for _ in 0..<2 {

@@ -128,16 +128,20 @@ struct SDKFixture {
     let possession: SymmetricKey
     var random: SeededRandomSource
 
-    /// A fresh store directory and a 3.2 client; `now` is the local clock.
-    static func make(seed: UInt64, now: UInt64 = 1_700_000_000_000) throws -> SDKFixture {
+    /// A fresh store directory and a 3.2 client; `now` is the local clock in milliseconds,
+    /// `clientRandom` and `logger` the client's configured random source (the system's unless
+    /// given) and logger.
+    static func make(seed: UInt64, now: UInt64 = 1_700_000_000_000, clientRandom: (any RandomSource & Sendable)? = nil,
+                     logger: Logger? = nil) throws -> SDKFixture {
         var random = SeededRandomSource(seed: seed)
         let application = try PowerAuthServer.Application(using: &random)
         let server = RecordingPowerAuthServer(application: application)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pa-sdk-\(UUID().uuidString)").path
         let store = try SecureStore(directory: directory)
         let configuration = PowerAuthClient.Configuration(instanceID: "app", core: try application.clientConfiguration(baseURL: "https://pa.example.com"),
-                                                          version: .v3_2)
-        let client = try PowerAuthClient(configuration: configuration, store: store, transport: server, now: { now })
+                                                          version: .v3_2, clock: { Date(timeIntervalSince1970: Double(now) / 1000) },
+                                                          random: clientRandom ?? SystemRandomSource(), logger: logger)
+        let client = try PowerAuthClient(configuration: configuration, store: store, transport: .single(server))
         let possession = try SymmetricKey(byteCount: 16, using: &random)
         return SDKFixture(application: application, server: server, client: client, store: store, directory: directory,
                           possession: possession, random: random)

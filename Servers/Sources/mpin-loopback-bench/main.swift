@@ -50,8 +50,8 @@ func admin(_ url: String, _ path: String, _ object: [String: Any] = [:]) async t
 /// A client with a registered user `identity`, PIN 1234.
 func registered(_ url: String, identity: String) async throws -> (MPinClient, MPinUser, String) {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-bench-\(getpid())-\(identity)").path
-    let client = MPinClient(configuration: MPinConfiguration(urlPolicy: .insecureAllowingPlainHTTPToLoopback),
-                            store: try SecureStore(directory: directory), transport: { transport($0) })
+    let client = MPinClient(configuration: MPinClient.Configuration(urlPolicy: .insecureAllowingPlainHTTPToLoopback),
+                            store: try SecureStore(directory: directory), transport: .perBaseURL { transport($0) })
     try await client.setBackend(url + "/mpin")
     guard let accessCode = try await admin(url, "session")["accessCode"] as? String else { throw BenchFailure(description: "no session") }
     var user = try await client.startRegistration(for: try await client.makeUser(identity: identity), accessCode: accessCode)

@@ -52,7 +52,7 @@ func run(url: String, seconds: Double, storeDirectory: String) async throws {
     defer { try? FileManager.default.removeItem(atPath: storeDirectory) }
     let client = try PowerAuthClient(configuration: .init(instanceID: "bench", configurationString: configurationString, baseURL: url,
                                                             urlPolicy: .insecureAllowingPlainHTTPToLoopback),
-                                     store: store, transport: transport)
+                                     store: store, transport: .single(transport))
     _ = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: code)))
     var random = SystemRandomSource()
     let possession = SymmetricKey(data: try random.bytes(count: 16))

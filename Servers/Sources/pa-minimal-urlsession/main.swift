@@ -20,7 +20,7 @@ do {
     let client = try PowerAuthClient(configuration: .init(instanceID: "minimal", configurationString: arguments[2], baseURL: arguments[1],
                                                             urlPolicy: .insecureAllowingPlainHTTPToLoopback),
                                      store: try SecureStore(directory: arguments[4]),
-                                     transport: URLSessionTransport(configuration: .init(baseURL: arguments[1])))
+                                     transport: .single(URLSessionTransport(configuration: .init(baseURL: arguments[1]))))
     let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: arguments[3])))
     var random = SystemRandomSource()
     let possession = SymmetricKey(data: try random.bytes(count: 16))

@@ -21,7 +21,7 @@ guard arguments.count == 5, let port = UInt16(arguments[1]) else {
 do {
     let client = try PowerAuthClient(configuration: .init(instanceID: "minimal", configurationString: arguments[2], baseURL: "http://127.0.0.1:\(port)",
                                                             urlPolicy: .insecureAllowingPlainHTTPToLoopback),
-                                     store: try SecureStore(directory: arguments[4]), transport: SocketTransport(host: "127.0.0.1", port: port))
+                                     store: try SecureStore(directory: arguments[4]), transport: .single(SocketTransport(host: "127.0.0.1", port: port)))
     let result = try await client.createActivation(.code(try PowerAuth.ActivationCode(parsing: arguments[3])))
     var random = SystemRandomSource()
     let possession = SymmetricKey(data: try random.bytes(count: 16))  // a demo: a real device derives it from a machine secret

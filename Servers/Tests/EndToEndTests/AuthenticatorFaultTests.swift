@@ -90,9 +90,10 @@ extension EndToEnd {
             let store = try CMEndToEndTests.store()
             defer { try? FileManager.default.removeItem(atPath: store.directory) }
             // Plain HTTP on loopback: URLSessionTransport cannot pin, and says so in the policy's name.
-            let client = try CMAuthenticatorClient(store: store, baseURL: url + "/cm", device: CMEndToEndTests.device,
-                                                   transport: { base, _ in URLSessionTransport(configuration: ActivatedClient.quiet(base)) },
-                                                   pinning: .disabledTransportCannotPin, urlPolicy: .insecureAllowingPlainHTTPToLoopback)
+            let client = try CMAuthenticatorClient(configuration: .init(baseURL: url + "/cm", device: CMEndToEndTests.device,
+                                                                        pinning: .disabledTransportCannotPin, urlPolicy: .insecureAllowingPlainHTTPToLoopback),
+                                                   store: store,
+                                                   transport: HTTPTransportFactory { base, _ in URLSessionTransport(configuration: ActivatedClient.quiet(base)) })
             #expect(try await client.register(phoneNumber: "+31601234567") == .pending)
             let environment = try await CMEndToEndTests.admin(url, "environment")
             _ = try await client.addEnvironment(qrCode: try #require(environment["qr_code"] as? String))
@@ -112,8 +113,8 @@ extension EndToEnd {
 
             // An http:// URL is refused unless the loopback test policy allows it.
             #expect(throws: CMClientError.self) {
-                _ = try CMAuthenticatorClient(store: store, baseURL: url + "/cm", device: CMEndToEndTests.device,
-                                              transport: { base, _ in URLSessionTransport(configuration: .init(baseURL: base)) })
+                _ = try CMAuthenticatorClient(configuration: .init(baseURL: url + "/cm", device: CMEndToEndTests.device), store: store,
+                                              transport: HTTPTransportFactory { base, _ in URLSessionTransport(configuration: .init(baseURL: base)) })
             }
         }
     }

@@ -50,9 +50,8 @@ extension EndToEnd {
 
         /// A client of the TLS service at `url`, pins enforced, trusting the stand-in's list key.
         static func pinnedClient(_ store: SecureStore, url: String, identity: TestTLSIdentity, listKey: RSA.Signing.PublicKey) throws -> CMAuthenticatorClient {
-            try CMAuthenticatorClient(store: store, baseURL: url + "/cm", device: device,
-                                      transport: { base, pins in PinnedTLSTransport(baseURL: base, pins: pins, trustRoots: [identity.certificate]) },
-                                      pinning: .enforced(listKey: listKey))
+            try CMAuthenticatorClient(configuration: .init(baseURL: url + "/cm", device: device, pinning: .enforced(listKey: listKey)), store: store,
+                                      transport: HTTPTransportFactory { base, pins in PinnedTLSTransport(baseURL: base, pins: pins, trustRoots: [identity.certificate]) })
         }
 
         static func listKey(_ url: String, identity: TestTLSIdentity) async throws -> RSA.Signing.PublicKey {

@@ -70,7 +70,9 @@ extension EndToEnd {
             let url = try await server.start(port: 0, saltEdge: saltEdge)
             let store = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-se-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: store) }
-            let s = ["--store", store, "--allow-http-loopback", "--json"]
+            let s = ["--store", store, "--json"]
+            // The loopback opt-out is stored by configure; no later verb is told again.
+            #expect(try Self.run("saltedge", ["configure", "--allow-http-loopback"] + s).0 == 0)
 
             let link = try #require(try await SaltEdgeEndToEndTests.admin(url, "connect-link")["deep_link"] as? String)
             var (status, out, err) = try Self.run("saltedge", ["connect", link] + s)
@@ -106,7 +108,7 @@ extension EndToEnd {
             let consentID = try #require((try Self.json(out) as? [[String: Any]])?.first?["id"] as? String)
             (status, _, err) = try Self.run("saltedge", ["consents", "--revoke", consentID] + s)
             #expect(status == 0, "\(err)")
-            (status, _, err) = try Self.run("saltedge", ["revoke", connectionID] + s)
+            (status, _, err) = try Self.run("saltedge", ["remove", connectionID] + s)
             #expect(status == 0, "\(err)")
             (status, out, _) = try Self.run("saltedge", ["connections"] + s)
             #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")

@@ -78,7 +78,7 @@ extension EndToEnd {
                 #expect(status == 1 && out.contains(#""code":"incorrectPIN""#) && out.contains(#""exitStatus":1"#), "\(out)")
                 (status, _, err) = try await Self.run(["authenticate", "--user", "alice@example.com"] + s, input: "123456\n")
                 #expect(status == 2, "\(err)")
-                (status, _, _) = try await Self.run(["delete", "--user", "alice@example.com"] + s)
+                (status, _, _) = try await Self.run(["remove", "alice@example.com"] + s)
                 (status, out, _) = try await Self.run(["users"] + s)
                 #expect(status == 0 && out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
             }

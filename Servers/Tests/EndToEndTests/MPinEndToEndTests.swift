@@ -30,8 +30,8 @@ enum MPinHarness {
 
     /// A client for the loopback stand-in (plain HTTP allowed to 127.0.0.1 only).
     static func client(_ store: SecureStore, trustedDomains: [String] = []) -> MPinClient {
-        MPinClient(configuration: MPinConfiguration(clientID: "mfa-demo", trustedDomains: trustedDomains, urlPolicy: .insecureAllowingPlainHTTPToLoopback),
-                   store: store, transport: { origin in URLSessionTransport(configuration: ActivatedClient.quiet(origin)) })
+        MPinClient(configuration: MPinClient.Configuration(clientID: "mfa-demo", trustedDomains: trustedDomains, urlPolicy: .insecureAllowingPlainHTTPToLoopback),
+                   store: store, transport: .perBaseURL { origin in URLSessionTransport(configuration: ActivatedClient.quiet(origin)) })
     }
 
     /// A call to the stand-in's integration API, or any JSON POST below the server.

@@ -20,8 +20,8 @@ import URLSessionTransport
 extension EndToEnd {
     @Suite struct MPinTrustEndToEndTests {
         static func client(_ store: SecureStore) -> MPinClient {
-            MPinClient(configuration: MPinConfiguration(platform: .trust(projectID: "mfa-server-project"), urlPolicy: .insecureAllowingPlainHTTPToLoopback),
-                       store: store, transport: { origin in URLSessionTransport(configuration: ActivatedClient.quiet(origin)) })
+            MPinClient(configuration: MPinClient.Configuration(platform: .trust(projectID: "mfa-server-project"), urlPolicy: .insecureAllowingPlainHTTPToLoopback),
+                       store: store, transport: .perBaseURL { origin in URLSessionTransport(configuration: ActivatedClient.quiet(origin)) })
         }
 
         @Test func registerLogInQuickCodeSigningSessionsAndBlock() async throws {

@@ -30,7 +30,7 @@ struct Echo: Decodable, Sendable {
 extension EndToEnd {
     @Suite struct NetworkingMatrixTests {
         static func service(_ activated: ActivatedClient, url: String) -> NetworkingService {
-            NetworkingService(client: activated.client, transport: URLSessionTransport(configuration: ActivatedClient.quiet(url)), serviceName: "matrix")
+            NetworkingService(client: activated.client, transport: .single(URLSessionTransport(configuration: ActivatedClient.quiet(url))), serviceName: "matrix")
         }
 
         static func endpoint(_ kind: String, _ encryption: EndToEndEncryption) -> Endpoint<Greeting, Echo> {

@@ -73,8 +73,7 @@ struct ActivatedClient {
         store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path)
         client = try PowerAuthClient(configuration: .init(instanceID: instanceID, core: core, version: version, urlPolicy: .insecureAllowingPlainHTTPToLoopback),
                                      store: store,
-                                     transport: sending ?? URLSessionTransport(configuration: transport ?? Self.quiet(url)),
-                                     now: { UInt64(Date().timeIntervalSince1970 * 1000) })
+                                     transport: .single(sending ?? URLSessionTransport(configuration: transport ?? Self.quiet(url))))
         let issued = try await integration(url, "integration/powerauth/activation/init")
         let code = try #require(issued["activationCode"] as? String), signature = try #require(issued["activationSignature"] as? String)
         activationCode = (code, signature)
@@ -133,8 +132,9 @@ extension EndToEnd {
             var configuration = URLSessionTransport.Configuration(baseURL: url)
             configuration.logger = .disabled
             configuration.timeout = 2
-            let client = try PowerAuthClient(configuration: .init(instanceID: "e2e", core: core, urlPolicy: .insecureAllowingPlainHTTPToLoopback), store: store,
-                                             transport: URLSessionTransport(configuration: configuration), now: { 0 })
+            let client = try PowerAuthClient(configuration: .init(instanceID: "e2e", core: core, urlPolicy: .insecureAllowingPlainHTTPToLoopback,
+                                                                  clock: { Date(timeIntervalSince1970: 0) }), store: store,
+                                             transport: .single(URLSessionTransport(configuration: configuration)))
             do {
                 _ = try await client.fetchActivationStatus(possessionUnlockKey: possession)
                 Issue.record("a status arrived from a stopped server")

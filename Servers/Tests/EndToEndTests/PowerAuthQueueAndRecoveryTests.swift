@@ -74,7 +74,7 @@ extension EndToEnd {
                 let store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path)
                 defer { try? FileManager.default.removeItem(atPath: store.directory) }
                 let second = try PowerAuthClient(configuration: .init(instanceID: "second", core: first.core, urlPolicy: .insecureAllowingPlainHTTPToLoopback), store: store,
-                                                 transport: URLSessionTransport(configuration: ActivatedClient.quiet(url)))
+                                                 transport: .single(URLSessionTransport(configuration: ActivatedClient.quiet(url))))
                 // A wrong PUK: ERR_RECOVERY with the index of the PUK to use (the first, still).
                 let wrong = SecretBytes(Array((recovery.puk.unsafeExposedBytes.first == UInt8(ascii: "0") ? "1111111111" : "0000000000").utf8))
                 do {

@@ -18,8 +18,8 @@ import URLSessionTransport
 extension EndToEnd {
     @Suite struct SaltEdgeEndToEndTests {
         static func client(_ store: SecureStore) -> SaltEdgeAuthenticatorClient {
-            SaltEdgeAuthenticatorClient(store: store, transport: { URLSessionTransport(configuration: ActivatedClient.quiet($0)) },
-                                        urlPolicy: .insecureAllowingPlainHTTPToLoopback)
+            SaltEdgeAuthenticatorClient(configuration: .init(urlPolicy: .insecureAllowingPlainHTTPToLoopback), store: store,
+                                        transport: .perBaseURL { URLSessionTransport(configuration: ActivatedClient.quiet($0)) })
         }
 
         static func admin(_ url: String, _ path: String, _ object: [String: Any] = [:]) async throws -> [String: Any] {

@@ -1,0 +1,73 @@
+// The one error type of the SDKs (DESIGN.md §1 "Layer 3 has one shape", §2 habit 9): every
+// client's error is `SDKError<ItsDomain>` under the client's own name
+// (`public typealias PowerAuthSDKError = SDKError<PowerAuthErrorDomain>`), so the stored shape —
+// code, message, cause, HTTP status, file and line — is written once, here. A domain adds what
+// only its errors carry (a blocked flag, a recovery PUK index) as its `Extra`, reads its server
+// code from the error, and may compare or print its errors its own way.
+
+import ProtocolSupport
+
+/// One client's errors: an empty enum per client that names what that client's
+/// ``SDKError`` carries beyond the shared shape and how it reads, compares and prints.
+public protocol ClientErrorDomain: Sendable {
+    /// What this client's errors carry besides the shared shape (`Void` when nothing).
+    associatedtype Extra: Sendable = Void
+
+    /// The server's own error code of `error`, when a server sent one. By default the protocol
+    /// core's code, when there was an HTTP answer.
+    static func serverCode(of error: SDKError<Self>) -> String?
+
+    /// Whether two errors are equal. By default when their codes are.
+    static func areEqual(_ a: SDKError<Self>, _ b: SDKError<Self>) -> Bool
+
+    /// The text of `error` for logs. By default `code: message [HTTP n] [server code] (cause)`.
+    static func description(of error: SDKError<Self>) -> String
+}
+
+extension ClientErrorDomain {
+    /// The protocol core's code, when there was an HTTP answer.
+    public static func serverCode(of error: SDKError<Self>) -> String? {
+        error.httpStatus == nil ? nil : error.protocolError.map { $0.code.rawValue }
+    }
+
+    /// Equal when the codes are (the message, cause and place may differ).
+    public static func areEqual(_ a: SDKError<Self>, _ b: SDKError<Self>) -> Bool { a.code == b.code }
+
+    /// `code: message [HTTP n] [server code] (cause)`.
+    public static func description(of error: SDKError<Self>) -> String { error.standardDescription }
+}
+
+/// Why an operation of the client whose domain is `Domain` failed: a code a caller switches on,
+/// a message for logs, the error behind it kept whole, the HTTP status and server code when a
+/// server answered, and where it was raised.
+public struct SDKError<Domain: ClientErrorDomain>: ClientError {
+    /// What went wrong, for callers to switch on.
+    public typealias Code = ClientErrorCodeOf<SDKError<Domain>>
+
+    /// The earlier name of ``Code``.
+    public typealias Reason = Code
+
+    /// What went wrong.
+    public let code: Code
+    /// The message, cause, HTTP status and place.
+    public let details: ClientErrorDetails
+    /// What only this domain's errors carry; its client reads it through named properties.
+    package var extra: Domain.Extra
+
+    /// An error raised at `file`:`line`, with `cause` behind it and the domain's `extra`.
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)?, httpStatus: Int?, extra: Domain.Extra,
+                file: String, line: UInt) {
+        self.code = code
+        details = ClientErrorDetails(message, cause: cause, httpStatus: httpStatus, file: file, line: line)
+        self.extra = extra
+    }
+
+    /// The server's own error code, as ``ClientErrorDomain/serverCode(of:)`` of the domain reads it.
+    public var serverCode: String? { Domain.serverCode(of: self) }
+
+    /// Equal as ``ClientErrorDomain/areEqual(_:_:)`` of the domain says (by default by code).
+    public static func == (a: SDKError, b: SDKError) -> Bool { Domain.areEqual(a, b) }
+
+    /// The text for logs, as ``ClientErrorDomain/description(of:)`` of the domain writes it.
+    public var description: String { Domain.description(of: self) }
+}

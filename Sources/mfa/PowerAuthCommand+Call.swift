@@ -1,0 +1,164 @@
+// `mfa powerauth call` (DESIGN.md §3): one request to the application's own API, signed with a
+// URI identifier, with a token, or not at all, optionally end-to-end encrypted. A POST without
+// query parameters goes through NetworkingService (powerauth.md §16: `{"requestObject": …}`,
+// encryption, the token recreated once on a 401); any other method or a query goes through the
+// SDK's own signed send, which signs a GET's canonical query (powerauth.md §7.2) — the user
+// never builds a canonical form. A token call proves possession of the token only, so it asks
+// for no password (powerauth.md §11.3).
+
+import AuthNetworking
+import CryptoPrimitives
+import FoundationEssentials
+import MFACommandLine
+import PowerAuth
+import PowerAuthNetworking
+import PowerAuthSDK
+import ProtocolSupport
+
+extension PowerAuthCommand {
+    /// The methods `--method` accepts.
+    static let callMethods: [String: HTTPMethod] = ["GET": .get, "POST": .post, "PUT": .put, "DELETE": .delete]
+
+    /// What `call`'s options ask for, checked before anything is read or sent.
+    struct CallRequest {
+        let path: String
+        let method: HTTPMethod
+        let query: [(String, String)]
+        let encryption: EndToEndEncryption
+        let uriID: String?
+        let token: String?
+        /// The request object from `--body-file`; nil when none was given.
+        let object: JSONText?
+    }
+
+    /// Reads and checks `call`'s options: the method, each `--query K=V`, the encryption scope
+    /// and the body (a JSON value), with a usage error for any contradiction.
+    static func callRequest(_ options: Options) throws -> CallRequest {
+        let path = try options.require("--path")
+        let methodName = (options.values["--method"] ?? "POST").uppercased()
+        guard let method = callMethods[methodName] else { throw UsageError(description: "--method is GET, POST, PUT or DELETE") }
+        let query = try (options.repeated["--query"] ?? []).map { pair throws(UsageError) -> (String, String) in
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw UsageError(description: "--query takes KEY=VALUE, not \(pair)")
+            }
+            return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+        }
+        let encryption: EndToEndEncryption = switch options.values["--encrypt"] {
+        case nil: .notEncrypted
+        case "application": .applicationScope
+        case "activation": .activationScope
+        default: throw UsageError(description: "--encrypt is application or activation")
+        }
+        // powerauth.md §9: the ECIES envelope is a POST body; a query would travel in clear.
+        if encryption != .notEncrypted, method != .post || !query.isEmpty {
+            throw UsageError(description: "--encrypt is for a POST without --query")
+        }
+        if options.values["--uri-id"] != nil, options.values["--token"] != nil {
+            throw UsageError(description: "--uri-id and --token are two ways to sign: give one")
+        }
+        if method == .get, options.values["--body-file"] != nil {
+            throw UsageError(description: "a GET has no body: give its parameters with --query")
+        }
+        let object: JSONText? = try options.values["--body-file"].map { file in
+            do { return try JSONResponse.decode(JSONText.self, from: try readFile(file), what: "request object") } catch let error as UsageError {
+                throw error
+            } catch {
+                throw UsageError(description: "the body file is not JSON")
+            }
+        }
+        return CallRequest(path: path, method: method, query: query, encryption: encryption, uriID: options.values["--uri-id"],
+                           token: options.values["--token"], object: object)
+    }
+
+    /// Sends the request and prints the answer's `responseObject`, nested as JSON under `--json`.
+    static func call(_ options: Options) async throws {
+        let request = try callRequest(options)
+        let configured = try configuredClient(options)
+        let client = configured.client, possession = configured.possession
+        let authentication: Authentication?
+        if let token = request.token {
+            // powerauth.md §11.3: the token header proves possession of the token; no password. Only
+            // a token that is not stored yet is created, with --factors (possession by default).
+            authentication = try await client.hasLocalToken(name: token)
+                ? Authentication(possessionUnlockKey: possession)
+                : try self.authentication(options, possession: possession, defaultFactors: .possession)
+        } else if request.uriID != nil || request.encryption == .activationScope {
+            authentication = try self.authentication(options, possession: possession, defaultFactors: .possessionKnowledge)
+        } else {
+            authentication = nil
+        }
+        let answer: JSONText?
+        if request.method == .post, request.query.isEmpty {
+            let endpoint: Endpoint<JSONText, JSONText> = if let uriID = request.uriID {
+                .signed(request.path, uriID: uriID, encryption: request.encryption)
+            } else if let token = request.token {
+                .signedWithToken(request.path, tokenName: token, encryption: request.encryption)
+            } else {
+                .basic(request.path, encryption: request.encryption)
+            }
+            let service = NetworkingService(client: client, transport: .single(configured.transport), serviceName: "mfa")
+            answer = try await service.post(request.object ?? .object([]), to: endpoint, authentication: authentication)
+        } else {
+            answer = try await send(request, configured, authentication: authentication)
+        }
+        output(options, ["responseObject": answer.map { $0 as Any } ?? JSONOutput.null], text: answer?.text ?? "null")
+    }
+
+    /// Any method, with a query: signed by the SDK (a GET's canonical query, powerauth.md §7.2),
+    /// with the token's header, or plain; through the same send policy as the SDK's own requests.
+    static func send(_ call: CallRequest, _ configured: Configured, authentication: Authentication?) async throws -> JSONText? {
+        let client = configured.client
+        var body: [UInt8]?
+        if call.method != .get, call.object != nil || call.method != .delete {
+            body = JSONText.object([("requestObject", call.object ?? .object([]))]).bytes
+        }
+        let path = call.path.hasPrefix("/") ? String(call.path.dropFirst()) : call.path
+        let request = HTTPRequest(method: call.method, path: path, query: call.query.map { HTTPHeader($0.0, $0.1) },
+                                  headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")], body: body)
+        if let uriID = call.uriID, let authentication {
+            return try answer(try await client.sendSignedRequest(request, uriID: uriID, factors: authentication.factors,
+                                                                 authentication: authentication))
+        }
+        let pipeline = SendPipeline(transport: configured.transport, middlewares: [
+            URLPolicyMiddleware(baseURL: configured.stored.baseURL, policy: urlPolicy(allowingLoopback: configured.stored.allowHTTPLoopback == true)),
+            HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "mfa")), HeaderValidationMiddleware(),
+            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+        ])
+        guard let token = call.token, let authentication else { return try answer(try await transmit(request, pipeline)) }
+        // A 401 means the server no longer knows the token: forget it, create it again, repeat once
+        // (as NetworkingService does for a POST).
+        for attempt in 0..<2 {
+            _ = try await client.requestAccessToken(name: token, authentication: authentication)
+            var signed = request
+            signed.headers.append(try await client.tokenHeader(name: token))
+            let response = try await transmit(signed, pipeline)
+            if response.status == 401, attempt == 0 {
+                try await client.removeLocalToken(name: token)
+                continue
+            }
+            return try answer(response)
+        }
+        throw PowerAuthSDKError(.authenticationFailed, "the token was refused twice")
+    }
+
+    private static func transmit(_ request: HTTPRequest, _ pipeline: SendPipeline) async throws -> HTTPResponse {
+        do { return try await pipeline.send(request) } catch { throw PowerAuthSDKError(.transport, "no answer from the server", transport: error) }
+    }
+
+    /// The `responseObject` of an OK envelope (powerauth.md §14.2); nil for an empty body; an
+    /// error envelope or status is the server's refusal, with its code.
+    static func answer(_ response: HTTPResponse) throws -> JSONText? {
+        do { try PowerAuth.requireSuccess(response) } catch {
+            throw PowerAuthSDKError(response.status == 401 ? .authenticationFailed : .server, "the server answered HTTP \(response.status)",
+                                    protocolError: error, httpStatus: response.status)
+        }
+        guard response.isSuccess else { throw PowerAuthSDKError(.server, "the server answered HTTP \(response.status)", httpStatus: response.status) }
+        if response.body.isEmpty { return nil }
+        let body: JSONText
+        do { body = try JSONResponse.decode(JSONText.self, from: response.body, what: "answer") } catch {
+            throw PowerAuthSDKError(.invalidResponse, "the answer is not JSON", httpStatus: response.status)
+        }
+        guard case .object(let members) = body, let object = members.first(where: { $0.0 == "responseObject" })?.1 else { return body }
+        return object
+    }
+}

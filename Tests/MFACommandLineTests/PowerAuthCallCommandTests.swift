@@ -1,0 +1,159 @@
+// `mfa powerauth call` in process against a PowerAuth back end on 127.0.0.1 (PowerAuthServer
+// behind a real HTTP socket): `--method GET` with repeated `--query` is signed over the canonical
+// query the server recomputes from what arrived (powerauth.md §7.2), the answer's
+// `responseObject` is printed as a JSON object, and a token call asks for no password
+// (powerauth.md §11.3: standard input here is empty, so a password prompt would fail the call).
+
+import CryptoPrimitives
+import Foundation
+import PowerAuth
+import PowerAuthServer
+import ProtocolSupport
+import Testing
+@testable import mfa
+
+/// The back end: activation, server time, token creation, a signed GET and a token-protected endpoint.
+final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
+    let application: PowerAuthServer.Application
+    private let lock = NSLock()
+    private var activation: PowerAuthServer.Activation?
+    private var tokens: [String: PowerAuth.Token] = [:]
+    private var random = SeededRandomSource(seed: 0xCA11)
+    private var seen: [(method: String, path: String, valid: Bool)] = []
+
+    init() throws {
+        var random = SeededRandomSource(seed: 0xA99)
+        application = try PowerAuthServer.Application(using: &random)
+    }
+
+    /// What reached the application's endpoints: method, path, and whether its signature or token verified.
+    var calls: [(method: String, path: String, valid: Bool)] { lock.withLock { seen } }
+
+    /// A signed activation code `CODE#SIGNATURE`.
+    func activationCode() throws -> String {
+        try lock.withLock {
+            let (code, signature) = try application.issueActivationCode(using: &random)
+            return code + "#" + signature
+        }
+    }
+
+    static var now: UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
+
+    func answer(_ request: HTTPRequest) -> HTTPResponse {
+        lock.withLock {
+            do { return try handle(request) } catch { return Self.error(400, "ERR_GENERIC") }
+        }
+    }
+
+    private func handle(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = request.body ?? []
+        switch request.path {
+        case "pa/v3/activation/create":
+            let (created, _, response) = try PowerAuthServer.Activation.process(request, application: application, version: .v3_2,
+                                                                                activationID: "act-cli", timestamp: Self.now, using: &random)
+            activation = created
+            return response
+        case "pa/v3/status":
+            return HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"serverTime":\#(Self.now)}}"#.utf8))
+        case "pa/v3/activation/status":
+            guard let activation else { return Self.error(400, "ERR_ACTIVATION") }
+            return try activation.status(request, using: &random)
+        case "pa/v3/token/create":
+            guard verify(request, method: "POST", uriID: "/pa/token/create", body: body), let activation else { return Self.error(401, "ERR_AUTHENTICATION") }
+            let (_, encryptor) = try activation.decrypt(body, sharedInfo1: .createToken, application: application)
+            let (token, plaintext) = try PowerAuthServer.issueToken(id: "token-\(tokens.count + 1)", using: &random)
+            tokens[token.id] = token
+            return HTTPResponse(status: 200, body: try encryptor.encrypt(plaintext, timestamp: Self.now, using: &random).json.bytes)
+        case "api/items":
+            // powerauth.md §7.2: a GET is signed over the canonical form of the query that arrived.
+            let query = Array(PowerAuth.NormalizedData.canonicalQuery(request.query.map { ($0.name, $0.value) }).utf8)
+            let valid = verify(request, method: request.method.rawValue, uriID: "/api/items", body: request.method == .get ? query : body)
+            seen.append((request.method.rawValue, request.path, valid))
+            let echo = request.query.map { #""\#($0.name)":"\#($0.value)""# }.joined(separator: ",")
+            return valid ? HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"query":{\#(echo)},"count":2}}"#.utf8))
+                : Self.error(401, "ERR_AUTHENTICATION")
+        case "api/hello":
+            let valid = request.header("X-PowerAuth-Token").map { header in
+                tokens.values.contains { PowerAuthServer.isValidTokenHeader(header, token: $0, now: Self.now) }
+            } ?? false
+            seen.append((request.method.rawValue, request.path, valid))
+            return valid ? HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"greeting":"hi"}}"#.utf8))
+                : Self.error(401, "ERR_AUTHENTICATION")
+        default:
+            return HTTPResponse(status: 404)
+        }
+    }
+
+    private func verify(_ request: HTTPRequest, method: String, uriID: String, body: [UInt8]) -> Bool {
+        guard let header = request.header("X-PowerAuth-Authorization"),
+              case .valid = activation?.verify(header: header, method: method, uriID: uriID, body: body,
+                                               applicationSecret: application.applicationSecret) else { return false }
+        return true
+    }
+
+    static func error(_ status: Int, _ code: String) -> HTTPResponse {
+        HTTPResponse(status: status, body: Array(#"{"status":"ERROR","responseObject":{"code":"\#(code)","message":"refused"}}"#.utf8))
+    }
+}
+
+@Suite struct PowerAuthCallCommandTests {
+    /// A configured, activated instance against a fresh back end.
+    static func activated() async throws -> (InProcessCommand, PowerAuthLoopbackBackEnd, LoopbackHTTPServer) {
+        let command = try InProcessCommand()
+        let backEnd = try PowerAuthLoopbackBackEnd()
+        let server = try LoopbackHTTPServer { backEnd.answer($0) }
+        let configuration = try backEnd.application.clientConfiguration(baseURL: server.baseURL).configurationString
+        var (status, printed) = await command.run(["powerauth", "configure", "--config-string", configuration, "--base-url", server.baseURL,
+                                                   "--protocol", "3.2", "--allow-http-loopback"])
+        #expect(status == 0, "\(printed)")
+        let code = try command.secretFile("code", try backEnd.activationCode())
+        let password = try command.secretFile("password", "1234")
+        (status, printed) = await command.run(["powerauth", "activate", "--code-file", code, "--password-file", password, "--json"])
+        #expect(status == 0, "\(printed)")
+        return (command, backEnd, server)
+    }
+
+    @Test func aSignedGetCarriesItsQueryAndTheSignatureCoversItsCanonicalForm() async throws {
+        let (command, backEnd, server) = try await Self.activated()
+        defer { server.stop(); command.cleanUp() }
+        // Out of order and with characters that need encoding: the SDK sorts and encodes for the
+        // signature, the server recomputes the canonical form from what arrived.
+        let (status, printed) = await command.run(["powerauth", "call", "--method", "GET", "--path", "/api/items", "--uri-id", "/api/items",
+                                                   "--query", "to=alice smith", "--query", "amount=10.00", "--query", "note=a&b=c",
+                                                   "--factors", "possession", "--json"])
+        #expect(status == 0, "\(printed)")
+        #expect(backEnd.calls.map(\.method) == ["GET"] && backEnd.calls.allSatisfy(\.valid), "\(backEnd.calls)")
+        // The server's object nested as a JSON object, not a string.
+        let answer = try #require(InProcessCommand.object(printed)?["responseObject"] as? [String: Any], "\(printed)")
+        #expect((answer["query"] as? [String: Any])?["to"] as? String == "alice smith" && answer["count"] as? Int == 2, "\(answer)")
+    }
+
+    @Test func aTokenCallAsksForNoPassword() async throws {
+        let (command, backEnd, server) = try await Self.activated()
+        defer { server.stop(); command.cleanUp() }
+        // No --password-file and an empty standard input: the token is made possession-only.
+        var (status, printed) = await command.run(["powerauth", "call", "--path", "/api/hello", "--token", "cli", "--json"])
+        #expect(status == 0, "\(printed)")
+        #expect((InProcessCommand.object(printed)?["responseObject"] as? [String: Any])?["greeting"] as? String == "hi", "\(printed)")
+        (status, printed) = await command.run(["powerauth", "call", "--method", "GET", "--path", "/api/hello", "--token", "cli", "--json"])
+        #expect(status == 0, "\(printed)")
+        #expect(backEnd.calls.map(\.method) == ["POST", "GET"] && backEnd.calls.allSatisfy(\.valid), "\(backEnd.calls)")
+    }
+
+    @Test func statusReportsTheLocalStateAsOneJSONObject() async throws {
+        let command = try InProcessCommand()
+        defer { command.cleanUp() }
+        // Not configured: a state, not an error.
+        let (status, printed) = await command.run(["powerauth", "status", "--json"])
+        #expect(status == 0, "\(printed)")
+        let object = try #require(InProcessCommand.object(printed), "\(printed)")
+        #expect(object["configured"] as? Bool == false && object["activated"] as? Bool == false && object["instance"] as? String == "default")
+
+        let (activatedCommand, _, server) = try await Self.activated()
+        defer { server.stop(); activatedCommand.cleanUp() }
+        let (activatedStatus, lines) = await activatedCommand.run(["powerauth", "status", "--json"])
+        let activated = try #require(InProcessCommand.object(lines), "\(lines)")
+        #expect(activatedStatus == 0 && activated["configured"] as? Bool == true && activated["activationId"] as? String == "act-cli"
+                && activated["allowHTTPLoopback"] as? Bool == true && activated["protocol"] as? String == "3.2", "\(activated)")
+    }
+}
