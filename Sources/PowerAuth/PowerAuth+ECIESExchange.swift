@@ -39,7 +39,8 @@ extension PowerAuth.ECIES {
             members += [("ephemeralPublicKey", .string(Base64.encode(ephemeralPublicKey))), ("encryptedData", .string(Base64.encode(encryptedData))),
                         ("mac", .string(Base64.encode(mac)))]
             if let nonce { members.append(("nonce", .string(Base64.encode(nonce)))) }
-            if let timestamp { members.append(("timestamp", .integer(Int64(clamping: timestamp)))) }
+            // The exact UInt64 the MAC covers (§9.2): clamping to Int64 would send another value.
+            if let timestamp { members.append(("timestamp", .number(String(timestamp)))) }
             return .object(members)
         }
     }
@@ -64,7 +65,7 @@ extension PowerAuth.ECIES {
         }
 
         /// Parses `{"encryptedData","mac"[,"nonce","timestamp"]}`; malformed JSON or Base64 is
-        /// ``ProtocolError/Code/malformedInput``.
+        /// `ProtocolError.Code.malformedInput`.
         public init(jsonBytes: some Sequence<UInt8>) throws(ProtocolError) {
             try self.init(wire: try JSONResponse.decode(Wire.self, from: jsonBytes, what: "ECIES response"))
         }
@@ -94,7 +95,8 @@ extension PowerAuth.ECIES {
         public var json: JSONText {
             var members: [(String, JSONText)] = [("encryptedData", .string(Base64.encode(encryptedData))), ("mac", .string(Base64.encode(mac)))]
             if let nonce { members.append(("nonce", .string(Base64.encode(nonce)))) }
-            if let timestamp { members.append(("timestamp", .integer(Int64(clamping: timestamp)))) }
+            // The exact UInt64 the MAC covers (§9.2): clamping to Int64 would send another value.
+            if let timestamp { members.append(("timestamp", .number(String(timestamp)))) }
             return .object(members)
         }
     }
@@ -148,7 +150,7 @@ extension PowerAuth.ECIES {
         }
 
         /// Checks the MAC in constant time, then decrypts. Every failure is the one
-        /// ``ProtocolError/decryptionFailure(file:line:)``.
+        /// `ProtocolError.decryptionFailure(file:line:)`.
         public func decrypt(_ response: Response) throws(ProtocolError) -> [UInt8] {
             let version = parameters.version
             if version >= .v3_2, response.nonce?.count != 16 || response.timestamp == nil { throw .decryptionFailure() }
