@@ -16,12 +16,12 @@ import Synchronization
 public protocol ClientConfiguration: Sendable {
     /// Which URLs the client may send to: `https://` to a named host by default
     /// (``ClientDefaults/urlPolicy``); plain `http://` only to loopback, and only when the caller
-    /// says so (``ProtocolSupport/URLPolicy/insecureAllowingPlainHTTPToLoopback``).
+    /// says so (`URLPolicy.insecureAllowingPlainHTTPToLoopback`).
     var urlPolicy: URLPolicy { get set }
     /// The local wall clock (``ClientDefaults/clock``: the system's). Tests inject a fixed one.
     var clock: @Sendable () -> Date { get set }
     /// Where every key, nonce and ephemeral value of the client comes from
-    /// (``ClientDefaults/random``: the kernel's CSPRNG). Tests inject a ``CryptoPrimitives/SeededRandomSource``.
+    /// (``ClientDefaults/random``: the kernel's CSPRNG). Tests inject a `SeededRandomSource`.
     var random: any RandomSource & Sendable { get set }
     /// When set, the client installs ``LoggingMiddleware`` with it in its send pipeline
     /// (credential headers and secret body members redacted by the logger). Nil by default
@@ -47,7 +47,7 @@ public enum ClientDefaults {
     public static let urlPolicy: URLPolicy = .httpsOnly
     /// The system's wall clock.
     public static let clock: @Sendable () -> Date = { Date() }
-    /// The kernel's CSPRNG (``CryptoPrimitives/SystemRandomSource``).
+    /// The kernel's CSPRNG (`SystemRandomSource`).
     public static var random: any RandomSource & Sendable { SystemRandomSource() }
     /// No logger: nothing is logged.
     public static let logger: Logger? = nil

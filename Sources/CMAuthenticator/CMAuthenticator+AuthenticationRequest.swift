@@ -106,7 +106,7 @@ extension CMAuthenticator {
     }
 
     /// Interprets the answer to ``Requests/answer(_:to:in:now:)``: any 2xx is success and its
-    /// `auth_status` (if any) is returned; 410 is ``ProtocolError/Code/requestExpired``.
+    /// `auth_status` (if any) is returned; 410 is `ProtocolError.Code.requestExpired`.
     public static func answerStatus(from response: HTTPResponse) throws(ProtocolError) -> String? {
         try requireSuccess(response)
         struct Status: Decodable { let auth_status: String? }
@@ -122,8 +122,8 @@ extension CMAuthenticator.Requests {
 
     /// `PUT /device/{deviceId}/instant/{authId}` with `{"auth_status":"approved"|"denied"}`,
     /// bearer JWT with `auth_id` and `sig` in Android style (§4, §5). Throws
-    /// ``ProtocolError/Code/invalidArgument`` for an OTP request (the device never answers those)
-    /// and ``ProtocolError/Code/requestExpired`` when it has expired at `now`.
+    /// `ProtocolError.Code.invalidArgument` for an OTP request (the device never answers those)
+    /// and `ProtocolError.Code.requestExpired` when it has expired at `now`.
     public func answer(_ answer: CMAuthenticator.Answer, to request: CMAuthenticator.AuthenticationRequest,
                        in environment: CMAuthenticator.Environment, now: Date) throws(ProtocolError) -> HTTPRequest {
         guard request.kind == .instant else { throw ProtocolError(.invalidArgument, "only instant requests are answered") }

@@ -49,7 +49,7 @@ extension CMAuthenticator {
 
     /// The pins of every entry whose signature verifies under `key` (the embedded key by
     /// default); entries that do not verify or do not parse are skipped (§6). A body that is not
-    /// an array of `{data, signature}` throws ``ProtocolError/Code/malformedInput``.
+    /// an array of `{data, signature}` throws `ProtocolError.Code.malformedInput`.
     public static func verifiedPins(from response: HTTPResponse, key: RSA.Signing.PublicKey? = nil) throws(ProtocolError) -> [CertificatePin] {
         try requireSuccess(response)
         let signingKey: RSA.Signing.PublicKey

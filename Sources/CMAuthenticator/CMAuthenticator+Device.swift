@@ -11,7 +11,7 @@ extension CMAuthenticator {
         public let e164: String
 
         /// Validates `text` after removing spaces, hyphens, dots and parentheses. Throws
-        /// ``ProtocolError/Code/invalidArgument`` unless the rest is `+` and 8–15 digits, the
+        /// `ProtocolError.Code.invalidArgument` unless the rest is `+` and 8–15 digits, the
         /// first not 0.
         public init(_ text: String) throws(ProtocolError) {
             let compact = text.filter { !" -.()\u{00A0}".contains($0) }

@@ -35,7 +35,7 @@ extension CMAuthenticator {
 
         /// Parses QR content `<environment id>,<secret>` (§3.1, the recommended rule): the first
         /// comma must be at index 36 and the secret — everything after it, commas included, as
-        /// Android reads it — must not be empty. Throws ``ProtocolError/Code/invalidQRCode``.
+        /// Android reads it — must not be empty. Throws `ProtocolError.Code.invalidQRCode`.
         public init(qrCode text: String) throws(ProtocolError) {
             let bytes = Array(text.utf8)
             guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")), comma == 36, comma + 1 < bytes.count,
@@ -89,7 +89,7 @@ extension CMAuthenticator.Requests {
     }
 
     /// Interprets the answer to register: any 2xx is success; 401 means the id or secret is
-    /// wrong (``ProtocolError/Code/environmentInvalid``, as Android).
+    /// wrong (`ProtocolError.Code.environmentInvalid`, as Android).
     public static func checkRegistration(_ response: HTTPResponse) throws(ProtocolError) {
         if response.status == 401 { throw ProtocolError(.environmentInvalid, "environment id or secret rejected") }
         try CMAuthenticator.requireSuccess(response)

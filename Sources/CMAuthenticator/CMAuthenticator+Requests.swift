@@ -56,8 +56,8 @@ extension CMAuthenticator {
     }
 
     /// Checks the status (§1): 2xx (204 without a body included) passes; 410 is
-    /// ``ProtocolError/Code/requestExpired`` (§4); anything else is
-    /// ``ProtocolError/Code/serverError`` with the `{"status":…,"message":…}` body's message.
+    /// `ProtocolError.Code.requestExpired` (§4); anything else is
+    /// `ProtocolError.Code.serverError` with the `{"status":…,"message":…}` body's message.
     public static func requireSuccess(_ response: HTTPResponse) throws(ProtocolError) {
         guard !response.isSuccess else { return }
         if response.status == 410 { throw ProtocolError(.requestExpired, "authentication request expired (410)") }

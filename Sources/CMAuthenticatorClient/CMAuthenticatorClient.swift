@@ -17,7 +17,7 @@ public actor CMAuthenticatorClient {
     public enum Pinning: Sendable {
         /// Fetch `/certificate`, keep the entries whose signature verifies under `listKey` (CM's
         /// embedded key when `nil`), cache them for an hour, and give them to every transport.
-        /// No verified entry: every call fails closed with ``CMClientError/Reason/pinning``.
+        /// No verified entry: every call fails closed with `CMClientError.Reason.pinning`.
         case enforced(listKey: RSA.Signing.PublicKey? = nil)
         /// No pins: for a transport that cannot pin (URLSessionTransport on Linux) or a plain
         /// `http://` test server. Only the system trust store protects the connection.
@@ -25,9 +25,9 @@ public actor CMAuthenticatorClient {
     }
 
     /// How the client is set up: the service, the device, pinning, and the layer-3 members
-    /// every client shares (``AuthNetworking/ClientConfiguration``).
+    /// every client shares (`ClientConfiguration`).
     public struct Configuration: ClientConfiguration {
-        /// The service's base URL (``CMAuthenticator/defaultBaseURL`` by default).
+        /// The service's base URL (`defaultBaseURL` by default).
         public var baseURL: String
         /// What the device says about itself at registration (§2).
         public var device: CMAuthenticator.DeviceDescription
@@ -45,12 +45,12 @@ public actor CMAuthenticatorClient {
         /// The random source. The CM protocol draws no random bytes on the device (its tokens are
         /// HMACs over the clock, §5); carried so that every client is configured alike.
         public var random: any RandomSource & Sendable = ClientDefaults.random
-        /// When set, every exchange is logged through ``AuthNetworking/LoggingMiddleware``
+        /// When set, every exchange is logged through `LoggingMiddleware`
         /// (the bearer `Authorization` header and secret body members redacted).
         public var logger: Logger? = ClientDefaults.logger
 
         /// A configuration for `device`; every other part optional (the layer-3 members default
-        /// to ``AuthNetworking/ClientDefaults``).
+        /// to `ClientDefaults`).
         public init(baseURL: String = CMAuthenticator.defaultBaseURL, device: CMAuthenticator.DeviceDescription,
                     clientDescription: CMAuthenticator.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, system: "Linux",
                                                                                    architecture: "unknown", locale: "en"),
@@ -75,7 +75,7 @@ public actor CMAuthenticatorClient {
     public nonisolated let configuration: Configuration
 
     /// A client keeping its state in `store`, sending through the transport `transport` makes
-    /// for the base URL and the pins in force. Throws ``CMClientError/Reason/invalidInput`` when
+    /// for the base URL and the pins in force. Throws `CMClientError.Reason.invalidInput` when
     /// the configuration's URL policy refuses its base URL (https only by default).
     public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory) throws(CMClientError) {
         guard configuration.urlPolicy.permits(configuration.baseURL) else {
@@ -116,7 +116,7 @@ public actor CMAuthenticatorClient {
     }
 
     /// Finishes phone verification with the SMS code; a code that is not 4–10 digits is
-    /// ``CMClientError/Reason/invalidInput`` before anything is sent (§2).
+    /// `CMClientError.Reason.invalidInput` before anything is sent (§2).
     @discardableResult
     public func verify(code: String) async throws(CMClientError) -> CMAuthenticator.DeviceRegistration.Status {
         guard CMAuthenticator.DeviceUpdate.isValidVerificationCode(code) else { throw CMClientError(.invalidInput, "an SMS code is 4–10 digits") }
@@ -159,7 +159,7 @@ public actor CMAuthenticatorClient {
 
     /// Links the environment of a scanned QR code (`<id>,<secret>`, §3.1): registers it with the
     /// server (bearer JWT keyed with the secret) and stores it with its name from the server's
-    /// list. A 401 is ``CMClientError/Reason/environmentInvalid``.
+    /// list. A 401 is `CMClientError.Reason.environmentInvalid`.
     public func addEnvironment(qrCode: String) async throws(CMClientError) -> StoredEnvironment {
         let requests = try registeredRequests()
         let environment: CMAuthenticator.Environment

@@ -39,7 +39,7 @@ extension MPinClient {
     /// Step one (`StartAuthentication…`): the user must be registered; with an access code the
     /// platform is told which user is authenticating (`codeStatus` `user`); when the backend
     /// uses time permits, today's permit is fetched (or taken from the cache) — a revoked
-    /// identity fails here with ``MPinError/Reason/revoked``, before the PIN is asked for.
+    /// identity fails here with `MPinError.Reason.revoked`, before the PIN is asked for.
     public func prepareAuthentication(for user: MPinUser, accessCode: String? = nil) async throws(MPinError) {
         var record = try storedRecord(user, allowed: [.registered])
         if trustProjectID != nil { return }   // MIRACL Trust: no permits, the scope travels with pass 1
@@ -53,8 +53,8 @@ extension MPinClient {
 
     /// Logs the user in to the web session of `accessCode` (`FinishAuthentication:`); with no
     /// access code, authenticates the user to the backend alone (the older `Authenticate`,
-    /// `authenticateURL`). ``MPinError/Reason/incorrectPIN`` on a wrong PIN, with
-    /// ``MPinError/userBlocked`` once the platform blocked the identity.
+    /// `authenticateURL`). `MPinError.Reason.incorrectPIN` on a wrong PIN, with
+    /// `MPinError.userBlocked` once the platform blocked the identity.
     public func authenticate(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil, accessCode: String?) async throws(MPinError) {
         if trustProjectID != nil {
             _ = try await trustAuthenticate(user, pin: pin, secondFactor: secondFactor, scope: "oidc", accessCode: accessCode)

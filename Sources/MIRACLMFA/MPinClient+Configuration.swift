@@ -28,16 +28,16 @@ extension MPinClient {
         /// Headers added to every request (`AddCustomHeaders:`).
         public var customHeaders: [HTTPHeader]
         /// Once any is set, every request must be https to one of these domains or a subdomain,
-        /// else ``MPinError/Reason/untrustedDomain`` (`AddTrustedDomain:`).
+        /// else `MPinError.Reason.untrustedDomain` (`AddTrustedDomain:`).
         public var trustedDomains: [String]
         /// The rule for every other URL: https to a real host by default; tests against a stand-in
-        /// on this machine use ``ProtocolSupport/URLPolicy/insecureAllowingPlainHTTPToLoopback``.
+        /// on this machine use `URLPolicy.insecureAllowingPlainHTTPToLoopback`.
         public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
         /// The local wall clock (registration expiry checks, JWT validity, one-time codes).
         public var clock: @Sendable () -> Date = ClientDefaults.clock
         /// Where the pass-1 nonce `x`, the DVS key pairs and the DVS signature nonces come from.
         public var random: any RandomSource & Sendable = ClientDefaults.random
-        /// When set, every exchange is logged through ``AuthNetworking/LoggingMiddleware``
+        /// When set, every exchange is logged through `LoggingMiddleware`
         /// (credential headers and secret body members redacted).
         public var logger: Logger? = ClientDefaults.logger
         /// `X-MIRACL-CLIENT` (mpin.md §7).
@@ -45,7 +45,7 @@ extension MPinClient {
         /// The path prefix of the platform's RPS endpoints (`rps_prefix` of the service details).
         public var rpsPrefix: String
 
-        /// A configuration; every part optional (the layer-3 members default to ``AuthNetworking/ClientDefaults``).
+        /// A configuration; every part optional (the layer-3 members default to `ClientDefaults`).
         public init(platform: Platform = .mfa, clientID: String? = nil, customHeaders: [HTTPHeader] = [], trustedDomains: [String] = [],
                     urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clientName: String = SwiftMFAVersion.userAgent(component: "MIRACLMFA"),
                     rpsPrefix: String = "rps", clock: @escaping @Sendable () -> Date = ClientDefaults.clock,

@@ -102,8 +102,8 @@ extension MPinClient {
 
     /// Signs `documentHash` at `timestamp` (Unix seconds, from the customer backend) with the
     /// signing PIN (`Sign:`): the platform authenticates the signing identity first (a wrong PIN
-    /// is ``MPinError/Reason/incorrectPIN`` and counts toward a block), then the one-pass DVS
-    /// signature of mpin.md §5.4 is computed here. ``MPinError/Reason/flowError`` when the user
+    /// is `MPinError.Reason.incorrectPIN` and counts toward a block), then the one-pass DVS
+    /// signature of mpin.md §5.4 is computed here. `MPinError.Reason.flowError` when the user
     /// cannot sign (check ``MPinUser/canSign``).
     public func sign(documentHash: [UInt8], timestamp: Int32, for user: MPinUser, pin: MPin.PIN,
                      secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinDVSSignature {

@@ -124,7 +124,7 @@ public actor MPinClient {
 
     /// Makes a user for `identity` at the active backend, in state ``MPinUser/State/invalid``,
     /// and keeps it (`MakeNewUser:`). An unregistered user of the same identity is replaced;
-    /// a registered or blocked one is a ``MPinError/Reason/flowError`` (delete it first).
+    /// a registered or blocked one is a `MPinError.Reason.flowError` (delete it first).
     public func makeUser(identity: String, deviceName: String? = nil) throws(MPinError) -> MPinUser {
         let backend = try activeBackend()
         guard !identity.isEmpty else { throw MPinError(.invalidInput, "an empty identity") }
@@ -156,7 +156,7 @@ public actor MPinClient {
         try records.remove(identity: user.identity, backend: user.backend)
     }
 
-    /// The users of the active backend (`listUsers`); ``MPinError/Reason/flowError`` without one.
+    /// The users of the active backend (`listUsers`); `MPinError.Reason.flowError` without one.
     public func users() throws(MPinError) -> [MPinUser] {
         let backend = try activeBackend()
         return try records.all().filter { $0.backend == backend }.map(\.user)

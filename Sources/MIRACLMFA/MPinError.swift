@@ -9,7 +9,7 @@ public import SecureStore
 /// The MIRACL MFA client's errors: what they carry beyond the shared shape is whether the user
 /// is blocked and MIRACL Trust's error code; they compare and print the blocked flag too.
 public enum MPinErrorDomain: ClientErrorDomain {
-    /// ``MPinError/userBlocked`` and ``MPinError/platformCode``.
+    /// `MPinError.userBlocked` and `MPinError.platformCode`.
     public struct Extra: Sendable {
         /// ``MPinError/userBlocked``.
         var userBlocked: Bool

@@ -12,7 +12,7 @@ extension MPin {
             /// The scalar z.
             public let scalar: BN254CX.Scalar
 
-            /// A key from its 32 big-endian bytes (below r); throws ``CryptoError/invalidEncoding``.
+            /// A key from its 32 big-endian bytes (below r); throws `CryptoError.invalidEncoding`.
             public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
                 scalar = try BN254CX.Scalar(rawRepresentation: bytes)
             }

@@ -21,7 +21,7 @@ extension MPin {
         }
 
         /// An identity known only by its hash, as the issuing authorities receive it
-        /// (`hash_mpin_id`, mpin.md §7.1). Throws ``CryptoError/incorrectLength`` unless 32 bytes.
+        /// (`hash_mpin_id`, mpin.md §7.1). Throws `CryptoError.incorrectLength` unless 32 bytes.
         public init(hash: some Sequence<UInt8>) throws(CryptoError) {
             let hash = Array(hash)
             guard hash.count == 32 else { throw .incorrectLength }

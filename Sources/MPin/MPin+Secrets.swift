@@ -50,7 +50,7 @@ public protocol MPinSecretPoint: Sendable, Equatable, CustomStringConvertible, C
 extension MPinSecretPoint {
     /// Decodes 04 ‖ x ‖ y (or the 33-byte compressed form), as the platform sends shares and
     /// permits and as a token is stored (mpin.md §7.1). Throws
-    /// ``CryptoError/invalidEncoding`` or ``CryptoError/invalidKey`` (Milagro
+    /// `CryptoError.invalidEncoding` or `CryptoError.invalidKey` (Milagro
     /// `MPIN_INVALID_POINT`) for bytes that are not a point of G1.
     public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
         self.init(_storage: try SecretG1Storage(encoded: bytes))
@@ -130,7 +130,7 @@ extension MPin {
         /// Wraps a scalar.
         public init(_ scalar: BN254CX.Scalar) { self.scalar = scalar }
 
-        /// 32 big-endian bytes below r; throws ``CryptoError/invalidEncoding`` otherwise.
+        /// 32 big-endian bytes below r; throws `CryptoError.invalidEncoding` otherwise.
         public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
             scalar = try BN254CX.Scalar(rawRepresentation: bytes)
         }
@@ -163,7 +163,7 @@ extension MPin {
             lines = SecretLines(BN254CX.G2Prepared(point))
         }
 
-        /// Decodes 128 bytes; throws like ``CryptoPrimitives/BN254CX/G2/init(encoded:)``.
+        /// Decodes 128 bytes; throws like `BN254CX.G2.init(encoded:)`.
         public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
             self.init(try BN254CX.G2(encoded: Array(bytes)))
         }

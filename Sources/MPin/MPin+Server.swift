@@ -37,7 +37,7 @@ extension MPin {
             /// V from the second pass.
             public let v: BN254CX.G1
 
-            /// The values as received (decode them with ``CryptoPrimitives/BN254CX/G1/init(encoded:)``).
+            /// The values as received (decode them with `BN254CX.G1.init(encoded:)`).
             public init(u: BN254CX.G1?, ut: BN254CX.G1? = nil, v: BN254CX.G1) {
                 self.u = u
                 self.ut = ut

@@ -38,7 +38,7 @@ import Glibc
 ///
 /// The key is created on first use only when the store is new: when the store directory
 /// already holds its generations file or any record, a token without the key object is an
-/// error (``SecureStoreError/Kind/keyUnavailable``), never a fresh key that would make every
+/// error (`SecureStoreError.Kind.keyUnavailable`), never a fresh key that would make every
 /// record unreadable. `createIfMissing: false` never creates one.
 public struct PKCS11KeyProvider: StoreKeyProvider {
     /// The label of the token key when the URI names no `object`.
@@ -87,7 +87,7 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
     }
 
     /// The store key for `directory`; every PKCS #11 failure becomes
-    /// ``SecureStoreError/Kind/keyUnavailable`` with the PKCS #11 error in its reason.
+    /// `SecureStoreError.Kind.keyUnavailable` with the PKCS #11 error in its reason.
     public func storeKey(directory: String) throws(SecureStoreError) -> StoreKey {
         let secret: SecretBytes
         do {

@@ -14,9 +14,9 @@ public import SecureStore
 /// let recorded = try StoreProviderChoice.recorded(in: directory)   // .pkcs11(…)
 /// ```
 public enum StoreProviderChoice: Sendable, Equatable {
-    /// A random key in the store's `.key` file (``KeyFileProvider``, the default).
+    /// A random key in the store's `.key` file (`KeyFileProvider`, the default).
     case keyFile
-    /// A key stretched from a passphrase over the store's `.salt` (``PassphraseKeyProvider``).
+    /// A key stretched from a passphrase over the store's `.salt` (`PassphraseKeyProvider`).
     case passphrase
     /// A key derived inside a PKCS #11 token (``PKCS11KeyProvider``).
     case pkcs11(PKCS11URI)
@@ -60,7 +60,7 @@ public enum StoreProviderChoice: Sendable, Equatable {
         }
     }
 
-    /// The provider recorded for the store at `directory` (``StoreSettings``); ``keyFile`` when
+    /// The provider recorded for the store at `directory` (`StoreSettings`); ``keyFile`` when
     /// none is. A recorded URI with a `pin-value` is refused like one on a command line; a
     /// recorded token URI without a store identifier (the first, unreleased format) throws
     /// ``PKCS11Error/Kind/storeIdentifierMissing``.

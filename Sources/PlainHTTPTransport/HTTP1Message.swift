@@ -19,13 +19,13 @@ public enum HTTP1Message {
         case tooLarge
     }
 
-    /// Limits on what is read (the shared ``AuthNetworking/ResponseLimits``): a head of 64 KiB,
+    /// Limits on what is read (the shared `ResponseLimits`): a head of 64 KiB,
     /// a body of 16 MiB and a chunk-size line of 4 KiB by default.
     public typealias Limits = ResponseLimits
 
     /// The request head and body as bytes: request line with the origin-form target (RFC 9112
     /// §3.2.1), `Host`, the fields, `Content-Length` when there is a body, `Connection: close`.
-    /// The bytes are written as given: run ``AuthNetworking/HTTPSendPolicy/validate(method:target:headers:)``
+    /// The bytes are written as given: run `HTTPSendPolicy.validate(method:target:headers:)`
     /// on them first, as ``PlainHTTPTransport`` does.
     public static func requestBytes(method: String, target: String, host: String, headers: [HTTPHeader], body: [UInt8]?) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"

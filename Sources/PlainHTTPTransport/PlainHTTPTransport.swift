@@ -47,10 +47,10 @@ public struct PlainHTTPTransport: HTTPTransport {
     /// Sends `request`; any HTTP status but a redirect is returned as a response.
     ///
     /// Before a byte leaves, the method, target and every header field pass
-    /// ``AuthNetworking/HTTPSendPolicy`` (``AuthNetworking/TransportError/Kind/invalidRequest``
+    /// `HTTPSendPolicy` (`TransportError.Kind.invalidRequest`
     /// otherwise). The answer is read incrementally within ``Configuration/limits``
-    /// (``AuthNetworking/TransportError/Kind/responseTooLarge`` the moment one is passed) and the
-    /// timeout, checked on every read; a 3xx is ``AuthNetworking/TransportError/Kind/redirectRefused``,
+    /// (`TransportError.Kind.responseTooLarge` the moment one is passed) and the
+    /// timeout, checked on every read; a 3xx is `TransportError.Kind.redirectRefused`,
     /// never followed.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw TransportError(.cancelled) }

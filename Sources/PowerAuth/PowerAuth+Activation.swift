@@ -108,7 +108,7 @@ extension PowerAuth {
         /// Decrypts both layers and validates the result (§5.1 steps 7–8): a non-empty
         /// activation id, a server key on the curve, 16 bytes of CTR_DATA, well-formed recovery
         /// data. Decryption failures are the one decryption error; the rest
-        /// ``ProtocolError/Code/malformedInput``; an error envelope its `code` (§14.2).
+        /// `ProtocolError.Code.malformedInput`; an error envelope its `code` (§14.2).
         public func process(_ response: HTTPResponse) throws(ProtocolError) -> ActivationResult {
             try PowerAuth.requireSuccess(response)
             let outer = try ECIES.Response(jsonBytes: response.body)

@@ -50,7 +50,7 @@ extension PowerAuth.ActivationData {
     /// secret with the stored server key, checks the derived vault key equals `vaultKey`, and
     /// locks the biometry key under `biometryUnlockKey` (random 16 bytes the caller keeps in
     /// protected storage), and under the external encryption key when this activation uses one.
-    /// Throws ``ProtocolError/Code/invalidArgument`` when the keys disagree.
+    /// Throws `ProtocolError.Code.invalidArgument` when the keys disagree.
     public func addingBiometry(vaultKey: SymmetricKey, biometryUnlockKey: SymmetricKey,
                                externalEncryptionKey: SymmetricKey? = nil) throws(ProtocolError) -> PowerAuth.ActivationData {
         let external = try externalLayerKey(externalEncryptionKey)

@@ -24,7 +24,7 @@ extension PowerAuth.ActivationData {
 
     /// Reads format-1 bytes; anything else — another format, a missing field, bad Base64, a
     /// key of the wrong length, an iteration count below 10 000 — is
-    /// ``ProtocolError/Code/malformedInput``.
+    /// `ProtocolError.Code.malformedInput`.
     public init(serialized bytes: some Sequence<UInt8>) throws(ProtocolError) {
         let wire = try JSONResponse.decode(Wire.self, from: bytes, what: "activation data")
         func b64(_ text: String?, count: Int? = nil) throws(ProtocolError) -> [UInt8] {

@@ -18,7 +18,7 @@ extension PowerAuth {
         /// The Base64 text after `#`, if any (not yet verified).
         public let signature: String?
 
-        /// Parses `CODE` or `CODE#SIGNATURE`. Throws ``ProtocolError/Code/invalidActivationCode``
+        /// Parses `CODE` or `CODE#SIGNATURE`. Throws `ProtocolError.Code.invalidActivationCode`
         /// for a bad code, an empty or malformed signature, or a second `#`.
         public init(parsing text: String) throws(ProtocolError) {
             let parts = text.split(separator: "#", omittingEmptySubsequences: false)

@@ -23,7 +23,7 @@ extension PowerAuth {
         /// APP_KEY's 16 decoded bytes.
         public let applicationKeyBytes: [UInt8]
 
-        /// Creates a configuration. Throws ``ProtocolError/Code/invalidArgument`` unless APP_KEY
+        /// Creates a configuration. Throws `ProtocolError.Code.invalidArgument` unless APP_KEY
         /// and APP_SECRET are Base64 of 16 bytes.
         public init(applicationKey: String, applicationSecret: String, masterServerPublicKey: P256.Signing.PublicKey, baseURL: String) throws(ProtocolError) {
             let invalid = ProtocolError(.invalidArgument, "APP_KEY and APP_SECRET must be Base64 of 16 bytes")
@@ -55,7 +55,7 @@ extension PowerAuth {
 
         /// Reads the SDK configuration string (§2): Base64 of `0x01 ‖ cnt ‖ appKey ‖ cnt ‖
         /// appSecret ‖ cnt(keys) ‖ {keyId ‖ cnt ‖ key}…`, keyId 1 = the P-256 master key.
-        /// Throws ``ProtocolError/Code/malformedInput`` for anything else.
+        /// Throws `ProtocolError.Code.malformedInput` for anything else.
         public init(configurationString: String, baseURL: String) throws(ProtocolError) {
             let bytes = try ProtocolError.converting("configuration string") { () throws(CryptoError) in try Base64.decode(configurationString) }
             var reader = VarintReader(bytes: bytes)

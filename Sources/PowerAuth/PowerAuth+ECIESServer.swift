@@ -7,7 +7,7 @@ public import ProtocolSupport
 
 extension PowerAuth.ECIES.Request {
     /// Parses a request body (the server's side of §9.2); malformed JSON or Base64 is
-    /// ``ProtocolError/Code/malformedInput``.
+    /// `ProtocolError.Code.malformedInput`.
     public init(jsonBytes: some Sequence<UInt8>) throws(ProtocolError) {
         try self.init(wire: try JSONResponse.decode(Wire.self, from: jsonBytes, what: "ECIES request"))
     }
@@ -49,7 +49,7 @@ extension PowerAuth.ECIES {
 
         /// Checks the MAC in constant time and decrypts. Every failure — a field missing for the
         /// version, an invalid ephemeral point, a wrong MAC, bad padding — is the one
-        /// ``ProtocolError/decryptionFailure(file:line:)``.
+        /// `ProtocolError.decryptionFailure(file:line:)`.
         public func decrypt(_ request: Request) throws(ProtocolError) -> (plaintext: [UInt8], responseEncryptor: ResponseEncryptor) {
             let version = parameters.version
             guard version < .v3_1 || request.nonce?.count == 16, version < .v3_2 || request.timestamp != nil,

@@ -34,7 +34,7 @@ extension PowerAuth {
     public struct ErrorResponse: Sendable, Equatable {
         /// The HTTP status (400 or 401 from a PowerAuth server).
         public let httpStatus: Int
-        /// The envelope's `code`; ``ProtocolError/Code/powerAuthGeneric`` when the body is not
+        /// The envelope's `code`; `ProtocolError.Code.powerAuthGeneric` when the body is not
         /// the envelope. Codes this type has no constant for keep their text.
         public let code: ProtocolError.Code
         /// The envelope's `message`, for logs.

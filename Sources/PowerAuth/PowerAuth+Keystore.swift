@@ -52,7 +52,7 @@ extension PowerAuth {
         /// Verifies the answer's ES256 JWT with `serverKey` (the master key for application
         /// scope, the activation's server key for activation scope) and checks `challenge`,
         /// `applicationKey` and `activationId` against the request. A bad signature is
-        /// ``ProtocolError/Code/invalidSignature``; anything malformed ``ProtocolError/Code/malformedInput``.
+        /// `ProtocolError.Code.invalidSignature`; anything malformed `ProtocolError.Code.malformedInput`.
         public func process(_ response: HTTPResponse, serverKey: P256.Signing.PublicKey) throws(ProtocolError) -> TemporaryKey {
             try PowerAuth.requireSuccess(response)
             struct Envelope: Decodable { struct Body: Decodable { let jwt: String }; let responseObject: Body }

@@ -19,7 +19,7 @@ extension PowerAuth {
         public static let minimumPasswordLength = 4
 
         /// The knowledge key's unlock key: PBKDF2-HMAC-SHA1(password, salt16, iterations, 16 B).
-        /// Throws ``ProtocolError/Code/invalidArgument`` for a salt that is not 16 bytes or a
+        /// Throws `ProtocolError.Code.invalidArgument` for a salt that is not 16 bytes or a
         /// password shorter than 4 bytes (the core's minimum).
         public static func passwordUnlockKey(password: SecretBytes, salt: [UInt8], iterations: Int = passwordIterations) throws(ProtocolError) -> SymmetricKey {
             guard salt.count == 16, password.count >= minimumPasswordLength, iterations >= 1 else {

@@ -11,7 +11,7 @@ extension PowerAuth {
         /// The 16 bytes.
         public let rawRepresentation: SecretBytes
 
-        /// Wraps 16 bytes; throws ``CryptoError/incorrectLength`` otherwise.
+        /// Wraps 16 bytes; throws `CryptoError.incorrectLength` otherwise.
         public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
             let secret = SecretBytes(bytes)
             guard secret.count == 16 else { throw .incorrectLength }
@@ -148,7 +148,7 @@ extension PowerAuth {
     public enum Signature {
         /// The signature of `data` under `keys` with `counter`.
         ///
-        /// Throws ``ProtocolError/Code/invalidArgument`` when a factor's key is missing or the
+        /// Throws `ProtocolError.Code.invalidArgument` when a factor's key is missing or the
         /// decimal length is outside 4…8.
         public static func compute(data: some Sequence<UInt8>, counter: CounterData, factors: SignatureFactors,
                                    keys: SignatureKeys, format: SignatureFormat) throws(ProtocolError) -> String {

@@ -49,7 +49,7 @@ extension PowerAuth {
 
         /// Decrypts and parses the 32-byte blob (§6.2, §6.3). Any failure — a wrong length, a
         /// bad magic, an unknown state, a look-ahead of 0 or above 64 — is
-        /// ``ProtocolError/Code/malformedInput`` with one fixed reason: no decrypted byte is
+        /// `ProtocolError.Code.malformedInput` with one fixed reason: no decrypted byte is
         /// quoted, so the error text never carries plaintext.
         public static func decrypt(_ encrypted: [UInt8], transportKey: SymmetricKey, challenge: [UInt8],
                                    nonce: [UInt8]) throws(ProtocolError) -> ActivationStatus {

@@ -12,7 +12,7 @@ public import ProtocolSupport
 /// A typed HTTP client for one application back end (`WPNNetworkingService`).
 public struct NetworkingService: Sendable {
     /// What every request of the service carries and how requests are ordered (`WPNConfig`), in
-    /// the layer-3 shape every client shares (``AuthNetworking/ClientConfiguration``).
+    /// the layer-3 shape every client shares (`ClientConfiguration`).
     public struct Configuration: ClientConfiguration {
         /// `Accept-Language` (RFC 5646; not persisted — set it on every start, as networking-apple says).
         public var acceptLanguage: String
@@ -24,20 +24,20 @@ public struct NetworkingService: Sendable {
         public var concurrency: ConcurrencyStrategy
         /// Which base URLs the service accepts (DESIGN.md §1, layer 3): `https://` to a real
         /// host name; plain `http://` only to loopback, and only when the caller opts out with
-        /// ``ProtocolSupport/URLPolicy/insecureAllowingPlainHTTPToLoopback``.
+        /// `URLPolicy.insecureAllowingPlainHTTPToLoopback`.
         public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
         /// The local wall clock. The service itself reads no time: the timestamps and nonces of
-        /// signed and encrypted requests are the ``PowerAuthSDK/PowerAuthClient``'s, from its own
+        /// signed and encrypted requests are the `PowerAuthClient`'s, from its own
         /// configuration. Carried so that every client is configured alike.
         public var clock: @Sendable () -> Date = ClientDefaults.clock
         /// The random source. The service draws no random bytes itself (see ``clock``).
         public var random: any RandomSource & Sendable = ClientDefaults.random
         /// When set, every exchange of the service is logged through
-        /// ``AuthNetworking/LoggingMiddleware``, signature and token headers redacted.
+        /// `LoggingMiddleware`, signature and token headers redacted.
         public var logger: Logger? = ClientDefaults.logger
 
         /// The defaults: `en`, the library's User-Agent, the transport's timeout, `serialSigned`,
-        /// and ``AuthNetworking/ClientDefaults`` (https only, the system clock and random source, no logger).
+        /// and `ClientDefaults` (https only, the system clock and random source, no logger).
         public init(acceptLanguage: String = "en", userAgent: UserAgent = .libraryDefault, timeout: Double? = nil,
                     concurrency: ConcurrencyStrategy = .serialSigned, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
                     clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
@@ -72,7 +72,7 @@ public struct NetworkingService: Sendable {
         case concurrentAll
     }
 
-    /// The library's version, as the default User-Agent names it (``AuthNetworking/SwiftMFAVersion/current``).
+    /// The library's version, as the default User-Agent names it (`SwiftMFAVersion.current`).
     public static let version = SwiftMFAVersion.current
 
     /// The PowerAuth client that signs, creates tokens and encrypts.

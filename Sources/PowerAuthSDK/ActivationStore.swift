@@ -11,7 +11,7 @@ public import SecureStore
 /// The stored activation of one `instanceID` and the signing step that consumes its counter.
 ///
 /// Any number of `ActivationStore` values, in any number of processes, may share a directory:
-/// ``sign(method:uriID:body:factors:authentication:configuration:)`` holds the store's exclusive
+/// `sign(method:uriID:body:factors:authentication:configuration:)` holds the store's exclusive
 /// lock while it reads the record, computes the signature and writes the advanced record, so no
 /// two signatures ever use one counter, and a crash at any point leaves either the old record
 /// (the signature never left) or the new one (the server sees at most a skipped counter, which
@@ -30,7 +30,7 @@ public struct ActivationStore: Sendable {
     /// process (another `mfa` run) refuses to sign too.
     let deadlockRecord: InstanceRecord
 
-    /// The store for `instanceID` in `store`. Throws ``SecureStoreError/Kind/invalidName`` for an
+    /// The store for `instanceID` in `store`. Throws `SecureStoreError.Kind.invalidName` for an
     /// instance id that cannot name a record.
     public init(store: SecureStore, instanceID: String) throws(SecureStoreError) {
         self.store = store
@@ -56,7 +56,7 @@ public struct ActivationStore: Sendable {
 
     /// Stores a new activation, under the store's lock, only if none is stored: another client
     /// or process that persisted one while this one waited for the server keeps it
-    /// (``PowerAuthSDKError/Reason/invalidActivationState``).
+    /// (`PowerAuthSDKError.Reason.invalidActivationState`).
     public func create(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) {
         let created: Bool
         do {
@@ -135,7 +135,7 @@ public struct ActivationStore: Sendable {
     /// a server that is ahead by `steps` has its counter adopted; a deadlock marks the
     /// activation so that signing is refused (here and in every other process) until it is
     /// removed; any other outcome clears such a mark. Sending the synchronisation signature
-    /// for ``PowerAuth/CounterSynchronization/signatureRecommended`` is the caller's.
+    /// for `CounterSynchronization.signatureRecommended` is the caller's.
     public func synchronizeCounter(with status: PowerAuth.ActivationStatus,
                                    transportKey: SymmetricKey) throws(PowerAuthSDKError) -> PowerAuth.CounterSynchronization {
         try record.withExclusiveAccess { () throws(PowerAuthSDKError) -> PowerAuth.CounterSynchronization in

@@ -49,7 +49,7 @@ public struct EncryptedRequest: Sendable {
     }
 
     /// The answer's plaintext (`decryptResponse`). A §14.2 envelope (errors are not encrypted)
-    /// is a server error; an answer that does not decrypt is ``PowerAuthSDKError/Reason/invalidResponse``.
+    /// is a server error; an answer that does not decrypt is `PowerAuthSDKError.Reason.invalidResponse`.
     public func decryptResponse(_ response: HTTPResponse) throws(PowerAuthSDKError) -> [UInt8] {
         do {
             try PowerAuth.requireSuccess(response)

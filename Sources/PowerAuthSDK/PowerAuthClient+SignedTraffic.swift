@@ -76,7 +76,7 @@ extension PowerAuthClient {
 
     /// Signs `request` and sends it, on the serial queue: POST/PUT/DELETE sign the body, GET
     /// signs the canonical form of `request.query` (§7.2). The answer is returned whatever its
-    /// status; a transport failure is ``PowerAuthSDKError/Reason/transport`` (the counter has
+    /// status; a transport failure is `PowerAuthSDKError.Reason.transport` (the counter has
     /// moved: the server's look-ahead window absorbs a request that never arrived).
     public func sendSignedRequest(_ request: HTTPRequest, uriID: String, factors: PowerAuth.SignatureFactors,
                                   authentication: Authentication) async throws(PowerAuthSDKError) -> HTTPResponse {

@@ -29,7 +29,7 @@ extension PowerAuthClient {
     public func localToken(name: String) throws(PowerAuthSDKError) -> PowerAuth.Token? { try tokenRecords.token(named: name) }
 
     /// The `X-PowerAuth-Token` header for the token called `name` (`generateHeader`, §11.3):
-    /// a fresh nonce and the server-synchronised time. ``PowerAuthSDKError/Reason/invalidToken``
+    /// a fresh nonce and the server-synchronised time. `PowerAuthSDKError.Reason.invalidToken`
     /// when no such token is stored.
     public func tokenHeader(name: String) async throws(PowerAuthSDKError) -> HTTPHeader {
         guard let token = try tokenRecords.token(named: name) else { throw PowerAuthSDKError(.invalidToken, "no token called \(name)") }

@@ -13,7 +13,7 @@ extension PowerAuthClient {
     /// The shortest password, in bytes, the SDK can lock the knowledge key with (powerauth.md §4.2).
     public static let minimumPasswordLength = PowerAuth.KeyLocking.minimumPasswordLength
 
-    /// Throws ``PowerAuthSDKError/Reason/invalidPassword`` for a new password the SDK cannot use
+    /// Throws `PowerAuthSDKError.Reason.invalidPassword` for a new password the SDK cannot use
     /// (shorter than ``minimumPasswordLength`` bytes). Every verb that takes a new password calls
     /// it before its first request; call it before ``createActivation(_:device:)``, which does not
     /// take the password, so that the one-time activation code is not spent on a password that
@@ -26,7 +26,7 @@ extension PowerAuthClient {
 
     /// Proves `password` online (`validatePasswordCorrect`, §13): a possession_knowledge
     /// signature over `{"requestObject":{"reason":"VALIDATE_PASSWORD"}}` to
-    /// `/pa/v3/signature/validate`. A wrong password is ``PowerAuthSDKError/Reason/authenticationFailed``
+    /// `/pa/v3/signature/validate`. A wrong password is `PowerAuthSDKError.Reason.authenticationFailed`
     /// and costs a failed attempt on the server.
     public func validatePassword(_ password: SecretBytes, possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) {
         _ = try await standardSignedCall(path: "pa/v3/signature/validate", uriID: "/pa/signature/validate",
@@ -36,7 +36,7 @@ extension PowerAuthClient {
 
     /// Changes the password safely (`changePassword`, §13): validates `oldPassword` online
     /// first, then re-locks the knowledge key under `newPassword` with a fresh salt. A new
-    /// password the SDK cannot use is ``PowerAuthSDKError/Reason/invalidPassword`` before the
+    /// password the SDK cannot use is `PowerAuthSDKError.Reason.invalidPassword` before the
     /// online check, so no counter step is spent on it.
     public func changePassword(from oldPassword: SecretBytes, to newPassword: SecretBytes,
                                possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) {

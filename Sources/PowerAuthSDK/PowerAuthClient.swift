@@ -20,7 +20,7 @@ public import SecureStore
 /// (powerauth.md §16 "Serialization"; DESIGN.md habit 16).
 public actor PowerAuthClient {
     /// What the client is configured with (`PowerAuthConfiguration`), in the layer-3 shape
-    /// every client shares (``AuthNetworking/ClientConfiguration``).
+    /// every client shares (`ClientConfiguration`).
     public struct Configuration: ClientConfiguration {
         /// The namespace of this instance's stored data.
         public var instanceID: String
@@ -31,7 +31,7 @@ public actor PowerAuthClient {
         public var version: PowerAuth.ProtocolVersion
         /// Which base URLs the client accepts (DESIGN.md §1, layer 3): `https://` to a real host
         /// name by default; plain `http://` only to loopback, and only when the caller says so
-        /// (``ProtocolSupport/URLPolicy/insecureAllowingPlainHTTPToLoopback``). Signatures, token
+        /// (`URLPolicy.insecureAllowingPlainHTTPToLoopback`). Signatures, token
         /// headers and bodies must not travel in clear.
         public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
         /// The local wall clock; the protocol's millisecond timestamps and the server-synchronised
@@ -39,11 +39,11 @@ public actor PowerAuthClient {
         public var clock: @Sendable () -> Date = ClientDefaults.clock
         /// Every key pair, nonce and ephemeral key of the client comes from here.
         public var random: any RandomSource & Sendable = ClientDefaults.random
-        /// When set, every exchange is logged through ``AuthNetworking/LoggingMiddleware``, the
+        /// When set, every exchange is logged through `LoggingMiddleware`, the
         /// signature and token headers redacted.
         public var logger: Logger? = ClientDefaults.logger
 
-        /// A configuration from its parts; the layer-3 members default to ``AuthNetworking/ClientDefaults``.
+        /// A configuration from its parts; the layer-3 members default to `ClientDefaults`.
         public init(instanceID: String, core: PowerAuth.Configuration, version: PowerAuth.ProtocolVersion = .v3_3,
                     urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clock: @escaping @Sendable () -> Date = ClientDefaults.clock,
                     random: any RandomSource & Sendable = ClientDefaults.random, logger: Logger? = ClientDefaults.logger) {
@@ -54,7 +54,7 @@ public actor PowerAuthClient {
         }
 
         /// A configuration from the SDK configuration string (`PowerAuthConfiguration(configuration:)`).
-        /// Throws ``PowerAuthSDKError/Reason/invalidConfiguration`` for a string that does not
+        /// Throws `PowerAuthSDKError.Reason.invalidConfiguration` for a string that does not
         /// parse or a `baseURL` that `urlPolicy` refuses.
         public init(instanceID: String, configurationString: String, baseURL: String,
                     version: PowerAuth.ProtocolVersion = .v3_3, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
@@ -99,9 +99,9 @@ public actor PowerAuthClient {
     var tokenRequests: [String: Task<PowerAuth.Token, any Error>] = [:]
 
     /// A client over `store`, sending through the transport `transport` makes for the base URL.
-    /// Throws ``PowerAuthSDKError/Reason/invalidConfiguration`` for a protocol outside 3.0–3.3
+    /// Throws `PowerAuthSDKError.Reason.invalidConfiguration` for a protocol outside 3.0–3.3
     /// or a base URL the configuration's ``Configuration/urlPolicy`` refuses, and
-    /// ``PowerAuthSDKError/Reason/transport`` when the factory cannot make the transport.
+    /// `PowerAuthSDKError.Reason.transport` when the factory cannot make the transport.
     public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory) throws(PowerAuthSDKError) {
         guard configuration.version >= .v3_0, configuration.version <= .v3_3 else {
             throw PowerAuthSDKError(.invalidConfiguration, "protocol \(configuration.version) is not 3.0–3.3")
@@ -151,7 +151,7 @@ public actor PowerAuthClient {
     /// (3.3: to a temporary key from the keystore, §10), decrypts both layers and keeps the
     /// result in memory until it is persisted. Returns it, with the fingerprint to show and any
     /// recovery data. A code with a `#signature` that does not verify with the master server
-    /// key is ``PowerAuthSDKError/Reason/invalidActivationCode`` before anything is sent (§3.2).
+    /// key is `PowerAuthSDKError.Reason.invalidActivationCode` before anything is sent (§3.2).
     /// The password is only taken by ``persistActivation(authentication:)``: check it first with
     /// ``requireUsablePassword(_:)`` so that a password the SDK cannot use is refused before the
     /// one-time code is spent.
@@ -222,7 +222,7 @@ public actor PowerAuthClient {
     /// sends the possession-only synchronisation signature before this returns; counters that
     /// cannot be reconciled are reported in ``ActivationStatusResult/counterSynchronization``
     /// and ``ActivationStatusResult/isDeadlocked``, and every later signature is refused locally
-    /// with ``PowerAuthSDKError/Reason/counterDeadlock`` until the activation is removed. The
+    /// with `PowerAuthSDKError.Reason.counterDeadlock` until the activation is removed. The
     /// server's `customObject`, if any, comes with it.
     public func fetchActivationStatus(possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) -> ActivationStatusResult {
         let activation = try storedActivation()
@@ -312,11 +312,11 @@ public struct ActivationStatusResult: Sendable, Equatable {
     /// The server-specific `customObject`, as it came (`nil` when the server sent none).
     public let customObject: JSONText?
     /// The §6.4 decision for the local counter, already acted on: adopted, synchronisation
-    /// signature sent, or ``PowerAuth/CounterSynchronization/deadlock``.
+    /// signature sent, or `CounterSynchronization.deadlock`.
     public let counterSynchronization: PowerAuth.CounterSynchronization
 
     /// Whether the counters cannot be reconciled (powerauth.md §6.4 DEADLOCK, the SDK's
-    /// client-only state 128): signing is refused with ``PowerAuthSDKError/Reason/counterDeadlock``;
+    /// client-only state 128): signing is refused with `PowerAuthSDKError.Reason.counterDeadlock`;
     /// remove the activation and activate again.
     public var isDeadlocked: Bool { counterSynchronization == .deadlock }
 

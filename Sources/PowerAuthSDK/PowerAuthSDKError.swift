@@ -8,7 +8,7 @@ public import SecureStore
 
 /// The PowerAuth SDK's errors: what they carry beyond the shared shape is the recovery PUK index.
 public enum PowerAuthErrorDomain: ClientErrorDomain {
-    /// ``PowerAuthSDKError/currentRecoveryPukIndex``.
+    /// `PowerAuthSDKError.currentRecoveryPukIndex`.
     public typealias Extra = Int?
 }
 

@@ -41,7 +41,7 @@ extension PowerAuthServer {
         /// The activation state (status blob byte, §6.2).
         public var state: PowerAuth.ActivationState = .active
 
-        /// Sets the look-ahead window. Throws ``ProtocolError/Code/invalidArgument`` outside
+        /// Sets the look-ahead window. Throws `ProtocolError.Code.invalidArgument` outside
         /// 1…64: the window travels in one byte of the status blob (powerauth.md §6.2), clients
         /// refuse a blob whose window is above 64, and an empty window would refuse every signature.
         public mutating func setLookAheadWindow(_ window: Int) throws(ProtocolError) {

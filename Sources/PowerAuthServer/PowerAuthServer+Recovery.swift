@@ -13,7 +13,7 @@ extension PowerAuthServer {
     /// Our model of the reference server's rules (assumed where the spec is silent): PUKs are
     /// used in order, each once; a right PUK moves to the next and rebinds the code to the new
     /// activation, and the last one revokes it; a wrong PUK counts a failure without moving,
-    /// and the code blocks at ``maxFailedAttempts``. The PUKs are kept as ``SecretBytes``; a
+    /// and the code blocks at ``maxFailedAttempts``. The PUKs are kept as `SecretBytes`; a
     /// production server would keep only slow hashes of them.
     public struct RecoveryCode: Sendable {
         /// The lifecycle of a code.
@@ -65,7 +65,7 @@ extension PowerAuthServer {
         }
 
         /// A code the server already holds (for example read back from its storage). Throws
-        /// ``ProtocolError/Code/invalidActivationCode`` for a malformed code or PUK.
+        /// `ProtocolError.Code.invalidActivationCode` for a malformed code or PUK.
         public init(code: String, puks: [SecretBytes], activationID: String?, state: State, currentPukIndex: Int = 1,
                     failedAttempts: Int = 0) throws(ProtocolError) {
             guard PowerAuth.isValidCode(code), !puks.isEmpty,

@@ -23,7 +23,7 @@ extension PowerAuthServer.Application {
                  applicationKey: applicationKey, applicationSecret: applicationSecret)
     }
 
-    /// The application a snapshot describes; ``ProtocolError/Code/malformedInput`` when it does not decode.
+    /// The application a snapshot describes; `ProtocolError.Code.malformedInput` when it does not decode.
     public init(snapshot: Snapshot) throws(ProtocolError) {
         let key = try ProtocolError.converting("master private key") { () throws(CryptoError) in
             try P256.Signing.PrivateKey(rawRepresentation: Base64.decode(snapshot.masterPrivateKey))
@@ -66,7 +66,7 @@ extension PowerAuthServer.Activation {
     }
 
     /// The activation a snapshot describes: the keys are derived again from the two key pairs
-    /// (§4.1). ``ProtocolError/Code/malformedInput`` for anything that does not decode or is out
+    /// (§4.1). `ProtocolError.Code.malformedInput` for anything that does not decode or is out
     /// of range.
     public init(snapshot: Snapshot) throws(ProtocolError) {
         guard let version = PowerAuth.ProtocolVersion(rawValue: snapshot.version), let state = PowerAuth.ActivationState(rawValue: snapshot.state),

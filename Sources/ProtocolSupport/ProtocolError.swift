@@ -59,7 +59,7 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// Converts an engine error, keeping it as ``cryptoError``. The code follows the cause:
-    /// ``CryptoError/authenticationFailure`` becomes the one decryption error (its fixed reason,
+    /// `CryptoError.authenticationFailure` becomes the one decryption error (its fixed reason,
     /// whatever `context` says), a failed random source ``Code/cryptoFailure``, a malformed
     /// encoding, length or key ``Code/malformedInput``, a bad parameter ``Code/invalidArgument``.
     public init(_ error: CryptoError, _ context: String, file: String = #fileID, line: UInt = #line) {

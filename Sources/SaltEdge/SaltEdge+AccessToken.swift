@@ -32,7 +32,7 @@ extension SaltEdge {
         case failure(connectionID: String?, errorClass: String, errorMessage: String?)
 
         /// Parses `url`, which must start with `returnURL`. Query values are percent-decoded;
-        /// `+` is kept (it is Base64 data). Throws ``ProtocolError/Code/malformedInput`` for
+        /// `+` is kept (it is Base64 data). Throws `ProtocolError.Code.malformedInput` for
         /// another URL or an undecodable query.
         public init(parsing url: String, returnURL: String = SaltEdge.defaultReturnURL) throws(ProtocolError) {
             let trimmed = url.trimmingASCIIWhitespace
@@ -53,7 +53,7 @@ extension SaltEdge {
         /// Decrypts the token with the connection key: Base64 in either alphabet, padded or not,
         /// one RSA PKCS#1 v1.5 block or several, then the JSON `{"access_token":"…"}`.
         ///
-        /// A failure redirect throws ``ProtocolError/Code/authenticationFailed`` with its class
+        /// A failure redirect throws `ProtocolError.Code.authenticationFailed` with its class
         /// and message; a token that does not decrypt or parse throws the one decryption error.
         public func accessToken(with connectionKey: ConnectionKey) throws(ProtocolError) -> AccessToken {
             switch self {

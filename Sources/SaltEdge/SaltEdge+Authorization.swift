@@ -51,7 +51,7 @@ extension SaltEdge {
         /// The encrypted authorization, absent for some final items.
         public let bundle: EncryptedBundle?
 
-        /// Decrypts the authorization with the connection key. Throws ``ProtocolError/Code/invalidArgument``
+        /// Decrypts the authorization with the connection key. Throws `ProtocolError.Code.invalidArgument`
         /// for a final item (nothing to show) and the one decryption error when it does not decrypt.
         public func decrypt(with connectionKey: ConnectionKey) throws(ProtocolError) -> Authorization {
             guard !status.isFinal, let bundle else { throw ProtocolError(.invalidArgument, "final authorizations are not decrypted") }

@@ -35,7 +35,7 @@ extension SaltEdge {
             return try JSONResponse.decode(Envelope<[EncryptedConsent]>.self, from: response.body, what: "consent list").data
         }
 
-        /// Decrypts the consent. An unsupported `algorithm` throws ``ProtocolError/Code/unsupported``
+        /// Decrypts the consent. An unsupported `algorithm` throws `ProtocolError.Code.unsupported`
         /// (as Android), a bundle that does not decrypt the one decryption error.
         public func decrypt(with connectionKey: ConnectionKey) throws(ProtocolError) -> Consent {
             // The JSON parse is part of the bundle's one verdict (saltedge-v2.md §3.3).

@@ -23,7 +23,7 @@ extension SaltEdge {
         /// Decimal degrees, as text.
         public let longitude: String
 
-        /// Creates a location from decimal-degree texts. Throws ``ProtocolError/Code/invalidArgument``
+        /// Creates a location from decimal-degree texts. Throws `ProtocolError.Code.invalidArgument`
         /// unless each is a decimal number in range.
         public init(latitude: String, longitude: String) throws(ProtocolError) {
             guard let lat = Double(latitude), abs(lat) <= 90, let lon = Double(longitude), abs(lon) <= 180,

@@ -13,7 +13,7 @@ extension SaltEdge {
         /// Instant action of API v1. Recognised so the caller can explain it; v1 is not supported.
         case legacyInstantAction(actionUUID: String, connectURL: String, returnTo: String?)
 
-        /// Parses `link`. Throws ``ProtocolError/Code/invalidDeepLink`` for anything else: a link
+        /// Parses `link`. Throws `ProtocolError.Code.invalidDeepLink` for anything else: a link
         /// without the required parameters, a configuration URL that `urlPolicy` refuses (by
         /// default anything but `https` to a host whose name has a dot: saltedge-v2.md §11, as
         /// Android; the provider key is fetched from there), or text that is not a link.

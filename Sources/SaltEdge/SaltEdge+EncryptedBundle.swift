@@ -81,9 +81,9 @@ extension SaltEdge {
         /// an error) and AES always runs; every check is folded into one verdict, and every
         /// failure — malformed Base64, a block that is not exactly one modulus long, padding
         /// that does not conform, bad CBC padding — throws the one
-        /// ``ProtocolError/decryptionFailure(file:line:)``. An `algorithm` other than
-        /// AES-256-CBC throws ``ProtocolError/Code/unsupported`` before anything is decrypted.
-        /// Prefer ``decrypt(_:with:)``, which folds the JSON parse into the same verdict.
+        /// `ProtocolError.decryptionFailure(file:line:)`. An `algorithm` other than
+        /// AES-256-CBC throws `ProtocolError.Code.unsupported` before anything is decrypted.
+        /// Prefer `decrypt(_:with:)`, which folds the JSON parse into the same verdict.
         public func decrypt(with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> [UInt8] {
             let (plaintext, isValid) = try decryptFolded(with: privateKey)
             guard isValid else { throw .decryptionFailure() }

@@ -25,9 +25,9 @@ extension SaltEdge {
         /// The provider's key: client → server bundles are encrypted to it.
         public let providerPublicKey: RSA.Encryption.PublicKey
 
-        /// Parses the response body. Throws ``ProtocolError/Code/malformedInput`` for a body that
+        /// Parses the response body. Throws `ProtocolError.Code.malformedInput` for a body that
         /// is not the configuration, or whose provider key does not load, and
-        /// ``ProtocolError/Code/insecureURL`` when `urlPolicy` refuses its `sca_service_url`
+        /// `ProtocolError.Code.insecureURL` when `urlPolicy` refuses its `sca_service_url`
         /// (by default anything but `https` to a host whose name has a dot).
         public init(responseBody body: some Sequence<UInt8>, urlPolicy: URLPolicy = .httpsOnly) throws(ProtocolError) {
             let wire = try JSONResponse.decode(Envelope<Wire>.self, from: body, what: "provider configuration").data
@@ -58,7 +58,7 @@ extension SaltEdge {
 
     /// Loads a provider key from its text (saltedge-v2.md §2.3): PEM armour optional, whitespace
     /// and literal two-character `\n` / `\r` escapes ignored, SubjectPublicKeyInfo or PKCS #1
-    /// `RSAPublicKey` DER inside. Throws ``ProtocolError/Code/malformedInput`` otherwise.
+    /// `RSAPublicKey` DER inside. Throws `ProtocolError.Code.malformedInput` otherwise.
     public static func providerPublicKey(fromText text: String) throws(ProtocolError) -> RSA.Encryption.PublicKey {
         var body = text.replacingEscapedNewlines
         body = body.split(whereSeparator: { $0 == "\n" || $0 == "\r" })

@@ -84,7 +84,7 @@ extension SaltEdgeAuthenticatorClient {
     }
 
     /// Polls the pending authorizations every `interval` (`SEPoller`, §9: 3 s, the first fetch at
-    /// once; held to ``AuthNetworking/PollingInterval``) and yields the list whenever it changes
+    /// once; held to `PollingInterval`) and yields the list whenever it changes
     /// (ids or statuses). A failed fetch is retried after a doubling delay (up to 60 s) and the
     /// sequence goes on; a connection the server says is gone, or one that no longer exists here,
     /// ends it with that error; cancelling the consumer ends it quietly.

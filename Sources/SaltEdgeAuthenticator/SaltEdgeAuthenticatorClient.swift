@@ -13,7 +13,7 @@ public import SecureStore
 /// A Salt Edge Authenticator (API v2) for one device.
 public actor SaltEdgeAuthenticatorClient {
     /// How the client is set up: what it says about itself, the return URL of enrolment, and the
-    /// layer-3 members every client shares (``AuthNetworking/ClientConfiguration``).
+    /// layer-3 members every client shares (`ClientConfiguration`).
     public struct Configuration: ClientConfiguration {
         /// `Accept-Language` and `User-Agent` of every request.
         public var clientDescription: SaltEdge.ClientDescription
@@ -25,11 +25,11 @@ public actor SaltEdgeAuthenticatorClient {
         public var clock: @Sendable () -> Date = ClientDefaults.clock
         /// Where connection key pairs and the nonces of signed answers come from.
         public var random: any RandomSource & Sendable = ClientDefaults.random
-        /// When set, every exchange is logged through ``AuthNetworking/LoggingMiddleware``
+        /// When set, every exchange is logged through `LoggingMiddleware`
         /// (`Access-Token`, signatures and secret body members redacted).
         public var logger: Logger? = ClientDefaults.logger
 
-        /// A configuration; every part optional (the layer-3 members default to ``AuthNetworking/ClientDefaults``).
+        /// A configuration; every part optional (the layer-3 members default to `ClientDefaults`).
         public init(clientDescription: SaltEdge.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, build: "1", system: "Linux"),
                     returnURL: String = SaltEdge.defaultReturnURL, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
                     clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
@@ -113,7 +113,7 @@ public actor SaltEdgeAuthenticatorClient {
 
     /// Finishes linking with the redirect the bank sent to the return URL (§4): decrypts the
     /// access token with the pending connection's key and stores the connection. A redirect that
-    /// carries an error is ``SaltEdgeClientError/Reason/server`` with its class.
+    /// carries an error is `SaltEdgeClientError.Reason.server` with its class.
     public func completeConnection(id: String, redirectURL: String) async throws(SaltEdgeClientError) -> StoredConnection {
         guard let pending = try records.pending(id: id) else { throw SaltEdgeClientError(.unknownConnection, "no pending connection \(id)") }
         let redirect: SaltEdge.AccessTokenRedirect

@@ -9,7 +9,7 @@ public import SecureStore
 /// The Salt Edge client's errors: what they carry beyond the shared shape is the server's
 /// `error_class`, which is also their server code.
 public enum SaltEdgeErrorDomain: ClientErrorDomain {
-    /// ``SaltEdgeClientError/errorClass``.
+    /// `SaltEdgeClientError.errorClass`.
     public typealias Extra = String?
 
     /// The server's error code: its `error_class`.

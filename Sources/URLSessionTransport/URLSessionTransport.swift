@@ -28,7 +28,7 @@ public final class URLSessionTransport: HTTPTransport {
         /// Which server certificates are trusted (default: the system trust store).
         public var serverTrust: ServerTrust = .systemTrustStore
         /// How much of an answer is read (the body counted after content decoding) before the
-        /// request fails with ``AuthNetworking/TransportError/Kind/responseTooLarge``.
+        /// request fails with `TransportError.Kind.responseTooLarge`.
         public var limits = ResponseLimits()
 
         /// A configuration for `baseURL`.
@@ -44,7 +44,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// `URLSessionCertificateAuthorityInfoFile` variable (a CA file, or `INSECURE_SSL_NO_VERIFY`)
     /// only when built for Android, and no server-trust challenge reaches a delegate. So this
     /// transport supports ``systemTrustStore`` only and **fails closed** for the other two: every
-    /// request throws ``TransportError/Kind/tls`` naming the reason, rather than silently
+    /// request throws `TransportError.Kind.tls` naming the reason, rather than silently
     /// trusting the wrong set. To trust a private CA here, install it into the system store
     /// (`/usr/local/share/ca-certificates/` and `update-ca-certificates`); for an extra CA per
     /// client, SPKI pinning or a no-validation test mode, supply an `HTTPTransport` built on a
@@ -53,10 +53,10 @@ public final class URLSessionTransport: HTTPTransport {
         /// The system trust store (`/etc/ssl/certs/ca-certificates.crt` and its peers).
         case systemTrustStore
         /// The system store plus the CA certificates in a PEM bundle file — not available on
-        /// Linux's URLSession (requests fail with ``TransportError/Kind/tls``).
+        /// Linux's URLSession (requests fail with `TransportError.Kind.tls`).
         case certificateAuthorities(bundlePath: String)
         /// No certificate validation at all, for test servers only — not available on Linux's
-        /// URLSession (requests fail with ``TransportError/Kind/tls``), which is the safe way round.
+        /// URLSession (requests fail with `TransportError.Kind.tls`), which is the safe way round.
         case insecureNoValidationForTestServersOnly
     }
 
@@ -108,9 +108,9 @@ public final class URLSessionTransport: HTTPTransport {
     /// Sends `request`; any HTTP status but a redirect is returned as a response.
     ///
     /// Before anything is sent, the method, URL and every header field pass
-    /// ``AuthNetworking/HTTPSendPolicy`` (``AuthNetworking/TransportError/Kind/invalidRequest``
-    /// otherwise). A 3xx is ``AuthNetworking/TransportError/Kind/redirectRefused`` and never
-    /// followed; a body over ``Configuration/limits`` is ``AuthNetworking/TransportError/Kind/responseTooLarge``,
+    /// `HTTPSendPolicy` (`TransportError.Kind.invalidRequest`
+    /// otherwise). A 3xx is `TransportError.Kind.redirectRefused` and never
+    /// followed; a body over ``Configuration/limits`` is `TransportError.Kind.responseTooLarge`,
     /// refused while it arrives.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard configuration.serverTrust == .systemTrustStore else {

@@ -7,7 +7,7 @@ import CryptoCore
 public enum PBKDF2<H: HashFunction> {
     /// Derives `outputByteCount` bytes from `password` and `salt` with `rounds` iterations.
     ///
-    /// Throws ``CryptoError/invalidParameter`` when `rounds` or `outputByteCount` is below 1, or
+    /// Throws `CryptoError.invalidParameter` when `rounds` or `outputByteCount` is below 1, or
     /// when the output would need more than 2³² − 1 blocks.
     public static func deriveKey(
         from password: SecretBytes, salt: some Sequence<UInt8>, rounds: Int, outputByteCount: Int

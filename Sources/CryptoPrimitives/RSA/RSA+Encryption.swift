@@ -37,7 +37,7 @@ extension RSA {
 
 extension RSA.PublicKey where Purpose == RSA.Encryption {
     /// Encrypts `message` (RSAES-OAEP-ENCRYPT or RSAES-PKCS1-V1_5-ENCRYPT) with randomness from
-    /// `random`. Throws ``CryptoError/incorrectLength`` when the message is too long for the key.
+    /// `random`. Throws `CryptoError.incorrectLength` when the message is too long for the key.
     public func encrypt(_ message: some Sequence<UInt8>, padding: RSA.Encryption.Padding, label: some Sequence<UInt8> = [UInt8](),
                         using random: inout some RandomSource) throws(CryptoError) -> [UInt8] {
         let message = Array(message)
@@ -64,7 +64,7 @@ extension RSA.PrivateKey where Purpose == RSA.Encryption {
     /// Decrypts `ciphertext` (RSAES-OAEP-DECRYPT or RSAES-PKCS1-V1_5-DECRYPT).
     ///
     /// Every failure — a ciphertext of the wrong length or not below n, bad padding, a wrong
-    /// label, a failed consistency check — throws the one error ``CryptoError/authenticationFailure``,
+    /// label, a failed consistency check — throws the one error `CryptoError.authenticationFailure`,
     /// and the padding is checked over the whole block without an early exit.
     public func decrypt(_ ciphertext: some Sequence<UInt8>, padding: RSA.Encryption.Padding,
                         label: some Sequence<UInt8> = [UInt8]()) throws(CryptoError) -> [UInt8] {
@@ -88,9 +88,9 @@ extension RSA.PrivateKey where Purpose == RSA.Encryption {
     /// draft-irtf-cfrg-rsa-guidance §7 and OpenSSL 3.2+, specialised to a fixed length), so
     /// that neither an error nor the time taken tells a Bleichenbacher/Marvin attacker whether
     /// the padding was valid. The caller's later authentication or parsing rejects it.
-    /// Throws only on public conditions: ``CryptoError/authenticationFailure`` for a ciphertext
+    /// Throws only on public conditions: `CryptoError.authenticationFailure` for a ciphertext
     /// of the wrong length or not in (1, n − 1), or a failed consistency check of the private
-    /// operation; ``CryptoError/invalidParameter`` when `messageByteCount` exceeds k − 11.
+    /// operation; `CryptoError.invalidParameter` when `messageByteCount` exceeds k − 11.
     public func decryptWithImplicitRejection(_ ciphertext: some Sequence<UInt8>, messageByteCount: Int) throws(CryptoError) -> SecretBytes {
         let k = publicKey.byteCount
         guard messageByteCount >= 1, messageByteCount <= k - 11 else { throw .invalidParameter }

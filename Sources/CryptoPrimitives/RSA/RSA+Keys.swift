@@ -22,7 +22,7 @@ extension RSA {
         public static var maximumPublicExponent: UInt64 { UInt64(UInt32.max) }
 
         /// A key from its modulus and public exponent (big-endian). Throws
-        /// ``CryptoError/invalidKey`` for moduli outside 1024…8192 bits, even moduli, and
+        /// `CryptoError.invalidKey` for moduli outside 1024…8192 bits, even moduli, and
         /// exponents that are even, below 3, not below n or above ``maximumPublicExponent``.
         public init(modulus: some Sequence<UInt8>, publicExponent: some Sequence<UInt8>) throws(CryptoError) {
             let exponent = try Self.boundedExponent(Array(publicExponent))

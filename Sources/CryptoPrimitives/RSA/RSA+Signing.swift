@@ -49,7 +49,7 @@ extension RSA.PrivateKey where Purpose == RSA.Signing {
         return try signature(for: SHA256.hash(data: data), padding: padding, using: &random)
     }
 
-    /// Signs a digest. SHA-1 is refused (``CryptoError/invalidParameter``): new signatures must
+    /// Signs a digest. SHA-1 is refused (`CryptoError.invalidParameter`): new signatures must
     /// not use it. PSS salts come from `random`; PKCS #1 v1.5 signatures are deterministic.
     /// The private operation checks its result against e before releasing the signature.
     public func signature<H: HashFunction>(for digest: HashDigest<H>, padding: RSA.Signing.Padding,

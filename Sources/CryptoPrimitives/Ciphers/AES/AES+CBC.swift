@@ -21,7 +21,7 @@ extension AES {
 
         /// Encrypts `plaintext` under `key` with the 16-byte `iv`.
         ///
-        /// Throws ``CryptoError/incorrectLength`` for a bad key or IV length, or (without padding)
+        /// Throws `CryptoError.incorrectLength` for a bad key or IV length, or (without padding)
         /// a plaintext that is not a whole number of blocks.
         public static func encrypt(
             _ plaintext: some Sequence<UInt8>, using key: SymmetricKey, iv: some Sequence<UInt8>, padding: Padding = .pkcs7
@@ -61,7 +61,7 @@ extension AES {
         /// Decrypts `ciphertext` and removes the padding.
         ///
         /// Every failure (a length that is not a positive multiple of the block size, bad
-        /// padding, a bad key or IV length) throws the same ``CryptoError/authenticationFailure``,
+        /// padding, a bad key or IV length) throws the same `CryptoError.authenticationFailure`,
         /// and the padding is checked in constant time over the whole last block.
         public static func decrypt(
             _ ciphertext: some Sequence<UInt8>, using key: SymmetricKey, iv: some Sequence<UInt8>, padding: Padding = .pkcs7
@@ -119,7 +119,7 @@ extension AES {
         ///
         /// Returns the unpadded plaintext when the padding is valid, otherwise the whole
         /// decrypted data, and whether the padding was valid. Throws
-        /// ``CryptoError/authenticationFailure`` only on public conditions (a key or IV of the
+        /// `CryptoError.authenticationFailure` only on public conditions (a key or IV of the
         /// wrong length, a ciphertext that is not a positive multiple of the block size).
         public static func decryptDeferringPaddingCheck(
             _ ciphertext: some Sequence<UInt8>, using key: SymmetricKey, iv: some Sequence<UInt8>

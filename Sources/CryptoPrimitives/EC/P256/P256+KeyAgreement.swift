@@ -15,7 +15,7 @@ extension P256 {
 extension P256.PrivateKey where Purpose == P256.KeyAgreement {
     /// The shared secret with `publicKey`: the x-coordinate of d·Q, 32 bytes, computed in
     /// constant time. The peer key was checked on the curve when it was decoded; a result at
-    /// infinity (impossible on this prime-order curve) throws ``CryptoError/invalidKey``.
+    /// infinity (impossible on this prime-order curve) throws `CryptoError.invalidKey`.
     public func sharedSecretFromKeyAgreement(with publicKey: P256.KeyAgreement.PublicKey) throws(CryptoError) -> SharedSecret {
         let product = P256.multiply(P256.ProjectivePoint(publicKey.point), by: scalar.canonical)
         let (point, isIdentity) = product.affine

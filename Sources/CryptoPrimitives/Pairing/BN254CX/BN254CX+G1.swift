@@ -25,8 +25,8 @@ extension BN254CX {
         public var isInfinity: Bool { point.isInfinity.isTrueVartime }
 
         /// Decodes 04 ‖ x ‖ y (65 bytes) or 02/03 ‖ x (33 bytes, 03 when y is odd). Throws
-        /// ``CryptoError/invalidEncoding`` for other lengths or prefixes and for coordinates
-        /// that are not below p, and ``CryptoError/invalidKey`` for points not on the curve.
+        /// `CryptoError.invalidEncoding` for other lengths or prefixes and for coordinates
+        /// that are not below p, and `CryptoError.invalidKey` for points not on the curve.
         public init(encoded bytes: some Collection<UInt8>) throws(CryptoError) {
             let bytes = Array(bytes)
             guard let prefix = bytes.first else { throw .invalidEncoding }

@@ -28,8 +28,8 @@ extension BN254CX {
         /// Whether this is the point at infinity.
         public var isInfinity: Bool { point.isInfinity.isTrueVartime }
 
-        /// Decodes x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1 (128 bytes). Throws ``CryptoError/invalidEncoding``
-        /// for another length or a coordinate not below p, and ``CryptoError/invalidKey`` for a
+        /// Decodes x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1 (128 bytes). Throws `CryptoError.invalidEncoding`
+        /// for another length or a coordinate not below p, and `CryptoError.invalidKey` for a
         /// point off the twist or outside the order-r subgroup (Milagro checks only the curve
         /// equation, mpin.md §2.2; we also check the subgroup, by ψ(Q) = [6u²]Q).
         public init(encoded bytes: some Collection<UInt8>) throws(CryptoError) {

@@ -20,8 +20,8 @@ extension BN254CX {
         /// 384 bytes a ‖ b ‖ c, each Fp4 as c0 ‖ c1, each Fp2 real part first (mpin.md §2.3).
         public var rawRepresentation: [UInt8] { value.canonicalBytes }
 
-        /// Decodes 384 bytes. Throws ``CryptoError/invalidEncoding`` for another length or a
-        /// coordinate not below p, and ``CryptoError/invalidKey`` for a value outside GT.
+        /// Decodes 384 bytes. Throws `CryptoError.invalidEncoding` for another length or a
+        /// coordinate not below p, and `CryptoError.invalidKey` for a value outside GT.
         public init(rawRepresentation bytes: some Collection<UInt8>) throws(CryptoError) {
             guard let value = Fp12(canonicalBytes: bytes) else { throw .invalidEncoding }
             guard value.isInGTVartime else { throw .invalidKey }
