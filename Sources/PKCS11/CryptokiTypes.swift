@@ -117,6 +117,12 @@ public struct PKCS11AttributeType: RawRepresentable, Hashable, Sendable {
     public static let valueLength = Self(rawValue: 0x161)
     /// `CKA_EXTRACTABLE`: false means the value cannot be wrapped out either.
     public static let extractable = Self(rawValue: 0x162)
+    /// `CKA_LOCAL`: the key was generated on the token, not imported.
+    public static let local = Self(rawValue: 0x163)
+    /// `CKA_NEVER_EXTRACTABLE`: the key has never been extractable.
+    public static let neverExtractable = Self(rawValue: 0x164)
+    /// `CKA_ALWAYS_SENSITIVE`: the key has always been sensitive.
+    public static let alwaysSensitive = Self(rawValue: 0x165)
 }
 
 /// A `CK_OBJECT_CLASS` (PKCS #11 v2.40 §4.3).

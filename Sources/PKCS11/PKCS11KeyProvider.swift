@@ -174,9 +174,10 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
         }
     }
 
-    /// Refuses a key whose value could leave the token or that cannot make the HMAC: it must be
-    /// `CKA_SENSITIVE` true, `CKA_EXTRACTABLE` false, `CKA_SIGN` true, and a `CKK_GENERIC_SECRET`
-    /// or `CKK_SHA256_HMAC` key (PKCS #11 v2.40 §4.10 "Secret key objects"). The search is by
+    /// Refuses a key whose value could leave the token, could be known outside it, or that
+    /// cannot make the HMAC: it must be `CKA_SENSITIVE`, `CKA_ALWAYS_SENSITIVE`, `CKA_LOCAL`,
+    /// `CKA_NEVER_EXTRACTABLE`, `CKA_TOKEN`, `CKA_PRIVATE` and `CKA_SIGN` true, `CKA_EXTRACTABLE`
+    /// false, and a `CKK_GENERIC_SECRET` or `CKK_SHA256_HMAC` key (PKCS #11 v2.40 §4.4, §4.10). The search is by
     /// label only, so a planted key is refused here instead of a second key being generated.
     static func requireProtected(_ key: UInt, in session: PKCS11Session, label: String) throws(PKCS11Error) {
         func flag(_ type: PKCS11AttributeType) throws(PKCS11Error) -> Bool {
@@ -195,6 +196,15 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
         guard try flag(.sensitive) else { throw PKCS11Error(.keyNotProtected, "the key labelled \(label) is not sensitive (CKA_SENSITIVE false): its value can be read out") }
         guard try !flag(.extractable) else { throw PKCS11Error(.keyNotProtected, "the key labelled \(label) is extractable (CKA_EXTRACTABLE true): it can be wrapped out of the token") }
         guard try flag(.sign) else { throw PKCS11Error(.keyNotProtected, "the key labelled \(label) may not sign (CKA_SIGN false)") }
+        // A key someone imported with a value they chose, or made public so it signs without
+        // the PIN, would hand them every store key: it must have been generated on the token,
+        // sensitive and unextractable since, and be a private token object.
+        guard try flag(.local), try flag(.alwaysSensitive), try flag(.neverExtractable) else {
+            throw PKCS11Error(.keyNotProtected, "the key labelled \(label) was not generated on the token as a protected key (CKA_LOCAL, CKA_ALWAYS_SENSITIVE, CKA_NEVER_EXTRACTABLE): its value may be known outside it")
+        }
+        guard try flag(.token), try flag(.private) else {
+            throw PKCS11Error(.keyNotProtected, "the key labelled \(label) is not a private token object (CKA_TOKEN, CKA_PRIVATE): it could be used without the PIN")
+        }
     }
 
     /// Whether the store was opened before: its generations file (written on first open,

@@ -112,27 +112,25 @@ extension SoftHSMSuite {
             #expect(try provider.status().keyPresent)
         }
 
+        /// The possession key is the first 16 bytes of HMAC-SHA256 over "PowerAuth possession v2"
+        /// ‖ the store identifier ‖ the instance, by the token's key: the message is built here
+        /// from the documentation, the HMAC by SoftHSM2's own C_Sign.
         @Test func thePossessionKeyIsTheDocumentedHMAC() throws {
             let token = try SoftHSMToken()
             token.activate()
-            let keyBytes = [UInt8](repeating: 0x5A, count: 32)
-            do {
-                let module = try PKCS11Module(path: SoftHSM.modulePath)
-                defer { module.finalize() }
-                let session = try module.openSession(slot: module.slot(matching: token.uri()))
-                try session.login(pin: pin)
-                _ = try session.createObject([
-                    .class(.secretKey), .keyType(.genericSecret), .label(PKCS11KeyProvider.defaultKeyLabel), .bool(.token, true),
-                    .bool(.private, true), .bool(.sign, true), .bool(.sensitive, true), .bool(.extractable, false),
-                    PKCS11Attribute(.value, secret: SecretBytes(keyBytes)),
-                ])
-                session.close()
-            }
-            let source = PKCS11PossessionKeySource(provider: try PKCS11KeyProvider(uri: token.uri(), pin: pin))
+            let provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin)
+            _ = try provider.derivedKey(mayCreate: true)
+            let source = PKCS11PossessionKeySource(provider: provider)
             let key = try source.derive(instanceID: "bank")
-            let expected = HMAC<SHA256>.authenticationCode(for: Array("PowerAuth possession v2".utf8) + token.storeIdentifier.bytes + Array("bank".utf8),
-                                                           using: SymmetricKey(data: keyBytes))
-            #expect(key == SymmetricKey(data: Array(expected).prefix(16)))
+            let message = Array("PowerAuth possession v2".utf8) + token.storeIdentifier.bytes + Array("bank".utf8)
+            let module = try PKCS11Module(path: SoftHSM.modulePath)
+            defer { module.finalize() }
+            let session = try module.openSession(slot: module.slot(matching: token.uri()))
+            defer { session.close() }
+            try session.login(pin: pin)
+            let tokenKey = try #require(session.findObjects([.class(.secretKey), .label(PKCS11KeyProvider.defaultKeyLabel)]).first)
+            let expected = try session.sign(message, key: tokenKey, mechanism: .sha256HMAC)
+            #expect(key == SymmetricKey(data: expected.unsafeExposedBytes.prefix(16)))
             #expect(try source.derive(instanceID: "bank") == key)
             #expect(try source.derive(instanceID: "other") != key)
         }

@@ -55,10 +55,40 @@ extension SoftHSMSuite {
             #expect(error?.kind == .keyNotProtected, "\(String(describing: error))")
         }
 
-        @Test func aSensitiveNonExtractableKeyIsUsed() throws {
+        /// A key imported with a value someone chose is refused even when it is sensitive and
+        /// unextractable now: CKA_LOCAL, CKA_ALWAYS_SENSITIVE and CKA_NEVER_EXTRACTABLE tell.
+        @Test func anImportedKeyIsRefusedEvenWhenSensitive() throws {
             let token = try SoftHSMToken()
             try plantKey(on: token, sensitive: true, extractable: false)
-            #expect(try PKCS11KeyProvider(uri: token.uri(), pin: pin).derivedKey(mayCreate: false).count == 32)
+            let provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin)
+            let error = #expect(throws: PKCS11Error.self) { try provider.derivedKey(mayCreate: false) }
+            #expect(error?.kind == .keyNotProtected && String(describing: error).contains("CKA_LOCAL"), "\(String(describing: error))")
+        }
+
+        /// A key generated on the token but public (CKA_PRIVATE false) signs without the PIN.
+        @Test func aPublicGeneratedKeyIsRefused() throws {
+            let token = try SoftHSMToken()
+            token.activate()
+            do {
+                let module = try PKCS11Module(path: SoftHSM.modulePath)
+                defer { module.finalize() }
+                let session = try module.openSession(slot: module.slot(matching: token.uri()))
+                defer { session.close() }
+                try session.login(pin: pin)
+                _ = try session.generateKey(.genericSecretKeyGeneration, template: [
+                    .class(.secretKey), .label(PKCS11KeyProvider.defaultKeyLabel), .keyType(.genericSecret), .valueLength(32),
+                    .bool(.token, true), .bool(.private, false), .bool(.sensitive, true), .bool(.extractable, false), .bool(.sign, true),
+                ])
+            }
+            let provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin)
+            let error = #expect(throws: PKCS11Error.self) { try provider.derivedKey(mayCreate: false) }
+            #expect(error?.kind == .keyNotProtected && String(describing: error).contains("CKA_PRIVATE"), "\(String(describing: error))")
+        }
+
+        /// The key the provider generates itself passes its own checks.
+        @Test func theProvidersOwnKeyIsUsed() throws {
+            let token = try SoftHSMToken()
+            #expect(try PKCS11KeyProvider(uri: token.uri(), pin: pin).derivedKey(mayCreate: true).count == 32)
         }
     }
 }
