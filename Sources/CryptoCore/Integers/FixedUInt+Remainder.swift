@@ -7,6 +7,7 @@ extension FixedUInt {
     /// subtraction per bit of `x`, whatever the values. Constant time in `x` and `m` (the loop
     /// length depends only on the widths). For `m = 0` the result is meaningless; callers pass
     /// a modulus they have checked to be non-zero.
+    @inlinable
     package static func remainderConstantTime<let width: Int>(_ x: FixedUInt<width>, modulo m: FixedUInt) -> FixedUInt {
         var r = FixedUInt.zero
         for i in stride(from: 64 * width - 1, through: 0, by: -1) {

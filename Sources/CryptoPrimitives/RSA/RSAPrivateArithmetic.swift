@@ -53,7 +53,7 @@ struct RSAPrivateArithmetic: Sendable {
         guard let p = half(key.prime1), let q = half(key.prime2), let dP = half(key.exponent1), let dQ = half(key.exponent2),
               let qInv = half(key.coefficient),
               let core = RSAPrivateCore<n, h>(publicCore: publicCore, p: p, q: q, dP: dP, dQ: dQ, qInv: qInv),
-              let d = key.privateExponent.withUnsafeBytes({ FixedUInt<n>(bigEndian: $0) }),
+              let d = key.privateExponent.withUnsafeBytes({ FixedUInt<n>(bigEndian: $0) }), publicCore.contains(d),
               exponentsAgree(d, p: p, q: q, dP: dP, dQ: dQ).isTrueVartime else { throw .invalidKey }
         return { core.privateOperation($0, byteCount: $1) }
     }
