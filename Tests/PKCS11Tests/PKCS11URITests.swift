@@ -88,7 +88,8 @@ import Testing
         #expect(uri.text.hasSuffix("pin-value=s3cr3t-PIN"))
         var dumped = ""
         dump(uri, to: &dumped)
-        dump(try PKCS11KeyProvider(uri: uri, storeIdentifier: PKCS11StoreIdentifier.random()), to: &dumped)
+        // A fixed identifier without the byte 115, so the line check below looks for the PIN only.
+        dump(try PKCS11KeyProvider(uri: uri, storeIdentifier: PKCS11StoreIdentifier(bytes: Array(0..<16))), to: &dumped)
         #expect(!dumped.contains("s3cr3t"))
         #expect(!dumped.contains("- 115\n"))  // nor the PIN's bytes one per line ("s" is 115)
     }
