@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
         // `mfa`'s verbs run in process against loopback servers (PowerAuthServer answers PowerAuth).
-        .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine", "mfa", "PowerAuth", "PowerAuthServer", "PowerAuthSDK", "SaltEdge", "SaltEdgeAuthenticator",
+        .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine", "mfa", "TestSupport", "PowerAuth", "PowerAuthServer", "PowerAuthSDK", "SaltEdge", "SaltEdgeAuthenticator",
                                                             "CryptoPrimitives", "ProtocolSupport", "SecureStore", "TestSupport"]),
     ]
 )

@@ -7,6 +7,7 @@ import Foundation
 import PlainHTTPTransport
 import ProtocolSupport
 import Testing
+import TestSupport
 import URLSessionTransport
 
 @Suite struct ResponseLimitTests {

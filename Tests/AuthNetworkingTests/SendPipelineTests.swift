@@ -9,6 +9,7 @@ import Foundation
 import PlainHTTPTransport
 import ProtocolSupport
 import Testing
+import TestSupport
 import URLSessionTransport
 
 /// Counts the requests that reach `base`.

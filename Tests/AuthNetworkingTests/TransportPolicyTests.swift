@@ -9,6 +9,7 @@ import Foundation
 import PlainHTTPTransport
 import ProtocolSupport
 import Testing
+import TestSupport
 import URLSessionTransport
 
 @Suite struct TransportPolicyTests {

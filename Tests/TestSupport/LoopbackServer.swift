@@ -1,21 +1,21 @@
-// A tiny HTTP/1.1 server on 127.0.0.1 (a random free port) for the transport tests: it reads
-// one request per connection and writes whatever raw bytes the test's handler returns, so a
-// test can answer well, with garbage, with a body cut short, or not at all. Real sockets, real
-// HTTP; the stand-in back ends of `Servers/` take over for the SDK tests.
+// A tiny HTTP/1.1 server on 127.0.0.1 (a random free port) for the tests that need real
+// sockets: it reads one request per connection and writes whatever raw bytes the test's
+// handler returns, so a test can answer well, with garbage, with a body cut short, or not at
+// all. The transport tests use it raw; the `mfa` command tests wrap it in typed requests.
 
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-final class LoopbackServer: @unchecked Sendable {
+public final class LoopbackServer: @unchecked Sendable {
     /// What the server saw of one request.
-    struct Request: Sendable {
-        let head: String
-        let body: [UInt8]
-        var method: String { String(head.split(separator: " ").first ?? "") }
-        var target: String { head.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
-        func header(_ name: String) -> String? {
+    public struct Request: Sendable {
+        public let head: String
+        public let body: [UInt8]
+        public var method: String { String(head.split(separator: " ").first ?? "") }
+        public var target: String { head.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+        public func header(_ name: String) -> String? {
             for line in head.split(separator: "\r\n").dropFirst() {
                 let parts = line.split(separator: ":", maxSplits: 1)
                 if parts.count == 2, parts[0].lowercased() == name.lowercased() { return parts[1].trimmingCharacters(in: .whitespaces) }
@@ -25,10 +25,10 @@ final class LoopbackServer: @unchecked Sendable {
     }
 
     /// The accepted connection, for a handler that streams its answer.
-    struct Connection: Sendable {
-        let descriptor: Int32
+    public struct Connection: Sendable {
+        public let descriptor: Int32
         /// Writes all of `bytes`; false once the client has closed or reset the connection.
-        func write(_ bytes: [UInt8]) -> Bool {
+        public func write(_ bytes: [UInt8]) -> Bool {
             var sent = 0
             while sent < bytes.count {
                 let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress.map { $0 + sent }, $0.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -39,24 +39,24 @@ final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let socket: Int32
     private let handler: @Sendable (Request, Connection) -> Void
     private let lock = NSLock()
     private var received: [Request] = []
 
     /// Requests seen so far.
-    var requests: [Request] { lock.withLock { received } }
+    public var requests: [Request] { lock.withLock { received } }
 
     /// Starts listening; `handler` returns the raw response bytes, or nil to close silently.
-    convenience init(handler: @escaping @Sendable (Request) -> [UInt8]?) throws {
+    public convenience init(handler: @escaping @Sendable (Request) -> [UInt8]?) throws {
         try self.init(streaming: { request, connection in
             if let response = handler(request) { _ = connection.write(response) }
         })
     }
 
     /// Starts listening; `streaming` writes the answer itself (slowly, in pieces, or endlessly).
-    init(streaming: @escaping @Sendable (Request, Connection) -> Void) throws {
+    public init(streaming: @escaping @Sendable (Request, Connection) -> Void) throws {
         self.handler = streaming
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
@@ -79,12 +79,12 @@ final class LoopbackServer: @unchecked Sendable {
         thread.start()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Stops accepting. The accept loop closes the socket once `accept` fails: closing it here
     /// would free its descriptor number for another test's server while this loop may still
     /// call `accept` on that number, and steal that server's connections.
-    func stop() {
+    public func stop() {
         shutdown(socket, Int32(SHUT_RDWR))
     }
 
@@ -127,7 +127,7 @@ final class LoopbackServer: @unchecked Sendable {
     }
 
     /// A whole HTTP/1.1 response.
-    static func response(status: Int, reason: String = "OK", headers: [(String, String)] = [], body: [UInt8]) -> [UInt8] {
+    public static func response(status: Int, reason: String = "OK", headers: [(String, String)] = [], body: [UInt8]) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(reason)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         return Array((head + "\r\n").utf8) + body
