@@ -54,6 +54,7 @@ enum ModuleRegistry {
             }
             entries[key] = nil
             guard entry.ownsInitialization, let base = UnsafeRawPointer(bitPattern: entry.functions) else { return }
+            // No C_Finalize in a list that answered C_Initialize means there is nothing to call.
             if let finalize = try? FunctionList(base: base).function(.finalize, as: CFinalize.self) {
                 _ = finalize(nil)  // nothing useful to do with a failure while tearing down
             }

@@ -27,6 +27,7 @@ public final class PKCS11Session {
     public func close() {
         guard isOpen else { return }
         isOpen = false
+        // A list without C_CloseSession could not have opened the session: nothing to call.
         if let close = try? functions.function(.closeSession, as: CSessionOnly.self) {
             _ = close(handle)  // a failure to close leaves nothing to recover
         }

@@ -67,6 +67,8 @@ extension PowerAuth {
 
                 init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: Keys.self)
+                    // §14.2 envelope read leniently: a member of another type carries no code,
+                    // message or index, and the error is still reported by its HTTP status.
                     code = try? container.decodeIfPresent(String.self, forKey: .code)
                     message = try? container.decodeIfPresent(String.self, forKey: .message)
                     currentRecoveryPukIndex = try? container.decodeIfPresent(Int.self, forKey: .currentRecoveryPukIndex)
