@@ -101,8 +101,9 @@ extension PowerAuthServer {
             let received = Array(signature.utf8)
             var candidate = counter
             for step in 0..<lookAheadWindow {
-                // compute throws only for a factor this activation has no key for (biometry
-                // never added): no signature of those factors exists, so nothing can match.
+                // compute throws for a factor this activation has no key for (biometry never
+                // added) or a digit count outside 4–8 (checked before this call): no such
+                // signature exists, so nothing can match.
                 if let expected = try? PowerAuth.Signature.compute(data: data, counter: candidate, factors: factors, keys: all, format: format),
                    ConstantTimeComparison.isEqual(expected.utf8, received) {
                     counter = candidate.next
