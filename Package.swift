@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
         .library(name: "MPin", targets: ["MPin"]),
+        .library(name: "MPinPlatform", targets: ["MPinPlatform"]),
         // HTTPRequest, HTTPResponse, ProtocolError and URLPolicy: the values every protocol's
         // public API speaks in.
         .library(name: "ProtocolSupport", targets: ["ProtocolSupport"]),
@@ -23,9 +24,9 @@ let package = Package(
         .library(name: "PlainHTTPTransport", targets: ["PlainHTTPTransport"]),
         .library(name: "PowerAuthSDK", targets: ["PowerAuthSDK"]),
         .library(name: "PowerAuthNetworking", targets: ["PowerAuthNetworking"]),
-        .library(name: "SaltEdgeAuthenticator", targets: ["SaltEdgeAuthenticator"]),
-        .library(name: "CMAuthenticatorClient", targets: ["CMAuthenticatorClient"]),
-        .library(name: "MIRACLMFA", targets: ["MIRACLMFA"]),
+        .library(name: "SaltEdgeSDK", targets: ["SaltEdgeSDK"]),
+        .library(name: "CMAuthenticatorSDK", targets: ["CMAuthenticatorSDK"]),
+        .library(name: "MPinSDK", targets: ["MPinSDK"]),
         .library(name: "MFACommandLine", targets: ["MFACommandLine"]),
         .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
         // The vector-file parsers, a product so the nested Fuzz/ package can fuzz them.
@@ -48,6 +49,9 @@ let package = Package(
         .target(name: "CryptoPrimitives", dependencies: ["CryptoCore"]),
         // Layer 2: the M-Pin / DVS protocol of the MIRACL MFA platform, sans-I/O.
         .target(name: "MPin", dependencies: ["CryptoPrimitives"]),
+        // Layer 2: the MIRACL platform's and MIRACL Trust's wire formats (discovery, registration,
+        // access, session and signing bodies), sans-I/O, so the vector runner needs no SDK.
+        .target(name: "MPinPlatform", dependencies: ["MPin", "CryptoPrimitives", "ProtocolSupport"]),
         // Layer 2 support: what every sans-I/O protocol target shares — exact JSON bodies,
         // transport-free HTTP request values, URL text, timestamps, the rich error type.
         // It imports CryptoPrimitives only to convert CryptoError into ProtocolError.
@@ -76,11 +80,11 @@ let package = Package(
         // Layer 3: the PowerAuth SDK (in progress: the stored activation and crash-safe signing).
         .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The Salt Edge Authenticator v2 client: connections in SecureStore, polling, decisions.
-        .target(name: "SaltEdgeAuthenticator", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        .target(name: "SaltEdgeSDK", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The CM Authenticator client: device and environments in SecureStore, pinned transports, polling.
-        .target(name: "CMAuthenticatorClient", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        .target(name: "CMAuthenticatorSDK", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The MIRACL MFA client: users in SecureStore, discovery, registration, authentication, DVS.
-        .target(name: "MIRACLMFA", dependencies: ["MPin", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        .target(name: "MPinSDK", dependencies: ["MPin", "MPinPlatform", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The Wultra networking layer: typed endpoints signed, token-signed and E2EE through PowerAuthSDK.
         .target(name: "PowerAuthNetworking", dependencies: ["PowerAuthSDK", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "AuthNetworking"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;
@@ -88,7 +92,7 @@ let package = Package(
         .target(name: "VectorFormats"),
         // Top layer: runs parsed vectors against the engine; shared by `mfa` and the tests.
         // It also reads CryptoCore's integers directly (Milagro's arithmetic dumps, CAVP inputs).
-        .target(name: "VectorRunner", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "MIRACLMFA", "PowerAuth", "ProtocolSupport",
+        .target(name: "VectorRunner", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "MPinPlatform", "PowerAuth", "ProtocolSupport",
                                                      "SaltEdge", "CMAuthenticator", "VectorFormats"]),
         // Top layer: the benchmark rows and their timing harness, shared by `mfa bench` and the
         // nested Benchmarks/ package (which adds swift-crypto beside them).
@@ -100,8 +104,8 @@ let package = Package(
         .executableTarget(name: "mfa", dependencies: ["MFACommandLine", "CryptoPrimitives", "VectorRunner", "BenchmarkKit", "PowerAuth", "PowerAuthSDK",
                                                       "PowerAuthNetworking", "SecureStore", "AuthNetworking", "PlainHTTPTransport",
                                                       .target(name: "URLSessionTransport", condition: .when(traits: ["URLSession"])),
-                                                      "ProtocolSupport", "SaltEdge", "SaltEdgeAuthenticator", "CMAuthenticator",
-                                                      "CMAuthenticatorClient", "MIRACLMFA", "MPin", "PKCS11"]),
+                                                      "ProtocolSupport", "SaltEdge", "SaltEdgeSDK", "CMAuthenticator",
+                                                      "CMAuthenticatorSDK", "MPinSDK", "MPin", "PKCS11"]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
         // hex without the engine, and where ../shared/vectors lives.
@@ -114,23 +118,42 @@ let package = Package(
         .testTarget(name: "PowerAuthTests", dependencies: ["PowerAuth", "PowerAuthServer", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
-        .testTarget(name: "CMAuthenticatorClientTests", dependencies: ["CMAuthenticatorClient", "CMAuthenticator", "SecureStore", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "CMAuthenticatorSDKTests", dependencies: ["CMAuthenticatorSDK", "CMAuthenticator", "SecureStore", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "PKCS11Tests", dependencies: ["PKCS11", "SecureStore", "CryptoPrimitives"]),
         .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuthNetworking", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
                                                          "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "PlainHTTPTransport", "ProtocolSupport", "TestSupport",
-                                                          "SaltEdgeAuthenticator", "SaltEdge", "SecureStore"]),
-        .testTarget(name: "MIRACLMFATests", dependencies: ["MIRACLMFA", "MPin", "AuthNetworking", "SecureStore", "ProtocolSupport",
+                                                          "SaltEdgeSDK", "SaltEdge", "SecureStore"]),
+        .testTarget(name: "MPinSDKTests", dependencies: ["MPinSDK", "MPin", "MPinPlatform", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                        "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
         // `mfa`'s verbs run in process against loopback servers (PowerAuthServer answers PowerAuth).
-        .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine", "mfa", "TestSupport", "PowerAuth", "PowerAuthServer", "PowerAuthSDK", "SaltEdge", "SaltEdgeAuthenticator",
+        .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine", "mfa", "TestSupport", "PowerAuth", "PowerAuthServer", "PowerAuthSDK", "SaltEdge", "SaltEdgeSDK",
                                                             "CryptoPrimitives", "ProtocolSupport", "SecureStore", "TestSupport"]),
     ]
 )
+
+// The tree draws the layers (DESIGN.md §1): `ls Sources` lists them bottom up, and each test
+// target sits under its source target's layer. Naming rule: a layer-2 core is named for its
+// protocol (`PowerAuth`, `MPin`, `SaltEdge`, `CMAuthenticator`) and the layer-3 client built on it
+// is the core's name plus `SDK` (`PowerAuthSDK`, `MPinSDK`, `SaltEdgeSDK`, `CMAuthenticatorSDK`);
+// `PowerAuthNetworking` keeps the name of the Wultra layer it ports, `MPinPlatform` is the MIRACL
+// platform's wire formats beside the `MPin` core.
+let layers: [(folder: String, targets: [String])] = [
+    ("1-Engine", ["CryptoCore", "CryptoPrimitives"]),
+    ("2-Protocols", ["ProtocolSupport", "PowerAuth", "PowerAuthServer", "MPin", "MPinPlatform", "SaltEdge", "CMAuthenticator"]),
+    ("3-Clients", ["AuthNetworking", "SecureStore", "PKCS11", "URLSessionTransport", "PlainHTTPTransport",
+                   "PowerAuthSDK", "PowerAuthNetworking", "MPinSDK", "SaltEdgeSDK", "CMAuthenticatorSDK"]),
+    ("4-Tools", ["VectorFormats", "VectorRunner", "BenchmarkKit", "MFACommandLine", "mfa"]),
+]
+for target in package.targets where target.path == nil {
+    let source = target.isTest ? String(target.name.dropLast("Tests".count)) : target.name
+    guard let layer = layers.first(where: { $0.targets.contains(source) }) else { continue }
+    target.path = (target.isTest ? "Tests/" : "Sources/") + layer.folder + "/" + target.name
+}
 
 // One settings loop for every target (DESIGN.md §1).
 for target in package.targets {

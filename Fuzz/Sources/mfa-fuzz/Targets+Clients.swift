@@ -1,7 +1,8 @@
 // The Salt Edge, CM and M-Pin targets, the secure-store record and the vector-file parsers.
 import CMAuthenticator
 import MFACommandLine
-import MIRACLMFA
+import MPinSDK
+import MPinPlatform
 import CryptoPrimitives
 import Foundation
 import MPin

@@ -10,7 +10,7 @@
 import CryptoPrimitives
 import Foundation
 import MFAServerCore
-import MIRACLMFA
+import MPinSDK
 import MPin
 import ProtocolSupport
 import SecureStore

@@ -5,12 +5,12 @@
 
 import AuthNetworking
 import CMAuthenticator
-import CMAuthenticatorClient
+import CMAuthenticatorSDK
 import Foundation
 import MFAServerCore
 import ProtocolSupport
 import SaltEdge
-import SaltEdgeAuthenticator
+import SaltEdgeSDK
 import SecureStore
 import ServiceLifecycle
 import Testing

@@ -7,7 +7,7 @@
 
 import AuthNetworking
 import CMAuthenticator
-import CMAuthenticatorClient
+import CMAuthenticatorSDK
 import CryptoPrimitives
 import Foundation
 import MFAServerCore

@@ -8,7 +8,7 @@ import AuthNetworking
 import CryptoPrimitives
 import Foundation
 import MFAServerCore
-import MIRACLMFA
+import MPinSDK
 import MPin
 import ProtocolSupport
 import SecureStore

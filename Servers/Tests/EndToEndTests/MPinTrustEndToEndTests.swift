@@ -10,7 +10,8 @@ import AuthNetworking
 import CryptoPrimitives
 import Foundation
 import MFAServerCore
-import MIRACLMFA
+import MPinSDK
+import MPinPlatform
 import MPin
 import ProtocolSupport
 import SecureStore

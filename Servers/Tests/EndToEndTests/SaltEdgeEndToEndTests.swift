@@ -10,7 +10,7 @@ import Foundation
 import MFAServerCore
 import ProtocolSupport
 import SaltEdge
-import SaltEdgeAuthenticator
+import SaltEdgeSDK
 import SecureStore
 import Testing
 import URLSessionTransport

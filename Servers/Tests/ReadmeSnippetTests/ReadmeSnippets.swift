@@ -4,16 +4,16 @@
 
 import AuthNetworking
 import CMAuthenticator
-import CMAuthenticatorClient
+import CMAuthenticatorSDK
 import CryptoPrimitives
-import MIRACLMFA
+import MPinSDK
 import MPin
 import PowerAuth
 import PowerAuthNetworking
 import PowerAuthSDK
 import ProtocolSupport
 import SaltEdge
-import SaltEdgeAuthenticator
+import SaltEdgeSDK
 import SecureStore
 import URLSessionTransport
 

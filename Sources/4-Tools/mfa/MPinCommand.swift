@@ -1,0 +1,215 @@
+// `mfa mpin <verb>` (DESIGN.md §3): the MIRACL MFA client from a shell —
+// configure a backend (or find it from a QR text), verify an identity by e-mail, register with a
+// PIN read from the terminal without echo or from a file, list users, authenticate (web login
+// with an access code, in-app login, OTP, registration code), register for and make DVS
+// signatures, status, remove. Users live in the secure store (`--store`); the backend and the
+// loopback opt-out `configure` stored are kept there too.
+
+import MFACommandLine
+import AuthNetworking
+import CryptoPrimitives
+import FoundationEssentials
+import MPinSDK
+import MPin
+import ProtocolSupport
+import SecureStore
+
+enum MPinCommand {
+
+    struct Stored: Codable {
+        let backend: String
+        let clientID: String?
+        let trustedDomains: [String]
+        let loopbackHTTP: Bool
+    }
+
+    static let record = "mfa.mpin.config"
+
+    /// Runs `verb` (the command model has checked its options).
+    static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
+        await CommandSupport.run("mfa mpin") { try await dispatch(verb, options) }
+    }
+
+    static func client(_ options: CommandOptions, _ stored: Stored) throws -> MPinClient {
+        let configuration = MPinClient.Configuration(clientID: stored.clientID, trustedDomains: stored.trustedDomains,
+                                                     urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly,
+                                                     clientName: SwiftMFAVersion.userAgent(component: "mfa"))
+        return MPinClient(configuration: configuration, store: try options.store(), transport: .perBaseURL { CommandTransport.make(baseURL: $0) })
+    }
+
+    /// The stored configuration; nil before `configure`.
+    static func stored(_ options: CommandOptions) throws -> Stored? {
+        try options.store().read(record).map { try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }
+    }
+
+    /// The configured client with its backend set (one client-settings request).
+    static func configuredClient(_ options: CommandOptions) async throws -> MPinClient {
+        guard let stored = try stored(options) else { throw UsageError(description: "not configured (mfa mpin configure --backend URL)") }
+        let client = try client(options, stored)
+        try await client.setBackend(stored.backend)
+        return client
+    }
+
+    static func configure(_ options: CommandOptions) async throws {
+        let loopback = options.flags.contains("--allow-http-loopback")
+        let trusted = options.values["--trusted-domain"].map { [$0] } ?? []
+        var stored = Stored(backend: options.values["--backend"] ?? "", clientID: options.values["--client-id"], trustedDomains: trusted, loopbackHTTP: loopback)
+        let probe = try client(options, stored)
+        if let qr = options.values["--qr"] {
+            stored = Stored(backend: try await probe.serviceDetails(for: qr).backendURL, clientID: stored.clientID, trustedDomains: trusted,
+                            loopbackHTTP: loopback)
+        }
+        guard !stored.backend.isEmpty else { throw UsageError(description: "--backend URL or --qr TEXT is required") }
+        try await probe.setBackend(stored.backend)   // the backend must answer before it is kept
+        try options.store().write(SecretBytes(Array(try JSONEncoder().encode(stored))), to: record)
+        CommandSupport.output(options, ["backend": stored.backend], text: "configured \(stored.backend)")
+    }
+
+    static func pin(_ options: CommandOptions, _ file: String = "--pin-file", prompt: String = "PIN: ") throws -> MPin.PIN {
+        let secret = try SecretInput.read(file: options.values[file], prompt: prompt)
+        guard let pin = MPin.PIN(decimal: secret) else { throw UsageError(description: "a PIN is 1–9 decimal digits") }
+        return pin
+    }
+
+    static func user(_ client: MPinClient, _ options: CommandOptions) async throws -> MPinUser {
+        let id = try options.require("--user")
+        guard let user = try await client.user(id: id) else { throw UsageError(description: "no user \(id) at this backend (mfa mpin users)") }
+        return user
+    }
+
+    /// What is stored: the configuration and the users of its backend; nothing is sent.
+    static func status(_ options: CommandOptions) async throws {
+        guard let stored = try stored(options) else {
+            return CommandSupport.output(options, ["configured": false, "users": [Any]()], text: "not configured (mfa mpin configure --backend URL)")
+        }
+        let users = try await client(options, stored).allUsers().filter { $0.backend == stored.backend }
+        let object: [String: Any] = ["configured": true, "backend": stored.backend, "client_id": stored.clientID.map { $0 as Any } ?? JSONOutput.null,
+                                     "trusted_domains": stored.trustedDomains, "allow_http_loopback": stored.loopbackHTTP,
+                                     "users": users.map { ["user": $0.identity, "state": $0.state.rawValue, "can_sign": $0.canSign] }]
+        CommandSupport.output(options, object, text: "configured for \(stored.backend)" + (stored.loopbackHTTP ? " (plain http to loopback allowed)" : "")
+                                + "\n" + (users.isEmpty ? "no users" : users.map { "\(line($0.identity))\t\($0.state.rawValue)" }.joined(separator: "\n")))
+    }
+
+    /// Forgets the user `<user-id>` of the configured backend here (nothing is sent: the platform
+    /// keeps no per-device registration to revoke).
+    static func remove(_ options: CommandOptions) async throws {
+        let id = try options.argument(0, "the user id")
+        guard let stored = try stored(options) else { throw UsageError(description: "not configured (mfa mpin configure --backend URL)") }
+        let client = try client(options, stored)
+        guard let user = try await client.allUsers().first(where: { $0.identity == id && $0.backend == stored.backend }) else {
+            throw UsageError(description: "no user \(id) at this backend (mfa mpin status)")
+        }
+        try await client.deleteUser(user)
+        CommandSupport.output(options, ["removed": id], text: "removed \(id)")
+    }
+
+    static func dispatch(_ verb: String, _ options: CommandOptions) async throws {
+        if verb == "configure" { return try await configure(options) }
+        if verb == "status" { return try await status(options) }
+        if verb == "remove" { return try await remove(options) }
+        let client = try await configuredClient(options)
+        switch verb {
+        case "service":
+            let service = try await client.serviceDetails(for: try options.argument(0, "the QR text"))
+            CommandSupport.output(options, ["name": service.name, "backend": service.backendURL], text: "\(service.name) at \(service.backendURL)")
+        case "session":
+            let session = try await client.sessionDetails(accessCode: try options.argument(0, "the access code"))
+            CommandSupport.output(options, ["app_name": session.appName, "customer": session.customerName, "preroll_id": session.prerollID],
+                                  text: "\(session.appName) (\(session.customerName))" + (session.prerollID.isEmpty ? "" : " for \(session.prerollID)"))
+        case "verify":
+            let id = try options.require("--user")
+            let user = try await existingOrNew(client, id, options)
+            try await client.startVerification(for: user, accessCode: options.values["--access-code"])
+            CommandSupport.output(options, ["user": id, "state": "startedVerification"], text: "verification e-mail sent to \(id); then: mfa mpin confirm --user \(id) (the code from the terminal or standard input, or --code-file F)")
+        case "confirm":
+            let user = try await user(client, options)
+            let code = try SecretInput.requiredText(options, "--code", prompt: "verification code: ", what: "the verification code")
+            let result = try await client.finishVerification(for: user, code: code)
+            CommandSupport.output(options, ["activation_token": result.activationToken, "access_code": result.accessCode.map { $0 as Any } ?? JSONOutput.null],
+                                  text: "verified; activation token \(result.activationToken)\nregister with: mfa mpin register --user \(user.identity) "
+                                    + "--with-code-file FILE (the token in a file of mode 0600) or --with-code - (paste it)")
+        case "register":
+            try await register(client, options)
+        case "users":
+            let all = options.flags.contains("--all") ? try await client.allUsers() : try await client.users()
+            CommandSupport.output(options, all.map { ["user": $0.identity, "state": $0.state.rawValue, "backend": $0.backend, "can_sign": $0.canSign] },
+                                  text: all.isEmpty ? "no users" : all.map { "\(line($0.identity))\t\($0.state.rawValue)\($0.canSign ? "\tcan sign" : "")" }.joined(separator: "\n"))
+        case "authenticate":
+            try await authenticate(client, options)
+        case "signing-register":
+            let user = try await user(client, options)
+            try await client.startSigningRegistration(for: user, pin: try pin(options))
+            let signer = try await client.finishSigningRegistration(for: user, signingPIN: try pin(options, "--signing-pin-file", prompt: "signing PIN: "))
+            CommandSupport.output(options, ["user": signer.identity, "can_sign": signer.canSign], text: "\(signer.identity) can sign")
+        case "sign":
+            let user = try await user(client, options)
+            let hash = try Hex.decode(try options.require("--hash"))
+            let timestamp = try options.values["--timestamp"].map { text throws -> Int32 in
+                guard let value = Int32(text) else { throw UsageError(description: "--timestamp is Unix seconds") }
+                return value
+            } ?? Int32(truncatingIfNeeded: Int(Date().timeIntervalSince1970))
+            let signature = try await client.sign(documentHash: hash, timestamp: timestamp, for: user, pin: try pin(options))
+            let object: [String: Any] = ["hash": Hex.encode(signature.hash), "mpinId": signature.mpinID, "u": Hex.encode(signature.u),
+                                         "v": Hex.encode(signature.v), "publicKey": Hex.encode(signature.publicKey), "dtas": signature.dtas,
+                                         "timestamp": Int(signature.timestamp)]
+            CommandSupport.output(options, object, text: JSONOutput.render(object))
+        default:
+            throw UsageError(description: "unknown verb \(verb) (see mfa mpin --help)")
+        }
+    }
+
+    static func existingOrNew(_ client: MPinClient, _ id: String, _ options: CommandOptions) async throws -> MPinUser {
+        if let user = try await client.user(id: id) { return user }
+        return try await client.makeUser(identity: id, deviceName: options.values["--device-name"])
+    }
+
+    /// Starts (or resumes) a registration, fetches the client secret, then asks for the PIN.
+    static func register(_ client: MPinClient, _ options: CommandOptions) async throws {
+        let id = try options.require("--user")
+        var user = try await existingOrNew(client, id, options)
+        if user.state == .invalid || user.state == .startedVerification {
+            let code = try SecretInput.read(options, "--with-code", prompt: "activation token or registration code: ", required: false)
+                .map { try SecretInput.text($0, "the activation token") }
+            user = try await client.startRegistration(for: user, accessCode: options.values["--access-code"], registrationCode: code)
+        }
+        if user.state == .startedRegistration {
+            let confirmed: Result<MPinUser, MPinError>
+            do { confirmed = .success(try await client.confirmRegistration(for: user)) } catch { confirmed = .failure(error) }
+            if case .failure(let error) = confirmed, error.reason == .identityNotVerified {
+                throw MPinError(.identityNotVerified, "\(id) is not verified yet; open the e-mailed link, then run this again")
+            }
+            user = try confirmed.get()
+        }
+        guard user.state == .activated else { throw UsageError(description: "\(id) is \(user.state.rawValue)") }
+        let pin = try pin(options)
+        let pinLength = options.values["--pin-length"] == nil ? nil : try options.integer("--pin-length", default: 4, in: 1...9)   // default: the PIN's digits
+        user = try await client.finishRegistration(for: user, pin: pin, pinLength: pinLength)
+        CommandSupport.output(options, ["user": id, "state": user.state.rawValue, "mpin_id": user.mpinID], text: "\(id) registered")
+    }
+
+    static func authenticate(_ client: MPinClient, _ options: CommandOptions) async throws {
+        let user = try await user(client, options)
+        if options.flags.contains("--otp") {
+            try await client.prepareAuthentication(for: user)
+            let otp = try await client.generateOTP(for: user, pin: try pin(options))
+            CommandSupport.output(options, ["otp": otp.code, "ttl_seconds": otp.timeToLive ?? 0], text: "OTP \(otp.code) (valid \(otp.timeToLive ?? 0) s)")
+        } else if options.flags.contains("--registration-code") {
+            try await client.prepareAuthentication(for: user)
+            let code = try await client.generateRegistrationCode(for: user, pin: try pin(options))
+            CommandSupport.output(options, ["registration_code": code.code, "ttl_seconds": code.timeToLive ?? 0],
+                                  text: "registration code \(code.code) (valid \(code.timeToLive ?? 0) s)")
+        } else if let url = options.values["--authorization-url"] {
+            let accessCode = try await client.accessCode(authorizationURL: url)
+            try await client.prepareAuthentication(for: user, accessCode: accessCode)
+            let code = try await client.authorizationCode(for: user, pin: try pin(options), accessCode: accessCode)
+            CommandSupport.output(options, ["authorization_code": code], text: "authorization code \(code)")
+        } else {
+            let accessCode = try options.values["--access-code"] ?? options.values["--qr"].flatMap(MPinClient.accessCode(inQRText:)) ?? {
+                throw UsageError(description: "--access-code, --qr, --authorization-url, --otp or --registration-code is required")
+            }()
+            try await client.prepareAuthentication(for: user, accessCode: accessCode)
+            try await client.authenticate(user, pin: try pin(options), accessCode: accessCode)
+            CommandSupport.output(options, ["user": user.identity, "authenticated": true], text: "\(user.identity) logged in to session \(accessCode.prefix(8))…")
+        }
+    }
+}

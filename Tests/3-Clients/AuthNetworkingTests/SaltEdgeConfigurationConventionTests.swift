@@ -1,0 +1,86 @@
+// The layer-3 configuration convention for the Salt Edge Authenticator client (DESIGN.md §1):
+// the nested configuration carries the URL policy, clock, random source and logger with the
+// shared defaults; the connection key pair comes from the configured random source (a failing
+// one stops enrolment before create-connection is sent); a configured logger sees a signed
+// request with its `Access-Token` and signature redacted. Real store on disk.
+
+import AuthNetworking
+import CryptoPrimitives
+import Foundation
+import ProtocolSupport
+import SaltEdge
+@testable import SaltEdgeSDK
+import SecureStore
+import Testing
+import TestSupport
+
+@Suite struct SaltEdgeConfigurationConventionTests {
+    /// A random source that always fails.
+    struct RefusingRandomSource: RandomSource, Sendable {
+        mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CryptoError) { throw .randomSourceFailure }
+    }
+
+    /// A transport that answers through `handler` and keeps every request.
+    actor Recorder: HTTPTransport {
+        private(set) var sent: [HTTPRequest] = []
+        let handler: @Sendable (HTTPRequest) -> HTTPResponse
+        init(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.handler = handler }
+        func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+            sent.append(request)
+            return handler(request)
+        }
+    }
+
+    /// Keeps every log line.
+    final class Capture: LogSink, @unchecked Sendable {
+        let lock = NSLock()
+        var lines: [String] = []
+        func write(_ line: String, level: LogLevel) { lock.withLock { lines.append(line) } }
+        var text: String { lock.withLock { lines.joined(separator: "\n") } }
+    }
+
+    static func store() throws -> SecureStore {
+        try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("saltedge-convention-\(UUID().uuidString)").path)
+    }
+
+    @Test func defaultsAreTheSharedOnes() {
+        let configuration = SaltEdgeAuthenticatorClient.Configuration()
+        #expect(configuration.urlPolicy == .httpsOnly)
+        #expect(configuration.logger == nil)
+        #expect(configuration.random is SystemRandomSource)
+        #expect(abs(configuration.clock().timeIntervalSinceNow) < 60)
+    }
+
+    /// The provider configuration is fetched; the RSA key pair of the connection is drawn from
+    /// the configured (failing) source, so create-connection is never sent.
+    @Test func failingRandomSourceStopsEnrolmentBeforeCreateConnection() async throws {
+        let providerKey = try RSA.Signing.PrivateKey(pemRepresentation: TestKeyMaterial.rsa1024PKCS8PEM).publicKey
+        let object: [String: Any] = ["data": ["sca_service_url": "https://sca.example.com", "api_version": "2", "provider_id": 12,
+                                              "provider_name": "Bank", "provider_logo_url": NSNull(), "provider_support_email": "s@example.com",
+                                              "geolocation_required": false, "provider_public_key": providerKey.pemRepresentation]]
+        let body = Array(try JSONSerialization.data(withJSONObject: object))
+        let transport = Recorder { _ in HTTPResponse(status: 200, body: body) }
+        let client = SaltEdgeAuthenticatorClient(configuration: .init(random: RefusingRandomSource()), store: try Self.store(), transport: .single(transport))
+        let link = "authenticator://saltedge.com/connect?configuration=https://provider.example.com/api/authenticator/v2/configuration&connect_query=A1"
+        await #expect(throws: SaltEdgeClientError(.invalidInput, "")) { _ = try await client.beginConnection(deepLink: link) }
+        let sent = await transport.sent
+        #expect(sent.count == 1 && sent.first?.method == .get, "\(sent.map(\.path))")   // the configuration only
+    }
+
+    /// A signed request of a stored connection is logged with `Access-Token` and the signature masked.
+    @Test func loggerRedactsTheAccessToken() async throws {
+        let store = try Self.store()
+        try ConnectionRecords(store: store).save(try SaltEdgeConnectionSecretsTests.connection())
+        let capture = Capture()
+        let transport = Recorder { _ in HTTPResponse(status: 200, body: Array(#"{"data":{}}"#.utf8)) }
+        let client = SaltEdgeAuthenticatorClient(configuration: .init(logger: Logger(level: .debug, sink: capture)), store: store, transport: .single(transport))
+        try await client.updatePushToken("push-1", connectionID: "333")
+        let sent = try #require(await transport.sent.first)
+        #expect(sent.header("Access-Token") == SaltEdgeConnectionSecretsTests.accessToken)
+        let log = capture.text
+        #expect(log.contains("→ "))
+        #expect(log.contains("Access-Token: <redacted"))
+        #expect(!log.contains(SaltEdgeConnectionSecretsTests.accessToken))
+        if let signature = sent.header("Signature") ?? sent.header("x-jws-signature") { #expect(!log.contains(signature)) }
+    }
+}

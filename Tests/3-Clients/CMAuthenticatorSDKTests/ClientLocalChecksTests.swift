@@ -1,0 +1,83 @@
+// The CM client's checks of what it holds before it sends (cm-authenticator.md §2, §6): a stored
+// pin-list time is data and never traps in arithmetic, and an SMS code that cannot be one is
+// refused before it uses up a verification attempt. Real stores on disk; the transport records.
+
+import AuthNetworking
+import CMAuthenticator
+@testable import CMAuthenticatorSDK
+import CryptoPrimitives
+import Foundation
+import ProtocolSupport
+import SecureStore
+import Testing
+
+/// Keeps every request and answers none.
+actor RecordingTransport: HTTPTransport {
+    private(set) var sent: [HTTPRequest] = []
+
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        sent.append(request)
+        throw TransportError(.unreachable, underlying: "no answer in this test")
+    }
+}
+
+@Suite struct ClientLocalChecksTests {
+    static let device = CMAuthenticator.DeviceDescription(manufacturer: "Test", osVersion: "1", appVersion: "1", appID: "test", languageCode: "en",
+                                                          model: "Test", modelID: "test", platform: "Linux", appKey: "key")
+
+    static func client(_ transport: RecordingTransport, pinning: CMAuthenticatorClient.Pinning,
+                       now: @escaping @Sendable () -> Date = { Date() }) throws -> (CMAuthenticatorClient, DeviceRecords, String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-checks-\(UUID().uuidString)").path
+        let store = try SecureStore(directory: path)
+        let client = try CMAuthenticatorClient(configuration: .init(baseURL: "https://cm.example/authenticator/v1.0", device: device, pinning: pinning,
+                                                                    clock: now),
+                                               store: store, transport: HTTPTransportFactory { _, _ in transport })
+        return (client, DeviceRecords(store: store), path)
+    }
+
+    /// §6: the stored fetch time of the pins is subtracted from the clock; Int64.min (or a
+    /// clock near Int64.max) overflowed that subtraction. Now such a list is merely stale: the
+    /// refresh is tried, fails here, and the cached pins stay in force.
+    @Test(arguments: [Int64.min, Int64.max, -1, 1 << 62])
+    func anAbsurdStoredPinTimeIsStaleNotATrap(fetchedAt: Int64) async throws {
+        let transport = RecordingTransport()
+        let (client, records, path) = try Self.client(transport, pinning: .enforced(listKey: nil))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try records.updateDevice { record in
+            record.pinCertificateHex = [String(repeating: "ab", count: 32)]
+            record.pinsFetchedAt = fetchedAt
+        }
+        let pins = try #require(try await client.certificatePins())
+        #expect(pins.certificateSHA256 == [[UInt8](repeating: 0xab, count: 32)])
+        #expect(await transport.sent.count == 1)   // the refresh was tried
+    }
+
+    /// A broken clock (NaN, ±infinity, 1e300 s) trapped in `Int64(_:)`; it is clamped now.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300])
+    func aBrokenClockIsClamped(seconds: Double) async throws {
+        let transport = RecordingTransport()
+        let (client, records, path) = try Self.client(transport, pinning: .enforced(listKey: nil), now: { Date(timeIntervalSince1970: seconds) })
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try records.updateDevice { record in
+            record.pinCertificateHex = [String(repeating: "ab", count: 32)]
+            record.pinsFetchedAt = 1_700_000_000
+        }
+        #expect(try await client.certificatePins() != nil)
+    }
+
+    /// §2: the SMS code is refused before anything is sent when it is not 4–10 digits.
+    @Test func aMalformedSMSCodeIsRefusedBeforeSending() async throws {
+        let transport = RecordingTransport()
+        let (client, records, path) = try Self.client(transport, pinning: .disabledTransportCannotPin)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try records.updateDevice { $0.deviceID = "device-1" }
+        for code in ["", "123", "12a45", " 12345", "12345\n", "12345678901", "١٢٣٤٥"] {
+            let error = await #expect(throws: CMClientError.self) { try await client.verify(code: code) }
+            #expect(error?.reason == .invalidInput, "\(code.debugDescription): \(String(describing: error))")
+        }
+        #expect(await transport.sent.isEmpty)
+        let failure = await #expect(throws: CMClientError.self) { try await client.verify(code: "12345") }
+        #expect(failure?.reason == .transport)
+        #expect(await transport.sent.count == 1)
+    }
+}

@@ -1,0 +1,84 @@
+// The layer-3 configuration convention for the CM client (DESIGN.md §1): the nested
+// configuration carries the URL policy, clock, random source and logger with the shared defaults
+// (the device draws no random bytes in this protocol: its bearer tokens are HMACs over the
+// clock, cm-authenticator.md §5); the configured clock is the one the tokens are dated with; a
+// configured logger sees an environment request with its bearer token redacted.
+
+import AuthNetworking
+import CMAuthenticator
+@testable import CMAuthenticatorSDK
+import CryptoPrimitives
+import Foundation
+import ProtocolSupport
+import SecureStore
+import Testing
+
+@Suite struct CMConfigurationConventionTests {
+    /// Keeps every log line.
+    final class Capture: LogSink, @unchecked Sendable {
+        let lock = NSLock()
+        var lines: [String] = []
+        func write(_ line: String, level: LogLevel) { lock.withLock { lines.append(line) } }
+        var text: String { lock.withLock { lines.joined(separator: "\n") } }
+    }
+
+    /// A client over `transport` with a registered device and one linked environment.
+    static func client(_ transport: RecordingTransport, clock: @escaping @Sendable () -> Date = { Date() },
+                       logger: Logger? = nil) throws -> CMAuthenticatorClient {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-convention-\(UUID().uuidString)").path
+        let store = try SecureStore(directory: path)
+        let configuration = CMAuthenticatorClient.Configuration(baseURL: "https://cm.example/authenticator/v1.0", device: ClientLocalChecksTests.device,
+                                                                pinning: .disabledTransportCannotPin, clock: clock, logger: logger)
+        let client = try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(transport))
+        let records = DeviceRecords(store: store)
+        try records.updateDevice { $0.deviceID = "device-1" }
+        let environment = try CMAuthenticator.Environment(qrCode: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b,k3y-s3cret")
+        try records.save(StoredEnvironment(environment: environment, name: "Env", iconURL: nil))
+        return client
+    }
+
+    @Test func defaultsAreTheSharedOnes() {
+        let configuration = CMAuthenticatorClient.Configuration(device: ClientLocalChecksTests.device)
+        #expect(configuration.urlPolicy == .httpsOnly)
+        #expect(configuration.logger == nil)
+        #expect(configuration.random is SystemRandomSource)
+        #expect(abs(configuration.clock().timeIntervalSinceNow) < 60)
+        #expect(configuration.baseURL == CMAuthenticator.defaultBaseURL)
+    }
+
+    /// The URL policy is checked on the configured base URL when the client is made.
+    @Test func aPlainHTTPBaseURLIsRefusedUnlessLoopbackIsAllowed() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-convention-\(UUID().uuidString)").path
+        let store = try SecureStore(directory: path)
+        var configuration = CMAuthenticatorClient.Configuration(baseURL: "http://127.0.0.1:9/cm", device: ClientLocalChecksTests.device)
+        #expect(throws: CMClientError(.invalidInput, "")) { try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(RecordingTransport())) }
+        configuration.urlPolicy = .insecureAllowingPlainHTTPToLoopback
+        _ = try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(RecordingTransport()))
+    }
+
+    /// The bearer token is dated with the configured clock: two clients with the same fixed
+    /// clock sign the same request identically, a different clock differently.
+    @Test func theConfiguredClockDatesTheBearerToken() async throws {
+        var tokens: [String] = []
+        for seconds in [1_700_000_000.0, 1_700_000_000.0, 1_700_000_600.0] {
+            let transport = RecordingTransport()
+            let client = try Self.client(transport, clock: { Date(timeIntervalSince1970: seconds) })
+            await #expect(throws: CMClientError.self) { try await client.unregisterEnvironment(id: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b") }
+            tokens.append(try #require(await transport.sent.first?.header("Authorization")))
+        }
+        #expect(tokens[0] == tokens[1] && tokens[0] != tokens[2])
+    }
+
+    /// The configured logger sees the environment request; its bearer token is masked at `.debug`.
+    @Test func loggerRedactsTheBearerToken() async throws {
+        let capture = Capture()
+        let transport = RecordingTransport()
+        let client = try Self.client(transport, logger: Logger(level: .debug, sink: capture))
+        await #expect(throws: CMClientError.self) { try await client.unregisterEnvironment(id: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b") }
+        let bearer = try #require(await transport.sent.first?.header("Authorization"))
+        let log = capture.text
+        #expect(log.contains("→ "))
+        #expect(log.contains("Authorization: <redacted"))
+        #expect(!log.contains(bearer) && !log.contains(String(bearer.dropFirst("Bearer ".count))))
+    }
+}
