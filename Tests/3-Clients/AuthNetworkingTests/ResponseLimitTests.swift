@@ -101,11 +101,10 @@ import URLSessionTransport
         }
         var configuration = PlainHTTPTransport.Configuration(baseURL: server.baseURL)
         configuration.timeout = 20
-        let started = ContinuousClock.now
+        // The limit ended it, not the 20 s time-out: that would be `.timedOut`.
         await #expect(throws: TransportError(.responseTooLarge)) {
             try await PlainHTTPTransport(configuration: configuration, logger: .disabled).send(HTTPRequest(method: .get, path: "x"))
         }
-        #expect(ContinuousClock.now - started < .seconds(20))   // before the 20 s time-out: the limit ended it
     }
 
     @Test func aPeerThatNeverStopsSendingIsCutOffAtTheDeadline() async throws {
@@ -131,8 +130,9 @@ import URLSessionTransport
             try await PlainHTTPTransport(configuration: configuration, logger: .disabled).send(HTTPRequest(method: .get, path: "x"))
         }
         let waited = ContinuousClock.now - started
-        // The peer sends for 30 s; ending well before that (with room for a loaded two-core
-        // machine) shows the deadline, not the peer, ended the exchange.
-        #expect(waited >= .milliseconds(900) && waited < .seconds(25), "ended after \(waited)")
+        // Not before the deadline; and `.timedOut` shows the deadline ended it: had the peer's
+        // 30 s of sending ended it, the truncated answer would be `.badResponse`. No upper
+        // bound on wall time, which a loaded two-core machine stretches.
+        #expect(waited >= .milliseconds(900), "ended after \(waited)")
     }
 }

@@ -69,7 +69,7 @@ import URLSessionTransport
         let started = ContinuousClock.now
         await #expect(throws: TransportError(.timedOut)) { try await URLSessionTransport(configuration: slow).send(HTTPRequest(method: .get, path: "x")) }
         let waited = ContinuousClock.now - started
-        #expect(waited >= .milliseconds(900) && waited < .seconds(60), "timed out after \(waited)")
+        #expect(waited >= .milliseconds(900), "timed out after \(waited)")
 
         // A body cut in half: the connection closes before Content-Length bytes arrived.
         let cut = try LoopbackServer { _ in
@@ -106,14 +106,14 @@ import URLSessionTransport
         configuration.logger = .disabled
         configuration.timeout = 90
         let transport = URLSessionTransport(configuration: configuration)
-        let started = ContinuousClock.now
         let waiting = Task { try await transport.send(HTTPRequest(method: .get, path: "x")) }
         try await Task.sleep(for: .milliseconds(300))
         waiting.cancel()
+        // Ended by the cancellation: had the cancel been lost, the exchange would end at the
+        // transport's 90 s time-out with `.timedOut`, or with `.badResponse` when the server gives
+        // up. The kind says which, so no wall-clock bound is needed (a loaded machine can delay
+        // the resumption by minutes when CPU-bound tests hold the cooperative pool).
         await #expect(throws: TransportError(.cancelled)) { try await waiting.value }
-        // Long before the transport's own 90 s time-out: ended by the cancellation, with room for
-        // a loaded two-core machine (FoundationNetworking's cancel has taken 20 s there).
-        #expect(ContinuousClock.now - started < .seconds(60))
         let never = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await transport.send(HTTPRequest(method: .get, path: "y"))

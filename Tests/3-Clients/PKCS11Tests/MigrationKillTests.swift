@@ -8,6 +8,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 @testable import PKCS11
 
 /// The `mfa` executable of this build (`.build/debug/mfa`), when it exists.
@@ -61,9 +62,10 @@ extension SoftHSMSuite {
         @Test func aMigrationKilledAnywhereLeavesTheOldStoreOrTheNewOne() throws {
             let token = try SoftHSMToken()
             token.activate()
-            let parent = FileManager.default.temporaryDirectory.path + "/kill-" + UUID().uuidString
+            let temporary = try TemporaryDirectory("kill")
+            defer { temporary.remove() }
+            let parent = temporary.appending("store")
             let directory = parent + "/store"
-            defer { try? FileManager.default.removeItem(atPath: parent) }
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             let pinFile = parent + "/pin"
             try "1234\n".write(toFile: pinFile, atomically: true, encoding: .utf8)
