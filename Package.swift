@@ -109,23 +109,33 @@ let package = Package(
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
         // hex without the engine, and where ../shared/vectors lives.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Also temporary stores, one check of a thrown error's code, an in-process transport.
+        // PowerAuthTestServer (the PowerAuth core and server tests share it) needs the server half.
+        .target(name: "TestSupport", dependencies: ["SecureStore", "AuthNetworking", "ProtocolSupport", "CryptoPrimitives", "PowerAuth", "PowerAuthServer"],
+                path: "Tests/TestSupport"),
 
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "CryptoCore", "VectorFormats", "TestSupport"]),
         .testTarget(name: "MPinTests", dependencies: ["MPin", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
-        .testTarget(name: "ProtocolSupportTests", dependencies: ["ProtocolSupport", "CryptoPrimitives"]),
+        .testTarget(name: "ProtocolSupportTests", dependencies: ["ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "PowerAuthTests", dependencies: ["PowerAuth", "PowerAuthServer", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
+        .testTarget(name: "PowerAuthServerTests", dependencies: ["PowerAuthServer", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
         .testTarget(name: "CMAuthenticatorSDKTests", dependencies: ["CMAuthenticatorSDK", "CMAuthenticator", "SecureStore", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
         .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
-        .testTarget(name: "PKCS11Tests", dependencies: ["PKCS11", "SecureStore", "CryptoPrimitives"]),
+        .testTarget(name: "PKCS11Tests", dependencies: ["PKCS11", "SecureStore", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuthNetworking", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
                                                          "ProtocolSupport", "TestSupport"]),
+        .testTarget(name: "PowerAuthNetworkingTests", dependencies: ["PowerAuthNetworking", "PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore",
+                                                                "AuthNetworking", "PlainHTTPTransport", "CryptoPrimitives", "ProtocolSupport",
+                                                                "TestSupport"]),
         .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "PlainHTTPTransport", "ProtocolSupport", "TestSupport",
                                                           "SaltEdgeSDK", "SaltEdge", "SecureStore"]),
+        // The Salt Edge client end to end on an in-process provider built from the SaltEdge core.
+        .testTarget(name: "SaltEdgeSDKTests", dependencies: ["SaltEdgeSDK", "SaltEdge", "AuthNetworking", "SecureStore", "ProtocolSupport",
+                                                         "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "MPinSDKTests", dependencies: ["MPinSDK", "MPin", "MPinPlatform", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                        "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),

@@ -48,7 +48,7 @@ import TestSupport
         let registration = try CMAuthenticator.DeviceRegistration(response: HTTPResponse(status: 200, body: Array(#"{"id":"d1","registration_status":"pending","push_enabled":false,"development":false}"#.utf8)))
         #expect(registration.id == "d1" && registration.registrationStatus == .pending)
         for bad in ["0031601234567", "+0123456789", "+3160", "+31601234567890123", "+31 6 abc", ""] {
-            #expect(throws: ProtocolError(.invalidArgument, "")) { try CMAuthenticator.PhoneNumber(bad) }
+            expectError(code: .invalidArgument) { try CMAuthenticator.PhoneNumber(bad) }
         }
         let list = CMAuthenticator.Requests(deviceID: "d1", client: client).listEnvironments()
         #expect(list.header("Authorization") == nil && list.path == "device/d1/environment")
@@ -63,18 +63,18 @@ import TestSupport
         guard case .oneTimePIN(let pin) = request.kind else { Issue.record("not an OTP"); return }
         #expect(pin.displayText == "123456" && !"\(pin)".contains("123456"))
         let requests = CMAuthenticator.Requests(deviceID: "d1", client: client)
-        #expect(throws: ProtocolError(.invalidArgument, "")) { try requests.answer(.approved, to: request, in: environment, now: now) }
+        expectError(code: .invalidArgument) { try requests.answer(.approved, to: request, in: environment, now: now) }
 
         let instant = #"[{"id":"r2","auth_type":"instant","created_at":"2023-11-14T22:13:20Z"},{"id":"ignored","auth_type":"instant","created_at":"x"}]"#
         let open = try #require(try CMAuthenticator.AuthenticationRequest.pending(from: HTTPResponse(status: 200, body: Array(instant.utf8))))
         #expect(open.expiry == 60)
         #expect(try requests.answer(.approved, to: open, in: environment, now: now).path == "device/d1/instant/r2")
-        #expect(throws: ProtocolError(.requestExpired, "")) { try requests.answer(.approved, to: open, in: environment, now: now.addingTimeInterval(60)) }
+        expectError(code: .requestExpired) { try requests.answer(.approved, to: open, in: environment, now: now.addingTimeInterval(60)) }
         #expect(try CMAuthenticator.AuthenticationRequest.pending(from: HTTPResponse(status: 200, body: Array("[]".utf8))) == nil)
-        #expect(throws: ProtocolError(.requestExpired, "")) { try CMAuthenticator.answerStatus(from: HTTPResponse(status: 410)) }
+        expectError(code: .requestExpired) { try CMAuthenticator.answerStatus(from: HTTPResponse(status: 410)) }
         #expect(try CMAuthenticator.answerStatus(from: HTTPResponse(status: 204)) == nil)
         #expect(try CMAuthenticator.answerStatus(from: HTTPResponse(status: 200, body: Array(#"{"auth_status":"approved"}"#.utf8))) == "approved")
-        #expect(throws: ProtocolError(.environmentInvalid, "")) { try CMAuthenticator.Requests.checkRegistration(HTTPResponse(status: 401)) }
+        expectError(code: .environmentInvalid) { try CMAuthenticator.Requests.checkRegistration(HTTPResponse(status: 401)) }
     }
 
     @Test(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
@@ -102,7 +102,7 @@ import TestSupport
         #expect(throws: ProtocolError.self) { try CMAuthenticator.DeviceRegistration(response: response) }
         #expect(throws: ProtocolError.self) { try CMAuthenticator.EnvironmentInfo.list(from: response) }
         #expect(throws: ProtocolError.self) { try CMAuthenticator.verifiedPins(from: response) }
-        #expect(throws: ProtocolError(.serverError, "")) { try CMAuthenticator.DeviceRegistration(response: HTTPResponse(status: 500, body: response.body)) }
+        expectError(code: .serverError) { try CMAuthenticator.DeviceRegistration(response: HTTPResponse(status: 500, body: response.body)) }
     }
 
     @Test func qrCodesAndSecrets() throws {
@@ -110,7 +110,7 @@ import TestSupport
         #expect(environment.secret == CMAuthenticator.EnvironmentSecret(rawRepresentation: SecretBytes("k3y,with,commas".utf8)))
         #expect(!"\(environment.secret)".contains("k3y"))
         for bad in ["", ",", "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b,", "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6", ",0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b"] {
-            #expect(throws: ProtocolError(.invalidQRCode, "")) { try CMAuthenticator.Environment(qrCode: bad) }
+            expectError(code: .invalidQRCode) { try CMAuthenticator.Environment(qrCode: bad) }
         }
     }
 }

@@ -4,6 +4,7 @@ import CryptoPrimitives
 import Foundation
 import ProtocolSupport
 import Testing
+import TestSupport
 
 @Suite struct ProtocolSupportTests {
     @Test func jsonTextIsCompactOrderedAndEscapesOnlyWhatItMust() throws {
@@ -74,12 +75,10 @@ import Testing
             mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CryptoError) { throw .randomSourceFailure }
         }
         var random = Failing()
-        do {
-            _ = try ProtocolError.converting("nonce") { () throws(CryptoError) in try random.bytes(count: 16) }
-            Issue.record("a failing random source gave bytes")
-        } catch {
-            #expect(error.code == .cryptoFailure && error.cryptoError == .randomSourceFailure)
+        let error = expectError(code: .cryptoFailure, "a failing random source gave bytes") {
+            try ProtocolError.converting("nonce") { () throws(CryptoError) in try random.bytes(count: 16) }
         }
+        #expect(error?.cryptoError == .randomSourceFailure)
         #expect((try? ProtocolError.converting("ok") { () throws(CryptoError) in 42 }) == 42)
     }
 }

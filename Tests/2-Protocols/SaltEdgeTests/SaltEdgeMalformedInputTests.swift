@@ -35,14 +35,10 @@ struct SaltEdgeMalformedInputTests {
 
     @Test func errorBodiesBecomeTheirClass() {
         let notFound = HTTPResponse(status: 401, body: Array(#"{"error_class":"ConnectionNotFound","error_message":"gone"}"#.utf8))
-        #expect(throws: ProtocolError(.connectionNotFound, "")) { try SaltEdge.EncryptedAuthorization.list(from: notFound) }
+        expectError(code: .connectionNotFound) { try SaltEdge.EncryptedAuthorization.list(from: notFound) }
         let html = HTTPResponse(status: 502, body: Array("<html>".utf8))
-        do {
-            _ = try SaltEdge.connectionID(from: html)
-            Issue.record("a 502 parsed")
-        } catch {
-            #expect(error.code.rawValue == "ApiResponseError" && error.reason == "Request Error (502)")
-        }
+        let error = expectError(code: ProtocolError.Code(rawValue: "ApiResponseError"), "a 502 parsed") { try SaltEdge.connectionID(from: html) }
+        #expect(error?.reason == "Request Error (502)")
     }
 
     @Test func everyBundleFailureIsTheSameError() throws {
@@ -60,8 +56,8 @@ struct SaltEdgeMalformedInputTests {
             .init(key: String(key.dropFirst(4)), iv: iv, data: data),             // truncated block
         ]
         for bundle in broken {
-            #expect(throws: ProtocolError.decryptionFailure()) { try bundle.decrypt(with: connectionKey) }
-            do { _ = try bundle.decrypt(with: connectionKey) } catch { #expect(error.reason == "decryption failed") }
+            let error = expectError(code: .decryptionFailed) { try bundle.decrypt(with: connectionKey) }
+            #expect(error?.reason == "decryption failed")
         }
         #expect(try SaltEdge.EncryptedBundle(key: key, iv: iv, data: data).decrypt(with: connectionKey) == Array("{}".utf8))
     }
@@ -94,18 +90,12 @@ struct SaltEdgeMalformedInputTests {
             .init(key: "%%%", iv: good.iv, data: good.data),                                // not Base64
             .init(key: good.key, iv: good.iv, data: "AAAA"),                                // not whole blocks
         ]
-        var errors: [ProtocolError] = []
-        for variant in variants {
-            do {
-                _ = try variant.decrypt(Payload.self, with: connectionKey)
-                Issue.record("a broken bundle decrypted")
-            } catch {
-                errors.append(error)
-            }
+        let errors = variants.compactMap { variant in
+            expectError(code: .decryptionFailed, "a broken bundle decrypted") { try variant.decrypt(Payload.self, with: connectionKey) }
         }
         #expect(errors.count == variants.count)
         for error in errors {
-            #expect(error.code == .decryptionFailed && error.reason == "decryption failed" && error.cryptoError == nil)
+            #expect(error.reason == "decryption failed" && error.cryptoError == nil)
             #expect(error.file == errors[0].file && error.line == errors[0].line, "\(error.file):\(error.line)")
         }
     }
@@ -116,7 +106,7 @@ struct SaltEdgeMalformedInputTests {
         func link(_ url: String) -> String { "authenticator://saltedge.com/connect?configuration=" + url }
         for url in ["http://provider.example.com/configuration", "https://intranet/configuration", "http://localhost:8080/configuration",
                     "https://.example.com/c", "ftp://provider.example.com/c"] {
-            #expect(throws: ProtocolError(.invalidDeepLink, "")) { try SaltEdge.DeepLink(parsing: link(url)) }
+            expectError(code: .invalidDeepLink) { try SaltEdge.DeepLink(parsing: link(url)) }
         }
         _ = try SaltEdge.DeepLink(parsing: link("https://provider.example.com/configuration"))
         let loopback = URLPolicy.insecureAllowingPlainHTTPToLoopback
@@ -124,14 +114,14 @@ struct SaltEdgeMalformedInputTests {
             _ = try SaltEdge.DeepLink(parsing: link(url), urlPolicy: loopback)
         }
         for url in ["http://provider.example.com/c", "http://127.0.0.1.example.com/c", "http://user@evil.example.com:80/c"] {
-            #expect(throws: ProtocolError(.invalidDeepLink, "")) { try SaltEdge.DeepLink(parsing: link(url), urlPolicy: loopback) }
+            expectError(code: .invalidDeepLink) { try SaltEdge.DeepLink(parsing: link(url), urlPolicy: loopback) }
         }
         // The configuration's sca_service_url follows the same rule.
         let key = SaltEdgeTestServer.keys.provider.publicKey.pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
         func configuration(_ url: String) -> [UInt8] {
             Array(#"{"data":{"sca_service_url":"\#(url)","api_version":"2","provider_id":"1","provider_name":"P","provider_public_key":"\#(key)"}}"#.utf8)
         }
-        #expect(throws: ProtocolError(.insecureURL, "")) { try SaltEdge.ProviderConfiguration(responseBody: configuration("http://sca.example.com")) }
+        expectError(code: .insecureURL) { try SaltEdge.ProviderConfiguration(responseBody: configuration("http://sca.example.com")) }
         _ = try SaltEdge.ProviderConfiguration(responseBody: configuration("https://sca.example.com/api"))
         _ = try SaltEdge.ProviderConfiguration(responseBody: configuration("http://127.0.0.1:8080"), urlPolicy: loopback)
     }
@@ -141,7 +131,7 @@ struct SaltEdgeMalformedInputTests {
                      "authenticator://saltedge.com/connect?configuration=%ZZ", "authenticator://saltedge.com/connect?configuration=ftp://a.b",
                      "authenticator://saltedge.com/connect?configuration=https://localhost/v2", "authenticator://",
                      "authenticator://saltedge.com/action?api_version=2&action_id=1"] {
-            #expect(throws: ProtocolError(.invalidDeepLink, "")) { try SaltEdge.DeepLink(parsing: link) }
+            expectError(code: .invalidDeepLink) { try SaltEdge.DeepLink(parsing: link) }
         }
         #expect(SaltEdge.DeepLink.apiVersion(ofConfigurationURL: "https://sca.example.com/api/authenticator/v2/configuration") == 2)
         #expect(SaltEdge.DeepLink.apiVersion(ofConfigurationURL: "https://sca.example.com/api/authenticator/vX/configuration") == 1)
@@ -151,7 +141,7 @@ struct SaltEdgeMalformedInputTests {
         #expect(throws: ProtocolError.self) { try SaltEdge.AccessTokenRedirect(parsing: "authenticator://oauth/redirect?access_token=%4") }
         let failure = try? SaltEdge.AccessTokenRedirect(parsing: "authenticator://oauth/redirect?id=3&error_message=Bad%20login")
         #expect(failure == .failure(connectionID: "3", errorClass: "AuthenticationError", errorMessage: "Bad login"))
-        #expect(throws: ProtocolError(.authenticationFailed, "")) { try failure?.accessToken(with: connectionKey) }
+        expectError(code: .authenticationFailed) { try failure?.accessToken(with: connectionKey) }
         let junk = SaltEdge.AccessTokenRedirect.success(connectionID: "1", encryptedAccessToken: "bm90IGEgYmxvY2s=")
         #expect(throws: ProtocolError.decryptionFailure()) { try junk.accessToken(with: connectionKey) }
     }
@@ -165,7 +155,7 @@ struct SaltEdgeMalformedInputTests {
             #expect(try SaltEdge.providerPublicKey(fromText: text).modulus == key.modulus)
         }
         for text in ["", "-----BEGIN PUBLIC KEY-----\n-----END PUBLIC KEY-----\n", "AAAA", "MIIB" + String(repeating: "A", count: 100)] {
-            #expect(throws: ProtocolError(.malformedInput, "")) { try SaltEdge.providerPublicKey(fromText: text) }
+            expectError(code: .malformedInput) { try SaltEdge.providerPublicKey(fromText: text) }
         }
         #expect(throws: ProtocolError.self) { try SaltEdge.Geolocation(latitude: "91", longitude: "0") }
         #expect(throws: ProtocolError.self) { try SaltEdge.Geolocation(latitude: "1e1", longitude: "0") }

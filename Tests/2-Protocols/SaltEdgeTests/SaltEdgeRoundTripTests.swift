@@ -115,7 +115,7 @@ struct SaltEdgeRoundTripTests {
         #expect(consent.accounts.first?.iban == "DE00" && consent.sharesBalance == true && consent.sharesTransactions == nil)
         item["algorithm"] = "AES-128-GCM"
         let foreign = HTTPResponse(status: 200, body: Array(try JSONSerialization.data(withJSONObject: ["data": [item]])))
-        #expect(throws: ProtocolError(.unsupported, "")) { try SaltEdge.EncryptedConsent.list(from: foreign).first?.decrypt(with: connectionKey) }
+        expectError(code: .unsupported) { try SaltEdge.EncryptedConsent.list(from: foreign).first?.decrypt(with: connectionKey) }
         let revoke = try requests.revokeConsent(id: "77", now: now)
         #expect(revoke.path == "api/authenticator/v2/consents/77/revoke" && revoke.body == Array(#"{"data":{},"exp":1615457100}"#.utf8))
         #expect(try SaltEdge.revokedConsentID(from: HTTPResponse(status: 200, body: Array(#"{"data":{"id":77}}"#.utf8))) == "77")

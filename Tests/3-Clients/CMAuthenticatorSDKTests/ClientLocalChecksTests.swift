@@ -10,24 +10,15 @@ import Foundation
 import ProtocolSupport
 import SecureStore
 import Testing
-
-/// Keeps every request and answers none.
-actor RecordingTransport: HTTPTransport {
-    private(set) var sent: [HTTPRequest] = []
-
-    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        sent.append(request)
-        throw TransportError(.unreachable, underlying: "no answer in this test")
-    }
-}
+import TestSupport
 
 @Suite struct ClientLocalChecksTests {
     static let device = CMAuthenticator.DeviceDescription(manufacturer: "Test", osVersion: "1", appVersion: "1", appID: "test", languageCode: "en",
                                                           model: "Test", modelID: "test", platform: "Linux", appKey: "key")
 
-    static func client(_ transport: RecordingTransport, pinning: CMAuthenticatorClient.Pinning,
+    static func client(_ transport: InProcessTransport, pinning: CMAuthenticatorClient.Pinning,
                        now: @escaping @Sendable () -> Date = { Date() }) throws -> (CMAuthenticatorClient, DeviceRecords, String) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-checks-\(UUID().uuidString)").path
+        let path = try TemporaryDirectory("cm-checks").path
         let store = try SecureStore(directory: path)
         let client = try CMAuthenticatorClient(configuration: .init(baseURL: "https://cm.example/authenticator/v1.0", device: device, pinning: pinning,
                                                                     clock: now),
@@ -40,7 +31,7 @@ actor RecordingTransport: HTTPTransport {
     /// refresh is tried, fails here, and the cached pins stay in force.
     @Test(arguments: [Int64.min, Int64.max, -1, 1 << 62])
     func anAbsurdStoredPinTimeIsStaleNotATrap(fetchedAt: Int64) async throws {
-        let transport = RecordingTransport()
+        let transport = InProcessTransport()
         let (client, records, path) = try Self.client(transport, pinning: .enforced(listKey: nil))
         defer { try? FileManager.default.removeItem(atPath: path) }
         try records.updateDevice { record in
@@ -55,7 +46,7 @@ actor RecordingTransport: HTTPTransport {
     /// A broken clock (NaN, ±infinity, 1e300 s) trapped in `Int64(_:)`; it is clamped now.
     @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300])
     func aBrokenClockIsClamped(seconds: Double) async throws {
-        let transport = RecordingTransport()
+        let transport = InProcessTransport()
         let (client, records, path) = try Self.client(transport, pinning: .enforced(listKey: nil), now: { Date(timeIntervalSince1970: seconds) })
         defer { try? FileManager.default.removeItem(atPath: path) }
         try records.updateDevice { record in
@@ -67,17 +58,15 @@ actor RecordingTransport: HTTPTransport {
 
     /// §2: the SMS code is refused before anything is sent when it is not 4–10 digits.
     @Test func aMalformedSMSCodeIsRefusedBeforeSending() async throws {
-        let transport = RecordingTransport()
+        let transport = InProcessTransport()
         let (client, records, path) = try Self.client(transport, pinning: .disabledTransportCannotPin)
         defer { try? FileManager.default.removeItem(atPath: path) }
         try records.updateDevice { $0.deviceID = "device-1" }
         for code in ["", "123", "12a45", " 12345", "12345\n", "12345678901", "١٢٣٤٥"] {
-            let error = await #expect(throws: CMClientError.self) { try await client.verify(code: code) }
-            #expect(error?.reason == .invalidInput, "\(code.debugDescription): \(String(describing: error))")
+            await expectError(CMClientError.self, code: .invalidInput, "\(code.debugDescription)") { try await client.verify(code: code) }
         }
         #expect(await transport.sent.isEmpty)
-        let failure = await #expect(throws: CMClientError.self) { try await client.verify(code: "12345") }
-        #expect(failure?.reason == .transport)
+        await expectError(CMClientError.self, code: .transport) { try await client.verify(code: "12345") }
         #expect(await transport.sent.count == 1)
     }
 }

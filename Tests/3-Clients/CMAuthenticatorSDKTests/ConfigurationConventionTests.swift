@@ -12,6 +12,7 @@ import Foundation
 import ProtocolSupport
 import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct CMConfigurationConventionTests {
     /// Keeps every log line.
@@ -23,9 +24,9 @@ import Testing
     }
 
     /// A client over `transport` with a registered device and one linked environment.
-    static func client(_ transport: RecordingTransport, clock: @escaping @Sendable () -> Date = { Date() },
+    static func client(_ transport: InProcessTransport, clock: @escaping @Sendable () -> Date = { Date() },
                        logger: Logger? = nil) throws -> CMAuthenticatorClient {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-convention-\(UUID().uuidString)").path
+        let path = try TemporaryDirectory("cm-convention").appending("store")
         let store = try SecureStore(directory: path)
         let configuration = CMAuthenticatorClient.Configuration(baseURL: "https://cm.example/authenticator/v1.0", device: ClientLocalChecksTests.device,
                                                                 pinning: .disabledTransportCannotPin, clock: clock, logger: logger)
@@ -48,12 +49,12 @@ import Testing
 
     /// The URL policy is checked on the configured base URL when the client is made.
     @Test func aPlainHTTPBaseURLIsRefusedUnlessLoopbackIsAllowed() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-convention-\(UUID().uuidString)").path
+        let path = try TemporaryDirectory("cm-convention").appending("store")
         let store = try SecureStore(directory: path)
         var configuration = CMAuthenticatorClient.Configuration(baseURL: "http://127.0.0.1:9/cm", device: ClientLocalChecksTests.device)
-        #expect(throws: CMClientError(.invalidInput, "")) { try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(RecordingTransport())) }
+        expectError(CMClientError.self, code: .invalidInput) { try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport())) }
         configuration.urlPolicy = .insecureAllowingPlainHTTPToLoopback
-        _ = try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(RecordingTransport()))
+        _ = try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport()))
     }
 
     /// The bearer token is dated with the configured clock: two clients with the same fixed
@@ -61,7 +62,7 @@ import Testing
     @Test func theConfiguredClockDatesTheBearerToken() async throws {
         var tokens: [String] = []
         for seconds in [1_700_000_000.0, 1_700_000_000.0, 1_700_000_600.0] {
-            let transport = RecordingTransport()
+            let transport = InProcessTransport()
             let client = try Self.client(transport, clock: { Date(timeIntervalSince1970: seconds) })
             await #expect(throws: CMClientError.self) { try await client.unregisterEnvironment(id: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b") }
             tokens.append(try #require(await transport.sent.first?.header("Authorization")))
@@ -72,7 +73,7 @@ import Testing
     /// The configured logger sees the environment request; its bearer token is masked at `.debug`.
     @Test func loggerRedactsTheBearerToken() async throws {
         let capture = Capture()
-        let transport = RecordingTransport()
+        let transport = InProcessTransport()
         let client = try Self.client(transport, logger: Logger(level: .debug, sink: capture))
         await #expect(throws: CMClientError.self) { try await client.unregisterEnvironment(id: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b") }
         let bearer = try #require(await transport.sent.first?.header("Authorization"))

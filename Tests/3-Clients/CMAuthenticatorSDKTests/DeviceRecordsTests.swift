@@ -8,11 +8,13 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct DeviceRecordsTests {
     static func withRecords(_ body: (DeviceRecords, String) throws -> Void) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-records-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = try TemporaryDirectory("cm-records")
+        defer { temporary.remove() }
+        let path = temporary.appending("store")
         try body(DeviceRecords(store: SecureStore(directory: path)), path)
     }
 
@@ -41,8 +43,9 @@ import Testing
     /// Two stores on one directory (two processes): a pin refresher and a status updater, each
     /// 50 times, interleaved; every change of both survives.
     @Test func concurrentDeviceUpdatesKeepBothFields() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-records-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = try TemporaryDirectory("cm-records")
+        defer { temporary.remove() }
+        let path = temporary.appending("store")
         _ = try SecureStore(directory: path)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -23,8 +23,9 @@ import TestSupport
     }
 
     @Test func theSecretIsStoredOutsideTheJSON() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-secret-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = try TemporaryDirectory("cm-secret")
+        defer { temporary.remove() }
+        let path = temporary.appending("store")
         let store = try SecureStore(directory: path)
         let records = DeviceRecords(store: store)
         let environment = CMAuthenticator.Environment(id: Self.id, secret: .init(rawRepresentation: SecretBytes(Self.secret)))
@@ -37,8 +38,9 @@ import TestSupport
     }
 
     @Test func anOldFormatRecordStillReadsAndMigratesOnSave() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-secret-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = try TemporaryDirectory("cm-secret")
+        defer { temporary.remove() }
+        let path = temporary.appending("store")
         let store = try SecureStore(directory: path)
         let old = Array(#"{"id":"\#(Self.id)","secretBase64":"\#(Base64.encode(Self.secret))","name":"Bank"}"#.utf8)
         #expect(Self.secretInJSON(old))   // what every record held before

@@ -13,6 +13,7 @@ import MPin
 import ProtocolSupport
 import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct MPinConfigurationConventionTests {
     /// A random source that always fails.
@@ -29,8 +30,8 @@ import Testing
     }
 
     /// A client over `transport` with a planted registered user (4-digit PIN 1234).
-    static func client(random: any RandomSource & Sendable, transport: HookTransport) async throws -> (MPinClient, MPinUser) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-convention-\(UUID().uuidString)").path
+    static func client(random: any RandomSource & Sendable, transport: InProcessTransport) async throws -> (MPinClient, MPinUser) {
+        let path = try TemporaryDirectory("mpin-convention").appending("store")
         let store = try SecureStore(directory: path)
         let client = MPinClient(configuration: MPinClient.Configuration(random: random), store: store, transport: .single(transport))
         await client.setBackend(LocalChecksBeforeSendingTests.backend, settings: try LocalChecksBeforeSendingTests.settings())
@@ -50,9 +51,9 @@ import Testing
     @Test func seededRandomSourceMakesPassOneReproducible() async throws {
         var bodies: [[UInt8]] = []
         for _ in 0..<2 {
-            let transport = HookTransport()
+            let transport = InProcessTransport()
             let (client, user) = try await Self.client(random: SeededRandomSource(seed: 5), transport: transport)
-            await #expect(throws: MPinError(.transport, "")) { try await client.authenticate(user, pin: MPin.PIN(1234), accessCode: nil) }
+            await expectError(MPinError.self, code: .transport) { try await client.authenticate(user, pin: MPin.PIN(1234), accessCode: nil) }
             let pass1 = try #require(await transport.sent.first)
             #expect(pass1.path.hasSuffix("pass1"))
             bodies.append(try #require(pass1.body))
@@ -62,9 +63,9 @@ import Testing
 
     /// A configured source that fails is what fails: pass 1 is never sent.
     @Test func failingRandomSourceStopsPassOneBeforeItIsSent() async throws {
-        let transport = HookTransport()
+        let transport = InProcessTransport()
         let (client, user) = try await Self.client(random: RefusingRandomSource(), transport: transport)
-        await #expect(throws: MPinError(.crypto, "")) { try await client.authenticate(user, pin: MPin.PIN(1234), accessCode: nil) }
+        await expectError(MPinError.self, code: .crypto) { try await client.authenticate(user, pin: MPin.PIN(1234), accessCode: nil) }
         #expect(await transport.sent.isEmpty)
     }
 
@@ -75,8 +76,8 @@ import Testing
         let secret = "Bearer s3cret-9d8c7b6a"
         let configuration = MPinClient.Configuration(customHeaders: [HTTPHeader("Authorization", secret)], logger: Logger(level: .debug, sink: capture))
         let settings = #"{"registerURL":"/rps/user","signatureURL":"/rps/signature","certivoxURL":"https://dta.example/v3/","mpinAuthServerURL":"/rps","authenticateURL":"/rps/authenticate","usePermits":false}"#
-        let transport = HookTransport { _ in HTTPResponse(status: 200, body: Array(settings.utf8)) }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-convention-\(UUID().uuidString)").path
+        let transport = InProcessTransport { _ in HTTPResponse(status: 200, body: Array(settings.utf8)) }
+        let path = try TemporaryDirectory("mpin-convention").appending("store")
         let client = MPinClient(configuration: configuration, store: try SecureStore(directory: path), transport: .single(transport))
         try await client.setBackend("https://mfa.example")
         #expect(await transport.sent.first?.header("Authorization") == secret)

@@ -14,20 +14,7 @@ import MPin
 import ProtocolSupport
 import SecureStore
 import Testing
-
-/// A transport that answers through `handler` and keeps every request.
-actor HookTransport: HTTPTransport {
-    private(set) var sent: [HTTPRequest] = []
-    let handler: @Sendable (HTTPRequest) async -> HTTPResponse?
-
-    init(_ handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse? = { _ in nil }) { self.handler = handler }
-
-    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        sent.append(request)
-        guard let response = await handler(request) else { throw TransportError(.unreachable, underlying: "no answer in this test") }
-        return response
-    }
-}
+import TestSupport
 
 @Suite struct LocalChecksBeforeSendingTests {
     static let backend = "https://mfa.example"
@@ -39,8 +26,8 @@ actor HookTransport: HTTPTransport {
         return try MPinPlatform.ClientSettings(responseBody: Array(json.utf8), backend: backend)
     }
 
-    static func client(_ transport: HookTransport) throws -> (MPinClient, SecureStore) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-local-\(UUID().uuidString)").path
+    static func client(_ transport: InProcessTransport) throws -> (MPinClient, SecureStore) {
+        let path = try TemporaryDirectory("mpin-local").appending("store")
         let store = try SecureStore(directory: path)
         return (MPinClient(store: store, transport: .single(transport)), store)
     }
@@ -73,35 +60,35 @@ actor HookTransport: HTTPTransport {
     /// mpin.md §3, §6: a five-digit PIN for a four-digit user is refused before pass 1, by
     /// every verb that authenticates; nothing is sent and no failure is counted.
     @Test func aPINLongerThanTheUsersIsRefusedBeforeAnyRequest() async throws {
-        let transport = HookTransport()
+        let transport = InProcessTransport()
         let (client, store) = try Self.client(transport)
         await client.setBackend(Self.backend, settings: try Self.settings())
         let user = try Self.plant(store, state: .registered, pinLength: 4)
         let tooLong = try #require(MPin.PIN(decimal: "12345"))
-        await #expect(throws: MPinError(.invalidInput, "")) { try await client.authenticate(user, pin: tooLong, accessCode: "7dae7a5c") }
-        await #expect(throws: MPinError(.invalidInput, "")) { _ = try await client.generateRegistrationCode(for: user, pin: tooLong) }
-        await #expect(throws: MPinError(.invalidInput, "")) { _ = try await client.generateOTP(for: user, pin: tooLong) }
-        await #expect(throws: MPinError(.invalidInput, "")) { try await client.startSigningRegistration(for: user, pin: tooLong) }
+        await expectError(MPinError.self, code: .invalidInput) { try await client.authenticate(user, pin: tooLong, accessCode: "7dae7a5c") }
+        await expectError(MPinError.self, code: .invalidInput) { _ = try await client.generateRegistrationCode(for: user, pin: tooLong) }
+        await expectError(MPinError.self, code: .invalidInput) { _ = try await client.generateOTP(for: user, pin: tooLong) }
+        await expectError(MPinError.self, code: .invalidInput) { try await client.startSigningRegistration(for: user, pin: tooLong) }
         // A PIN made from an integer has no digit count: its value must still fit four digits.
-        await #expect(throws: MPinError(.invalidInput, "")) { try await client.authenticate(user, pin: MPin.PIN(10_000), accessCode: nil) }
+        await expectError(MPinError.self, code: .invalidInput) { try await client.authenticate(user, pin: MPin.PIN(10_000), accessCode: nil) }
         #expect(await transport.sent.isEmpty)
         #expect(try await client.user(id: user.identity)?.failedAuthentications == 0)
         // A PIN that fits is sent (and fails here only because nothing answers).
-        await #expect(throws: MPinError(.transport, "")) { try await client.authenticate(user, pin: MPin.PIN(9_999), accessCode: nil) }
+        await expectError(MPinError.self, code: .transport) { try await client.authenticate(user, pin: MPin.PIN(9_999), accessCode: nil) }
         #expect(await transport.sent.count == 1)
     }
 
     /// finishRegistration refuses a PIN that does not fit its own PIN length, and PIN lengths
     /// that are not 1–9, keeping the pending client secret for the next try.
     @Test func finishRegistrationRefusesMisfitPINsAndKeepsTheClientSecret() async throws {
-        let (client, store) = try Self.client(HookTransport())
+        let (client, store) = try Self.client(InProcessTransport())
         await client.setBackend(Self.backend, settings: try Self.settings())
         let user = try Self.plant(store, state: .activated, pinLength: 0)
         let fiveDigits = try #require(MPin.PIN(decimal: "12345"))
         let threeDigits = try #require(MPin.PIN(decimal: "012"))
         for (pin, length) in [(fiveDigits, 4), (threeDigits, 4), (fiveDigits, 0), (fiveDigits, -5), (fiveDigits, Int.max), (fiveDigits, Int.min),
                               (fiveDigits, 10)] {
-            await #expect(throws: MPinError(.invalidInput, "")) { _ = try await client.finishRegistration(for: user, pin: pin, pinLength: length) }
+            await expectError(MPinError.self, code: .invalidInput) { _ = try await client.finishRegistration(for: user, pin: pin, pinLength: length) }
         }
         let kept = try #require(try UserRecords(store: store).read(identity: user.identity, backend: user.backend))
         #expect(kept.state == .activated && kept.secrets.pendingClientSecret != nil && kept.pinLength == 0)
@@ -113,10 +100,10 @@ actor HookTransport: HTTPTransport {
     /// inside the transport) stays deleted: the step fails instead of writing its stale copy back.
     @Test func confirmRegistrationDoesNotBringBackAUserDeletedMeanwhile() async throws {
         let share = try Self.clientSecret().rawRepresentation.withUnsafeBytes { Hex.encode($0) }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-local-\(UUID().uuidString)").path
+        let directory = try TemporaryDirectory("mpin-local").appending("store")
         let store = try SecureStore(directory: directory)
         let name = UserRecords.recordName(identity: "alice@example.com", backend: Self.backend)
-        let transport = HookTransport { request in
+        let transport = InProcessTransport { request in
             if request.path.contains("rps/signature/") {
                 try? SecureStore(directory: directory).remove(name)   // the other process deletes the user
                 return HTTPResponse(status: 200, headers: [], body: Array(#"{"clientSecretShare":"\#(share)","params":"app_id=1"}"#.utf8))
@@ -126,7 +113,7 @@ actor HookTransport: HTTPTransport {
         let client = MPinClient(store: store, transport: .single(transport))
         await client.setBackend(Self.backend, settings: try Self.settings())
         let user = try Self.plant(store, state: .startedRegistration, pinLength: 0)
-        await #expect(throws: MPinError(.flowError, "")) { _ = try await client.confirmRegistration(for: user) }
+        await expectError(MPinError.self, code: .flowError) { _ = try await client.confirmRegistration(for: user) }
         #expect(await transport.sent.count == 2)
         #expect(try UserRecords(store: store).read(identity: user.identity, backend: user.backend) == nil)
     }
@@ -136,7 +123,7 @@ actor HookTransport: HTTPTransport {
     @Test(arguments: [(Int.max, Int.max), (-7, 1), (Int.min, 1)])
     func aStoredFailureCountNeverOverflows(stored: Int, expected: Int) async throws {
         let y = String(repeating: "01", count: 32)
-        let transport = HookTransport { request in
+        let transport = InProcessTransport { request in
             if request.path.hasSuffix("pass1") { return HTTPResponse(status: 200, headers: [], body: Array(#"{"y":"\#(y)"}"#.utf8)) }
             if request.path.hasSuffix("pass2") { return HTTPResponse(status: 200, headers: [], body: Array(#"{"authOTT":"0a0b"}"#.utf8)) }
             return HTTPResponse(status: 401, headers: [], body: [])   // authenticate: a wrong PIN
@@ -156,8 +143,8 @@ actor HookTransport: HTTPTransport {
     /// MIRACL Trust (mpin.md §7.3): the same rule before pass 1, the quick code and the signing
     /// session's first request.
     @Test func miraclTrustRefusesAMisfitPINBeforeAnyRequest() async throws {
-        let transport = HookTransport()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-local-\(UUID().uuidString)").path
+        let transport = InProcessTransport()
+        let path = try TemporaryDirectory("mpin-local").appending("store")
         let store = try SecureStore(directory: path)
         let client = MPinClient(configuration: MPinClient.Configuration(platform: .trust(projectID: "p-1")), store: store, transport: .single(transport))
         await client.setBackend(Self.backend, settings: try Self.settings())
@@ -172,12 +159,12 @@ actor HookTransport: HTTPTransport {
             record?.secrets.signingDTAs = "dtas"
         }
         let tooLong = try #require(MPin.PIN(decimal: "123456"))
-        await #expect(throws: MPinError(.invalidInput, "")) { try await client.authenticate(user, pin: tooLong, accessCode: "ac-1") }
-        await #expect(throws: MPinError(.invalidInput, "")) { _ = try await client.authenticationJWT(for: user, pin: tooLong) }
-        await #expect(throws: MPinError(.invalidInput, "")) { _ = try await client.generateRegistrationCode(for: user, pin: tooLong) }
-        await #expect(throws: MPinError(.invalidInput, "")) { _ = try await client.completeSigningSession(id: "s-1", for: user, pin: tooLong) }
+        await expectError(MPinError.self, code: .invalidInput) { try await client.authenticate(user, pin: tooLong, accessCode: "ac-1") }
+        await expectError(MPinError.self, code: .invalidInput) { _ = try await client.authenticationJWT(for: user, pin: tooLong) }
+        await expectError(MPinError.self, code: .invalidInput) { _ = try await client.generateRegistrationCode(for: user, pin: tooLong) }
+        await expectError(MPinError.self, code: .invalidInput) { _ = try await client.completeSigningSession(id: "s-1", for: user, pin: tooLong) }
         #expect(await transport.sent.isEmpty)
-        await #expect(throws: MPinError(.transport, "")) { try await client.authenticate(user, pin: MPin.PIN(1234), accessCode: nil) }
+        await expectError(MPinError.self, code: .transport) { try await client.authenticate(user, pin: MPin.PIN(1234), accessCode: nil) }
         #expect(await transport.sent.count == 1)
     }
 

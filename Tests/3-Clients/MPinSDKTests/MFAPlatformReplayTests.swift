@@ -23,7 +23,7 @@ struct MFAPlatformReplayTests {
     static let unusable = [32: "PUT /rps/user with an empty userId (answered 400): MPinClient refuses an empty identity before sending"]
 
     static func store() throws -> SecureStore {
-        try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("mpin-replay-\(UUID().uuidString)").path)
+        try makeTemporaryStore("mpin-replay")
     }
 
     @Test func everyExchangeIsReplayed() async throws {
@@ -34,7 +34,7 @@ struct MFAPlatformReplayTests {
         var n = 0
 
         // @InitNoCID, @Init: without X-MIRACL-CID the platform answers 406.
-        await #expect(throws: MPinError(.server, "")) { try await client.setBackend(Self.api) }
+        await expectError(MPinError.self, code: .server) { try await client.setBackend(Self.api) }
         await client.setClientID("nfoztuxb5dpn4")
         try await client.setBackend(Self.api)
         n = await recording.expectSent([0, 1], from: n)
@@ -55,15 +55,15 @@ struct MFAPlatformReplayTests {
         // active backend stays.
         let other = try await client.testBackend("https://m-pindemo.certivox.org")
         #expect(other.usePermits && other.authServerURL == "https://m-pindemo.certivox.org/mpin")
-        await #expect(throws: MPinError(.transport, "")) { try await client.testBackend("https://blabla.certivox.org") }
-        await #expect(throws: MPinError(.transport, "")) { try await client.setBackend("https://blabla.certivox.org") }
+        await expectError(MPinError.self, code: .transport) { try await client.testBackend("https://blabla.certivox.org") }
+        await expectError(MPinError.self, code: .transport) { try await client.setBackend("https://blabla.certivox.org") }
         #expect(await client.backend == Self.api)
         try await client.setBackend(Self.api)
         n = await recording.expectSent([6, 7, 8, 9], from: n)
 
         // @Users: registration without an access code is refused (400); eleven users start.
         let refused = try await client.makeUser(identity: "testUser1@example.com")
-        await #expect(throws: MPinError(.server, "")) { _ = try await client.startRegistration(for: refused, accessCode: nil) }
+        await expectError(MPinError.self, code: .server) { _ = try await client.startRegistration(for: refused, accessCode: nil) }
         let code11 = try await client.accessCode(authorizationURL: entries[11].request.url)
         let identities = ["testUser1@example.com"] + (0...9).map { "testUser00\($0)@example.com" }
         for identity in identities {
@@ -89,7 +89,7 @@ struct MFAPlatformReplayTests {
         await secondDevice.setBackend(Self.api, settings: try #require(await client.settings))
         _ = try await secondDevice.startRegistration(for: try await secondDevice.makeUser(identity: "testUser1@example.com"), accessCode: code23,
                                                      pushToken: "test")
-        await #expect(throws: MPinError(.invalidInput, "")) { _ = try await client.makeUser(identity: "") }
+        await expectError(MPinError.self, code: .invalidInput) { _ = try await client.makeUser(identity: "") }
         _ = try await client.startRegistration(for: try await client.makeUser(identity: "testUser3@example.com"), accessCode: code23)
         let user4 = try await client.startRegistration(for: try await client.makeUser(identity: "testUser4@example.com"), accessCode: code23)
         #expect(try await client.confirmRegistration(for: user4).state == .activated)
@@ -113,7 +113,7 @@ struct MFAPlatformReplayTests {
         try await client.authenticate(user1, pin: pin, accessCode: code50)
         #expect(try await client.user(id: user1.identity)?.failedAuthentications == 0)
         try await client.prepareAuthentication(for: user1, accessCode: "1234")
-        await #expect(throws: MPinError(.invalidAccessCode, "")) { try await client.authenticate(user1, pin: pin, accessCode: "1234") }
+        await expectError(MPinError.self, code: .invalidAccessCode) { try await client.authenticate(user1, pin: pin, accessCode: "1234") }
         n = await recording.expectSent(Array(50...61), from: n)
         let code62 = try await client.accessCode(authorizationURL: entries[62].request.url)
         try await client.prepareAuthentication(for: user1, accessCode: code62)
@@ -125,14 +125,14 @@ struct MFAPlatformReplayTests {
         }
         let blocked = try #require(try await client.user(id: user1.identity))
         #expect(blocked.state == .blocked && blocked.failedAuthentications == 3)
-        await #expect(throws: MPinError(.flowError, "")) { try await client.authenticate(blocked, pin: pin, accessCode: code62) }
+        await expectError(MPinError.self, code: .flowError) { try await client.authenticate(blocked, pin: pin, accessCode: code62) }
         n = await recording.expectSent(Array(62...72), from: n)
 
         // @TrustedDomains: a URL outside them is refused before sending; the whole flow inside.
         await client.addTrustedDomain("mpin.io")
         await client.addTrustedDomain("miracl.net")
-        await #expect(throws: MPinError(.untrustedDomain, "")) { _ = try await client.serviceDetails(for: "https://mcl.example.com#x") }
-        await #expect(throws: MPinError(.untrustedDomain, "")) { _ = try await client.serviceDetails(for: "http://mcl.dev.mpin.io#x") }
+        await expectError(MPinError.self, code: .untrustedDomain) { _ = try await client.serviceDetails(for: "https://mcl.example.com#x") }
+        await expectError(MPinError.self, code: .untrustedDomain) { _ = try await client.serviceDetails(for: "http://mcl.dev.mpin.io#x") }
         _ = try await client.serviceDetails(for: "https://mcl.dev.mpin.io#275889c0a07f4490b192c7afdeb4c194")
         let code74 = try await client.accessCode(authorizationURL: entries[74].request.url)
         _ = try await client.sessionDetails(accessCode: code74)
@@ -151,7 +151,7 @@ struct MFAPlatformReplayTests {
         try await client.setBackend(Self.api)
         let code86 = try await client.accessCode(authorizationURL: entries[86].request.url)
         let misc2 = try await client.startRegistration(for: try await client.makeUser(identity: "misc2@example.com"), accessCode: code86)
-        await #expect(throws: MPinError(.transport, "")) { _ = try await client.confirmRegistration(for: misc2) }
+        await expectError(MPinError.self, code: .transport) { _ = try await client.confirmRegistration(for: misc2) }
         #expect(try await client.user(id: misc2.identity)?.state == .startedRegistration)
         n = await recording.expectSent([85, 86, 87, 88], from: n, unrecorded: 1)
         let code89 = try await client.accessCode(authorizationURL: entries[89].request.url)
@@ -162,7 +162,7 @@ struct MFAPlatformReplayTests {
         n = await recording.expectSent(Array(89...94), from: n)
         for first in [95, 98, 101] {
             let code = try await client.accessCode(authorizationURL: entries[first].request.url)
-            await #expect(throws: MPinError(.transport, "")) { try await client.authenticate(misc3, pin: pin, accessCode: code) }
+            await expectError(MPinError.self, code: .transport) { try await client.authenticate(misc3, pin: pin, accessCode: code) }
             n = await recording.expectSent(Array(first...first + 2), from: n, unrecorded: 1)
         }
         #expect(await recording.replay.remaining == 0)

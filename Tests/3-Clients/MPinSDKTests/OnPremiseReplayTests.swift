@@ -36,7 +36,7 @@ struct OnPremiseReplayTests {
         // The lab server spoke plain HTTP; the recordings are of 11 October 2016 (day 17085).
         let configuration = MPinClient.Configuration(urlPolicy: .insecureAllowingPlainHTTPForReplayTests,
                                                      clock: { Date(timeIntervalSince1970: 1_476_194_300) })
-        let store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("mpin-onprem-\(UUID().uuidString)").path)
+        let store = try makeTemporaryStore("mpin-onprem")
         let client = MPinClient(configuration: configuration, store: store, transport: recording.transport)
         let pin = try #require(MPin.PIN(decimal: "1234"))
         var n = 0
@@ -46,8 +46,8 @@ struct OnPremiseReplayTests {
         #expect(settings.usePermits && settings.authServerURL == Self.backend + "/rps" && settings.authenticateURL == Self.backend + "/mpinAuthenticate")
         #expect(settings.mobileAuthenticateURL == Self.backend + "/rps/authenticate" && settings.certivoxURL == "https://mpinapi-qa.certivox.org/v3/")
         _ = try await client.testBackend("https://m-pindemo.certivox.org")
-        await #expect(throws: MPinError(.transport, "")) { try await client.testBackend("https://blabla.certivox.org") }
-        await #expect(throws: MPinError(.transport, "")) { try await client.setBackend("https://blabla.certivox.org") }
+        await expectError(MPinError.self, code: .transport) { try await client.testBackend("https://blabla.certivox.org") }
+        await expectError(MPinError.self, code: .transport) { try await client.setBackend("https://blabla.certivox.org") }
         try await client.setBackend(Self.backend)
         n = await recording.expectSent([0, 1, 2, 3, 4], from: n)
 
@@ -70,7 +70,7 @@ struct OnPremiseReplayTests {
         }
         _ = try await register()
         _ = try await client.startRegistration(for: try await fresh(), accessCode: nil)
-        await #expect(throws: MPinError(.invalidInput, "")) { _ = try await client.makeUser(identity: "") }
+        await expectError(MPinError.self, code: .invalidInput) { _ = try await client.makeUser(identity: "") }
         _ = try await register()
         n = await recording.expectSent(Array(18...21) + [23, 24, 25], from: n)
 
@@ -112,8 +112,8 @@ struct OnPremiseReplayTests {
         n = await recording.expectSent([68, 69, 70, 72, 73, 74, 75, 76, 79], from: n, echoedMPinResponse: true)
         user = try await register()
         try await client.prepareAuthentication(for: user, accessCode: "6419791")
-        await #expect(throws: MPinError(.invalidAccessCode, "")) { try await client.authenticate(user, pin: pin, accessCode: "6419791") }
-        await #expect(throws: MPinError(.invalidAccessCode, "")) { try await client.authenticate(user, pin: MPin.PIN(1233), accessCode: "6419791") }
+        await expectError(MPinError.self, code: .invalidAccessCode) { try await client.authenticate(user, pin: pin, accessCode: "6419791") }
+        await expectError(MPinError.self, code: .invalidAccessCode) { try await client.authenticate(user, pin: MPin.PIN(1233), accessCode: "6419791") }
         await #expect(throws: MPinError(.incorrectPIN, "")) { try await client.authenticate(user, pin: MPin.PIN(1235), accessCode: "6418791") }
         n = await recording.expectSent([81, 82, 83, 85, 86, 87] + Array(88...96), from: n, echoedMPinResponse: true)
 

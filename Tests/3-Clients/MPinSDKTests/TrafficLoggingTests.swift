@@ -12,6 +12,7 @@ import MPin
 import ProtocolSupport
 import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct TrafficLoggingTests {
     final class Capture: LogSink, @unchecked Sendable {
@@ -49,7 +50,7 @@ import Testing
             .init(.get, "rps/signature/" + mpinID, response: ok(#"{"clientSecretShare":"\#(share1)","params":"app_id=a1&expires=1900000000"}"#)),
             .init(.get, "clientSecret", response: ok(#"{"clientSecret":"\#(share2)","message":"OK","version":"3"}"#)),
         ])
-        let store = try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("mpin-log-\(UUID().uuidString)").path)
+        let store = try makeTemporaryStore("mpin-log")
         let client = MPinClient(store: store, transport: .single(LoggingTransport(replay, logger: logger)))
         try await client.setBackend("https://api.example.com")
         var user = try await client.makeUser(identity: "alice@example.com")

@@ -9,6 +9,7 @@ import MPinSDK
 import MPinPlatform
 import ProtocolSupport
 import Testing
+import TestSupport
 
 @Suite struct TrustJWTClaimsTests {
     static let issuer = "https://api.mpin.io"
@@ -73,11 +74,6 @@ import Testing
         ("missing aud", claims(aud: nil), .invalidArgument),
     ])
     func refused(_ what: String, _ claims: String, _ code: ProtocolError.Code) throws {
-        do {
-            try verify(claims)
-            Issue.record("\(what): accepted")
-        } catch let error as ProtocolError {
-            #expect(error.code == code, "\(what): \(error)")
-        }
+        expectError(code: code, "\(what)") { try verify(claims) }
     }
 }

@@ -46,8 +46,9 @@ import TestSupport
     }
 
     @Test func theSecretsAreStoredOutsideTheJSON() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-secrets-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = try TemporaryDirectory("mpin-secrets")
+        defer { temporary.remove() }
+        let path = temporary.appending("store")
         let store = try SecureStore(directory: path)
         let records = UserRecords(store: store)
         try records.write(Self.record())
@@ -60,8 +61,9 @@ import TestSupport
 
     /// The old form: the same record with the secrets as JSON members (points in hex).
     @Test func anOldFormatRecordStillReadsAndMigratesOnWrite() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-secrets-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = try TemporaryDirectory("mpin-secrets")
+        defer { temporary.remove() }
+        let path = temporary.appending("store")
         let store = try SecureStore(directory: path)
         var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.record())) as? [String: Any])
         var secrets = try #require(object["secrets"] as? [String: Any])

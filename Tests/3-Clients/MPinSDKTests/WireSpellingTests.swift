@@ -11,6 +11,7 @@ import MPin
 import ProtocolSupport
 import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct WireSpellingTests {
     static func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
@@ -18,7 +19,7 @@ import Testing
     }
 
     static func store() throws -> SecureStore {
-        try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("mpin-spelling-\(UUID().uuidString)").path)
+        try makeTemporaryStore("mpin-spelling")
     }
 
     static func ok(_ json: String) -> HTTPResponse {
@@ -88,7 +89,7 @@ import Testing
         let client = MPinClient(configuration: MPinClient.Configuration(platform: .trust(projectID: "p1")), store: try Self.store(), transport: .single(replay))
         try await client.setBackend(api)
         let user = try await client.makeUser(identity: "alice@example.com")
-        await #expect(throws: MPinError(.invalidResponse, "")) {
+        await expectError(MPinError.self, code: .invalidResponse) {
             _ = try await client.startRegistration(for: user, accessCode: nil, registrationCode: "act-token")
         }
         await #expect(throws: MPinError.self) { _ = try await client.confirmRegistration(for: user) }
@@ -107,7 +108,7 @@ import Testing
 /// on authenticate. Asserted on the wire, not only in the body builders.
 @Suite struct RegistrationCodePurposeOnTheWireTests {
     @Test func regCodeTravelsAsPassOneScopeAndAsWam() async throws {
-        let transport = HookTransport { request in
+        let transport = InProcessTransport { request in
             switch request.path.split(separator: "/").last.map(String.init) ?? "" {
             case "pass1": return WireSpellingTests.ok(#"{"y":"\#(String(repeating: "11", count: 32))"}"#)
             case "pass2": return WireSpellingTests.ok(#"{"authOTT":"a1b2c3"}"#)

@@ -8,6 +8,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 @testable import PKCS11
 
 extension SoftHSMSuite {
@@ -33,7 +34,7 @@ extension SoftHSMSuite {
 
         /// A temporary parent directory with a 0600 PIN file in it.
         func workspace() throws -> (parent: String, pinFile: String) {
-            let parent = FileManager.default.temporaryDirectory.path + "/mfa-keys-safety-" + UUID().uuidString
+            let parent = try TemporaryDirectory("mfa-keys-safety").path
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             let pinFile = parent + "/pin"
             try "1234\n".write(toFile: pinFile, atomically: true, encoding: .utf8)

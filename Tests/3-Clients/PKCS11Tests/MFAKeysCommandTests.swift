@@ -8,6 +8,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 @testable import PKCS11
 
 extension SoftHSMSuite {
@@ -43,8 +44,9 @@ extension SoftHSMSuite {
         @Test func aTokenKeyedPowerAuthStoreDoesNotOpenBesideAnotherToken() throws {
             let first = try SoftHSMToken()
             first.activate()
-            let parent = FileManager.default.temporaryDirectory.path + "/mfa-keys-" + UUID().uuidString
-            defer { try? FileManager.default.removeItem(atPath: parent) }
+            let temporary = try TemporaryDirectory("mfa-keys")
+            defer { temporary.remove() }
+            let parent = temporary.appending("store")
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             let pinFile = parent + "/pin"
             try "1234\n".write(toFile: pinFile, atomically: true, encoding: .utf8)

@@ -6,14 +6,15 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 @testable import PKCS11
 
 extension SoftHSMSuite {
     @Suite struct PKCS11KeyProviderTests {
         let pin = SecretBytes(Array("1234".utf8))
 
-        func temporaryDirectory() -> String {
-            FileManager.default.temporaryDirectory.path + "/pkcs11-store-" + UUID().uuidString
+        func temporaryDirectory() throws -> String {
+            try TemporaryDirectory("pkcs11-store").appending("store")
         }
 
         /// Every file of the store, by name.
@@ -28,7 +29,7 @@ extension SoftHSMSuite {
         @Test func storeRoundTripsWithAKeyInTheToken() throws {
             let token = try SoftHSMToken()
             token.activate()
-            let directory = temporaryDirectory()
+            let directory = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin)
 
@@ -46,8 +47,8 @@ extension SoftHSMSuite {
         @Test func storeCopiedToAnotherTokenIsRefused() throws {
             let first = try SoftHSMToken()
             first.activate()
-            let directory = temporaryDirectory()
-            let copy = temporaryDirectory()
+            let directory = try temporaryDirectory()
+            let copy = try temporaryDirectory()
             defer {
                 try? FileManager.default.removeItem(atPath: directory)
                 try? FileManager.default.removeItem(atPath: copy)
@@ -61,8 +62,7 @@ extension SoftHSMSuite {
             let second = try SoftHSMToken()
             second.activate()
             let provider = try PKCS11KeyProvider(uri: second.uri(), pin: pin)
-            let error = #expect(throws: SecureStoreError.self) { try SecureStore(directory: copy, keyProvider: provider) }
-            #expect(error?.kind == .keyUnavailable)
+            let error = expectError(kind: .keyUnavailable) { try SecureStore(directory: copy, keyProvider: provider) }
             #expect(error?.reason.contains("no secret key labelled swiftmfa-store-key") == true)
             #expect(try snapshot(copy) == before)
 
@@ -77,21 +77,19 @@ extension SoftHSMSuite {
         @Test func createIfMissingFalseNeverCreatesAKey() throws {
             let token = try SoftHSMToken()
             token.activate()
-            let directory = temporaryDirectory()
+            let directory = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin, createIfMissing: false)
-            let error = #expect(throws: SecureStoreError.self) { try SecureStore(directory: directory, keyProvider: provider) }
-            #expect(error?.kind == .keyUnavailable)
+            expectError(kind: .keyUnavailable) { try SecureStore(directory: directory, keyProvider: provider) }
         }
 
         @Test func wrongPINFailsTheStoreWithTheReturnValueNamed() throws {
             let token = try SoftHSMToken()
             token.activate()
-            let directory = temporaryDirectory()
+            let directory = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let provider = try PKCS11KeyProvider(uri: token.uri(), pin: SecretBytes(Array("9999".utf8)))
-            let error = #expect(throws: SecureStoreError.self) { try SecureStore(directory: directory, keyProvider: provider) }
-            #expect(error?.kind == .keyUnavailable)
+            let error = expectError(kind: .keyUnavailable) { try SecureStore(directory: directory, keyProvider: provider) }
             #expect(error?.reason.contains("CKR_PIN_INCORRECT") == true)
             #expect(error?.reason.contains("9999") == false)  // the PIN never reaches an error
         }
@@ -99,7 +97,7 @@ extension SoftHSMSuite {
         @Test func pinSourceFileIsRead() throws {
             let token = try SoftHSMToken()
             token.activate()
-            let pinFile = temporaryDirectory() + ".pin"
+            let pinFile = try temporaryDirectory() + ".pin"
             defer { try? FileManager.default.removeItem(atPath: pinFile) }
             try "1234\n".write(toFile: pinFile, atomically: true, encoding: .utf8)
             let uri = try PKCS11URI("pkcs11:token=test?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)&x-swiftmfa-store=\(token.storeIdentifier)")

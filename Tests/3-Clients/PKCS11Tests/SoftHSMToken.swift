@@ -5,6 +5,7 @@
 
 import Foundation
 @testable import PKCS11
+import TestSupport
 
 enum SoftHSM {
     static let modulePath = "/usr/lib/softhsm/libsofthsm2.so"
@@ -27,7 +28,7 @@ final class SoftHSMToken {
     let storeIdentifier: PKCS11StoreIdentifier
 
     init(label: String = "test") throws {
-        let base = FileManager.default.temporaryDirectory.path + "/softhsm-" + UUID().uuidString
+        let base = try TemporaryDirectory("softhsm").appending("store")
         directory = base
         configuration = base + "/softhsm2.conf"
         self.label = label

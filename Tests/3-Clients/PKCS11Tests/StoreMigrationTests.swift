@@ -7,14 +7,15 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 @testable import PKCS11
 
 extension SoftHSMSuite {
     @Suite struct StoreMigrationTests {
         let pin = SecretBytes(Array("1234".utf8))
 
-        func temporaryDirectory() -> String {
-            FileManager.default.temporaryDirectory.path + "/migrate-" + UUID().uuidString + "/store"
+        func temporaryDirectory() throws -> String {
+            try TemporaryDirectory("migrate").appending("store")
         }
 
         /// `count` records with distinct contents, written under `provider`.
@@ -41,7 +42,7 @@ extension SoftHSMSuite {
         @Test func migrateFromTheKeyFileToATokenKeepsEveryRecord() throws {
             let token = try SoftHSMToken()
             token.activate()
-            let directory = temporaryDirectory()
+            let directory = try temporaryDirectory()
             let parent = (directory as NSString).deletingLastPathComponent
             defer { try? FileManager.default.removeItem(atPath: parent) }
             let records = try fill(directory, KeyFileProvider(), count: 12)
@@ -69,8 +70,8 @@ extension SoftHSMSuite {
         @Test func aMigratedStoreCopiedToAnotherTokenIsRefused() throws {
             let first = try SoftHSMToken()
             first.activate()
-            let directory = temporaryDirectory()
-            let copy = temporaryDirectory()
+            let directory = try temporaryDirectory()
+            let copy = try temporaryDirectory()
             defer {
                 try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent)
                 try? FileManager.default.removeItem(atPath: (copy as NSString).deletingLastPathComponent)
@@ -87,8 +88,7 @@ extension SoftHSMSuite {
             let recorded = try StoreProviderChoice.recorded(in: copy)
             guard case .pkcs11(let uri) = recorded else { Issue.record("not a pkcs11 store"); return }
             let provider = try PKCS11KeyProvider(uri: uri, pin: pin)
-            let error = #expect(throws: SecureStoreError.self) { try SecureStore(directory: copy, keyProvider: provider) }
-            #expect(error?.kind == .keyUnavailable)
+            expectError(kind: .keyUnavailable) { try SecureStore(directory: copy, keyProvider: provider) }
             let possessionError = #expect(throws: PKCS11Error.self) { try PKCS11PossessionKeySource(provider: provider).derive(instanceID: "default") }
             #expect(possessionError?.kind == .objectNotFound)
             #expect(possession.byteCount == 16)
@@ -106,7 +106,7 @@ extension SoftHSMSuite {
             #expect(!before.keyPresent)
             #expect(!(try provider.status().keyPresent))  // asking never creates the key
 
-            let directory = temporaryDirectory()
+            let directory = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent) }
             _ = try SecureStore(directory: directory, keyProvider: provider)
             #expect(try provider.status().keyPresent)
@@ -151,15 +151,15 @@ extension SoftHSMSuite {
     }
 
     @Test func theSettingFileRefusesAnythingButOnePrintableLine() throws {
-        let directory = FileManager.default.temporaryDirectory.path + "/settings-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("settings")
+        defer { temporary.remove() }
+        let directory = temporary.appending("store")
         #expect(try StoreSettings.provider(in: directory) == nil)
         #expect(try StoreProviderChoice.recorded(in: directory) == .keyFile)
         #expect(throws: SecureStoreError.self) { try StoreSettings.setProvider("file\npkcs11:", in: directory) }
         try StoreSettings.setProvider("file", in: directory)
         #expect(try StoreSettings.provider(in: directory) == "file")
         chmod(directory + "/.provider", 0o666)
-        let error = #expect(throws: SecureStoreError.self) { try StoreSettings.provider(in: directory) }
-        #expect(error?.kind == .insecurePermissions)
+        expectError(kind: .insecurePermissions) { try StoreSettings.provider(in: directory) }
     }
 }

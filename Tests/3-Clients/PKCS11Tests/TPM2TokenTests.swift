@@ -6,6 +6,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 @testable import PKCS11
 
 enum TPM2Token {
@@ -18,8 +19,9 @@ struct TPM2TokenTests {
     func uri() throws -> PKCS11URI { try PKCS11URI(TPM2Token.uriText ?? "") }
 
     @Test func storeRoundTripsOnTheTPMToken() throws {
-        let directory = FileManager.default.temporaryDirectory.path + "/pkcs11-tpm-store-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("pkcs11-tpm-store")
+        defer { temporary.remove() }
+        let directory = temporary.appending("store")
         let provider = try PKCS11KeyProvider(uri: uri(), storeIdentifier: PKCS11StoreIdentifier.random(), createIfMissing: false)
         let first = try provider.derivedKey(mayCreate: false)
         #expect(first.count == 32)

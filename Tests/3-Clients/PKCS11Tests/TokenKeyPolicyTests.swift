@@ -6,6 +6,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 @testable import PKCS11
 
 extension SoftHSMSuite {
@@ -34,8 +35,9 @@ extension SoftHSMSuite {
             let provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin)
             let error = #expect(throws: PKCS11Error.self) { try provider.derivedKey(mayCreate: false) }
             #expect(error?.kind == .keyNotProtected, "\(String(describing: error))")
-            let directory = FileManager.default.temporaryDirectory.path + "/policy-" + UUID().uuidString
-            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let temporary = try TemporaryDirectory("policy")
+            defer { temporary.remove() }
+            let directory = temporary.appending("store")
             #expect(throws: SecureStoreError.self) { try SecureStore(directory: directory, keyProvider: provider) }
         }
 

@@ -24,8 +24,6 @@ extension SoftHSMSuite {
         @Test func aTokenThatRequiresLoginWithoutAPINIsATypedError() throws {
             let token = try SoftHSMToken()
             token.activate()
-            let directory = FileManager.default.temporaryDirectory.path + "/login-" + UUID().uuidString
-            defer { try? FileManager.default.removeItem(atPath: directory) }
             let withPIN = try PKCS11KeyProvider(uri: token.uri(), pin: pin, storeIdentifier: token.storeIdentifier)
             _ = try withPIN.derivedKey(mayCreate: true)  // the key exists now
             let withoutPIN = try PKCS11KeyProvider(uri: token.uri(), pin: nil, storeIdentifier: token.storeIdentifier)

@@ -6,11 +6,12 @@
 import CryptoPrimitives
 import Foundation
 import Testing
+import TestSupport
 import SecureStore
 
 @Suite struct ForgedGenerationTests {
     func temporaryStore() throws -> (SecureStore, String) {
-        let directory = FileManager.default.temporaryDirectory.path + "/forged-generation-" + UUID().uuidString
+        let directory = try TemporaryDirectory("forged-generation").path
         return (try SecureStore(directory: directory), directory)
     }
 
@@ -31,8 +32,7 @@ import SecureStore
         try store.write(SecretBytes(Array("two".utf8)), to: "counter")
         try forge("counter", in: directory, generation: generation)
 
-        let readError = #expect(throws: SecureStoreError.self) { try store.read("counter") }
-        #expect(readError?.kind == .authenticationFailed)
+        expectError(kind: .authenticationFailed) { try store.read("counter") }
 
         // The honest writer replaces the damaged file and the store goes on.
         try store.write(SecretBytes(Array("three".utf8)), to: "counter")
@@ -63,13 +63,13 @@ import SecureStore
         try store.write(SecretBytes(Array("three".utf8)), to: "counter")
         try old.write(to: URL(fileURLWithPath: directory + "/counter"))
         chmod(directory + "/counter", 0o600)
-        let error = #expect(throws: SecureStoreError.self) { try store.read("counter") }
-        #expect(error?.kind == .rolledBack)
+        expectError(kind: .rolledBack) { try store.read("counter") }
     }
 
     @Test func aForgedRecordInANewStoreDoesNotMakeItLookRolledBack() throws {
-        let directory = FileManager.default.temporaryDirectory.path + "/forged-new-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("forged-new")
+        defer { temporary.remove() }
+        let directory = temporary.appending("store")
         mkdir(directory, 0o700)
         // "SMFA", version 2, a key id, generation 2^40, a length, then junk where IV, data and MAC go.
         var forged = Array("SMFA".utf8) + [2] + [UInt8](repeating: 0xAB, count: 8)
@@ -78,8 +78,7 @@ import SecureStore
         try Data(forged).write(to: URL(fileURLWithPath: directory + "/planted"))
         chmod(directory + "/planted", 0o600)
         let store = try SecureStore(directory: directory)
-        let error = #expect(throws: SecureStoreError.self) { try store.read("planted") }
-        #expect(error?.kind == .foreignKey)
+        expectError(kind: .foreignKey) { try store.read("planted") }
         try store.write(SecretBytes(Array("real".utf8)), to: "planted")
         #expect(try store.read("planted")?.unsafeExposedBytes == Array("real".utf8))
     }

@@ -6,13 +6,15 @@
 import CryptoPrimitives
 import Foundation
 import Testing
+import TestSupport
 import SecureStore
 
 @Suite struct LockRecheckTests {
     @Test func aWaiterThatLockedASwappedOutDirectoryLocksTheCurrentOne() throws {
-        let parent = FileManager.default.temporaryDirectory.path + "/lock-recheck-" + UUID().uuidString
+        let temporary = try TemporaryDirectory("lock-recheck")
+        defer { temporary.remove() }
+        let parent = temporary.appending("store")
         let directory = parent + "/store"
-        defer { try? FileManager.default.removeItem(atPath: parent) }
         let holder = try SecureStore(directory: directory)
         let waiter = try SecureStore(directory: directory)
         let waiterHoldsCurrentLock = LockedFlag()

@@ -7,6 +7,7 @@ import CryptoPrimitives
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 import SecureStore
 
 /// A provider that gives a fresh random key on every call.
@@ -22,17 +23,17 @@ final class ForgetfulKeyProvider: StoreKeyProvider {
 
 @Suite struct MigrationVerificationTests {
     @Test func aDestinationThatDoesNotReopenLeavesTheOldStore() throws {
-        let parent = FileManager.default.temporaryDirectory.path + "/migration-verify-" + UUID().uuidString
+        let temporary = try TemporaryDirectory("migration-verify")
+        defer { temporary.remove() }
+        let parent = temporary.appending("store")
         let directory = parent + "/store"
-        defer { try? FileManager.default.removeItem(atPath: parent) }
         let store = try SecureStore(directory: directory)
         for index in 0..<5 { try store.write(SecretBytes(Array("record \(index)".utf8)), to: "record-\(index)") }
 
         let destination = ForgetfulKeyProvider()
-        let error = #expect(throws: SecureStoreError.self) {
+        expectError(kind: .migrationNotVerified) {
             try StoreMigration.migrate(directory: directory, from: KeyFileProvider(), to: destination, providerSetting: "passphrase")
         }
-        #expect(error?.kind == .migrationNotVerified, "\(String(describing: error))")
         #expect(destination.calls.load(ordering: .relaxed) >= 2)  // reopened, not trusted from the first open
 
         // The old store is the store, every record intact, nothing left beside it.
@@ -43,9 +44,10 @@ final class ForgetfulKeyProvider: StoreKeyProvider {
     }
 
     @Test func aVerifiedMigrationMovesEveryRecord() throws {
-        let parent = FileManager.default.temporaryDirectory.path + "/migration-verify-" + UUID().uuidString
+        let temporary = try TemporaryDirectory("migration-verify")
+        defer { temporary.remove() }
+        let parent = temporary.appending("store")
         let directory = parent + "/store"
-        defer { try? FileManager.default.removeItem(atPath: parent) }
         let store = try SecureStore(directory: directory)
         for index in 0..<5 { try store.write(SecretBytes(Array("record \(index)".utf8)), to: "record-\(index)") }
         let destination = try PassphraseKeyProvider(passphrase: SecretBytes(Array("correct horse".utf8)), iterations: 1_000)

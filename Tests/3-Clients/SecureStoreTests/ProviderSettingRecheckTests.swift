@@ -6,39 +6,38 @@
 import CryptoPrimitives
 import Foundation
 import Testing
+import TestSupport
 import SecureStore
 
 @Suite struct ProviderSettingRecheckTests {
-    func temporaryDirectory() -> String {
-        FileManager.default.temporaryDirectory.path + "/provider-recheck-" + UUID().uuidString
+    func temporaryDirectory() throws -> String {
+        try TemporaryDirectory("provider-recheck").path
     }
 
     @Test func aProviderChangedSinceItWasReadIsNotOverwritten() throws {
-        let directory = temporaryDirectory()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let before = try StoreSettings.provider(in: directory)  // nil: nothing recorded yet
         try StoreSettings.setProvider("passphrase", in: directory)  // another process, meanwhile
-        let error = #expect(throws: SecureStoreError.self) {
+        expectError(kind: .changedConcurrently) {
             try StoreSettings.replaceProvider("file", in: directory, expecting: before, requiringNoState: true)
         }
-        #expect(error?.kind == .changedConcurrently)
         #expect(try StoreSettings.provider(in: directory) == "passphrase")
     }
 
     @Test func recordsWrittenSinceTheCheckRefuseTheChange() throws {
-        let directory = temporaryDirectory()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try !StoreSettings.hasState(in: directory))
         try SecureStore(directory: directory).write(SecretBytes(Array("record".utf8)), to: "record")  // meanwhile
-        let error = #expect(throws: SecureStoreError.self) {
+        expectError(kind: .changedConcurrently) {
             try StoreSettings.replaceProvider("passphrase", in: directory, expecting: nil, requiringNoState: true)
         }
-        #expect(error?.kind == .changedConcurrently)
         #expect(try StoreSettings.provider(in: directory) == nil)
     }
 
     @Test func anUnchangedStoreTakesTheNewProvider() throws {
-        let directory = temporaryDirectory()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try StoreSettings.replaceProvider("passphrase", in: directory, expecting: nil, requiringNoState: true)
         #expect(try StoreSettings.provider(in: directory) == "passphrase")

@@ -6,6 +6,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct RecordStoreTests {
     struct Counter: Codable, Equatable {
@@ -14,20 +15,16 @@ import Testing
     }
 
     static func withDirectory(_ body: (String) throws -> Void) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("records-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try body(path)
+        try withTemporaryDirectory("records") { try body($0.appending("store")) }
     }
 
-    static func kind(_ body: () throws -> Void) -> SecureStoreError.Kind? {
-        do { try body(); return nil } catch let error as SecureStoreError { return error.kind } catch { return nil }
-    }
 
     /// Two updaters, each with its own store instance (its own lock description, as another
     /// process would have), increment one counter 100 times each, concurrently: 200 at the end.
     @Test func concurrentUpdatersLoseNothing() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("records-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = try TemporaryDirectory("records")
+        defer { temporary.remove() }
+        let path = temporary.appending("store")
         _ = try SecureStore(directory: path)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<2 {
@@ -68,7 +65,7 @@ import Testing
             #expect(try records.read() == nil && store.names().isEmpty)
             // Something that authenticates but is not a Counter is corrupt, not nil.
             try store.write(SecretBytes("not json".utf8), to: "c")
-            #expect(Self.kind { _ = try records.read() } == .corrupt)
+            expectError(kind: .corrupt) { _ = try records.read() }
         }
     }
 
@@ -80,26 +77,26 @@ import Testing
             let old = try Data(contentsOf: URL(fileURLWithPath: path + "/c"))
             try records.write(Counter(count: 2))
             try old.write(to: URL(fileURLWithPath: path + "/c"))                    // the backup put back
-            #expect(Self.kind { _ = try records.read() } == .rolledBack)
-            #expect(Self.kind { _ = try SecureStore(directory: path).read("c") } == .rolledBack)   // another process too
+            expectError(kind: .rolledBack) { _ = try records.read() }
+            expectError(kind: .rolledBack) { _ = try SecureStore(directory: path).read("c") }   // another process too
             // Writing moves on from the newest generation; the old copy stays refused after that.
             try records.write(Counter(count: 3))
             #expect(try records.read() == Counter(count: 3))
             try old.write(to: URL(fileURLWithPath: path + "/c"))
-            #expect(Self.kind { _ = try records.read() } == .rolledBack)
+            expectError(kind: .rolledBack) { _ = try records.read() }
             // A removed record cannot be resurrected from a copy either.
             try records.write(Counter(count: 4))
             let last = try Data(contentsOf: URL(fileURLWithPath: path + "/c"))
             try records.remove()
             try last.write(to: URL(fileURLWithPath: path + "/c"))
-            #expect(Self.kind { _ = try records.read() } == .rolledBack)
+            expectError(kind: .rolledBack) { _ = try records.read() }
             // Deleting the marks to make the old copy pass is noticed too, by this instance and
             // by the next store opened on the directory.
             try records.remove()
             try old.write(to: URL(fileURLWithPath: path + "/c"))
             try FileManager.default.removeItem(atPath: path + "/.generations")
-            #expect(Self.kind { _ = try records.read() } == .rolledBack)
-            #expect(Self.kind { _ = try SecureStore(directory: path) } == .rolledBack)
+            expectError(kind: .rolledBack) { _ = try records.read() }
+            expectError(kind: .rolledBack) { _ = try SecureStore(directory: path) }
         }
     }
 
@@ -126,7 +123,7 @@ import Testing
             let migrated = try Data(contentsOf: URL(fileURLWithPath: path + "/c"))
             #expect(migrated[4] == 2)
             try Data(body + tag).write(to: URL(fileURLWithPath: path + "/c"))       // the old v1 copy put back
-            #expect(Self.kind { _ = try records.read() } == .rolledBack)
+            expectError(kind: .rolledBack) { _ = try records.read() }
         }
     }
 }

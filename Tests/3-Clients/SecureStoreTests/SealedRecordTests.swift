@@ -42,14 +42,9 @@ import TestSupport
     static let key: [UInt8] = (0..<48).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
 
     static func withStore(_ body: (SecureStore) throws -> Void) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sealed-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try body(SecureStore(directory: path))
+        try withTemporaryStore("sealed", body)
     }
 
-    static func kind(_ body: () throws -> Void) -> SecureStoreError.Kind? {
-        do { try body(); return nil } catch let error as SecureStoreError { return error.kind } catch { return nil }
-    }
 
     /// Whether `needle` occurs in `haystack`.
 
@@ -129,7 +124,7 @@ import TestSupport
             ]
             for bytes in bad {
                 try store.write(SecretBytes(bytes), to: "s")
-                #expect(Self.kind { _ = try records.read() } == .corrupt)
+                expectError(kind: .corrupt) { _ = try records.read() }
             }
             // A plain Codable value is unaffected: still JSON alone.
             let plain = try RecordStore<[String: Int]>(store: store, name: "p")

@@ -11,9 +11,7 @@ import TestSupport
 @Suite struct SecureStoreTests {
     /// A fresh directory under the system temp folder, removed afterwards.
     static func withDirectory(_ body: (String) throws -> Void) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try body(path)
+        try withTemporaryDirectory("store") { try body($0.appending("store")) }
     }
 
     static func mode(_ path: String) throws -> Int {
@@ -53,30 +51,27 @@ import TestSupport
             func plant(_ bytes: Data, as name: String = "a") throws {
                 try bytes.write(to: URL(fileURLWithPath: path + "/" + name))
             }
-            func kind(of name: String = "a", in store: SecureStore = store) -> SecureStoreError.Kind? {
-                do { _ = try store.read(name); return nil } catch { return error.kind }
-            }
             var flipped = original
             flipped[flipped.count - 40] ^= 0x01                                     // a ciphertext bit
             try plant(flipped)
-            #expect(kind() == .authenticationFailed)
+            expectError(kind: .authenticationFailed) { try store.read("a") }
             try plant(original.prefix(original.count - 1))                          // cut short
-            #expect(kind() == .corrupt)
+            expectError(kind: .corrupt) { try store.read("a") }
             try plant(original.prefix(10))
-            #expect(kind() == .corrupt)
+            expectError(kind: .corrupt) { try store.read("a") }
             var older = original
             older[4] = 0                                                            // format version 0
             try plant(older)
-            #expect(kind() == .downgraded)
+            expectError(kind: .downgraded) { try store.read("a") }
             try plant(original, as: "b")                                            // moved to another name
-            #expect(kind(of: "b") == .authenticationFailed)
+            expectError(kind: .authenticationFailed) { try store.read("b") }
             // Written under another key: the other store's record copied here.
             try Self.withDirectory { otherPath in
                 let other = try SecureStore(directory: otherPath)
                 try other.write(SecretBytes("x".utf8), to: "a")
                 try plant(try Data(contentsOf: URL(fileURLWithPath: otherPath + "/a")))
             }
-            #expect(kind() == .foreignKey)
+            expectError(kind: .foreignKey) { try store.read("a") }
             // The damaged record is still there (not reset), and a rewrite recovers it.
             #expect(FileManager.default.fileExists(atPath: path + "/a"))
             try store.write(SecretBytes("the real value".utf8), to: "a")

@@ -7,27 +7,22 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 
 @Suite struct StorePermissionTests {
     static func withDirectory(_ body: (String) throws -> Void) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-perm-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try body(path)
+        try withTemporaryDirectory("store-perm") { try body($0.path) }
     }
 
-    static func kind(_ body: () throws -> Void) -> SecureStoreError.Kind? {
-        do { try body(); return nil } catch let error as SecureStoreError { return error.kind } catch { return nil }
-    }
 
     @Test func worldWritableDirectoryIsRefused() throws {
         try Self.withDirectory { root in
             let path = root + "/store"
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
             #expect(chmod(path, 0o777) == 0)
-            #expect(Self.kind { _ = try SecureStore(directory: path) } == .insecurePermissions)
+            expectError(kind: .insecurePermissions) { _ = try SecureStore(directory: path) }
             #expect(chmod(path, 0o720) == 0)                                        // group-writable too
-            #expect(Self.kind { _ = try SecureStore(directory: path) } == .insecurePermissions)
+            expectError(kind: .insecurePermissions) { _ = try SecureStore(directory: path) }
             #expect(chmod(path, 0o755) == 0)                                        // readable is fine
             _ = try SecureStore(directory: path)
         }
@@ -40,13 +35,9 @@ import Testing
             try #require(chmod(path, 0o700) == 0)
             guard geteuid() == 0 else { return }                                    // only root can give a directory away
             try #require(Glibc.chown(path, 65534, 65534) == 0)                      // "nobody"
-            do throws(SecureStoreError) {
-                _ = try SecureStore(directory: path)
-                Issue.record("a directory owned by uid 65534 was accepted")
-            } catch {
-                #expect(error.kind == .insecurePermissions && error.path == path)
-                #expect(error.description.contains(path) && error.description.contains("65534"))
-            }
+            let error = expectError(kind: .insecurePermissions, "a directory owned by uid 65534 was accepted") { _ = try SecureStore(directory: path) }
+            #expect(error?.path == path)
+            #expect(error?.description.contains(path) == true && error?.description.contains("65534") == true)
         }
     }
 
@@ -59,13 +50,13 @@ import Testing
             try #require(chmod(path, 0o700) == 0)
             _ = try SecureStore(directory: path)                                    // under /tmp, sticky: accepted
             try #require(chmod(parent, 0o777) == 0)
-            #expect(Self.kind { _ = try SecureStore(directory: path) } == .insecurePermissions)
+            expectError(kind: .insecurePermissions) { _ = try SecureStore(directory: path) }
             try #require(chmod(parent, 0o1777) == 0)                                // sticky, as /tmp
             _ = try SecureStore(directory: path)
             try #require(chmod(parent, 0o755) == 0)
             guard geteuid() == 0 else { return }
             try #require(Glibc.chown(parent, 65534, 65534) == 0)                    // owned by "nobody"
-            #expect(Self.kind { _ = try SecureStore(directory: path) } == .insecurePermissions)
+            expectError(kind: .insecurePermissions) { _ = try SecureStore(directory: path) }
             try #require(Glibc.chown(parent, 0, 0) == 0)
         }
     }
@@ -75,8 +66,8 @@ import Testing
             try FileManager.default.createDirectory(atPath: root + "/real", withIntermediateDirectories: false)
             try #require(chmod(root + "/real", 0o700) == 0)
             try #require(symlink(root + "/real", root + "/link") == 0)
-            #expect(Self.kind { _ = try SecureStore(directory: root + "/link") } == .insecurePermissions)
-            #expect(Self.kind { _ = try SecureStore(directory: root + "/link/") } == .insecurePermissions)
+            expectError(kind: .insecurePermissions) { _ = try SecureStore(directory: root + "/link") }
+            expectError(kind: .insecurePermissions) { _ = try SecureStore(directory: root + "/link/") }
         }
     }
 
@@ -85,7 +76,7 @@ import Testing
             let path = root + "/store"
             try SecureStore(directory: path).write(SecretBytes("v".utf8), to: "r")
             #expect(chmod(path + "/.key", 0o644) == 0)
-            #expect(Self.kind { _ = try SecureStore(directory: path) } == .insecurePermissions)
+            expectError(kind: .insecurePermissions) { _ = try SecureStore(directory: path) }
             #expect(chmod(path + "/.key", 0o600) == 0)
             #expect(try SecureStore(directory: path).read("r")?.count == 1)
             // A planted key file (an attacker's 0644 key in a fresh directory) is refused too.
@@ -94,7 +85,7 @@ import Testing
             try #require(chmod(planted, 0o700) == 0)
             FileManager.default.createFile(atPath: planted + "/.key", contents: Data(repeating: 7, count: 32),
                                            attributes: [.posixPermissions: 0o644])
-            #expect(Self.kind { _ = try SecureStore(directory: planted) } == .insecurePermissions)
+            expectError(kind: .insecurePermissions) { _ = try SecureStore(directory: planted) }
         }
     }
 
@@ -115,10 +106,10 @@ import Testing
             #expect(try FileManager.default.attributesOfItem(atPath: path + "/.key")[.type] as? FileAttributeType == .typeRegular)
             // A symlink where a record, the key or the lock should be is refused, not followed.
             try #require(symlink(attacker, path + "/planted") == 0)
-            #expect(Self.kind { _ = try store.read("planted") } == .insecurePermissions)
+            expectError(kind: .insecurePermissions) { _ = try store.read("planted") }
             try FileManager.default.removeItem(atPath: path + "/.lock")
             try #require(symlink(attacker, path + "/.lock") == 0)
-            #expect(Self.kind { try store.write(SecretBytes("x".utf8), to: "r") } == .insecurePermissions)
+            expectError(kind: .insecurePermissions) { try store.write(SecretBytes("x".utf8), to: "r") }
             #expect(try Data(contentsOf: URL(fileURLWithPath: attacker)) == Data("attacker's file".utf8))
         }
     }
@@ -133,13 +124,8 @@ import Testing
             }
             // A parent that is a file: the error says which path failed.
             FileManager.default.createFile(atPath: root + "/file", contents: Data())
-            do throws(SecureStoreError) {
-                _ = try SecureStore(directory: root + "/file/x/store")
-                Issue.record("a store under a regular file was created")
-            } catch {
-                #expect(error.kind == .io)
-                #expect(error.description.contains(root + "/file"), "\(error)")
-            }
+            let error = expectError(kind: .io, "a store under a regular file was created") { _ = try SecureStore(directory: root + "/file/x/store") }
+            #expect(error?.description.contains(root + "/file") == true, "\(String(describing: error))")
         }
     }
 
@@ -147,7 +133,7 @@ import Testing
         #expect(try SecureStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]) == "/x/data/swiftmfa")
         #expect(try SecureStore.defaultDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.local/share/swiftmfa")
         #expect(try SecureStore.defaultDirectory(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/swiftmfa")
-        #expect(Self.kind { _ = try SecureStore.defaultDirectory(environment: [:]) } == .noDefaultDirectory)
-        #expect(Self.kind { _ = try SecureStore.defaultDirectory(environment: ["HOME": ""]) } == .noDefaultDirectory)
+        expectError(kind: .noDefaultDirectory) { _ = try SecureStore.defaultDirectory(environment: [:]) }
+        expectError(kind: .noDefaultDirectory) { _ = try SecureStore.defaultDirectory(environment: ["HOME": ""]) }
     }
 }

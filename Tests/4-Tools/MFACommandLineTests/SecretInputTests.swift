@@ -5,13 +5,12 @@
 import Glibc
 import MFACommandLine
 import Testing
+import TestSupport
 
 @Suite struct SecretInputTests {
-    /// A fresh directory under /tmp, removed by the caller.
+    /// A fresh directory (mode 0700), removed by the caller.
     static func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/mfa-secret-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw UsageError(description: "mkdtemp failed") }
-        return String(cString: made)
+        try TemporaryDirectory("mfa-secret").path
     }
 
     static func write(_ text: String, to path: String, mode: mode_t) throws {
@@ -26,11 +25,8 @@ import Testing
     func secretOptionOnTheCommandLineIsAUsageError(name: String) {
         #expect(throws: UsageError.self) { try CommandOptions(["--user", "alice", name, "531806"]) }
         #expect(throws: UsageError.self) { try CommandOptions(["--user", "alice", name + "=531806"]) }
-        do {
-            _ = try CommandOptions([name, "e8c44b45408b5ab1534ed11e7d3c9ad0"])
-        } catch {
-            #expect(error.description.contains("\(name)-file") && !error.description.contains("e8c44b45"), "\(error)")
-        }
+        let error = #expect(throws: UsageError.self) { try CommandOptions([name, "e8c44b45408b5ab1534ed11e7d3c9ad0"]) }
+        #expect(error?.description.contains("\(name)-file") == true && error?.description.contains("e8c44b45") == false, "\(String(describing: error))")
     }
 
     @Test func dashReadsStandardInputAndFileOptionNamesAFile() throws {

@@ -43,7 +43,7 @@ final class JUnitCollector: NSObject, XMLParserDelegate {
 
 @Suite struct ACVPJUnitTests {
     @Test func theReportHasTheJUnitStructureAndMatchingCounts() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let wrong = String(ACVPScratch.abc.dropLast()) + "E"
         let (prompt, expected) = ACVPScratch.shaPair(answers: [#","md":"\#(ACVPScratch.abc)""#, #","md":"\#(wrong)""#])
@@ -77,7 +77,7 @@ final class JUnitCollector: NSObject, XMLParserDelegate {
     }
 
     @Test func escapingCoversMarkupAndForbiddenCharacters() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         try scratch.write("a&b<c>.json", #"{"algorithm":"Q","revision":"1\n2","testGroups":[{"tgId":1,"tests":[{"tcId":1}]}]}"#)
         let xml = VectorRunner.run(roots: [scratch.url.path]).junitXML()

@@ -34,7 +34,7 @@ import VectorRunner
     static let okm = "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
 
     @Test func kdaHKDFDerivesTheRFC5869AnswerAndSkipsMultiExpansion() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         try scratch.write("kda.json", Self.rfc5869(dkm: Self.okm))
         let report = VectorRunner.check(path: scratch.url.path + "/kda.json")
@@ -43,7 +43,7 @@ import VectorRunner
     }
 
     @Test func kdaHKDFWrongKeyingMaterialFailsAndVALJudgesIt() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let wrong = String(Self.okm.dropLast()) + "6"
         try scratch.write("wrong.json", Self.rfc5869(dkm: wrong))
@@ -56,7 +56,7 @@ import VectorRunner
 
     /// A recorded KTS-IFC file with one responder dkm changed: that case fails.
     @Test func ktsIFCWrongKeyingMaterialFails() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         var text = try String(contentsOfFile: SharedVectors.ownPath("acvp/KTS-IFC-Sp800-56Br2.json"), encoding: .utf8)
         let marker = try #require(text.range(of: #""dkm":""#))
@@ -71,7 +71,7 @@ import VectorRunner
     /// Key-confirmation schemes, and initiator cases without the server's private key, are
     /// skipped with the reason.
     @Test func ktsIFCCasesTheRunnerCannotJudgeAreSkippedWithTheReason() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let configuration = #""ktsConfiguration":{"hashAlg":"SHA2-256","associatedDataPattern":"","encoding":"none"}"#
         try scratch.write("kts.json", #"{"algorithm":"KTS-IFC","revision":"Sp800-56Br2","testGroups":["#
@@ -87,7 +87,7 @@ import VectorRunner
     }
 
     @Test func malformedHexFailsItsCaseNamingTheField() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         try scratch.write("kda.json", Self.rfc5869(dkm: "zz"))
         let report = VectorRunner.check(path: scratch.url.path + "/kda.json")
@@ -95,7 +95,7 @@ import VectorRunner
     }
 
     @Test func unparseableJSONIsAFileError() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         try scratch.write("SHA2-256-1.0/prompt.json", #"{"algorithm":"SHA2-256","revision":"1.0","testGroups":[{"tgId":1,"#)
         let report = VectorRunner.run(roots: [scratch.url.path])

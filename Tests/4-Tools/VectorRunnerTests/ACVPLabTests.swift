@@ -8,7 +8,7 @@ import VectorRunner
 
 @Suite struct ACVPLabTests {
     @Test func aResponseAgreesWithTheExpectedResultsAndADifferenceFails() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let (prompt, expected) = ACVPScratch.shaPair(answers: [#","md":"\#(ACVPScratch.abc.lowercased())""#, #","md":"\#(ACVPScratch.abc)""#])
         try scratch.write("prompt.json", prompt)
@@ -33,7 +33,7 @@ import VectorRunner
     }
 
     @Test func casesTheEngineCannotAnswerAreListedNotInvented() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         try scratch.write("prompt.json", #"{"algorithm":"ECDSA","mode":"sigGen","revision":"FIPS186-5","testGroups":[{"tgId":1,"curve":"P-384","hashAlg":"SHA2-256","tests":[{"tcId":1,"message":"00"}]}]}"#)
         let response = try ACVPLab.respond(promptPath: scratch.url.path + "/prompt.json")
@@ -44,7 +44,7 @@ import VectorRunner
 
     @Test(.enabled(if: ACVPSampleTests.available, "needs ../shared/vectors/acvp"))
     func theSampleHMACResponseAgrees() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let folder = SharedVectors.path("acvp/HMAC-SHA2-256-1.0")
         let response = try ACVPLab.respond(promptPath: folder + "/prompt.json")

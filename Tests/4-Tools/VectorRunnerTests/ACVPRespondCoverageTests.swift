@@ -89,7 +89,7 @@ import VectorRunner
     }
 
     @Test func ecdsaKeyGenAnswersOwnKeysAndCheckValidatesThem() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let folder = try Self.split("ECDSA-KeyGen-FIPS186-5", into: scratch) { _ in ["d", "qx", "qy"] }
         let (response, report) = try Self.respondAndCheck(folder, scratch)
@@ -112,7 +112,7 @@ import VectorRunner
     /// The server's ephemeral key is G, so an AFT Z is the x of the IUT's own public key, and
     /// with d = 1 a VAL Z is Gx.
     @Test func kasECCSSCAnswersP256AndValidatesOnlyWhatItCan() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let server = #""ephemeralPublicServerX":"\#(Self.gx)","ephemeralPublicServerY":"\#(Self.gy)""#
         let iut = #""ephemeralPrivateIut":"01","ephemeralPublicIutX":"\#(Self.gx)","ephemeralPublicIutY":"\#(Self.gy)""#
@@ -132,7 +132,7 @@ import VectorRunner
     }
 
     @Test func kdaHKDFAnswersDerivedKeysAndVerdicts() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let folder = try Self.split("KDA-HKDF-Sp800-56Cr2", into: scratch) { group in
             group["testType"] as? String == "VAL" ? ["testPassed"] : ["dkm"]
@@ -147,7 +147,7 @@ import VectorRunner
     }
 
     @Test func ktsIFCAnswersBothRolesAndCheckDecryptsTheInitiatorsCiphertext() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let folder = try Self.split("KTS-IFC-Sp800-56Br2", into: scratch) { group in
             group["testType"] as? String == "VAL" ? ["testPassed"] : group["kasRole"] as? String == "initiator" ? ["iutC", "dkm"] : ["dkm"]
@@ -166,7 +166,7 @@ import VectorRunner
     }
 
     @Test func rsaSigGenAnswersWithOwnKeysAndCheckVerifies() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         // The 2048-bit groups (PKCS #1 v1.5 and PSS) only: a debug-build 3072-bit key takes minutes.
         let folder = try Self.split("RSA-SigGen-FIPS186-5", into: scratch, groupAnswers: ["n", "e"], keep: { $0["modulo"] as? Int == 2048 }) { _ in
@@ -183,7 +183,7 @@ import VectorRunner
 
     @Test(.enabled(if: ACVPSampleTests.available, "needs ../shared/vectors/acvp"))
     func theSampleECDSASigGenP256GroupsAreSignedAndVerified() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let (response, report) = try Self.respondAndCheck(SharedVectors.path("acvp/ECDSA-SigGen-FIPS186-5"), scratch)
         // P-256 with SHA-1/SHA-2 and no randomized hashing: tgId 13-16, tcIds 121-160.

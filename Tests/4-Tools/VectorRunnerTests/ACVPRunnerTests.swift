@@ -8,7 +8,12 @@ import VectorRunner
 
 /// A temporary folder of ACVP files for one test.
 struct ACVPScratch {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("acvp-\(UUID().uuidString)")
+    let directory: TemporaryDirectory
+    /// The folder.
+    var url: URL { URL(fileURLWithPath: directory.path) }
+
+    /// A fresh folder.
+    init() throws { directory = try TemporaryDirectory("acvp") }
 
     /// Writes `text` to `relative` (creating folders).
     func write(_ relative: String, _ text: String) throws {
@@ -17,7 +22,7 @@ struct ACVPScratch {
         try text.write(to: file, atomically: true, encoding: .utf8)
     }
 
-    func remove() { try? FileManager.default.removeItem(at: url) }
+    func remove() { directory.remove() }
 
     /// SHA-256("abc").
     static let abc = "BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD"
@@ -33,7 +38,7 @@ struct ACVPScratch {
 
 @Suite struct ACVPRunnerTests {
     @Test func aPairIsOneReportNamedByItsFolder() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let (prompt, expected) = ACVPScratch.shaPair(answers: [#","md":"\#(ACVPScratch.abc)""#, #","md":"\#(ACVPScratch.abc)""#])
         try scratch.write("SHA2-256-1.0/prompt.json", prompt)
@@ -47,7 +52,7 @@ struct ACVPScratch {
     }
 
     @Test func aWrongAnswerFails() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let wrong = String(ACVPScratch.abc.dropLast()) + "E"
         let (prompt, expected) = ACVPScratch.shaPair(answers: [#","md":"\#(ACVPScratch.abc)""#, #","md":"\#(wrong)""#])
@@ -62,7 +67,7 @@ struct ACVPScratch {
     }
 
     @Test func aMissingAnswerFailsItsCaseNamingTheField() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let (prompt, expected) = ACVPScratch.shaPair(answers: [#","md":"\#(ACVPScratch.abc)""#, ""])
         try scratch.write("s/prompt.json", prompt)
@@ -73,7 +78,7 @@ struct ACVPScratch {
     }
 
     @Test func aFieldOfTheWrongTypeFailsItsCaseNamingTheField() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let (prompt, expected) = ACVPScratch.shaPair(len: #""twenty-four""#, answers: [#","md":"\#(ACVPScratch.abc)""#, #","md":"\#(ACVPScratch.abc)""#])
         try scratch.write("s/prompt.json", prompt)
@@ -84,7 +89,7 @@ struct ACVPScratch {
     }
 
     @Test func aBrokenSkeletonIsAFileError() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         try scratch.write("combined.json", #"{"algorithm":"SHA2-256","revision":"1.0","testGroups":[{"testType":"AFT","tests":[]}]}"#)
         let report = VectorRunner.run(roots: [scratch.url.path])
@@ -93,7 +98,7 @@ struct ACVPScratch {
     }
 
     @Test func anUnknownAlgorithmIsSkippedWithTheReasonNeverPassed() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         try scratch.write("gcm.json", #"{"algorithm":"ACVP-AES-GCM","revision":"1.0","testGroups":[{"tgId":1,"tests":[{"tcId":1},{"tcId":2}]}]}"#)
         let report = VectorRunner.run(roots: [scratch.url.path])
@@ -103,7 +108,7 @@ struct ACVPScratch {
     }
 
     @Test func aCombinedFileIsCheckedFromItsInlineAnswers() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         // RFC 4231 test case 2 (HMAC-SHA-256, key "Jefe"), the MAC truncated to 128 bits.
         let combined = #"[{"acvVersion":"1.0"},{"algorithm":"HMAC-SHA2-256","revision":"1.0","testGroups":[{"tgId":1,"testType":"AFT","macLen":128,"tests":[{"tcId":1,"key":"4A656665","msg":"7768617420646F2079612077616E7420666F72206E6F7468696E673F","mac":"5BDCC146BF60754E6A042426089575C7"}]}]}]"#
@@ -113,7 +118,7 @@ struct ACVPScratch {
     }
 
     @Test func aLargeDataTestIsHashedUpToTheLimitAndSkippedBeyondIt() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         // 0123456789ABCDEF repeated to 1 MiB (8,388,608 bits); the second case asks for 1 GiB.
         let combined = #"{"algorithm":"SHA2-256","revision":"1.0","testGroups":[{"tgId":3,"testType":"LDT","tests":["#
@@ -130,7 +135,7 @@ struct ACVPScratch {
     /// (CAVP KAS_ECC_CDH_PrimitiveTest P-256 COUNT 0), one with a changed Z, and an AFT case
     /// without the IUT's private key.
     @Test func kasECCOnP256JudgesZ() throws {
-        let scratch = ACVPScratch()
+        let scratch = try ACVPScratch()
         defer { scratch.remove() }
         let server = #""staticPublicServerX":"700C48F77F56584C5CC632CA65640DB91B6BACCE3A4DF6B42CE7CC838833D287","staticPublicServerY":"DB71E509E3FD9B060DDB20BA5C51DCC5948D46FBF640DFE0441782CAB85FA4AC""#
         let iut = #""staticPrivateIut":"7D7DC5F71EB29DDAF80D6214632EEAE03D9058AF1FB6D22ED80BADB62BC1A534""#

@@ -24,9 +24,10 @@ struct MPinProtocolVectorTests {
     /// One changed output byte, or a refused case recorded as accepted (or the reverse), must
     /// fail exactly that case; the untouched cases still pass.
     @Test func aChangedOutputOrVerdictFailsItsCase() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mpin-vectors-\(UUID().uuidString)")
+        let temporary = try TemporaryDirectory("mpin-vectors")
+        defer { temporary.remove() }
+        let folder = URL(fileURLWithPath: temporary.appending("store"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         // file → [(case id, output field to change, or nil to flip the recorded verdict)]
         let changes: [String: [(Int, String?)]] = [
             "bn254cx-pairing.json": [(1, "gt"), (14, "gt")],

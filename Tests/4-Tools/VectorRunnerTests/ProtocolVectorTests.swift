@@ -35,9 +35,10 @@ struct ProtocolVectorTests {
     }
 
     @Test func wrongAnswersFailAndUnknownKindsAreSkipped() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("protocols-\(UUID().uuidString)")
+        let temporary = try TemporaryDirectory("protocols")
+        defer { temporary.remove() }
+        let folder = URL(fileURLWithPath: temporary.appending("store"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         func write(_ name: String, _ algorithm: String, _ cases: [String]) throws {
             let json = #"{"schema":"swiftmfa-vectors-v1","algorithm":"\#(algorithm)","cases":["# + cases.joined(separator: ",") + "]}"
             try json.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)

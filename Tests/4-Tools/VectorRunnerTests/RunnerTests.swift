@@ -127,9 +127,10 @@ struct RunnerTests {
     }
 
     @Test func corruptedVectorsFailAndAreReported() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString)")
+        let temporary = try TemporaryDirectory("runner")
+        defer { temporary.remove() }
+        let folder = URL(fileURLWithPath: temporary.appending("store"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         // A correct case and a wrong digest (SHA-256 of "abc" with its last byte changed).
         let json = #"{"schema":"swiftmfa-vectors-v1","algorithm":"SHA-256","cases":["#
             + #"{"id":1,"comment":"right","result":"valid","inputs":{"msg":"616263"},"outputs":{"digest":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}},"#
@@ -161,9 +162,10 @@ struct RunnerTests {
     /// judged on their result, and only an acceptable case without any decision fails. Key and
     /// tag are Wycheproof hmac_sha256_test.json #1 (empty message).
     @Test func unknownWycheproofFlagsAreNotedNotFailed() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString)")
+        let temporary = try TemporaryDirectory("runner")
+        defer { temporary.remove() }
+        let folder = URL(fileURLWithPath: temporary.appending("store"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let key = "1e225cafb90339bba1b24076d4206c3e79c355805d851682bc818baa4f5a7779"
         let tag = "b175b57d89ea6cb606fb3363f2538abd73a4c00b4a1386905bac809004cf1933"
         let badTag = "b175b57d89ea6cb606fb3363f2538abd73a4c00b4a1386905bac809004cf1934"
