@@ -26,6 +26,10 @@ extension PowerAuthServer {
         let serverKey: P256.KeyAgreement.PrivateKey
         /// KEY_DEVICE_PUBLIC as received.
         public let devicePublicKey: P256.KeyAgreement.PublicKey
+        /// APP_KEY of the application the activation was created for: a signature header naming
+        /// another (`pa_application_key`, powerauth.md §2, §7.5) is refused. `nil` only for a
+        /// record restored from a snapshot written before it was kept, which checks the length only.
+        public let applicationKey: String?
         let keys: PowerAuth.ActivationKeys
         /// The server's CTR_DATA: the next value a signature may use.
         public internal(set) var counter: PowerAuth.CounterData
@@ -63,7 +67,7 @@ extension PowerAuthServer {
         }
 
         /// Verifies an `X-PowerAuth-Authorization` value over `body` (§7.5): the header's fields
-        /// (activation id, 16-byte nonce and application key, factors, version), then the
+        /// (activation id, 16-byte nonce, ``applicationKey``, factors, version), then the
         /// signature at each counter of the window, in the format `pa_version` selects. On
         /// success the counter moves past the match and failures reset (except for
         /// possession-only, §14.2); on failure one attempt is counted and the activation blocks
@@ -72,6 +76,7 @@ extension PowerAuthServer {
             guard state == .active else { return .notActive }
             guard let fields = Self.fields(of: header), fields["pa_activation_id"] == id, let nonce = fields["pa_nonce"],
                   (try? Base64.decode(nonce))?.count == 16, (fields["pa_application_key"].flatMap { try? Base64.decode($0) })?.count == 16,
+                  applicationKey == nil || fields["pa_application_key"] == applicationKey,  // powerauth.md §7.5: this application's APP_KEY
                   let type = fields["pa_signature_type"], let factors = PowerAuth.SignatureFactors(rawValue: type),
                   let signature = fields["pa_signature"], let versionText = fields["pa_version"],
                   let version = PowerAuth.ProtocolVersion(rawValue: versionText) else { return fail() }

@@ -35,6 +35,8 @@ extension PowerAuthServer {
         /// KEY_DEVICE_PUBLIC from layer 2.
         public let devicePublicKey: P256.KeyAgreement.PublicKey
         let version: PowerAuth.ProtocolVersion
+        /// APP_KEY of the application whose key decrypted the request.
+        let applicationKey: String
         let outerEncryptor: PowerAuth.ECIES.ResponseEncryptor
         let innerEncryptor: PowerAuth.ECIES.ResponseEncryptor
 
@@ -59,6 +61,7 @@ extension PowerAuthServer {
                                              platform: l2.platform)
             devicePublicKey = device
             self.version = version
+            applicationKey = application.applicationKey
             self.outerEncryptor = outerEncryptor
             self.innerEncryptor = innerEncryptor
         }
@@ -84,7 +87,7 @@ extension PowerAuthServer {
             let inner = try innerEncryptor.encrypt(JSONText.object(answer).bytes, timestamp: timestamp, using: &random)
             let outerResponse = try outerEncryptor.encrypt(JSONText.object([("activationData", inner.json)]).bytes, timestamp: timestamp, using: &random)
             let activation = Activation(id: activationID, version: version, serverKey: serverKey, devicePublicKey: devicePublicKey,
-                                        keys: PowerAuth.ActivationKeys(masterSecret: master), counter: counter)
+                                        applicationKey: applicationKey, keys: PowerAuth.ActivationKeys(masterSecret: master), counter: counter)
             return (activation, HTTPResponse(status: 200, body: outerResponse.json.bytes))
         }
 

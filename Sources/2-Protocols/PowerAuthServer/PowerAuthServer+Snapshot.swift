@@ -55,6 +55,8 @@ extension PowerAuthServer.Activation {
         public var lookAheadWindow: Int
         /// The state byte (§6.3).
         public var state: UInt8
+        /// APP_KEY of the activation's application (absent in snapshots written before it was kept).
+        public var applicationKey: String?
     }
 
     /// This activation as a snapshot.
@@ -62,7 +64,8 @@ extension PowerAuthServer.Activation {
         Snapshot(id: id, version: version.rawValue, serverPrivateKey: Base64.encode(serverKey.rawRepresentation.unsafeExposedBytes),
                  devicePublicKey: Base64.encode(devicePublicKey.x963Representation),
                  counter: Base64.encode(counter.rawRepresentation.unsafeExposedBytes), counterIndex: counterIndex,
-                 failedAttempts: failedAttempts, maxFailedAttempts: maxFailedAttempts, lookAheadWindow: lookAheadWindow, state: state.rawValue)
+                 failedAttempts: failedAttempts, maxFailedAttempts: maxFailedAttempts, lookAheadWindow: lookAheadWindow, state: state.rawValue,
+                 applicationKey: applicationKey)
     }
 
     /// The activation a snapshot describes: the keys are derived again from the two key pairs
@@ -79,7 +82,7 @@ extension PowerAuthServer.Activation {
             return (serverKey, device, try PowerAuth.CounterData(rawRepresentation: Base64.decode(snapshot.counter)),
                     try PowerAuth.KeyDerivation.masterSecret(devicePrivateKey: serverKey, serverPublicKey: device))
         }
-        self.init(id: snapshot.id, version: version, serverKey: serverKey, devicePublicKey: device,
+        self.init(id: snapshot.id, version: version, serverKey: serverKey, devicePublicKey: device, applicationKey: snapshot.applicationKey,
                   keys: PowerAuth.ActivationKeys(masterSecret: master), counter: counter)
         counterIndex = snapshot.counterIndex
         failedAttempts = snapshot.failedAttempts

@@ -1,6 +1,7 @@
-// PowerAuth defects found in review, each pinned by a test that failed before its
-// fix: GET canonicalisation (sort decoded pairs, then encode), the 3.0 status answer, traps
-// reachable from data, fixed error reasons, full-length JWT MACs, and counters that always move.
+// PowerAuth client-core defects found in review, each pinned by a test that failed before its
+// fix: GET canonicalisation (sort decoded pairs, then encode), traps reachable from data, fixed
+// error reasons, and counters that always move. The server's (the 3.0 status answer, full-length
+// JWT MACs, the look-ahead bounds) are in PowerAuthServerTests.
 
 import CryptoPrimitives
 import Foundation
@@ -31,33 +32,6 @@ import TestSupport
         #expect(query == "k=a+b&k=a%2Bb&k=a.b&k=a%2Fb&k=z&k=%C3%A9")
         // Keys that differ only by what encoding changes.
         #expect(PowerAuth.NormalizedData.canonicalQuery([("x/y", "1"), ("x.y", "2")]) == "x.y=2&x%2Fy=1")
-    }
-
-    // MARK: §6.1 status for 3.0 clients: no challenge, zero IV, no nonce.
-
-    @Test func serverAnswersAStatusRequestWithoutAChallenge() throws {
-        let server = try PowerAuthTestServer(version: .v3_0, seed: 3001)
-        var random = SeededRandomSource(seed: 3002)
-        let possessionUnlock = SymmetricKey(data: [UInt8](repeating: 5, count: 16))
-        let activation = try server.activatedClient(password: SecretBytes("1234".utf8), possessionUnlockKey: possessionUnlock, random: &random)
-        let body = Array(#"{"requestObject":{"activationId":"\#(activation.activationID)"}}"#.utf8)
-        let response = try server.status(HTTPRequest(method: .post, path: "pa/v3/activation/status", body: body))
-        #expect(response.status == 200)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
-        let object = try #require(json["responseObject"] as? [String: Any])
-        #expect(object["nonce"] == nil)
-        let blobText = try #require(object["encryptedStatusBlob"] as? String)
-        let encrypted = Array(try #require(Data(base64Encoded: blobText)))
-        let transport = try activation.transportKey(possessionUnlockKey: possessionUnlock)
-        let blob = try AES.UnauthenticatedCBC.decrypt(encrypted, using: transport, iv: [UInt8](repeating: 0, count: 16), padding: .none)
-        #expect(Array(blob[0..<4]) == [0xDE, 0xC0, 0xDE, 0xD1])
-        #expect(blob[4] == PowerAuth.ActivationState.active.rawValue && blob[13] == 0 && blob[14] == 5)
-        // With a challenge the same server still answers the 3.1+ way, which the client reads.
-        let pending = try PowerAuth.PendingStatus(activationID: activation.activationID, using: &random)
-        #expect(try pending.process(try server.status(pending.request), transportKey: transport).state == .active)
-        // A challenge that is not 16 bytes is refused.
-        let short = Array(#"{"requestObject":{"activationId":"\#(activation.activationID)","challenge":"AAAA"}}"#.utf8)
-        #expect(throws: ProtocolError(.malformedInput, "")) { try server.status(HTTPRequest(method: .post, path: "pa/v3/activation/status", body: short)) }
     }
 
     // MARK: Fixed reasons, no quoted plaintext.
@@ -99,19 +73,6 @@ import TestSupport
         #expect(throws: ProtocolError(.malformedInput, "")) { try pending.process(response, serverKey: master.publicKey) }
     }
 
-    @Test func lookAheadWindowIsValidatedWhenSet() throws {
-        let server = try PowerAuthTestServer(version: .v3_3, seed: 402)
-        var random = SeededRandomSource(seed: 403)
-        let unlock = SymmetricKey(data: [UInt8](repeating: 6, count: 16))
-        _ = try server.activatedClient(password: SecretBytes("1234".utf8), possessionUnlockKey: unlock, random: &random)
-        var activation = try #require(server.activation)
-        for bad in [-1, 0, 65, 256, Int.max] {
-            #expect(throws: ProtocolError(.invalidArgument, "")) { try activation.setLookAheadWindow(bad) }
-        }
-        try activation.setLookAheadWindow(64)
-        #expect(activation.lookAheadWindow == 64)
-    }
-
     @Test func storedIterationCountIsBounded() throws {
         let server = try PowerAuthTestServer(version: .v3_3, seed: 404)
         var random = SeededRandomSource(seed: 405)
@@ -124,26 +85,6 @@ import TestSupport
             #expect(tampered != text)
             #expect(throws: ProtocolError(.malformedInput, "")) { try PowerAuth.ActivationData(serialized: Array(tampered.utf8)) }
         }
-    }
-
-    // MARK: RFC 7518 §3.2: the server's HS256 check wants all 32 bytes.
-
-    @Test func keystoreRequestWithATruncatedMACIsRefused() throws {
-        let server = try PowerAuthTestServer(version: .v3_3, seed: 406)
-        var random = SeededRandomSource(seed: 407)
-        let pending = try PowerAuth.PendingKeystore(configuration: server.configuration, using: &random)
-        let temporary = try P256.KeyAgreement.PrivateKey(using: &random).publicKey
-        func answer(_ request: HTTPRequest) throws -> HTTPResponse? {
-            try PowerAuthServer.keystoreAnswer(request, application: server.application, temporaryKey: temporary, temporaryKeyID: "t", now: 1_000)
-        }
-        #expect(try answer(pending.request) != nil)
-        // Cut the MAC to its first 16 bytes (22 Base64url characters): RFC 2104 would allow it.
-        let text = String(decoding: pending.request.body ?? [], as: UTF8.self)
-        let jwt = try #require(text.split(separator: "\"").first { $0.split(separator: ".").count == 3 })
-        let parts = jwt.split(separator: ".")
-        let truncated = parts[0] + "." + parts[1] + "." + parts[2].prefix(22)
-        let body = Array(text.replacingOccurrences(of: String(jwt), with: String(truncated)).utf8)
-        #expect(try answer(HTTPRequest(method: .post, path: "pa/v3/keystore/create", body: body)) == nil)
     }
 
     // MARK: The counter always moves.

@@ -1,15 +1,15 @@
-// A PowerAuth back end for the SDK's tests, handing each request to `PowerAuthServer`
-// in process and recording every request it saw: activation/create (3.2), both status
-// endpoints (with a server time the test sets, however absurd), signature/validate, token
-// create, a token-protected application endpoint and a signed DELETE. The tests read what the
-// server saw — no request at all, the factors of a signature, a failed attempt — not what the
-// client says it did.
+// A PowerAuth back end for the SDK's tests, handing each request to the shared
+// `PowerAuthTestServer` (TestSupport, over `PowerAuthServer`) in process and recording every
+// request it saw: activation/create (3.2), both status endpoints (with a server time the test
+// sets, however absurd), signature/validate, token create, a token-protected application
+// endpoint and a signed DELETE. The tests read what the server saw — no request at all, the
+// factors of a signature, a failed attempt — not what the client says it did.
 
 import AuthNetworking
 import CryptoPrimitives
 import Foundation
 import PowerAuth
-import PowerAuthSDK
+@_spi(Internals) import PowerAuthSDK
 import PowerAuthServer
 import ProtocolSupport
 import SecureStore
@@ -19,7 +19,10 @@ import TestSupport
 /// The in-process back end. `serverTime` is sent as-is by `/pa/v3/status`.
 actor RecordingPowerAuthServer: HTTPTransport {
     let application: PowerAuthServer.Application
-    private(set) var activation: PowerAuthServer.Activation?
+    /// The shared test server, made by the first activation/create.
+    private var core: PowerAuthTestServer?
+    /// The server's activation record, once a client activated.
+    var activation: PowerAuthServer.Activation? { core?.activation }
     private(set) var requests: [HTTPRequest] = []
     /// What `/pa/v3/signature/validate` received: the signature type and the body.
     private(set) var validations: [(factors: String, body: String, valid: Bool)] = []
@@ -52,15 +55,14 @@ actor RecordingPowerAuthServer: HTTPTransport {
         let body = request.body ?? []
         switch request.path {
         case "pa/v3/activation/create":
-            let (created, _, response) = try PowerAuthServer.Activation.process(request, application: application, version: .v3_2,
-                                                                                activationID: "act-rec", timestamp: 2, using: &random)
-            activation = created
+            let core = try PowerAuthTestServer(application: application, version: .v3_2, activationID: "act-rec", seed: 78)
+            let response = try core.activate(request).response
+            self.core = core
             return response
         case "pa/v3/status":
             return HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"serverTime":\#(serverTime)}}"#.utf8))
         case "pa/v3/activation/status":
-            guard let activation else { return HTTPResponse(status: 400) }
-            return try activation.status(request, using: &random)
+            return try core?.status(request) ?? HTTPResponse(status: 400)
         case "pa/v3/signature/validate":
             let valid = verify(request, method: "POST", uriID: "/pa/signature/validate", body: body)
             let factors = request.header("X-PowerAuth-Authorization").flatMap { Self.field("pa_signature_type", of: $0) } ?? ""
@@ -96,8 +98,7 @@ actor RecordingPowerAuthServer: HTTPTransport {
 
     private func verify(_ request: HTTPRequest, method: String, uriID: String, body: [UInt8]) -> Bool {
         guard let header = request.header("X-PowerAuth-Authorization"),
-              case .valid = activation?.verify(header: header, method: method, uriID: uriID, body: body,
-                                               applicationSecret: application.applicationSecret) else { return false }
+              case .valid = core?.verification(header: header, method: method, uriID: uriID, body: body) else { return false }
         return true
     }
 

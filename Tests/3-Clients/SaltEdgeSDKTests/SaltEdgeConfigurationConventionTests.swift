@@ -2,7 +2,7 @@
 // the nested configuration carries the URL policy, clock, random source and logger with the
 // shared defaults; the connection key pair comes from the configured random source (a failing
 // one stops enrolment before create-connection is sent); a configured logger sees a signed
-// request with its `Access-Token` and signature redacted. Real store on disk.
+// request with its `Access-Token` and signature redacted. Real store on disk, in-process transport.
 
 import AuthNetworking
 import CryptoPrimitives
@@ -20,17 +20,6 @@ import TestSupport
         mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CryptoError) { throw .randomSourceFailure }
     }
 
-    /// A transport that answers through `handler` and keeps every request.
-    actor Recorder: HTTPTransport {
-        private(set) var sent: [HTTPRequest] = []
-        let handler: @Sendable (HTTPRequest) -> HTTPResponse
-        init(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.handler = handler }
-        func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-            sent.append(request)
-            return handler(request)
-        }
-    }
-
     /// Keeps every log line.
     final class Capture: LogSink, @unchecked Sendable {
         let lock = NSLock()
@@ -40,7 +29,7 @@ import TestSupport
     }
 
     static func store() throws -> SecureStore {
-        try SecureStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("saltedge-convention-\(UUID().uuidString)").path)
+        try makeTemporaryStore("saltedge-convention")
     }
 
     @Test func defaultsAreTheSharedOnes() {
@@ -59,7 +48,7 @@ import TestSupport
                                               "provider_name": "Bank", "provider_logo_url": NSNull(), "provider_support_email": "s@example.com",
                                               "geolocation_required": false, "provider_public_key": providerKey.pemRepresentation]]
         let body = Array(try JSONSerialization.data(withJSONObject: object))
-        let transport = Recorder { _ in HTTPResponse(status: 200, body: body) }
+        let transport = InProcessTransport { _ in HTTPResponse(status: 200, body: body) }
         let client = SaltEdgeAuthenticatorClient(configuration: .init(random: RefusingRandomSource()), store: try Self.store(), transport: .single(transport))
         let link = "authenticator://saltedge.com/connect?configuration=https://provider.example.com/api/authenticator/v2/configuration&connect_query=A1"
         await #expect(throws: SaltEdgeClientError(.invalidInput, "")) { _ = try await client.beginConnection(deepLink: link) }
@@ -72,7 +61,7 @@ import TestSupport
         let store = try Self.store()
         try ConnectionRecords(store: store).save(try SaltEdgeConnectionSecretsTests.connection())
         let capture = Capture()
-        let transport = Recorder { _ in HTTPResponse(status: 200, body: Array(#"{"data":{}}"#.utf8)) }
+        let transport = InProcessTransport { _ in HTTPResponse(status: 200, body: Array(#"{"data":{}}"#.utf8)) }
         let client = SaltEdgeAuthenticatorClient(configuration: .init(logger: Logger(level: .debug, sink: capture)), store: store, transport: .single(transport))
         try await client.updatePushToken("push-1", connectionID: "333")
         let sent = try #require(await transport.sent.first)
