@@ -29,8 +29,9 @@ struct Echo: Decodable, Sendable {
 
 extension EndToEnd {
     @Suite struct NetworkingMatrixTests {
-        static func service(_ activated: ActivatedClient, url: String) -> NetworkingService {
-            NetworkingService(client: activated.client, transport: .single(URLSessionTransport(configuration: ActivatedClient.quiet(url))), serviceName: "matrix")
+        static func service(_ activated: ActivatedClient, url: String) throws -> NetworkingService {
+            try NetworkingService(configuration: .init(serviceName: "matrix"), client: activated.client,
+                                  transport: .single(URLSessionTransport(configuration: ActivatedClient.quiet(url))))
         }
 
         static func endpoint(_ kind: String, _ encryption: EndToEndEncryption) -> Endpoint<Greeting, Echo> {
@@ -46,7 +47,7 @@ extension EndToEnd {
             try await withMFAServer { url, powerAuth in
                 let activated = try await ActivatedClient(url: url, instanceID: "matrix", version: version)
                 defer { activated.discard() }
-                let service = Self.service(activated, url: url)
+                let service = try Self.service(activated, url: url)
                 var passed = 0
                 for kind in ["basic", "signed", "token"] {
                     for encryption in [EndToEndEncryption.notEncrypted, .applicationScope, .activationScope] {
@@ -69,7 +70,7 @@ extension EndToEnd {
             try await withMFAServer { url, powerAuth in
                 let activated = try await ActivatedClient(url: url, instanceID: "errors")
                 defer { activated.discard() }
-                let service = Self.service(activated, url: url)
+                let service = try Self.service(activated, url: url)
                 let greeting = Greeting(text: "hello", sent: Date(timeIntervalSince1970: 0))
 
                 // A wrong password: the server refuses the signature.
@@ -117,7 +118,7 @@ extension EndToEnd {
             try await withMFAServer { url, powerAuth in
                 let activated = try await ActivatedClient(url: url, instanceID: "networking-queue")
                 defer { activated.discard() }
-                let service = Self.service(activated, url: url)
+                let service = try Self.service(activated, url: url)
                 let authentication = activated.authentication
                 let statuses = try await withThrowingTaskGroup(of: Bool.self) { group in
                     for index in 0..<24 {

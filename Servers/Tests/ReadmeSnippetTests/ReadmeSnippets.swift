@@ -35,7 +35,8 @@ func readmeSnippet2(apiURL: String, deviceKey: SymmetricKey, pin: SecretBytes, c
     struct Transfer: Codable, Sendable { var amount: String; var to: String }
     struct Receipt: Codable, Sendable { var reference: String }
 
-    let service = NetworkingService(client: client, transport: .single(URLSessionTransport(configuration: .init(baseURL: apiURL))))
+    let service = try NetworkingService(configuration: .init(baseURL: apiURL), client: client,
+                                        transport: .single(URLSessionTransport(configuration: .init(baseURL: apiURL))))
     let pay = Endpoint<Transfer, Receipt>.signed("/api/payment", uriID: "/payment", encryption: .activationScope)
     let balance = Endpoint<EmptyObject, Receipt>.signedWithToken("/api/balance", tokenName: "read")
     let receipt = try await service.post(Transfer(amount: "10.00", to: "alice"), to: pay,

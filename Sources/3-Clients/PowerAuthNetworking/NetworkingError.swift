@@ -1,106 +1,74 @@
-// The networking layer's one error (powerauth.md §16 "Errors"; sdk-surfaces.md §2.5 `WPNError`):
-// an extensible reason to switch on, the REST error of the server's envelope (§14.2), the HTTP
-// status, and the underlying SDK or transport error.
+// The networking layer's one error (powerauth.md §16 "Errors"; sdk-surfaces.md §2.5 `WPNError`)
+// in the shared shape of every client's errors (DESIGN.md §1 "Layer 3 has one shape"):
+// `SDKError<NetworkingErrorDomain>`, its codes the `WPNErrorReason` values, what it carries
+// beyond the shared shape the REST error of the server's envelope (§14.2), whose code is the
+// error's server code. The cause is the PowerAuth SDK's or the transport's error, kept whole.
 
 public import AuthNetworking
 public import PowerAuthSDK
 import ProtocolSupport
 
-/// Why a networking call failed.
-public struct NetworkingError: Error, Sendable, CustomStringConvertible {
-    /// The reason, extensible as `WPNErrorReason` is (other layers may add their own).
-    public struct Reason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        /// The reason's name.
-        public let rawValue: String
-        /// A reason from its name.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The name.
-        public var description: String { rawValue }
+/// A server's REST error envelope `{"status":"ERROR","responseObject":{"code","message"}}`
+/// (powerauth.md §14.2), as ``NetworkingError/restAPIError`` carries it.
+public struct NetworkingRESTAPIError: Sendable, Equatable {
+    /// `code`, for example `ERR_AUTHENTICATION` or an application's own.
+    public let code: String
+    /// `message`, for logs.
+    public let message: String?
 
-        /// A fallback.
-        public static let unknown = Reason(rawValue: "unknown")
-        /// The client has no activation (signed and token endpoints, activation scope).
-        public static let missingActivation = Reason(rawValue: "missingActivation")
-        /// An unexpected error while networking (usually a logic error).
-        public static let networkUnknown = Reason(rawValue: "network_unknown")
-        /// A generic network issue.
-        public static let networkGeneric = Reason(rawValue: "network_generic")
-        /// An HTTP status other than 2xx (see ``NetworkingError/httpStatus`` and ``NetworkingError/restAPIError``).
-        public static let errorStatusCode = Reason(rawValue: "network_errorStatusCode")
-        /// A 2xx answer whose content is not the expected response object.
-        public static let invalidResponseObject = Reason(rawValue: "network_invalidResponseObject")
-        /// The request object could not be encoded; nothing was sent.
-        public static let invalidRequestObject = Reason(rawValue: "network_invalidRequestObject")
-        /// The request could not be signed (a wrong password is ``errorStatusCode`` with HTTP 401).
-        public static let signError = Reason(rawValue: "network_signError")
-        /// No answer in time.
-        public static let timeout = Reason(rawValue: "network_timeOut")
-        /// The server cannot be reached.
-        public static let noConnection = Reason(rawValue: "network_noInternetConnection")
-        /// A malformed HTTP answer.
-        public static let badServerResponse = Reason(rawValue: "network_badServerResponse")
-        /// A TLS failure (see the transport error).
-        public static let tlsError = Reason(rawValue: "network_sslError")
-        /// End-to-end encryption failed on this side (the answer does not decrypt, or the
-        /// request cannot be encrypted).
-        public static let e2eeError = Reason(rawValue: "network_e2eeError")
-        /// The token cannot be created or is refused after being created again.
-        public static let tokenError = Reason(rawValue: "network_tokenError")
-        /// The call was cancelled.
-        public static let cancelled = Reason(rawValue: "network_cancelled")
-        /// The service cannot be built as configured: a base URL the URL policy refuses
-        /// (plain `http://`, another scheme, a bare host name); nothing was sent.
-        public static let invalidConfiguration = Reason(rawValue: "network_invalidConfiguration")
-    }
-
-    /// A server's REST error envelope `{"status":"ERROR","responseObject":{"code","message"}}`.
-    public struct RESTAPIError: Sendable, Equatable {
-        /// `code`, for example `ERR_AUTHENTICATION` or an application's own.
-        public let code: String
-        /// `message`, for logs.
-        public let message: String?
-    }
-
-    /// Why it failed.
-    public let reason: Reason
-    /// The server's error envelope, when it sent one (plain or end-to-end encrypted).
-    public let restAPIError: RESTAPIError?
-    /// The HTTP status, when an answer came.
-    public let httpStatus: Int?
-    /// The PowerAuth SDK's error behind this one.
-    public let powerAuthError: PowerAuthSDKError?
-    /// The transport's error behind this one.
-    public let transportError: TransportError?
-    /// More detail, for logs.
-    public let message: String
-
-    /// Creates an error.
-    public init(_ reason: Reason, _ message: String, restAPIError: RESTAPIError? = nil, httpStatus: Int? = nil,
-                powerAuthError: PowerAuthSDKError? = nil, transportError: TransportError? = nil) {
-        self.reason = reason
+    /// An envelope's code and message.
+    public init(code: String, message: String?) {
+        self.code = code
         self.message = message
-        self.restAPIError = restAPIError
-        self.httpStatus = httpStatus
-        self.powerAuthError = powerAuthError
-        self.transportError = transportError
     }
+}
+
+/// The networking service's errors: what they carry beyond the shared shape is the server's
+/// REST error envelope, whose `code` is also their server code.
+public enum NetworkingErrorDomain: ClientErrorDomain {
+    /// ``NetworkingError/restAPIError``.
+    public typealias Extra = NetworkingRESTAPIError?
+
+    /// The server's error code: the `code` of its REST error envelope (powerauth.md §14.2).
+    public static func serverCode(of error: NetworkingError) -> String? { error.restAPIError?.code }
+}
+
+/// Why a networking call failed (`WPNError`).
+public typealias NetworkingError = SDKError<NetworkingErrorDomain>
+
+extension SDKError where Domain == NetworkingErrorDomain {
+    /// A server's REST error envelope (the earlier name of ``NetworkingRESTAPIError``).
+    public typealias RESTAPIError = NetworkingRESTAPIError
+
+    /// The server's error envelope, when it sent one (plain or end-to-end encrypted, §16).
+    public var restAPIError: NetworkingRESTAPIError? { extra }
+    /// The PowerAuth SDK's error behind this one.
+    public var powerAuthError: PowerAuthSDKError? { cause as? PowerAuthSDKError }
+    /// The transport's error behind this one, directly or behind the PowerAuth SDK's error.
+    public var transportError: TransportError? { (cause as? TransportError) ?? powerAuthError?.transportError }
 
     /// The network cannot be reached (`networkIsNotReachable`).
-    public var networkIsNotReachable: Bool { reason == .noConnection }
+    public var networkIsNotReachable: Bool { code == .noConnection }
     /// The TLS connection is not trusted (`networkConnectionIsNotTrusted`).
-    public var networkConnectionIsNotTrusted: Bool { reason == .tlsError }
+    public var networkConnectionIsNotTrusted: Bool { code == .tlsError }
 
-    /// `reason: message [HTTP n] [code]`.
-    public var description: String {
-        var text = "\(reason): \(message)"
-        if let httpStatus { text += " [HTTP \(httpStatus)]" }
-        if let restAPIError { text += " [\(restAPIError.code)\(restAPIError.message.map { ": " + $0 } ?? "")]" }
-        return text
+    /// Creates an error raised at `file`:`line`; `powerAuthError`, `transportError` or `cause` is
+    /// its cause (the first given), `restAPIError` the server's envelope when it sent one.
+    public init(_ code: Code, _ message: String, restAPIError: NetworkingRESTAPIError? = nil, httpStatus: Int? = nil,
+                powerAuthError: PowerAuthSDKError? = nil, transportError: TransportError? = nil, cause: (any Error & Sendable)? = nil,
+                file: String = #fileID, line: UInt = #line) {
+        self.init(code, message, cause: firstCause(powerAuthError, transportError, cause), httpStatus: httpStatus,
+                  extra: restAPIError, file: file, line: line)
     }
 
-    /// The networking reason for a transport failure.
-    static func transport(_ error: TransportError) -> NetworkingError {
-        let reason: Reason = switch error.kind {
+    /// The networking code for a transport failure; the transport's error is the cause.
+    static func transport(_ error: TransportError, file: String = #fileID, line: UInt = #line) -> NetworkingError {
+        NetworkingError(transportCode(error), "no answer from the server", transportError: error, file: file, line: line)
+    }
+
+    /// The networking code of a transport failure's kind.
+    static func transportCode(_ error: TransportError) -> Code {
+        switch error.kind {
         case .timedOut: .timeout
         case .unreachable: .noConnection
         case .tls: .tlsError
@@ -110,27 +78,64 @@ public struct NetworkingError: Error, Sendable, CustomStringConvertible {
         case .urlRefused: .invalidConfiguration
         default: .networkGeneric
         }
-        return NetworkingError(reason, "no answer from the server", transportError: error)
     }
 
-    /// The networking reason for an SDK failure before or around sending.
-    static func sdk(_ error: PowerAuthSDKError) -> NetworkingError {
-        switch error.reason {
-        case .transport:
-            if let transport = error.transportError {
-                let mapped = NetworkingError.transport(transport)
-                return NetworkingError(mapped.reason, mapped.message, powerAuthError: error, transportError: transport)
-            }
-            return NetworkingError(.networkGeneric, error.message, powerAuthError: error)
-        case .missingActivation: return NetworkingError(.missingActivation, error.message, powerAuthError: error)
-        case .encryption: return NetworkingError(.e2eeError, error.message, powerAuthError: error)
-        case .invalidToken: return NetworkingError(.tokenError, error.message, powerAuthError: error)
-        case .cancelled: return NetworkingError(.cancelled, error.message, powerAuthError: error)
+    /// The networking code for an SDK failure before or around sending; the SDK's error is the
+    /// cause, and a server's §14.2 code in it becomes the REST error.
+    static func sdk(_ error: PowerAuthSDKError, file: String = #fileID, line: UInt = #line) -> NetworkingError {
+        let code: Code
+        var rest: NetworkingRESTAPIError?
+        switch error.code {
+        case .transport: code = error.transportError.map(transportCode) ?? .networkGeneric
+        case .missingActivation: code = .missingActivation
+        case .encryption: code = .e2eeError
+        case .invalidToken: code = .tokenError
+        case .cancelled: code = .cancelled
         case .server, .authenticationFailed:
-            let code = error.protocolError.map { RESTAPIError(code: $0.code.rawValue, message: $0.reason) }
-            return NetworkingError(.errorStatusCode, error.message, restAPIError: code, httpStatus: error.httpStatus, powerAuthError: error)
-        case .invalidResponse: return NetworkingError(.invalidResponseObject, error.message, httpStatus: error.httpStatus, powerAuthError: error)
-        default: return NetworkingError(.signError, error.message, powerAuthError: error)
+            code = .errorStatusCode
+            rest = error.protocolError.map { NetworkingRESTAPIError(code: $0.code.rawValue, message: $0.reason) }
+        case .invalidResponse: code = .invalidResponseObject
+        default: code = .signError
         }
+        return NetworkingError(code, error.message, restAPIError: rest, httpStatus: error.httpStatus, powerAuthError: error, file: file, line: line)
     }
+}
+
+/// The codes of ``NetworkingError`` (`WPNErrorReason`; other layers may add their own).
+extension ClientErrorCodeOf where Client == NetworkingError {
+    /// A fallback.
+    public static var unknown: Self { Self(rawValue: "unknown") }
+    /// The client has no activation (signed and token endpoints, activation scope).
+    public static var missingActivation: Self { Self(rawValue: "missingActivation") }
+    /// An unexpected error while networking (usually a logic error).
+    public static var networkUnknown: Self { Self(rawValue: "network_unknown") }
+    /// A generic network issue.
+    public static var networkGeneric: Self { Self(rawValue: "network_generic") }
+    /// An HTTP status other than 2xx, or an envelope whose status is not `OK` (see
+    /// ``NetworkingError/httpStatus`` and ``NetworkingError/serverCode``).
+    public static var errorStatusCode: Self { Self(rawValue: "network_errorStatusCode") }
+    /// A 2xx answer whose content is not the expected response object.
+    public static var invalidResponseObject: Self { Self(rawValue: "network_invalidResponseObject") }
+    /// The request object could not be encoded; nothing was sent.
+    public static var invalidRequestObject: Self { Self(rawValue: "network_invalidRequestObject") }
+    /// The request could not be signed (a wrong password is ``errorStatusCode`` with HTTP 401).
+    public static var signError: Self { Self(rawValue: "network_signError") }
+    /// No answer in time.
+    public static var timeout: Self { Self(rawValue: "network_timeOut") }
+    /// The server cannot be reached.
+    public static var noConnection: Self { Self(rawValue: "network_noInternetConnection") }
+    /// A malformed HTTP answer.
+    public static var badServerResponse: Self { Self(rawValue: "network_badServerResponse") }
+    /// A TLS failure (see ``NetworkingError/transportError``).
+    public static var tlsError: Self { Self(rawValue: "network_sslError") }
+    /// End-to-end encryption failed on this side (the answer does not decrypt, or the
+    /// request cannot be encrypted).
+    public static var e2eeError: Self { Self(rawValue: "network_e2eeError") }
+    /// The token cannot be created or is refused after being created again.
+    public static var tokenError: Self { Self(rawValue: "network_tokenError") }
+    /// The call was cancelled.
+    public static var cancelled: Self { Self(rawValue: "network_cancelled") }
+    /// The service cannot be built as configured: a base URL the URL policy refuses
+    /// (plain `http://`, another scheme, a bare host name), or no transport for it; nothing was sent.
+    public static var invalidConfiguration: Self { Self(rawValue: "network_invalidConfiguration") }
 }

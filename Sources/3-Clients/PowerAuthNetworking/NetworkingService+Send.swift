@@ -15,7 +15,7 @@ extension NetworkingService {
                                     headers extra: [HTTPHeader], timeout: Double?, queued: Bool) async throws(NetworkingError) -> Response? {
         let plaintext: [UInt8]
         do { plaintext = Array(try Self.encoder().encode(RequestEnvelope(requestObject: data))) } catch {
-            throw NetworkingError(.invalidRequestObject, "the request object does not encode: \(error)")
+            throw NetworkingError(.invalidRequestObject, "the request object does not encode: \(error)", cause: error)
         }
         if endpoint.authentication != .none || endpoint.encryption == .activationScope, authentication == nil {
             throw NetworkingError(.invalidRequestObject, "this endpoint needs an authentication")
@@ -36,7 +36,7 @@ extension NetworkingService {
         case .token(let name):
             answer = try await tokenExchange(call, tokenName: name)
         }
-        responseObserver?(endpoint.path, answer.status, answer.raw, answer.decrypted)
+        configuration.responseObserver?(endpoint.path, answer.status, answer.raw, answer.decrypted)
         return try Self.read(Response.self, from: answer)
     }
 
@@ -77,11 +77,13 @@ extension NetworkingService {
             return try await send(prepared, authorization: try await sign())
         }
         do {
-            return try await client.executeOnSerialQueue { () async throws -> Answer in try await send(prepared, authorization: try await sign()) }
+            return try await client.executeOnSerialQueue { () async throws -> Answer in
+                try await self.send(prepared, authorization: try await sign())
+            }
         } catch let error as NetworkingError {
             throw error
         } catch {
-            throw NetworkingError(.networkUnknown, "\(error)")
+            throw NetworkingError(.networkUnknown, "\(error)", cause: error)
         }
     }
 
@@ -172,14 +174,15 @@ extension NetworkingService {
         if answer.body.isEmpty { return nil }
         let envelope: ResponseEnvelope<Response>
         do { envelope = try decoder().decode(ResponseEnvelope<Response>.self, from: Data(answer.body)) } catch {
-            throw NetworkingError(.invalidResponseObject, "the answer is not the expected response object: \(error)", httpStatus: answer.status)
+            throw NetworkingError(.invalidResponseObject, "the answer is not the expected response object: \(error)", httpStatus: answer.status,
+                                  cause: error)
         }
         guard envelope.status == "OK" else { throw failure(answer, reason: .errorStatusCode) }
         return envelope.responseObject
     }
 
     /// An error with the envelope's code and message when the body is one.
-    static func failure(_ answer: Answer, reason: NetworkingError.Reason) -> NetworkingError {
+    static func failure(_ answer: Answer, reason: NetworkingError.Code) -> NetworkingError {
         struct ErrorEnvelope: Decodable { struct Body: Decodable { let code: String; let message: String? }; let responseObject: Body }
         let rest = (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(answer.body))).map {
             NetworkingError.RESTAPIError(code: $0.responseObject.code, message: $0.responseObject.message)

@@ -9,11 +9,22 @@ import PowerAuth
 public import PowerAuthSDK
 public import ProtocolSupport
 
-/// A typed HTTP client for one application back end (`WPNNetworkingService`).
-public struct NetworkingService: Sendable {
-    /// What every request of the service carries and how requests are ordered (`WPNConfig`), in
-    /// the layer-3 shape every client shares (`ClientConfiguration`).
+/// A typed HTTP client for one application back end (`WPNNetworkingService`), in the layer-3
+/// shape every client shares: an actor with a nested ``Configuration``, made with
+/// ``init(configuration:client:transport:)``, throwing ``NetworkingError``.
+///
+/// Its state is the `PowerAuthClient`'s (activation, counter, tokens), so the client takes the
+/// place of a store; signed calls are serialised on the client's queue, shared with the client's
+/// own signed calls (powerauth.md §16 "Serialization").
+public actor NetworkingService {
+    /// What every request of the service carries, where it goes and how requests are ordered
+    /// (`WPNConfig`), in the layer-3 shape every client shares (`ClientConfiguration`).
     public struct Configuration: ClientConfiguration {
+        /// The back end's base URL; nil: the PowerAuth client's own (which its URL policy
+        /// already checked). A URL given here must pass ``urlPolicy``.
+        public var baseURL: String?
+        /// A name for logs and the default User-Agent.
+        public var serviceName: String
         /// `Accept-Language` (RFC 5646; not persisted — set it on every start, as networking-apple says).
         public var acceptLanguage: String
         /// `User-Agent`.
@@ -22,6 +33,9 @@ public struct NetworkingService: Sendable {
         public var timeout: Double?
         /// How requests are serialised.
         public var concurrency: ConcurrencyStrategy
+        /// Receives every answer, raw and (for end-to-end encrypted endpoints) decrypted
+        /// (`WPNResponseDelegate`).
+        public var responseObserver: (@Sendable (_ path: String, _ status: Int, _ body: [UInt8], _ decrypted: [UInt8]?) -> Void)?
         /// Which base URLs the service accepts (DESIGN.md §1, layer 3): `https://` to a real
         /// host name; plain `http://` only to loopback, and only when the caller opts out with
         /// `URLPolicy.insecureAllowingPlainHTTPToLoopback`.
@@ -36,16 +50,21 @@ public struct NetworkingService: Sendable {
         /// `LoggingMiddleware`, signature and token headers redacted.
         public var logger: Logger? = ClientDefaults.logger
 
-        /// The defaults: `en`, the library's User-Agent, the transport's timeout, `serialSigned`,
-        /// and `ClientDefaults` (https only, the system clock and random source, no logger).
-        public init(acceptLanguage: String = "en", userAgent: UserAgent = .libraryDefault, timeout: Double? = nil,
-                    concurrency: ConcurrencyStrategy = .serialSigned, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
-                    clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
-                    logger: Logger? = ClientDefaults.logger) {
+        /// The defaults: the client's base URL, service name `networking`, `en`, the library's
+        /// User-Agent, the transport's timeout, `serialSigned`, no observer, and `ClientDefaults`
+        /// (https only, the system clock and random source, no logger).
+        public init(baseURL: String? = nil, serviceName: String = "networking", acceptLanguage: String = "en",
+                    userAgent: UserAgent = .libraryDefault, timeout: Double? = nil, concurrency: ConcurrencyStrategy = .serialSigned,
+                    responseObserver: (@Sendable (_ path: String, _ status: Int, _ body: [UInt8], _ decrypted: [UInt8]?) -> Void)? = nil,
+                    urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clock: @escaping @Sendable () -> Date = ClientDefaults.clock,
+                    random: any RandomSource & Sendable = ClientDefaults.random, logger: Logger? = ClientDefaults.logger) {
+            self.baseURL = baseURL
+            self.serviceName = serviceName
             self.acceptLanguage = acceptLanguage
             self.userAgent = userAgent
             self.timeout = timeout
             self.concurrency = concurrency
+            self.responseObserver = responseObserver
             setClientMembers(urlPolicy: urlPolicy, clock: clock, random: random, logger: logger)
         }
     }
@@ -76,46 +95,46 @@ public struct NetworkingService: Sendable {
     public static let version = SwiftMFAVersion.current
 
     /// The PowerAuth client that signs, creates tokens and encrypts.
-    public let client: PowerAuthClient
+    public nonisolated let client: PowerAuthClient
     /// Makes the transport to the application back end (for the service's base URL).
-    public let transport: HTTPTransportFactory
+    public nonisolated let transport: HTTPTransportFactory
     /// The back end's base URL, as the URL policy checked it.
-    public let baseURL: String
-    /// The URL policy that checked ``baseURL`` (the client's when the service shares its base URL).
-    let baseURLPolicy: URLPolicy
+    public nonisolated let baseURL: String
     /// The configuration.
-    public var configuration: Configuration
+    public nonisolated let configuration: Configuration
+    /// Every request's middlewares around the transport made for ``baseURL``.
+    let pipeline: SendPipeline
+
     /// A name for logs and the default User-Agent.
-    public let serviceName: String
-    /// Receives every answer, raw and (for end-to-end encrypted endpoints) decrypted (`WPNResponseDelegate`).
-    public var responseObserver: (@Sendable (_ path: String, _ status: Int, _ body: [UInt8], _ decrypted: [UInt8]?) -> Void)?
+    public nonisolated var serviceName: String { configuration.serviceName }
 
-    /// A service for the back end at the client's own base URL (which the client's URL policy
-    /// already checked when it was made), behind `transport`, signing with `client`.
-    public init(client: PowerAuthClient, transport: HTTPTransportFactory, configuration: Configuration = Configuration(),
-                serviceName: String = "networking") {
-        self.client = client
-        self.transport = transport
-        self.configuration = configuration
-        self.serviceName = serviceName
-        baseURL = client.configuration.core.baseURL
-        baseURLPolicy = client.configuration.urlPolicy
-    }
-
-    /// A service for the back end at `baseURL`, behind `transport`, signing with `client`.
-    /// Throws ``NetworkingError/Reason/invalidConfiguration`` when `configuration.urlPolicy`
-    /// refuses `baseURL`: signatures, token headers and bodies must not travel in clear.
-    public init(client: PowerAuthClient, baseURL: String, transport: HTTPTransportFactory, configuration: Configuration = Configuration(),
-                serviceName: String = "networking") throws(NetworkingError) {
-        guard configuration.urlPolicy.permits(baseURL) else {
-            throw NetworkingError(.invalidConfiguration, "the base URL \(baseURL) is refused by the URL policy (https to a named host only)")
+    /// A service for the back end at `configuration.baseURL` (by default the client's own base
+    /// URL), behind the transport `transport` makes for it, signing with `client`. Throws
+    /// ``NetworkingError`` with code `invalidConfiguration` when `configuration.urlPolicy`
+    /// refuses the base URL — signatures, token headers and bodies must not travel in clear — or
+    /// the transport cannot be made for it; nothing is sent.
+    public init(configuration: Configuration = Configuration(), client: PowerAuthClient,
+                transport: HTTPTransportFactory) throws(NetworkingError) {
+        let baseURL: String
+        let policy: URLPolicy
+        if let configured = configuration.baseURL {
+            guard configuration.urlPolicy.permits(configured) else {
+                throw NetworkingError(.invalidConfiguration, "the base URL \(configured) is refused by the URL policy (https to a named host only)")
+            }
+            (baseURL, policy) = (configured, configuration.urlPolicy)
+        } else {
+            // The client's URL policy checked its base URL when the client was made.
+            (baseURL, policy) = (client.configuration.core.baseURL, client.configuration.urlPolicy)
+        }
+        let sender: any HTTPTransport
+        do { sender = try transport.transport(baseURL: baseURL) } catch {
+            throw NetworkingError(.invalidConfiguration, "no transport for \(baseURL)", transportError: error)
         }
         self.client = client
         self.transport = transport
         self.configuration = configuration
-        self.serviceName = serviceName
         self.baseURL = baseURL
-        baseURLPolicy = configuration.urlPolicy
+        pipeline = Self.pipeline(transport: sender, baseURL: baseURL, policy: policy, logger: configuration.logger)
     }
 
     /// Sends `data` to `endpoint` (`post(data:auth:to:with:timeoutInterval:)`) and returns the
@@ -127,41 +146,40 @@ public struct NetworkingService: Sendable {
         if configuration.concurrency == .serialAll {
             do {
                 return try await client.executeOnSerialQueue { () async throws -> Response? in
-                    try await perform(data, to: endpoint, authentication: authentication, headers: headers, timeout: timeout, queued: true)
+                    try await self.perform(data, to: endpoint, authentication: authentication, headers: headers, timeout: timeout, queued: true)
                 }
             } catch let error as NetworkingError {
                 throw error
             } catch {
-                throw NetworkingError(.networkUnknown, "\(error)")
+                throw NetworkingError(.networkUnknown, "\(error)", cause: error)
             }
         }
         return try await perform(data, to: endpoint, authentication: authentication, headers: headers, timeout: timeout, queued: false)
     }
 
     /// The same as a task that can be cancelled (`WPNNetworkingService.post` returning an operation).
-    public func postTask<Request, Response>(_ data: Request, to endpoint: Endpoint<Request, Response>, authentication: Authentication? = nil,
-                                            headers: [HTTPHeader] = [], timeout: Double? = nil) -> NetworkingTask<Response> {
+    public nonisolated func postTask<Request, Response>(_ data: Request, to endpoint: Endpoint<Request, Response>,
+                                                        authentication: Authentication? = nil, headers: [HTTPHeader] = [],
+                                                        timeout: Double? = nil) -> NetworkingTask<Response> {
         NetworkingTask(task: Task { () async throws -> Response? in
-            try await post(data, to: endpoint, authentication: authentication, headers: headers, timeout: timeout)
+            try await self.post(data, to: endpoint, authentication: authentication, headers: headers, timeout: timeout)
         })
     }
 
-    /// Every request's middlewares (DESIGN.md §1), around the transport the factory makes for
-    /// ``baseURL``: the URL policy on the whole URL, header validation, logging when the
-    /// configuration has a logger, the size limits, redirect refusal. The `User-Agent` is in
-    /// ``commonHeaders`` (``UserAgent/system`` leaves it to the transport).
-    var pipeline: SendPipeline {
-        get throws(TransportError) {
-            SendPipeline(transport: try transport.transport(baseURL: baseURL), middlewares: [
-                URLPolicyMiddleware(baseURL: baseURL, policy: baseURLPolicy), HeaderValidationMiddleware(),
-            ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
-                ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
-            ])
-        }
+    /// Every request's middlewares (DESIGN.md §1), around `transport`: the URL policy on the
+    /// whole URL, header validation, logging when there is a logger, the size limits, redirect
+    /// refusal. The `User-Agent` is in ``commonHeaders`` (``UserAgent/system`` leaves it to the
+    /// transport).
+    static func pipeline(transport: any HTTPTransport, baseURL: String, policy: URLPolicy, logger: Logger?) -> SendPipeline {
+        SendPipeline(transport: transport, middlewares: [
+            URLPolicyMiddleware(baseURL: baseURL, policy: policy), HeaderValidationMiddleware(),
+        ] + (logger.map { [LoggingMiddleware($0)] } ?? []) + [
+            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
+        ])
     }
 
     /// The headers every request of this service carries.
-    var commonHeaders: [HTTPHeader] {
+    nonisolated var commonHeaders: [HTTPHeader] {
         var headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json"),
                        HTTPHeader("Accept-Language", configuration.acceptLanguage)]
         switch configuration.userAgent {
@@ -190,15 +208,15 @@ public struct NetworkingService: Sendable {
 public struct NetworkingTask<Response: Sendable>: Sendable {
     let task: Task<Response?, any Error>
 
-    /// Cancels the call; its ``value`` then throws ``NetworkingError/Reason/cancelled`` (unless
-    /// the answer was already in).
+    /// Cancels the call; its ``value`` then throws ``NetworkingError`` with code `cancelled`
+    /// (unless the answer was already in).
     public func cancel() { task.cancel() }
 
     /// The call's result.
     public var value: Response? {
         get async throws(NetworkingError) {
             do { return try await task.value } catch let error as NetworkingError { throw error } catch {
-                throw NetworkingError(.cancelled, "the call was cancelled")
+                throw NetworkingError(.cancelled, "the call was cancelled", cause: error)
             }
         }
     }

@@ -63,7 +63,6 @@ enum CommandErrors {
         case is UsageError: "usage"
         case is SecretInput.Failure: "secretInput"
         case let error as any ClientError: "\(error.code)"
-        case let error as NetworkingError: "\(error.reason)"
         case is SecureStoreError: "store"
         default: "other"
         }
@@ -73,7 +72,6 @@ enum CommandErrors {
     static func server(of error: any Error) -> (status: Int?, code: String?) {
         switch error {
         case let error as any ClientError: (error.httpStatus, error.serverCode)
-        case let error as NetworkingError: (error.httpStatus, error.httpStatus == nil ? nil : error.restAPIError?.code)
         default: (nil, nil)
         }
     }

@@ -96,7 +96,8 @@ extension PowerAuthCommand {
             } else {
                 .basic(request.path, encryption: request.encryption)
             }
-            let service = NetworkingService(client: client, transport: .single(configured.transport), serviceName: "mfa")
+            let service = try NetworkingService(configuration: NetworkingService.Configuration(serviceName: "mfa"), client: client,
+                                                transport: .single(configured.transport))
             answer = try await service.post(request.object ?? .object([]), to: endpoint, authentication: authentication)
         } else {
             answer = try await send(request, configured, authentication: authentication)

@@ -5,7 +5,7 @@
 import CryptoPrimitives
 import Foundation
 import PowerAuth
-import PowerAuthSDK
+@_spi(Internals) import PowerAuthSDK
 import PowerAuthServer
 import ProtocolSupport
 import SecureStore

@@ -1,6 +1,6 @@
-// The layer-3 configuration convention for the PowerAuth client and the networking service
-// (DESIGN.md §1): both nested configurations carry the URL policy, clock, random source and
-// logger with the shared defaults; the configured random source is the one the client draws
+// The layer-3 configuration convention for the PowerAuth client (DESIGN.md §1; the networking
+// service's is tested in PowerAuthNetworkingTests): its nested configuration carries the URL
+// policy, clock, random source and logger with the shared defaults; the configured random source is the one the client draws
 // from (reproducible requests from a seeded source, a failure from a failing one); a configured
 // logger sees every exchange with the signature and token headers redacted.
 
@@ -8,7 +8,6 @@ import AuthNetworking
 import CryptoPrimitives
 import Foundation
 import PowerAuth
-import PowerAuthNetworking
 import PowerAuthSDK
 import PowerAuthServer
 import ProtocolSupport
@@ -32,9 +31,8 @@ final class ConventionLogCapture: LogSink, @unchecked Sendable {
         var random = SeededRandomSource(seed: 3)
         let application = try PowerAuthServer.Application(using: &random)
         let client = PowerAuthClient.Configuration(instanceID: "d", core: try application.clientConfiguration(baseURL: "https://pa.example.com"))
-        let service = NetworkingService.Configuration()
         let before = Date()
-        for configuration in [client as any ClientConfiguration, service] {
+        for configuration in [client as any ClientConfiguration] {
             #expect(configuration.urlPolicy == .httpsOnly)
             #expect(configuration.logger == nil)
             #expect(configuration.random is SystemRandomSource)
@@ -80,23 +78,5 @@ final class ConventionLogCapture: LogSink, @unchecked Sendable {
         #expect(log.contains("X-PowerAuth-Authorization: <redacted"))
         #expect(!log.contains(header))
         #expect(!log.contains("pa_signature="))
-    }
-
-    /// The service's logger sees its signed request; the signature header is masked at `.debug`.
-    @Test func serviceLoggerRedactsTheSignature() async throws {
-        var fixture = try SDKFixture.make(seed: 44)
-        defer { fixture.cleanUp() }
-        let authentication = try await fixture.activate()
-        let capture = ConventionLogCapture()
-        let service = NetworkingService(client: fixture.client, transport: .single(fixture.server),
-                                        configuration: NetworkingService.Configuration(logger: Logger(level: .debug, sink: capture)))
-        _ = try await service.post(EmptyObject(), to: Endpoint<EmptyObject, EmptyObject>.signed("pa/v3/signature/validate", uriID: "/pa/signature/validate"),
-                                   authentication: authentication)
-        let sent = try #require(await fixture.server.requests.last { $0.path == "pa/v3/signature/validate" })
-        let header = try #require(sent.header("X-PowerAuth-Authorization"))
-        let log = capture.text
-        #expect(log.contains("→ POST /pa/v3/signature/validate"))
-        #expect(log.contains("X-PowerAuth-Authorization: <redacted"))
-        #expect(!log.contains(header))
     }
 }

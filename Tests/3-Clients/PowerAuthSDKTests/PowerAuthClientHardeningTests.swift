@@ -7,8 +7,7 @@ import AuthNetworking
 import CryptoPrimitives
 import Foundation
 import PowerAuth
-import PowerAuthNetworking
-import PowerAuthSDK
+@_spi(Internals) import PowerAuthSDK
 import PowerAuthServer
 import ProtocolSupport
 import SecureStore
@@ -114,18 +113,12 @@ import TestSupport
             #expect(error.reason == .invalidConfiguration)
         }
         _ = try client("https://pa.example.com")
-        let loopback = try client("http://127.0.0.1:8080", .insecureAllowingPlainHTTPToLoopback)
+        _ = try client("http://127.0.0.1:8080", .insecureAllowingPlainHTTPToLoopback)
         // The configuration-string initialiser applies the policy too.
         let string = try application.clientConfiguration(baseURL: "https://x.example").configurationString
         #expect(throws: PowerAuthSDKError.self) {
             try PowerAuthClient.Configuration(instanceID: "u", configurationString: string, baseURL: "http://pa.example.com")
         }
-        // The networking service refuses a plain-HTTP back end unless it is loopback and allowed.
-        #expect(throws: NetworkingError.self) { try NetworkingService(client: loopback, baseURL: "http://api.example.com", transport: .single(server)) }
-        var allowing = NetworkingService.Configuration()
-        allowing.urlPolicy = .insecureAllowingPlainHTTPToLoopback
-        _ = try NetworkingService(client: loopback, baseURL: "http://127.0.0.1:9000", transport: .single(server), configuration: allowing)
-        #expect(throws: NetworkingError.self) { try NetworkingService(client: loopback, baseURL: "http://127.0.0.1:9000", transport: .single(server)) }
         #expect(await server.paths.isEmpty)
     }
 

@@ -1,13 +1,12 @@
 // The §6.4 counter synchronisation acted on (a client far ahead sends the possession-only
-// synchronisation signature; a deadlock is reported and refuses to sign), every networking
-// concurrency strategy against a token endpoint (a deadlock fails on a timeout instead of
-// hanging), and what a signed DELETE is signed over (powerauth.md §7.2).
+// synchronisation signature; a deadlock is reported and refuses to sign), and what a signed
+// DELETE is signed over (powerauth.md §7.2). The networking service's concurrency strategies
+// are tested in PowerAuthNetworkingTests.
 
 import AuthNetworking
 import CryptoPrimitives
 import Foundation
 import PowerAuth
-import PowerAuthNetworking
 import PowerAuthSDK
 import PowerAuthServer
 import ProtocolSupport
@@ -76,60 +75,6 @@ import TestSupport
         try await fixture.client.removeActivationLocal()
         let again = try await fixture.activate()
         _ = try await fixture.client.requestSignature(method: "POST", uriID: "/pay", body: [], factors: .possession, authentication: again)
-    }
-
-    // MARK: Concurrency strategies with a token endpoint
-
-    struct Greeting: Codable, Sendable, Equatable { let greeting: String }
-
-    @Test(arguments: [NetworkingService.ConcurrencyStrategy.serialSigned, .serialAll, .concurrentAll])
-    func tokenEndpointCompletesUnderEveryStrategy(strategy: NetworkingService.ConcurrencyStrategy) async throws {
-        var fixture = try SDKFixture.make(seed: 23)
-        defer { fixture.cleanUp() }
-        let authentication = try await fixture.activate()
-        var configuration = NetworkingService.Configuration()
-        configuration.concurrency = strategy
-        let service = NetworkingService(client: fixture.client, transport: .single(fixture.server), configuration: configuration)
-        let endpoint = Endpoint<EmptyObject, Greeting>.signedWithToken("api/hello", tokenName: "hello")
-        // The first call creates the token (a signed call inside the request), the second reuses it.
-        for _ in 0..<2 {
-            let answer = try await Self.within(seconds: Self.deadlockLimit) { try await service.post(EmptyObject(), to: endpoint, authentication: authentication) }
-            #expect(answer == Greeting(greeting: "hi"))
-        }
-        // A signed endpoint inside serialAll too (the queue is held around the whole call).
-        let signed = Endpoint<EmptyObject, EmptyObject>.signed("pa/v3/signature/validate", uriID: "/pa/signature/validate")
-        _ = try await Self.within(seconds: Self.deadlockLimit) { try await service.post(EmptyObject(), to: signed, authentication: authentication) }
-        #expect(await fixture.server.paths.filter { $0 == "pa/v3/token/create" }.count == 1)
-    }
-
-    struct TimedOut: Error {}
-
-    /// How long a call may take before it counts as deadlocked. Generous: on two cores the
-    /// cooperative pool is shared with CPU-bound tests of other suites (one ran 73 s), which
-    /// starved a 60 s limit into false alarms; a real deadlock never finishes at all.
-    static let deadlockLimit = 600.0
-
-    /// Runs `operation` in its own task and fails after `seconds` instead of waiting for a task
-    /// that never finishes (a deadlocked one cannot be cancelled out of its wait).
-    static func within<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let task = Task { try await operation() }
-        let deadline = Date().addingTimeInterval(seconds)
-        let finished = Finished()
-        Task { _ = try? await task.value; await finished.mark() }
-        while await !finished.done {
-            guard Date() < deadline else {
-                task.cancel()
-                Issue.record("the call did not finish within \(seconds) s (deadlock)")
-                throw TimedOut()
-            }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return try await task.value
-    }
-
-    actor Finished {
-        var done = false
-        func mark() { done = true }
     }
 
     // MARK: Signed DELETE (§7.2)
