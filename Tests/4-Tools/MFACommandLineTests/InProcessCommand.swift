@@ -5,13 +5,14 @@
 import Foundation
 import MFACommandLine
 @testable import mfa
+import TestSupport
 
 struct InProcessCommand {
     let directory: String
     var store: String { directory + "/store" }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-verbs-\(UUID().uuidString)").path
+        directory = try TemporaryDirectory("mfa-verbs").appending("store")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     }
 
