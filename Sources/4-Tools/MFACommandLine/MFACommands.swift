@@ -22,6 +22,8 @@ public enum MFACommands {
     static let passwordFile = OptionSpec.value("--password-file", "F", "the password, from a file of mode 0600 (else the terminal or standard input)")
     static let factors = OptionSpec.value("--factors", "possession|possession_knowledge", "which factors sign (default possession_knowledge)")
     static let bodyFile = OptionSpec.value("--body-file", "F", "the request body")
+    static let dataText = OptionSpec.value("--data", "TEXT", "the data, as text (its UTF-8 bytes)")
+    static let dataFile = OptionSpec.value("--data-file", "F", "the data, from a file (instead of --data)")
     static let connection = OptionSpec.value("--connection", "ID", "the connection (default: the only one)")
     static let watch = OptionSpec.flag("--watch", "keep polling and print every change")
     static let interval = OptionSpec.value("--interval", "SECONDS", "seconds between polls with --watch (0.1-86400, default 3)")
@@ -67,7 +69,7 @@ public enum MFACommands {
     static let generate = FamilySpec(command: VerbSpec(
         "generate", "Print a generated source table: p256-tables or bn254cx-constants", arguments: ["TABLE"]))
 
-    static let powerAuth = FamilySpec("powerauth", "PowerAuth 3.x: activate this device, check its status, sign requests, call your API",
+    static let powerAuth = FamilySpec("powerauth", "PowerAuth 3.x: activate this device, check its status, sign requests, call your API, use the vault",
                                       sharedOptions: [store, .value("--instance", "NAME", "the activation namespace (default \"default\")"), json],
                                       verbs: [
         VerbSpec("configure", "Store the application's configuration string and the server's base URL", options: [
@@ -95,6 +97,28 @@ public enum MFACommands {
         VerbSpec("change-password", "Change the password (checked by the server first)", options: [
             passwordFile, .value("--new-password-file", "F", "the new password, from a file of mode 0600")]),
         VerbSpec("remove", "Remove the activation (on the server too, unless --local)", options: [local, passwordFile]),
+        VerbSpec("fetch-encryption-key", "Unlock the vault with the password and derive the encryption key of --index (fetchEncryptionKey); "
+                 + "printed only with --reveal", options: [
+            .value("--index", "N", "the key's index, 0-18446744073709551615: one per purpose, the same index gives the same key"),
+            .flag("--reveal", "print the key (Base64): keep the output from logs and other users"), passwordFile]),
+        VerbSpec("sign-with-device-key", "Unlock the vault with the password and sign data with the device private key: "
+                 + "ECDSA P-256 SHA-256, DER in Base64 (signDataWithDevicePrivateKey)", options: [dataText, dataFile, passwordFile]),
+        VerbSpec("offline-signature", "Compute the code to type for data and a nonce received out of band (offlineSignature; "
+                 + "nothing is sent, a counter step is spent)", options: [
+            dataText, dataFile, .value("--nonce", "NONCE", "the operation's nonce (Base64 of 16 bytes)"),
+            .value("--uri-id", "ID", "the URI identifier (default /operation/authorize/offline)"), factors, passwordFile]),
+        VerbSpec("biometry", "Add or remove the biometry factor (on Linux: a 16-byte key kept outside the store)", verbs: [
+            VerbSpec("add", "Unlock the vault with the password and add the factor unlocked by the given key (addBiometryFactor)", options: [
+                .secret("--biometry-key", "the key: 32 hex digits, e.g. from `openssl rand -hex 16` (keep it off the store's disk)"), passwordFile]),
+            VerbSpec("remove", "Forget the biometry factor on this device (removeBiometryFactor; the server is not told)"),
+        ]),
+        VerbSpec("recovery", "The recovery code and PUK of this activation, and recovery postcards", verbs: [
+            VerbSpec("show", "Unlock the vault with the password and open the recovery code and PUK (activationRecoveryData); "
+                     + "printed only with --reveal", options: [
+                .flag("--reveal", "print the recovery code and PUK: keep the output from logs and other users"), passwordFile]),
+            VerbSpec("confirm", "Confirm a recovery postcard's code (confirmRecoveryCode); already confirmed is not an error", options: [
+                .secret("--code", "the recovery code (an R: prefix is allowed)"), passwordFile]),
+        ]),
     ], notes: [secretNote, exitNote])
 
     static let saltEdge = FamilySpec("saltedge", "Salt Edge Authenticator v2: connect to a bank, watch and confirm authorizations, consents",

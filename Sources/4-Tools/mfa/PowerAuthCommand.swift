@@ -1,7 +1,7 @@
 // `mfa powerauth <verb>` (DESIGN.md §3):
 // PowerAuthSDK from a shell. This file: the options every verb shares, the per-instance
 // configuration kept in the secure store, exit codes and output. The verbs are in
-// PowerAuthCommand+Verbs.swift.
+// PowerAuthCommand+Verbs.swift, PowerAuthCommand+Call.swift and PowerAuthCommand+Vault.swift.
 
 import MFACommandLine
 import AuthNetworking
@@ -29,6 +29,11 @@ enum PowerAuthCommand {
             case "call": try await call(options)
             case "token": try await token(options)
             case "change-password": try await changePassword(options)
+            case "fetch-encryption-key": try await fetchEncryptionKey(options)
+            case "sign-with-device-key": try await signWithDeviceKey(options)
+            case "offline-signature": try await offlineSignature(options)
+            case "biometry": try await biometry(options)
+            case "recovery": try await recovery(options)
             case "remove": try await remove(options)
             default: throw UsageError(description: "unknown verb \(verb) (see mfa powerauth --help)")
             }
