@@ -21,7 +21,7 @@ public final class PKCS11Session {
 
     deinit { close() }
 
-    private var functions: FunctionList { module.functions }
+    var functions: FunctionList { module.functions }
 
     /// Closes the session (`C_CloseSession`); later calls do nothing.
     public func close() {
@@ -137,7 +137,7 @@ public final class PKCS11Session {
 
     /// One single-part operation with the length query of PKCS #11 v2.40 §5.2 ("Conventions
     /// for functions returning output in a variable-length buffer").
-    private func singlePart(_ input: [UInt8], key: UInt, mechanism: PKCS11Mechanism,
+    func singlePart(_ input: [UInt8], key: UInt, mechanism: PKCS11Mechanism,
                             initialize: (COperationInit, CryptokiFunction), run: (COneShot, CryptokiFunction)) throws(PKCS11Error) -> SecretBytes {
         var ckMechanism = CKMechanism(mechanism: mechanism.rawValue, parameter: nil, parameterLength: 0)
         let initRV = withUnsafeMutableBytes(of: &ckMechanism) { initialize.0(handle, $0.baseAddress, key) }

@@ -1,0 +1,189 @@
+// Keys a client uses without holding their bytes: an RSA key pair that signs and decrypts, an
+// HMAC key that authenticates. A client takes a `DeviceKeyStore` in its configuration; the
+// software store (today's behaviour: the key lives in the client's own sealed record) is the
+// default, and a PKCS #11 token (`PKCS11DeviceKeyStore` in the PKCS11 module) keeps the key in
+// the token, where no operation of this protocol can read it out. The SDKs see only these
+// protocols, so none of them imports PKCS11 (DESIGN.md §1).
+
+public import CryptoPrimitives
+
+/// Why a device key operation failed.
+public struct DeviceKeyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong; extensible.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public let name: String
+        /// A code named `name`.
+        public init(_ name: String) { self.name = name }
+        /// The name.
+        public var description: String { name }
+
+        /// No key with that label in this store (another token, or one wiped or removed).
+        public static let keyNotFound = Code("keyNotFound")
+        /// A key with that label already exists; a second is never made beside it.
+        public static let keyExists = Code("keyExists")
+        /// The store holds a key under the label whose value could leave it (not sensitive,
+        /// extractable, or of another type).
+        public static let keyNotProtected = Code("keyNotProtected")
+        /// The store cannot do this (a token without the mechanism, or a software store asked
+        /// for a key that lives in a caller's record).
+        public static let unsupported = Code("unsupported")
+        /// The store is not reachable (no token, a wrong PIN, a module that refused).
+        public static let unavailable = Code("unavailable")
+        /// The operation ran and failed: a ciphertext that does not decrypt, a message too long.
+        public static let operationFailed = Code("operationFailed")
+        /// A label or argument outside what the store accepts.
+        public static let invalidArgument = Code("invalidArgument")
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// A human-readable explanation (never key bytes).
+    public let message: String
+    /// The underlying error (a `PKCS11Error`, a `CryptoError`), kept whole.
+    public let cause: (any Error & Sendable)?
+    /// Where the error was made.
+    public let file: String
+    /// The line where the error was made.
+    public let line: Int
+
+    /// An error with `code`, `message` and the `cause` when there is one.
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil, file: String = #fileID, line: Int = #line) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+        self.file = file
+        self.line = line
+    }
+
+    /// `code: message (cause)`.
+    public var description: String { "\(code): \(message)" + (cause.map { " (\($0))" } ?? "") }
+
+    /// Errors are equal by code.
+    public static func == (a: DeviceKeyError, b: DeviceKeyError) -> Bool { a.code == b.code }
+}
+
+/// An RSA key pair whose private half signs and decrypts where it lives (saltedge-v2.md §2).
+public protocol DeviceRSAKey: Sendable {
+    /// The public half.
+    var publicKey: RSA.Signing.PublicKey { get }
+    /// RSASSA-PKCS1-v1_5 with SHA-256 of `message` (RFC 8017 §8.2.1; `CKM_SHA256_RSA_PKCS`).
+    func signSHA256PKCS1(_ message: [UInt8]) throws(DeviceKeyError) -> RSA.Signing.RSASignature
+    /// RSAES-PKCS1-v1_5 decryption of one block (RFC 8017 §7.2.2; `CKM_RSA_PKCS`). Every
+    /// failure is the one ``DeviceKeyError/Code/operationFailed``.
+    func decryptPKCS1v15(_ ciphertext: [UInt8]) throws(DeviceKeyError) -> SecretBytes
+}
+
+/// An HMAC-SHA256 key that authenticates where it lives (cm-authenticator.md: the HS256 key).
+public protocol DeviceHMACKey: Sendable {
+    /// HMAC-SHA256 of `message` (RFC 2104; `CKM_SHA256_HMAC`), 32 bytes in wiped storage.
+    func authenticationCode(for message: [UInt8]) throws(DeviceKeyError) -> SecretBytes
+}
+
+/// Where a client's factor keys live: made, found and deleted by label.
+public protocol DeviceKeyStore: Sendable {
+    /// True when keys live in the store and a client keeps only their label; false when the
+    /// client must keep the key it was given in its own sealed record (the software store).
+    var holdsKeys: Bool { get }
+    /// Generates an RSA-2048 key pair under `label` (`keyExists` when one is there).
+    func makeRSAKey(label: String) throws(DeviceKeyError) -> any DeviceRSAKey
+    /// The RSA key pair under `label` (`keyNotFound` when there is none).
+    func rsaKey(label: String) throws(DeviceKeyError) -> any DeviceRSAKey
+    /// Destroys the RSA key pair under `label`; nothing there is not an error.
+    func deleteRSAKey(label: String) throws(DeviceKeyError)
+    /// Puts the HMAC key `secret` in the store under `label` (`keyExists` when one is there).
+    func makeHMACKey(label: String, secret: SecretBytes) throws(DeviceKeyError) -> any DeviceHMACKey
+    /// The HMAC key under `label` (`keyNotFound` when there is none).
+    func hmacKey(label: String) throws(DeviceKeyError) -> any DeviceHMACKey
+    /// Destroys the HMAC key under `label`; nothing there is not an error.
+    func deleteHMACKey(label: String) throws(DeviceKeyError)
+}
+
+/// A software RSA key pair, as the clients keep it in their sealed records.
+public struct SoftwareRSAKey: DeviceRSAKey, CustomStringConvertible {
+    /// The private key (the caller seals it in its record).
+    public let privateKey: RSA.Signing.PrivateKey
+
+    /// Wraps `privateKey`.
+    public init(privateKey: RSA.Signing.PrivateKey) { self.privateKey = privateKey }
+
+    /// The public half.
+    public var publicKey: RSA.Signing.PublicKey { privateKey.publicKey }
+
+    /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2.1).
+    public func signSHA256PKCS1(_ message: [UInt8]) throws(DeviceKeyError) -> RSA.Signing.RSASignature {
+        do { return try privateKey.signature(for: message, padding: .pkcs1v1_5) } catch {
+            throw DeviceKeyError(.operationFailed, "RSA signing failed", cause: error)
+        }
+    }
+
+    /// RSAES-PKCS1-v1_5 decryption of one block (RFC 8017 §7.2.2); one error for every failure.
+    public func decryptPKCS1v15(_ ciphertext: [UInt8]) throws(DeviceKeyError) -> SecretBytes {
+        var plaintext: [UInt8]
+        do { plaintext = try RSA.Encryption.PrivateKey(sameKeyAs: privateKey).decrypt(ciphertext, padding: .insecurePKCS1v1_5) } catch {
+            throw DeviceKeyError(.operationFailed, "the block does not decrypt")
+        }
+        defer { SecretBytes.wipe(&plaintext) }
+        return SecretBytes(plaintext)
+    }
+
+    /// The key size only.
+    public var description: String { "SoftwareRSAKey(\(privateKey.keySizeInBits) bits, redacted)" }
+}
+
+/// A software HMAC-SHA256 key, as the clients keep it in their sealed records.
+public struct SoftwareHMACKey: DeviceHMACKey, CustomStringConvertible {
+    /// The key (the caller seals it in its record).
+    public let key: SymmetricKey
+
+    /// Wraps `key`.
+    public init(key: SymmetricKey) { self.key = key }
+
+    /// HMAC-SHA256 (RFC 2104).
+    public func authenticationCode(for message: [UInt8]) throws(DeviceKeyError) -> SecretBytes {
+        SecretBytes(HMAC<SHA256>.authenticationCode(for: message, using: key))
+    }
+
+    /// Redacted.
+    public var description: String { "SoftwareHMACKey(redacted)" }
+}
+
+/// Today's behaviour, the default of every client: keys are made in memory and handed to the
+/// client, which seals them in its own record (``holdsKeys`` is false). The store holds
+/// nothing, so finding a key by label is ``DeviceKeyError/Code/unsupported``: the caller reads
+/// its record instead.
+public struct SoftwareDeviceKeyStore: DeviceKeyStore {
+    /// A software store.
+    public init() {}
+
+    /// False: the caller keeps the key.
+    public var holdsKeys: Bool { false }
+
+    /// A fresh RSA-2048 key pair, e = 65537, from the system random source (saltedge-v2.md §2.1).
+    public func makeRSAKey(label: String) throws(DeviceKeyError) -> any DeviceRSAKey {
+        do { return SoftwareRSAKey(privateKey: try RSA.Signing.PrivateKey(keySize: .bits2048)) } catch {
+            throw DeviceKeyError(.operationFailed, "RSA key generation failed", cause: error)
+        }
+    }
+
+    /// Always ``DeviceKeyError/Code/unsupported``: the key is in the caller's record.
+    public func rsaKey(label: String) throws(DeviceKeyError) -> any DeviceRSAKey {
+        throw DeviceKeyError(.unsupported, "a software key lives in its client's record, not in the store")
+    }
+
+    /// Nothing to do: the caller removes its record.
+    public func deleteRSAKey(label: String) throws(DeviceKeyError) {}
+
+    /// `secret` as a software key.
+    public func makeHMACKey(label: String, secret: SecretBytes) throws(DeviceKeyError) -> any DeviceHMACKey {
+        SoftwareHMACKey(key: SymmetricKey(secret: secret))
+    }
+
+    /// Always ``DeviceKeyError/Code/unsupported``: the key is in the caller's record.
+    public func hmacKey(label: String) throws(DeviceKeyError) -> any DeviceHMACKey {
+        throw DeviceKeyError(.unsupported, "a software key lives in its client's record, not in the store")
+    }
+
+    /// Nothing to do: the caller removes its record.
+    public func deleteHMACKey(label: String) throws(DeviceKeyError) {}
+}
