@@ -6,7 +6,7 @@
 
 import Foundation
 import PowerAuth
-import PowerAuthSDK
+@_spi(Internals) import PowerAuthSDK
 import SecureStore
 import CryptoPrimitives
 

@@ -9,7 +9,7 @@ import CryptoPrimitives
 import Foundation
 import MFAServerCore
 import PowerAuth
-import PowerAuthSDK
+@_spi(Internals) import PowerAuthSDK
 import ProtocolSupport
 import SecureStore
 import Testing

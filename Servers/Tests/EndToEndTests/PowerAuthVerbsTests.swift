@@ -10,7 +10,7 @@ import CryptoPrimitives
 import Foundation
 import MFAServerCore
 import PowerAuth
-import PowerAuthSDK
+@_spi(Internals) import PowerAuthSDK
 import PowerAuthServer
 import ProtocolSupport
 import SecureStore

@@ -16,7 +16,11 @@ public import SecureStore
 /// two signatures ever use one counter, and a crash at any point leaves either the old record
 /// (the signature never left) or the new one (the server sees at most a skipped counter, which
 /// its look-ahead window absorbs and the next status check resynchronises).
-public struct ActivationStore: Sendable {
+///
+/// Not API: `PowerAuthClient` is. Exposed as SPI (`@_spi(Internals) import PowerAuthSDK`) for
+/// the tools and tests that drive the record directly — crash-safety tests that kill a signer,
+/// the store benchmark rows.
+@_spi(Internals) public struct ActivationStore: Sendable {
     /// The secure store holding the record.
     public let store: SecureStore
     /// The namespace of this instance's records (`PowerAuthConfiguration.instanceId`).

@@ -7,12 +7,13 @@
 //
 // big-endian lengths, UTF-8 texts. The store encrypts and authenticates it at rest.
 
-public import CryptoPrimitives
+import CryptoPrimitives
 public import PowerAuth
 public import SecureStore
 
-/// The named tokens of one instance, as stored.
-public struct TokenRecords: Sendable {
+/// The named tokens of one instance, as stored. Not API (`PowerAuthClient`'s token verbs are):
+/// SPI for tools and tests, as `ActivationStore` is.
+@_spi(Internals) public struct TokenRecords: Sendable {
     /// `powerauth.<instance>.tokens`.
     private let record: InstanceRecord
     /// The secure store holding the record.

@@ -6,7 +6,7 @@
 import CryptoPrimitives
 import FoundationEssentials
 import PowerAuth
-import PowerAuthSDK
+@_spi(Internals) import PowerAuthSDK
 import PowerAuthServer
 import SecureStore
 

@@ -24,7 +24,7 @@ import Glibc
 import MFACommandLine
 import PKCS11
 import PowerAuth
-import PowerAuthSDK
+@_spi(Internals) import PowerAuthSDK
 import SecureStore
 import Synchronization
 
