@@ -84,7 +84,10 @@ public struct PKCS11BiometryKeySource: Sendable {
         guard try module.tokenInfo(slot: slot).requiresLogin else {
             throw PKCS11Error(.invalidArgument, "the biometry token does not require login (CKF_LOGIN_REQUIRED): its PIN would gate nothing")
         }
-        if possession.pin != nil, possession.uri.modulePath == token.uri.modulePath, (try? module.slot(matching: possession.uri)) == slot {  // nil: that token is not in this module
+        // Matched by the token, not the module's path text: one library reached through two
+        // paths (a symlink, a multiarch directory) is one module, and a token the store's URI
+        // names in it is the store's token. `try?`: nil means no such token in this module.
+        if possession.pin != nil, (try? module.slot(matching: possession.uri)) == slot {
             throw PKCS11Error(.invalidArgument, "the biometry token is the store's token, whose PIN is stored: use a token whose PIN is never stored")
         }
         let session = try module.openSession(slot: slot, readWrite: readWrite)

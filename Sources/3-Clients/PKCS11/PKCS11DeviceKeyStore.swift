@@ -63,13 +63,25 @@ public struct PKCS11DeviceKeyStore: DeviceKeyStore {
         return PKCS11RSAKey(store: self, tokenLabel: tokenLabel, publicKey: publicKey)
     }
 
-    /// The RSA key pair under `label`; its private half must be protected.
+    /// The RSA key pair under `label`; its private half must be protected. The public key is
+    /// the private object's own (`CKA_MODULUS`, `CKA_PUBLIC_EXPONENT`); a module that does not
+    /// show them there gives the public object under the label, accepted only when a signature
+    /// the private key makes in the token verifies under it — a public object planted beside
+    /// the key is refused.
     public func rsaKey(label: String) throws(DeviceKeyError) -> any DeviceRSAKey {
         let tokenLabel = try tokenLabel(label)
         let publicKey = try run("finding the RSA key \(label)", readWrite: false) { (session) throws(PKCS11Error) -> RSA.Signing.PublicKey in
             let key = try Self.privateKey(tokenLabel, in: session)
-            let publicHalf = try session.findObjects([.class(.publicKey), .label(tokenLabel)], limit: 1).first
-            return try Self.publicKey(of: publicHalf ?? key, in: session)
+            do throws(PKCS11Error) { return try Self.publicKey(of: key, in: session) } catch {
+                guard let publicHalf = try session.findObjects([.class(.publicKey), .label(tokenLabel)], limit: 1).first else { throw error }
+                let candidate = try Self.publicKey(of: publicHalf, in: session)
+                let probe = Array("SwiftMFA key pair check".utf8) + tokenLabel.utf8
+                let signature = try session.sign(probe, key: key, mechanism: .sha256RSAPKCS)
+                guard candidate.isValidSignature(RSA.Signing.RSASignature(rawRepresentation: signature.unsafeExposedBytes), for: probe, padding: .pkcs1v1_5) else {
+                    throw PKCS11Error(.keyNotProtected, "the public key labelled \(tokenLabel) is not the private key's")
+                }
+                return candidate
+            }
         }
         return PKCS11RSAKey(store: self, tokenLabel: tokenLabel, publicKey: publicKey)
     }

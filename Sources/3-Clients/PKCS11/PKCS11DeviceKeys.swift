@@ -28,12 +28,14 @@ public struct PKCS11RSAKey: DeviceRSAKey, CustomStringConvertible {
 
     /// RSAES-PKCS1-v1_5 decryption of one block in the token (`CKM_RSA_PKCS`, RFC 8017
     /// §7.2.2). Every failure of `C_Decrypt` is the one ``SecureStore/DeviceKeyError/Code/operationFailed``,
-    /// its return value not kept, so the error says nothing about the padding. (The token's time
-    /// may: unlike the software key, a module is not known to decrypt with implicit rejection.)
-    public func decryptPKCS1v15(_ ciphertext: [UInt8]) throws(DeviceKeyError) -> SecretBytes {
+    /// its return value not kept, and so is a message that is not `messageByteCount` bytes long,
+    /// so the error says nothing about the padding. (The token's time may: unlike the software
+    /// key, a module is not known to decrypt with implicit rejection.)
+    public func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int) throws(DeviceKeyError) -> SecretBytes {
         var decryptFailed = false
+        let message: SecretBytes
         do throws(PKCS11Error) {
-            return try store.provider.withSession(readWrite: false) { (session) throws(PKCS11Error) -> SecretBytes in
+            message = try store.provider.withSession(readWrite: false) { (session) throws(PKCS11Error) -> SecretBytes in
                 let key = try PKCS11DeviceKeyStore.privateKey(tokenLabel, in: session)
                 do throws(PKCS11Error) { return try session.decrypt(ciphertext, key: key, mechanism: .insecureRSAPKCS1v1_5) } catch {
                     decryptFailed = error.function == "C_Decrypt"
@@ -44,6 +46,8 @@ public struct PKCS11RSAKey: DeviceRSAKey, CustomStringConvertible {
             guard !decryptFailed else { throw DeviceKeyError(.operationFailed, "the block does not decrypt") }
             throw PKCS11DeviceKeyStore.deviceKeyError(error, "decrypting with \(tokenLabel)")
         }
+        guard message.count == messageByteCount else { throw DeviceKeyError(.operationFailed, "the block does not decrypt") }
+        return message
     }
 
     /// The label only.

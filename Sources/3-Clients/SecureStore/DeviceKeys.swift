@@ -1,7 +1,7 @@
 // Keys a client uses without holding their bytes: an RSA key pair that signs and decrypts, an
-// HMAC key that authenticates. A client takes a `DeviceKeyStore` in its configuration; the
-// software store (today's behaviour: the key lives in the client's own sealed record) is the
-// default, and a PKCS #11 token (`PKCS11DeviceKeyStore` in the PKCS11 module) keeps the key in
+// HMAC key that authenticates. A client is to take a `DeviceKeyStore` in its configuration (not
+// wired into the SDKs yet: docs/hardware-keys.md); the software store (today's behaviour: the key
+// lives in the client's own sealed record) is the default, and a PKCS #11 token (`PKCS11DeviceKeyStore` in the PKCS11 module) keeps the key in
 // the token, where no operation of this protocol can read it out. The SDKs see only these
 // protocols, so none of them imports PKCS11 (DESIGN.md §1).
 
@@ -69,9 +69,12 @@ public protocol DeviceRSAKey: Sendable {
     var publicKey: RSA.Signing.PublicKey { get }
     /// RSASSA-PKCS1-v1_5 with SHA-256 of `message` (RFC 8017 §8.2.1; `CKM_SHA256_RSA_PKCS`).
     func signSHA256PKCS1(_ message: [UInt8]) throws(DeviceKeyError) -> RSA.Signing.RSASignature
-    /// RSAES-PKCS1-v1_5 decryption of one block (RFC 8017 §7.2.2; `CKM_RSA_PKCS`). Every
-    /// failure is the one ``DeviceKeyError/Code/operationFailed``.
-    func decryptPKCS1v15(_ ciphertext: [UInt8]) throws(DeviceKeyError) -> SecretBytes
+    /// RSAES-PKCS1-v1_5 decryption of one block whose message the protocol fixes at
+    /// `messageByteCount` bytes (RFC 8017 §7.2.2; `CKM_RSA_PKCS`): the Salt Edge key and IV
+    /// blocks are 32 and 16 bytes. A key that can decrypts with implicit rejection (a bad block
+    /// gives a pseudo-random message of that length, no error to tell it apart); one that cannot
+    /// (a token) throws the one ``DeviceKeyError/Code/operationFailed`` for every failure.
+    func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int) throws(DeviceKeyError) -> SecretBytes
 }
 
 /// An HMAC-SHA256 key that authenticates where it lives (cm-authenticator.md: the HS256 key).
@@ -117,14 +120,16 @@ public struct SoftwareRSAKey: DeviceRSAKey, CustomStringConvertible {
         }
     }
 
-    /// RSAES-PKCS1-v1_5 decryption of one block (RFC 8017 §7.2.2); one error for every failure.
-    public func decryptPKCS1v15(_ ciphertext: [UInt8]) throws(DeviceKeyError) -> SecretBytes {
-        var plaintext: [UInt8]
-        do { plaintext = try RSA.Encryption.PrivateKey(sameKeyAs: privateKey).decrypt(ciphertext, padding: .insecurePKCS1v1_5) } catch {
+    /// RSAES-PKCS1-v1_5 decryption of one block with implicit rejection (RFC 8017 §7.2.2;
+    /// draft-irtf-cfrg-rsa-guidance): a block that does not decrypt to `messageByteCount` bytes
+    /// gives a pseudo-random message of that length, so the answer is no padding oracle. Only a
+    /// ciphertext of the wrong size or an impossible length throws.
+    public func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int) throws(DeviceKeyError) -> SecretBytes {
+        do {
+            return try RSA.Encryption.PrivateKey(sameKeyAs: privateKey).decryptWithImplicitRejection(ciphertext, messageByteCount: messageByteCount)
+        } catch {
             throw DeviceKeyError(.operationFailed, "the block does not decrypt")
         }
-        defer { SecretBytes.wipe(&plaintext) }
-        return SecretBytes(plaintext)
     }
 
     /// The key size only.

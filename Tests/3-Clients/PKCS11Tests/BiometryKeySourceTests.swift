@@ -7,6 +7,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import TestSupport
 @testable import PKCS11
 
 extension SoftHSMSuite {
@@ -97,6 +98,23 @@ extension SoftHSMSuite {
                 try sameToken.biometryUnlockKey(instanceID: "activation-1") { storePIN }
             }
             #expect(error?.kind == .invalidArgument)
+            #expect(error?.reason.contains("store's token") == true)
+        }
+
+        @Test func theStoresTokenThroughAnotherModulePathIsRefused() throws {
+            let (token, possession, _) = try setUp()
+            // One library under a second path (a symlink, as multiarch directories give): one
+            // module, so the store's token is still the store's token.
+            let directory = try TemporaryDirectory("biometry-module")
+            defer { directory.remove() }
+            let alias = directory.appending("libsofthsm2-alias.so")
+            try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: SoftHSM.modulePath)
+            let label = try #require(token.uri().token)
+            let viaAlias = try PKCS11URI("pkcs11:token=\(label)?module-path=\(alias)")
+            let source = try PKCS11BiometryKeySource(uri: viaAlias, possession: possession)
+            let error = #expect(throws: PKCS11Error.self) {
+                try source.biometryUnlockKey(instanceID: "activation-1") { storePIN }
+            }
             #expect(error?.reason.contains("store's token") == true)
         }
     }

@@ -74,15 +74,18 @@ extension SoftHSMSuite {
             let key = try store.makeRSAKey(label: "decrypter")
             let secret = Array(0..<32).map { UInt8($0) }
             let ciphertext = try RSA.Encryption.PublicKey(sameKeyAs: key.publicKey).encrypt(secret, padding: .insecurePKCS1v1_5)
-            #expect(try key.decryptPKCS1v15(ciphertext).unsafeExposedBytes == secret)
-            // Bad padding and a wrong length are the one error, its cause not kept.
+            #expect(try key.decryptPKCS1v15(ciphertext, messageByteCount: 32).unsafeExposedBytes == secret)
+            // Bad padding, a short block and a message of another length are the one error, its
+            // cause not kept.
             var raw = [UInt8](repeating: 0x5A, count: ciphertext.count)
             raw[0] = 0x01
-            let bad = #expect(throws: DeviceKeyError.self) { try key.decryptPKCS1v15(raw) }
+            let bad = #expect(throws: DeviceKeyError.self) { try key.decryptPKCS1v15(raw, messageByteCount: 32) }
             #expect(bad?.code == .operationFailed)
             #expect(bad?.cause == nil)
-            let short = #expect(throws: DeviceKeyError.self) { try key.decryptPKCS1v15(Array(ciphertext.dropLast())) }
+            let short = #expect(throws: DeviceKeyError.self) { try key.decryptPKCS1v15(Array(ciphertext.dropLast()), messageByteCount: 32) }
             #expect(short?.code == .operationFailed)
+            let otherLength = #expect(throws: DeviceKeyError.self) { try key.decryptPKCS1v15(ciphertext, messageByteCount: 16) }
+            #expect(otherLength?.code == .operationFailed)
         }
 
         @Test func anotherTokenFindsNoKey() throws {
@@ -179,7 +182,15 @@ extension SoftHSMSuite {
         let message = Array("signing input".utf8)
         #expect(key.publicKey.isValidSignature(try key.signSHA256PKCS1(message), for: message, padding: .pkcs1v1_5))
         let ciphertext = try RSA.Encryption.PublicKey(sameKeyAs: key.publicKey).encrypt([1, 2, 3], padding: .insecurePKCS1v1_5)
-        #expect(try key.decryptPKCS1v15(ciphertext).unsafeExposedBytes == [1, 2, 3])
+        #expect(try key.decryptPKCS1v15(ciphertext, messageByteCount: 3).unsafeExposedBytes == [1, 2, 3])
+        // Implicit rejection: a block that is not a 3-byte message gives 3 pseudo-random bytes,
+        // the same ones each time, and no error a caller could tell apart.
+        var forged = ciphertext
+        forged[forged.count - 1] ^= 1
+        let rejected = try key.decryptPKCS1v15(forged, messageByteCount: 3)
+        #expect(rejected.count == 3)
+        #expect(rejected.unsafeExposedBytes != [1, 2, 3])
+        #expect(try key.decryptPKCS1v15(forged, messageByteCount: 3).unsafeExposedBytes == rejected.unsafeExposedBytes)
         let error = #expect(throws: DeviceKeyError.self) { try store.rsaKey(label: "connection") }
         #expect(error?.code == .unsupported)
         let secret = SecretBytes(Array("short".utf8))

@@ -23,7 +23,7 @@ struct TPM2DeviceKeyTests {
         #expect(key.publicKey.isValidSignature(try key.signSHA256PKCS1(message), for: message, padding: .pkcs1v1_5))
         let secret = Array(repeating: UInt8(0xA5), count: 32)
         let ciphertext = try RSA.Encryption.PublicKey(sameKeyAs: key.publicKey).encrypt(secret, padding: .insecurePKCS1v1_5)
-        #expect(try key.decryptPKCS1v15(ciphertext).unsafeExposedBytes == secret)
+        #expect(try key.decryptPKCS1v15(ciphertext, messageByteCount: 32).unsafeExposedBytes == secret)
         #expect(try store.rsaKey(label: "tpm-connection").publicKey.modulus == key.publicKey.modulus)
     }
 
