@@ -27,10 +27,12 @@ let package = Package(
         .library(name: "SaltEdgeSDK", targets: ["SaltEdgeSDK"]),
         .library(name: "CMAuthenticatorSDK", targets: ["CMAuthenticatorSDK"]),
         .library(name: "MPinSDK", targets: ["MPinSDK"]),
-        .library(name: "MFACommandLine", targets: ["MFACommandLine"]),
-        .library(name: "BenchmarkKit", targets: ["BenchmarkKit"]),
-        // The vector-file parsers, a product so the nested Fuzz/ package can fuzz them.
-        .library(name: "VectorFormats", targets: ["VectorFormats"]),
+        // Tool-only products, underscored: not API, products only so the nested packages reach
+        // them (Fuzz/ fuzzes the command model and the vector parsers, Benchmarks/ and
+        // ConstantTime/ run the benchmark rows).
+        .library(name: "_MFACommandLine", targets: ["MFACommandLine"]),
+        .library(name: "_BenchmarkKit", targets: ["BenchmarkKit"]),
+        .library(name: "_VectorFormats", targets: ["VectorFormats"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
     // `mfa` sends with URLSessionTransport by default. Without the trait
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "MPin", dependencies: ["CryptoPrimitives"]),
         // Layer 2: the MIRACL platform's and MIRACL Trust's wire formats (discovery, registration,
         // access, session and signing bodies), sans-I/O, so the vector runner needs no SDK.
-        .target(name: "MPinPlatform", dependencies: ["MPin", "CryptoPrimitives", "ProtocolSupport"]),
+        .target(name: "MPinPlatform", dependencies: ["CryptoPrimitives", "ProtocolSupport"]),
         // Layer 2 support: what every sans-I/O protocol target shares — exact JSON bodies,
         // transport-free HTTP request values, URL text, timestamps, the rich error type.
         // It imports CryptoPrimitives only to convert CryptoError into ProtocolError.
@@ -111,22 +113,26 @@ let package = Package(
         // hex without the engine, and where ../shared/vectors lives.
         // Also temporary stores, one check of a thrown error's code, an in-process transport.
         // PowerAuthTestServer (the PowerAuth core and server tests share it) needs the server half.
-        .target(name: "TestSupport", dependencies: ["SecureStore", "AuthNetworking", "ProtocolSupport", "CryptoPrimitives", "PowerAuth", "PowerAuthServer"],
-                path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Test-only helpers of the protocol and client tests: a temporary SecureStore, an
+        // in-process transport, `expectError(code:)` and one PowerAuth test server. Apart from
+        // TestSupport so the engine's tests link nothing built on the engine.
+        .target(name: "ClientTestSupport", dependencies: ["TestSupport", "SecureStore", "AuthNetworking", "ProtocolSupport", "CryptoPrimitives",
+                                                          "PowerAuth", "PowerAuthServer"], path: "Tests/ClientTestSupport"),
 
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
         .testTarget(name: "CryptoPrimitivesTests", dependencies: ["CryptoPrimitives", "CryptoCore", "VectorFormats", "TestSupport"]),
         .testTarget(name: "MPinTests", dependencies: ["MPin", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
-        .testTarget(name: "ProtocolSupportTests", dependencies: ["ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
-        .testTarget(name: "PowerAuthTests", dependencies: ["PowerAuth", "PowerAuthServer", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
-        .testTarget(name: "SaltEdgeTests", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
-        .testTarget(name: "PowerAuthServerTests", dependencies: ["PowerAuthServer", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
-        .testTarget(name: "CMAuthenticatorTests", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
-        .testTarget(name: "CMAuthenticatorSDKTests", dependencies: ["CMAuthenticatorSDK", "CMAuthenticator", "SecureStore", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "ProtocolSupportTests", dependencies: ["ClientTestSupport", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "PowerAuthTests", dependencies: ["ClientTestSupport", "PowerAuth", "PowerAuthServer", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "SaltEdgeTests", dependencies: ["ClientTestSupport", "SaltEdge", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
+        .testTarget(name: "PowerAuthServerTests", dependencies: ["ClientTestSupport", "PowerAuthServer", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "CMAuthenticatorTests", dependencies: ["ClientTestSupport", "CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "VectorFormats", "TestSupport"]),
+        .testTarget(name: "CMAuthenticatorSDKTests", dependencies: ["ClientTestSupport", "CMAuthenticatorSDK", "CMAuthenticator", "SecureStore", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorFormatsTests", dependencies: ["VectorFormats"]),
-        .testTarget(name: "SecureStoreTests", dependencies: ["SecureStore", "CryptoPrimitives", "TestSupport"]),
-        .testTarget(name: "PKCS11Tests", dependencies: ["PKCS11", "SecureStore", "CryptoPrimitives", "TestSupport"]),
-        .testTarget(name: "PowerAuthSDKTests", dependencies: ["PowerAuthSDK", "PowerAuthNetworking", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
+        .testTarget(name: "SecureStoreTests", dependencies: ["ClientTestSupport", "SecureStore", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "PKCS11Tests", dependencies: ["ClientTestSupport", "PKCS11", "SecureStore", "CryptoPrimitives", "TestSupport"]),
+        .testTarget(name: "PowerAuthSDKTests", dependencies: ["ClientTestSupport", "PowerAuthSDK", "PowerAuthNetworking", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
                                                          "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "PowerAuthNetworkingTests", dependencies: ["PowerAuthNetworking", "PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore",
                                                                 "AuthNetworking", "PlainHTTPTransport", "CryptoPrimitives", "ProtocolSupport",
@@ -134,15 +140,15 @@ let package = Package(
         .testTarget(name: "AuthNetworkingTests", dependencies: ["AuthNetworking", "URLSessionTransport", "PlainHTTPTransport", "ProtocolSupport", "TestSupport",
                                                           "SaltEdgeSDK", "SaltEdge", "SecureStore"]),
         // The Salt Edge client end to end on an in-process provider built from the SaltEdge core.
-        .testTarget(name: "SaltEdgeSDKTests", dependencies: ["SaltEdgeSDK", "SaltEdge", "AuthNetworking", "SecureStore", "ProtocolSupport",
+        .testTarget(name: "SaltEdgeSDKTests", dependencies: ["ClientTestSupport", "SaltEdgeSDK", "SaltEdge", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                          "CryptoPrimitives", "TestSupport"]),
-        .testTarget(name: "MPinSDKTests", dependencies: ["MPinSDK", "MPin", "MPinPlatform", "AuthNetworking", "SecureStore", "ProtocolSupport",
+        .testTarget(name: "MPinSDKTests", dependencies: ["ClientTestSupport", "MPinSDK", "MPin", "MPinPlatform", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                        "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
         // `mfa`'s verbs run in process against loopback servers (PowerAuthServer answers PowerAuth).
         .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine", "mfa", "TestSupport", "PowerAuth", "PowerAuthServer", "PowerAuthSDK", "SaltEdge", "SaltEdgeSDK",
-                                                            "CryptoPrimitives", "ProtocolSupport", "SecureStore", "TestSupport"]),
+                                                            "CryptoPrimitives", "ProtocolSupport", "SecureStore"]),
     ]
 )
 

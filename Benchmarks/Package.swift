@@ -19,7 +19,7 @@ let package = Package(
         .executableTarget(
             name: "compare",
             dependencies: [
-                .product(name: "BenchmarkKit", package: rootIdentity),
+                .product(name: "_BenchmarkKit", package: rootIdentity),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]

@@ -6,7 +6,7 @@
 import PackageDescription
 
 /// The root's libraries whose secret-handling code the checks run.
-let engineProducts = ["CryptoPrimitives", "PowerAuth", "PowerAuthServer", "ProtocolSupport", "SaltEdge", "MPin", "BenchmarkKit"]
+let engineProducts = ["CryptoPrimitives", "PowerAuth", "PowerAuthServer", "ProtocolSupport", "SaltEdge", "MPin", "_BenchmarkKit"]
 
 let package = Package(
     name: "SwiftMFAConstantTime",

@@ -7,7 +7,7 @@ import PackageDescription
 
 /// The root's libraries whose parsers the targets reach.
 let engineProducts = ["CryptoPrimitives", "PowerAuth", "PowerAuthServer", "ProtocolSupport", "SaltEdge", "CMAuthenticator", "MPin",
-                      "SecureStore", "BenchmarkKit", "VectorFormats", "PlainHTTPTransport", "MPinSDK", "MPinPlatform", "MFACommandLine"]
+                      "SecureStore", "_BenchmarkKit", "_VectorFormats", "PlainHTTPTransport", "MPinSDK", "MPinPlatform", "_MFACommandLine"]
 
 let package = Package(
     name: "SwiftMFAFuzz",

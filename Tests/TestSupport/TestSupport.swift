@@ -90,3 +90,15 @@ public enum TestBuild {
         #endif
     }()
 }
+
+/// The products of the build this test run belongs to: the executables SwiftPM built beside the
+/// test bundle (`.build/<triple>/<debug|release>/`), so a release test run drives the release
+/// `mfa`, never a stale debug one.
+public enum BuiltProducts {
+    /// The folder of the running test bundle.
+    public static let directory: String = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent().path
+
+    /// The path of the executable `name` of this build.
+    public static func executable(_ name: String) -> String { directory + "/" + name }
+}

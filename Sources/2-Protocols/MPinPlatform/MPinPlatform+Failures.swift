@@ -5,8 +5,36 @@
 extension MPinPlatform {
     /// The request an answer belongs to, which decides what its status means.
     public enum Step: String, Sendable, CaseIterable {
-        case clientSettings, service, session, authorize, register, signature, clientSecret, timePermit
-        case pass1, pass2, authenticate, dvsRegister, verification, signingSession, jwks
+        /// `GET /rps/clientSettings`.
+        case clientSettings
+        /// `GET /service`: the service details.
+        case service
+        /// `POST /rps/codeStatus`: the browser session of an access code.
+        case session
+        /// `POST /authorize`: an access code for this device.
+        case authorize
+        /// `PUT /rps/user`: registration.
+        case register
+        /// `GET /rps/signature/{mpinId}`: the first client-secret share.
+        case signature
+        /// The second client-secret share from the secret server.
+        case clientSecret
+        /// A time permit.
+        case timePermit
+        /// `POST /rps/pass1`.
+        case pass1
+        /// `POST /rps/pass2`.
+        case pass2
+        /// `POST /rps/authenticate`.
+        case authenticate
+        /// The DVS key registration.
+        case dvsRegister
+        /// MIRACL Trust's verification (registration by e-mail or a quick code).
+        case verification
+        /// A MIRACL Trust signing session.
+        case signingSession
+        /// The platform's JWKS.
+        case jwks
     }
 
     /// What a non-2xx answer means for the client.

@@ -9,7 +9,7 @@ import CryptoPrimitives
 public import FoundationEssentials
 public import MPin
 import ProtocolSupport
-public import MPinPlatform
+import MPinPlatform
 
 /// A one-time code from the platform: an OTP or a registration code (`OTP` / `RegCode`,
 /// sdk-surfaces.md §3.9).

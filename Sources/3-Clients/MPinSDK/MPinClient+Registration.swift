@@ -5,7 +5,7 @@
 import CryptoPrimitives
 public import MPin
 import ProtocolSupport
-public import MPinPlatform
+import MPinPlatform
 
 /// What a finished identity verification returns (`VerificationResult`, sdk-surfaces.md §3.9).
 public struct MPinVerificationResult: Sendable, Equatable {

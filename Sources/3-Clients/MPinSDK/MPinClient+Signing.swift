@@ -8,7 +8,7 @@ import CryptoPrimitives
 import FoundationEssentials
 public import MPin
 import ProtocolSupport
-public import MPinPlatform
+import MPinPlatform
 
 /// A DVS signature and what the relying party needs to verify it (`BridgeSignature`,
 /// sdk-surfaces.md §3.9; mpin.md §5.4 and §7.4).

@@ -9,7 +9,7 @@ import CryptoPrimitives
 import FoundationEssentials
 import MPin
 import ProtocolSupport
-public import MPinPlatform
+import MPinPlatform
 
 extension MPinClient {
     /// Makes sure `record` holds a permit for today (the platform's `date`), fetching one if not.

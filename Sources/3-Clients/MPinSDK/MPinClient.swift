@@ -6,7 +6,7 @@
 
 public import AuthNetworking
 import CryptoPrimitives
-public import FoundationEssentials
+import FoundationEssentials
 public import ProtocolSupport
 public import SecureStore
 public import MPinPlatform

@@ -5,7 +5,7 @@
 public import AuthNetworking
 public import ProtocolSupport
 public import SecureStore
-public import MPinPlatform
+package import MPinPlatform
 
 /// The MIRACL MFA client's errors: what they carry beyond the shared shape is whether the user
 /// is blocked and MIRACL Trust's error code; they compare and print the blocked flag too.
@@ -80,7 +80,7 @@ extension SDKError where Domain == MPinErrorDomain {
     }
 
     /// The request an answer belongs to, which decides what its status means.
-    public typealias Step = MPinPlatform.Step
+    package typealias Step = MPinPlatform.Step
 }
 
 /// The codes of ``MPinError``.

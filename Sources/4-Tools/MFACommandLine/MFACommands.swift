@@ -107,7 +107,7 @@ public enum MFACommands {
                  + "nothing is sent, a counter step is spent)", options: [
             dataText, dataFile, .value("--nonce", "NONCE", "the operation's nonce (Base64 of 16 bytes)"),
             .value("--uri-id", "ID", "the URI identifier (default /operation/authorize/offline)"), factors, passwordFile]),
-        VerbSpec("biometry", "Add or remove the biometry factor (on Linux: a 16-byte key kept outside the store)", verbs: [
+        VerbSpec("biometry", "Add or remove the biometry factor for an app that signs with it through the SDK (on Linux: a 16-byte key kept outside the store; mfa's own verbs sign with possession and knowledge)", verbs: [
             VerbSpec("add", "Unlock the vault with the password and add the factor unlocked by the given key (addBiometryFactor)", options: [
                 .secret("--biometry-key", "the key: 32 hex digits, e.g. from `openssl rand -hex 16` (keep it off the store's disk)"), passwordFile]),
             VerbSpec("remove", "Forget the biometry factor on this device (removeBiometryFactor; the server is not told)"),

@@ -6,6 +6,7 @@ import CryptoPrimitives
 import Foundation
 import ProtocolSupport
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct CMAuthenticatorTests {

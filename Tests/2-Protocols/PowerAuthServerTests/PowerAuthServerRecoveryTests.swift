@@ -9,6 +9,7 @@ import PowerAuth
 import PowerAuthServer
 import ProtocolSupport
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct PowerAuthServerRecoveryTests {

@@ -11,6 +11,7 @@ import PowerAuth
 import PowerAuthServer
 import ProtocolSupport
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct PowerAuthServerVerificationTests {

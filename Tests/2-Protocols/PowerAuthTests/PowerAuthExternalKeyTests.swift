@@ -7,6 +7,7 @@ import CryptoPrimitives
 import PowerAuth
 import ProtocolSupport
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct PowerAuthExternalKeyTests {

@@ -6,6 +6,7 @@ import Foundation
 import PowerAuth
 import ProtocolSupport
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct PowerAuthMalformedInputTests {

@@ -4,6 +4,7 @@ import CryptoPrimitives
 import Foundation
 import ProtocolSupport
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct ProtocolSupportTests {

@@ -7,6 +7,7 @@ import Foundation
 import ProtocolSupport
 @testable import SaltEdge
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))

@@ -12,6 +12,7 @@ import Foundation
 import ProtocolSupport
 import SecureStore
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct CMConfigurationConventionTests {

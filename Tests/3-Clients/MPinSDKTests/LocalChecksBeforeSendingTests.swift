@@ -14,6 +14,7 @@ import MPin
 import ProtocolSupport
 import SecureStore
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct LocalChecksBeforeSendingTests {

@@ -12,6 +12,7 @@ import MPinSDK
 import ProtocolSupport
 import SecureStore
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct TestSupportHelperTests {

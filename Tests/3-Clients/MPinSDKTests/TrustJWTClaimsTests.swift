@@ -9,6 +9,7 @@ import MPinSDK
 import MPinPlatform
 import ProtocolSupport
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct TrustJWTClaimsTests {

@@ -11,6 +11,7 @@ import MPin
 import ProtocolSupport
 import SecureStore
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct WireSpellingTests {

@@ -11,11 +11,8 @@ import Testing
 import TestSupport
 @testable import PKCS11
 
-/// The `mfa` executable of this build (`.build/debug/mfa`), when it exists.
-let mfaExecutable: String = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return root.appendingPathComponent(".build/debug/mfa").path
-}()
+/// The `mfa` executable of this build (beside the test bundle: debug or release alike).
+let mfaExecutable = BuiltProducts.executable("mfa")
 
 extension SoftHSMSuite {
     @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: mfaExecutable), "the mfa executable is not built"))

@@ -6,6 +6,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import ClientTestSupport
 import TestSupport
 @testable import PKCS11
 

@@ -1,7 +1,7 @@
 // The client object against the server half through a transport that hands each request to
 // `PowerAuthServer` in process (a stand-in until `mfa-server` serves the same over loopback):
 // activation, persistence, status, signatures, a restored older record recovered by the §6.4
-// adoption, server refusals as typed errors, and local removal.
+// adoption, server refusals as typed errors, and local removal — one behaviour per test.
 
 import AuthNetworking
 import CryptoPrimitives
@@ -11,6 +11,7 @@ import PowerAuthSDK
 import PowerAuthServer
 import ProtocolSupport
 import SecureStore
+import ClientTestSupport
 import Testing
 import TestSupport
 
@@ -59,62 +60,103 @@ actor InProcessPowerAuthServer: HTTPTransport {
     }
 }
 
-@Suite struct PowerAuthClientTests {
-    @Test func activateSignStatusRecoverAndRemove() async throws {
+/// A client and the in-process server, with an activation code the server issued.
+struct PowerAuthClientFixture {
+    let server: InProcessPowerAuthServer
+    let store: SecureStore
+    let client: PowerAuthClient
+    let activationCode: PowerAuth.ActivationCode
+    let possession: SymmetricKey
+    let authentication: Authentication
+
+    init() throws {
         var random = SeededRandomSource(seed: 5)
         let application = try PowerAuthServer.Application(using: &random)
-        let server = InProcessPowerAuthServer(application: application)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pa-client-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SecureStore(directory: directory)
+        server = InProcessPowerAuthServer(application: application)
+        store = try makeTemporaryStore("pa-client")
         let configuration = PowerAuthClient.Configuration(instanceID: "app", core: try application.clientConfiguration(baseURL: "https://pa.example.com"),
                                                           version: .v3_2, clock: { Date(timeIntervalSince1970: 1_700_000_000) })
-        let client = try PowerAuthClient(configuration: configuration, store: store, transport: .single(server))
-        let (canStart, hasValid) = (try await client.canStartActivation(), try await client.hasValidActivation())
-        #expect(canStart && !hasValid)
-
-        // A refused activation is a typed server error with the §14.2 code, and nothing is kept.
+        client = try PowerAuthClient(configuration: configuration, store: store, transport: .single(server))
         let (code, signature) = try application.issueActivationCode(using: &random)
-        let activationCode = try PowerAuth.ActivationCode(parsing: code + "#" + signature)
-        await server.failNextRequest(status: 400, code: "ERR_ACTIVATION")
-        do {
-            _ = try await client.createActivation(.code(activationCode))
-            Issue.record("a refused activation succeeded")
-        } catch {
-            #expect(error.reason == .server && error.protocolError?.code.rawValue == "ERR_ACTIVATION" && error.httpStatus == 400)
-        }
-        #expect(try await client.canStartActivation())
+        activationCode = try PowerAuth.ActivationCode(parsing: code + "#" + signature)
+        possession = try SymmetricKey(byteCount: 16, using: &random)
+        authentication = Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8))
+    }
 
-        let result = try await client.createActivation(.code(activationCode))
-        let isPending = await client.hasPendingActivation()
-        #expect(result.fingerprint.count == 8 && isPending)
-        let possession = try SymmetricKey(byteCount: 16, using: &random)
-        let authentication = Authentication(possessionUnlockKey: possession, password: SecretBytes("1234".utf8))
+    /// Creates and persists the activation.
+    func activate() async throws {
+        _ = try await client.createActivation(.code(activationCode))
         try await client.persistActivation(authentication: authentication)
-        let (valid, stillPending) = (try await client.hasValidActivation(), await client.hasPendingActivation())
-        #expect(valid && !stillPending)
-        let status = try await client.fetchActivationStatus(possessionUnlockKey: possession)
-        #expect(status.state == .active)
+    }
 
-        // Keep the record as it is now, then sign three times (the server sees all three).
-        let saved = try #require(try store.read("powerauth.app.activation"))
+    /// Signs `body` for `POST /pay` and asks the server whether it verifies.
+    func signatureVerifies(_ body: [UInt8], factors: PowerAuth.SignatureFactors = .possessionKnowledge) async throws -> Bool {
+        let header = try await client.requestSignature(method: "POST", uriID: "/pay", body: body, factors: factors, authentication: authentication)
+        return await server.verify(header, body: body, uriID: "/pay")
+    }
+}
+
+@Suite struct PowerAuthClientTests {
+    @Test func aNewClientCanStartAndHasNoActivation() async throws {
+        let fixture = try PowerAuthClientFixture()
+        #expect(try await fixture.client.canStartActivation())
+        #expect(try await !fixture.client.hasValidActivation())
+    }
+
+    @Test func aRefusedActivationIsTheServersTypedErrorAndKeepsNothing() async throws {
+        let fixture = try PowerAuthClientFixture()
+        await fixture.server.failNextRequest(status: 400, code: "ERR_ACTIVATION")
+        let error = await expectError(PowerAuthSDKError.self, code: .server) { try await fixture.client.createActivation(.code(fixture.activationCode)) }
+        #expect(error?.protocolError?.code.rawValue == "ERR_ACTIVATION")   // powerauth.md §14.2
+        #expect(error?.httpStatus == 400)
+        #expect(try await fixture.client.canStartActivation())
+    }
+
+    @Test func createMakesAPendingActivationAndPersistAValidOne() async throws {
+        let fixture = try PowerAuthClientFixture()
+        let result = try await fixture.client.createActivation(.code(fixture.activationCode))
+        #expect(result.fingerprint.count == 8)
+        #expect(await fixture.client.hasPendingActivation())
+        try await fixture.client.persistActivation(authentication: fixture.authentication)
+        #expect(try await fixture.client.hasValidActivation())
+        #expect(await !fixture.client.hasPendingActivation())
+    }
+
+    @Test func thePersistedActivationIsActiveOnTheServer() async throws {
+        let fixture = try PowerAuthClientFixture()
+        try await fixture.activate()
+        #expect(try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession).state == .active)
+    }
+
+    @Test func everySignatureVerifiesOnTheServer() async throws {
+        let fixture = try PowerAuthClientFixture()
+        try await fixture.activate()
         for n in 0..<3 {
-            let body = Array("{\"n\":\(n)}".utf8)
-            let header = try await client.requestSignature(method: "POST", uriID: "/pay", body: body, factors: .possessionKnowledge,
-                                                           authentication: authentication)
-            #expect(await server.verify(header, body: body, uriID: "/pay"))
+            #expect(try await fixture.signatureVerifies(Array("{\"n\":\(n)}".utf8)))
         }
-        // A crash that lost the last writes: the older record comes back. The status check finds
-        // the server three steps ahead and adopts its counter, and the next signature is accepted.
-        try store.write(saved, to: "powerauth.app.activation")
-        _ = try await client.fetchActivationStatus(possessionUnlockKey: possession)
-        let body = Array(#"{"after":"recovery"}"#.utf8)
-        let header = try await client.requestSignature(method: "POST", uriID: "/pay", body: body, factors: .possession, authentication: authentication)
-        #expect(await server.verify(header, body: body, uriID: "/pay"))
+    }
 
-        try await client.removeActivationLocal()
-        let (validAfter, canStartAfter) = (try await client.hasValidActivation(), try await client.canStartActivation())
-        #expect(!validAfter && canStartAfter)
-        await #expect(throws: PowerAuthSDKError.self) { try await client.fetchActivationStatus(possessionUnlockKey: possession) }
+    /// A crash that lost the last writes: the older record comes back. The status check finds
+    /// the server three steps ahead and adopts its counter (powerauth.md §6.4), and the next
+    /// signature is accepted.
+    @Test func aRestoredOlderRecordIsRecoveredByTheStatusCheck() async throws {
+        let fixture = try PowerAuthClientFixture()
+        try await fixture.activate()
+        let saved = try #require(try fixture.store.read("powerauth.app.activation"))
+        for n in 0..<3 { _ = try await fixture.signatureVerifies(Array("{\"n\":\(n)}".utf8)) }
+        try fixture.store.write(saved, to: "powerauth.app.activation")
+        _ = try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession)
+        #expect(try await fixture.signatureVerifies(Array(#"{"after":"recovery"}"#.utf8), factors: .possession))
+    }
+
+    @Test func removingLocallyForgetsTheActivation() async throws {
+        let fixture = try PowerAuthClientFixture()
+        try await fixture.activate()
+        try await fixture.client.removeActivationLocal()
+        #expect(try await !fixture.client.hasValidActivation())
+        #expect(try await fixture.client.canStartActivation())
+        _ = await expectError(PowerAuthSDKError.self, code: .missingActivation) {
+            try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession)
+        }
     }
 }

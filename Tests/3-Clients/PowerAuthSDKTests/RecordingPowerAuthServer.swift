@@ -14,6 +14,7 @@ import PowerAuthServer
 import ProtocolSupport
 import SecureStore
 import Testing
+import ClientTestSupport
 import TestSupport
 
 /// The in-process back end. `serverTime` is sent as-is by `/pa/v3/status`.

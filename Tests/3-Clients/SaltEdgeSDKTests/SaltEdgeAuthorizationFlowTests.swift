@@ -12,6 +12,7 @@ import ProtocolSupport
 import SaltEdge
 @testable import SaltEdgeSDK
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite(.enabled(if: SaltEdgeVectors.isAvailable, "needs ../shared/vectors/saltedge"))

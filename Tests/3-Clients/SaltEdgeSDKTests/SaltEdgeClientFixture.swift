@@ -9,6 +9,7 @@ import ProtocolSupport
 import SaltEdge
 @testable import SaltEdgeSDK
 import SecureStore
+import ClientTestSupport
 import TestSupport
 
 struct SaltEdgeClientFixture: Sendable {

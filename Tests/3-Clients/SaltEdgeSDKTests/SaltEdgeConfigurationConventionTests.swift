@@ -12,6 +12,7 @@ import SaltEdge
 @testable import SaltEdgeSDK
 import SecureStore
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct SaltEdgeConfigurationConventionTests {

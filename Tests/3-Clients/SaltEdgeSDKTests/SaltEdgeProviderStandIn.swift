@@ -11,6 +11,7 @@ import CryptoPrimitives
 import Foundation
 import ProtocolSupport
 import SaltEdge
+import ClientTestSupport
 import TestSupport
 
 /// The Salt Edge test vectors this target reads.

@@ -6,6 +6,7 @@
 import CryptoPrimitives
 import Foundation
 import Testing
+import ClientTestSupport
 import TestSupport
 import SecureStore
 

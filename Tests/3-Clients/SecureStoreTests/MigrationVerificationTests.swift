@@ -7,6 +7,7 @@ import CryptoPrimitives
 import Foundation
 import Synchronization
 import Testing
+import ClientTestSupport
 import TestSupport
 import SecureStore
 

@@ -7,6 +7,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct StorePermissionTests {

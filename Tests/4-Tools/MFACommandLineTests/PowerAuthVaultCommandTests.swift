@@ -12,6 +12,7 @@ import PowerAuthSDK
 import PowerAuthServer
 import ProtocolSupport
 import Testing
+import TestSupport
 import MFACommandLine
 @testable import mfa
 
@@ -27,6 +28,9 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
     private let lock = NSLock()
     private var activation: PowerAuthServer.Activation?
     private var recoveryCodes: [String: PowerAuthServer.RecoveryCode] = [:]
+    private var answered = 0
+    /// How many requests reached the back end.
+    var requestCount: Int { lock.withLock { answered } }
     private var random = SeededRandomSource(seed: 0x7A17)
 
     init() throws {
@@ -72,6 +76,7 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
 
     func answer(_ request: HTTPRequest) -> HTTPResponse {
         lock.withLock {
+            answered += 1
             do { return try handle(request) } catch { return Self.error(400, "ERR_GENERIC") }
         }
     }
@@ -128,12 +133,8 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
 }
 
 @Suite struct PowerAuthVaultCommandTests {
-    /// The `mfa` executable of this build (`.build/debug/mfa`).
-    static let executable: String = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/mfa").path
-    }()
+    /// The `mfa` executable of this build (beside the test bundle: debug or release alike).
+    static let executable = BuiltProducts.executable("mfa")
 
     /// A configured instance activated with the password `1234` against a fresh back end.
     static func activated() async throws -> (InProcessCommand, PowerAuthVaultBackEnd, LoopbackHTTPServer) {
@@ -299,14 +300,16 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
     }
 
     @Test func usageErrorsComeBeforeAnythingIsSent() async throws {
-        let (command, _, server) = try await Self.activated()
+        let (command, backEnd, server) = try await Self.activated()
         defer { server.stop(); command.cleanUp() }
         let password = command.directory + "/password"
+        let before = backEnd.requestCount
         for arguments in [["fetch-encryption-key", "--index", "-1"], ["fetch-encryption-key", "--index", "1e3"], ["fetch-encryption-key"],
                           ["sign-with-device-key"], ["sign-with-device-key", "--data", "x", "--data-file", password],
                           ["offline-signature", "--data", "x"], ["offline-signature", "--nonce", "AAAAAAAAAAAAAAAAAAAAAA=="]] {
             let (status, printed) = await command.run(["powerauth"] + arguments + ["--password-file", password])
             #expect(status == 2, "\(arguments): \(printed)")
         }
+        #expect(backEnd.requestCount == before, "a usage error sent a request")
     }
 }
