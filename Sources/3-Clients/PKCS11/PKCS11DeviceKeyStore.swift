@@ -7,7 +7,7 @@
 public import CryptoPrimitives
 public import SecureStore
 
-/// A ``SecureStore/DeviceKeyStore`` in the token of a ``PKCS11KeyProvider``.
+/// A `DeviceKeyStore` in the token of a ``PKCS11KeyProvider``.
 ///
 /// A key's token label is `swiftmfa-device-<store identifier>-<label>` (its `CKA_ID` the same
 /// bytes), so two stores on one token never share a key. RSA key pairs are generated with
@@ -16,11 +16,11 @@ public import SecureStore
 /// and decrypts with `CKM_RSA_PKCS`. HMAC keys are imported with `C_CreateObject`
 /// (`CKK_GENERIC_SECRET`, else `CKK_SHA256_HMAC`) with the same flags and sign with
 /// `CKM_SHA256_HMAC`. A key under the label that is not protected so is refused
-/// (``SecureStore/DeviceKeyError/Code/keyNotProtected``).
+/// (`DeviceKeyError/Code/keyNotProtected`).
 ///
 /// SoftHSM2 implements all of it. tpm2-pkcs11 1.9 generates, signs with and decrypts with RSA
 /// keys, but refuses to import a secret key (`C_CreateObject` with `CKK_GENERIC_SECRET`): on it
-/// ``makeHMACKey(label:secret:)`` throws ``SecureStore/DeviceKeyError/Code/unsupported``.
+/// ``makeHMACKey(label:secret:)`` throws `DeviceKeyError/Code/unsupported`.
 public struct PKCS11DeviceKeyStore: DeviceKeyStore {
     /// The first part of every token label this store makes.
     public static let labelPrefix = "swiftmfa-device-"

@@ -27,7 +27,7 @@ public struct PKCS11RSAKey: DeviceRSAKey, CustomStringConvertible {
     }
 
     /// RSAES-PKCS1-v1_5 decryption of one block in the token (`CKM_RSA_PKCS`, RFC 8017
-    /// §7.2.2). Every failure of `C_Decrypt` is the one ``SecureStore/DeviceKeyError/Code/operationFailed``,
+    /// §7.2.2). Every failure of `C_Decrypt` is the one `DeviceKeyError/Code/operationFailed`,
     /// its return value not kept, and so is a message that is not `messageByteCount` bytes long,
     /// so the error says nothing about the padding. (The token's time may: unlike the software
     /// key, a module is not known to decrypt with implicit rejection.)

@@ -9,7 +9,7 @@ public import PowerAuthSDK
 import ProtocolSupport
 
 /// A server's REST error envelope `{"status":"ERROR","responseObject":{"code","message"}}`
-/// (powerauth.md §14.2), as ``NetworkingError/restAPIError`` carries it.
+/// (powerauth.md §14.2), as `NetworkingError.restAPIError` carries it.
 public struct NetworkingRESTAPIError: Sendable, Equatable {
     /// `code`, for example `ERR_AUTHENTICATION` or an application's own.
     public let code: String
@@ -26,7 +26,7 @@ public struct NetworkingRESTAPIError: Sendable, Equatable {
 /// The networking service's errors: what they carry beyond the shared shape is the server's
 /// REST error envelope, whose `code` is also their server code.
 public enum NetworkingErrorDomain: ClientErrorDomain {
-    /// ``NetworkingError/restAPIError``.
+    /// `NetworkingError.restAPIError`.
     public typealias Extra = NetworkingRESTAPIError?
 
     /// The server's error code: the `code` of its REST error envelope (powerauth.md §14.2).
