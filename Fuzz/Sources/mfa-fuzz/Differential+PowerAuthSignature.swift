@@ -36,7 +36,8 @@ extension PowerAuthPair {
     /// header's fields sign this request, or nil.
     static func clientStep(_ f: [String: String], method: String, uriID: String, body: [UInt8], window: Int) -> Int? {
         guard f["pa_activation_id"] == world.client.activationID, HeaderFields.decodes(f["pa_nonce"], to: 16),
-              HeaderFields.decodes(f["pa_application_key"], to: 16), let nonce = f["pa_nonce"], let signature = f["pa_signature"],
+              f["pa_application_key"] == world.configuration.applicationKey,   // §7.5: this application's APP_KEY, as the server checks
+              let nonce = f["pa_nonce"], let signature = f["pa_signature"],
               let factors = f["pa_signature_type"].flatMap(PowerAuth.SignatureFactors.init(rawValue:)),
               let version = f["pa_version"].flatMap(PowerAuth.ProtocolVersion.init(rawValue:)) else { return nil }
         let data = PowerAuth.NormalizedData.make(method: method, uriID: uriID, nonce: nonce, body: body, secret: world.configuration.applicationSecret)

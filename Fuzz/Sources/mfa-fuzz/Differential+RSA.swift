@@ -258,12 +258,32 @@ struct RSAPair: @unchecked Sendable {
             ours = ourPrivate?.publicKey
             theirs = (try? _RSA.Signing.PrivateKey(unsafeDERRepresentation: encoding))?.publicKey
         }
-        let numbers = theirs.flatMap { try? $0.getKeyPrimitives() }
+        // BoringSSL's d2i_*_bio readers take the first DER element and ignore what follows it;
+        // a key is that one element (RFC 8017 §A.1, RFC 5208 §5, RFC 5280 §4.1), so bytes after
+        // it are the reference's refusal too (the engine refuses them).
+        let theirsStrict = Self.isOneElement(encoding) ? theirs : nil
+        let numbers = theirsStrict.flatMap { try? $0.getKeyPrimitives() }
         let ourNumbers = ours.map { [Self.minimal($0.modulus), Self.minimal($0.publicExponent)] }
         let theirNumbers = numbers.map { [Self.minimal(Array($0.modulus)), Self.minimal(Array($0.publicExponent))] }
         guard ourNumbers == theirNumbers else {
-            FuzzTarget.mismatch("RSA-\(k * 8) key form \(form), \(encoding.count) bytes: engine \(ours != nil), reference \(theirs != nil)", input)
+            FuzzTarget.mismatch("RSA-\(k * 8) key form \(form), \(encoding.count) bytes: engine \(ours != nil), reference \(theirsStrict != nil)", input)
         }
+    }
+
+    /// Whether `bytes` is exactly one DER element: a tag byte, a length (short form, or long
+    /// form of one to four bytes) and that many content bytes, nothing after.
+    static func isOneElement(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        let first = Int(bytes[1])
+        var header = 2
+        var length = first
+        if first & 0x80 != 0 {
+            let count = first & 0x7F
+            guard (1...4).contains(count), bytes.count >= 2 + count else { return false }
+            length = bytes[2..<(2 + count)].reduce(0) { $0 << 8 | Int($1) }
+            header += count
+        }
+        return header + length == bytes.count
     }
 
     static func minimal(_ bytes: [UInt8]) -> [UInt8] {

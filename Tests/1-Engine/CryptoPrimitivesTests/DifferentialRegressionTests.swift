@@ -64,4 +64,20 @@ import Testing
         let mismatched = [0x30, 0x57] + sec1[2..<51] + [0xA1, 0x24, 0x03, 0x22, 0x00] + other.publicKey.compressedRepresentation
         #expect(throws: CryptoError.invalidKey) { try P256.Signing.PrivateKey(derRepresentation: mismatched) }
     }
+
+    /// `diff-rsa` (key form 1, PKCS #1 `RSAPublicKey` with 0xFF inserted before its last byte):
+    /// the exponent INTEGER then reads `01 00 FF` and one byte follows the SEQUENCE. BoringSSL's
+    /// `d2i_RSAPublicKey_bio` reads the first element and ignores the rest, so it loaded the
+    /// key; the engine refuses, as it must: the key is that one DER element (RFC 8017 §A.1.1).
+    /// Judged the reference's laxity; this pins the engine's refusal.
+    @Test func aPublicKeyFollowedByAnotherByteIsRefused() throws {
+        let key = try RSA.Signing.PrivateKey(pemRepresentation: F.pkcs1PEM).publicKey
+        let der = key.pkcs1DERRepresentation
+        #expect(Array(der.suffix(5)) == [0x02, 0x03, 0x01, 0x00, 0x01])   // e = 65537 ends the SEQUENCE
+        #expect(try RSA.Signing.PublicKey(derRepresentation: der).modulus == key.modulus)
+        var edited = der
+        edited.insert(0xFF, at: der.count - 1)
+        #expect(throws: CryptoError.self) { try RSA.Signing.PublicKey(derRepresentation: edited) }
+        #expect(throws: CryptoError.self) { try RSA.Signing.PublicKey(derRepresentation: der + [0x00]) }
+    }
 }
