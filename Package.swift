@@ -152,8 +152,9 @@ let package = Package(
     ]
 )
 
-// The tree draws the layers (DESIGN.md §1): `ls Sources` lists them bottom up, and each test
-// target sits under its source target's layer. Naming rule: a layer-2 core is named for its
+// The layers (DESIGN.md §1), bottom up. Sources stay at `Sources/<Target>` (the wall checks read
+// a target's imports by that path); the test targets are grouped by their source's layer under
+// `Tests/<layer>/`. Naming rule: a layer-2 core is named for its
 // protocol (`PowerAuth`, `MPin`, `SaltEdge`, `CMAuthenticator`) and the layer-3 client built on it
 // is the core's name plus `SDK` (`PowerAuthSDK`, `MPinSDK`, `SaltEdgeSDK`, `CMAuthenticatorSDK`);
 // `PowerAuthNetworking` keeps the name of the Wultra layer it ports, `MPinPlatform` is the MIRACL
@@ -165,10 +166,10 @@ let layers: [(folder: String, targets: [String])] = [
                    "PowerAuthSDK", "PowerAuthNetworking", "MPinSDK", "SaltEdgeSDK", "CMAuthenticatorSDK"]),
     ("4-Tools", ["VectorFormats", "VectorRunner", "BenchmarkKit", "MFACommandLine", "mfa"]),
 ]
-for target in package.targets where target.path == nil {
-    let source = target.isTest ? String(target.name.dropLast("Tests".count)) : target.name
+for target in package.targets where target.path == nil && target.isTest {
+    let source = String(target.name.dropLast("Tests".count))
     guard let layer = layers.first(where: { $0.targets.contains(source) }) else { continue }
-    target.path = (target.isTest ? "Tests/" : "Sources/") + layer.folder + "/" + target.name
+    target.path = "Tests/" + layer.folder + "/" + target.name
 }
 
 // One settings loop for every target (DESIGN.md §1).

@@ -15,7 +15,7 @@ enum GenerateCommand {
             print(BN254CX.constantsSource(), terminator: "")
             return 0
         default:
-            StandardStreams.writeError("usage: mfa generate p256-tables > Sources/1-Engine/CryptoPrimitives/EC/P256/P256GeneratorTables.swift\n       mfa generate bn254cx-constants > Sources/1-Engine/CryptoPrimitives/Pairing/BN254CX/BN254CXConstants.swift\n")
+            StandardStreams.writeError("usage: mfa generate p256-tables > Sources/CryptoPrimitives/EC/P256/P256GeneratorTables.swift\n       mfa generate bn254cx-constants > Sources/CryptoPrimitives/Pairing/BN254CX/BN254CXConstants.swift\n")
             return 2
         }
     }
