@@ -141,7 +141,7 @@ let package = Package(
                                                           "SaltEdgeSDK", "SaltEdge", "SecureStore"]),
         // The Salt Edge client end to end on an in-process provider built from the SaltEdge core.
         .testTarget(name: "SaltEdgeSDKTests", dependencies: ["ClientTestSupport", "SaltEdgeSDK", "SaltEdge", "AuthNetworking", "SecureStore", "ProtocolSupport",
-                                                         "CryptoPrimitives", "TestSupport"]),
+                                                         "CryptoPrimitives", "PKCS11", "TestSupport"]),
         .testTarget(name: "MPinSDKTests", dependencies: ["ClientTestSupport", "MPinSDK", "MPin", "MPinPlatform", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                        "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),

@@ -28,10 +28,10 @@ public struct PKCS11RSAKey: DeviceRSAKey, CustomStringConvertible {
 
     /// RSAES-PKCS1-v1_5 decryption of one block in the token (`CKM_RSA_PKCS`, RFC 8017
     /// §7.2.2). Every failure of `C_Decrypt` is the one `DeviceKeyError/Code/operationFailed`,
-    /// its return value not kept, and so is a message that is not `messageByteCount` bytes long,
-    /// so the error says nothing about the padding. (The token's time may: unlike the software
-    /// key, a module is not known to decrypt with implicit rejection.)
-    public func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int) throws(DeviceKeyError) -> SecretBytes {
+    /// its return value not kept, and so is a message that is not `messageByteCount` bytes long
+    /// (when given), so the error says nothing about the padding. (The token's time may: unlike
+    /// the software key, a module is not known to decrypt with implicit rejection.)
+    public func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int?) throws(DeviceKeyError) -> SecretBytes {
         var decryptFailed = false
         let message: SecretBytes
         do throws(PKCS11Error) {
@@ -46,7 +46,7 @@ public struct PKCS11RSAKey: DeviceRSAKey, CustomStringConvertible {
             guard !decryptFailed else { throw DeviceKeyError(.operationFailed, "the block does not decrypt") }
             throw PKCS11DeviceKeyStore.deviceKeyError(error, "decrypting with \(tokenLabel)")
         }
-        guard message.count == messageByteCount else { throw DeviceKeyError(.operationFailed, "the block does not decrypt") }
+        guard messageByteCount.map({ message.count == $0 }) ?? true else { throw DeviceKeyError(.operationFailed, "the block does not decrypt") }
         return message
     }
 

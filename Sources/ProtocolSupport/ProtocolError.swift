@@ -33,6 +33,10 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         public static let cryptoFailure = Code(rawValue: "cryptoFailure")
         /// A URL received from outside is not one the client's ``URLPolicy`` accepts.
         public static let insecureURL = Code(rawValue: "insecureURL")
+        /// A private key kept outside the process (a PKCS #11 token) could not be used: no
+        /// token, a refused PIN, a key that is not there. The key store's error is
+        /// ``ProtocolError/keyError``.
+        public static let keyUnavailable = Code(rawValue: "keyUnavailable")
         /// The name.
         public var description: String { rawValue }
     }
@@ -48,12 +52,26 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     /// The engine's error this one was converted from, when there was one (kept, never
     /// turned into a default value: DESIGN.md §2, habit 17).
     public let cryptoError: CryptoError?
+    /// The key store's error behind ``Code/keyUnavailable`` (a `DeviceKeyError`), kept whole.
+    public let keyError: (any Error & Sendable)?
 
     /// Creates an error at the caller's location.
     public init(_ code: Code, _ reason: String, cause: CryptoError? = nil, file: String = #fileID, line: UInt = #line) {
         self.code = code
         self.reason = reason
         self.cryptoError = cause
+        self.keyError = nil
+        self.file = file
+        self.line = line
+    }
+
+    /// ``Code/keyUnavailable``: a key held outside the process could not be used; `error` is
+    /// the key store's own error, kept as ``keyError``.
+    public init(keyUnavailable error: any Error & Sendable, _ reason: String, file: String = #fileID, line: UInt = #line) {
+        self.code = .keyUnavailable
+        self.reason = reason
+        self.cryptoError = nil
+        self.keyError = error
         self.file = file
         self.line = line
     }

@@ -60,7 +60,7 @@ extension SaltEdge {
             case .failure(_, let errorClass, let message):
                 throw ProtocolError(.authenticationFailed, "\(errorClass): \(message ?? "")")
             case .success(_, let encrypted):
-                let plaintext = try SaltEdge.decryptRSA(encrypted, with: connectionKey.decryptionKey)
+                let plaintext = try SaltEdge.decryptRSA(encrypted, with: connectionKey)
                 // A payload that is not the token JSON is the one decryption error, like a bad block.
                 let token = plaintext.withUnsafeBytes { bytes in
                     try? JSONResponse.decode(TokenJSON.self, from: bytes, what: "token")

@@ -73,31 +73,32 @@ extension SaltEdge {
             }
         }
 
-        /// Decrypts the payload with the connection's private key (saltedge-v2.md §3.3) and
-        /// returns its bytes.
+        /// Decrypts the payload with the connection's key (saltedge-v2.md §3.3) and returns its
+        /// bytes.
         ///
-        /// One constant-time pass whatever the input: both RSA blocks are always decrypted (with
+        /// One pass whatever the input: both RSA blocks are always decrypted (a software key with
         /// implicit rejection, so a non-conforming block yields a random-looking key instead of
         /// an error) and AES always runs; every check is folded into one verdict, and every
         /// failure — malformed Base64, a block that is not exactly one modulus long, padding
         /// that does not conform, bad CBC padding — throws the one
         /// `ProtocolError.decryptionFailure(file:line:)`. An `algorithm` other than
-        /// AES-256-CBC throws `ProtocolError.Code.unsupported` before anything is decrypted.
+        /// AES-256-CBC throws `ProtocolError.Code.unsupported` before anything is decrypted; a
+        /// key held in a token that cannot be used throws `ProtocolError.Code.keyUnavailable`.
         /// Prefer `decrypt(_:with:)`, which folds the JSON parse into the same verdict.
-        public func decrypt(with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> [UInt8] {
-            let (plaintext, isValid) = try decryptFolded(with: privateKey)
+        public func decrypt(with connectionKey: ConnectionKey) throws(ProtocolError) -> [UInt8] {
+            let (plaintext, isValid) = try decryptFolded(with: connectionKey)
             guard isValid else { throw .decryptionFailure() }
             return plaintext
         }
 
         /// Decrypts the payload and parses it as `Payload` (saltedge-v2.md §3.3), with the parse
-        /// folded into the one verdict of ``decrypt(with:)-(RSA.Encryption.PrivateKey)``: a payload
-        /// that decrypts but is not the expected JSON throws the same decryption error as one that
+        /// folded into the one verdict of ``decrypt(with:)-(ConnectionKey)``: a payload that
+        /// decrypts but is not the expected JSON throws the same decryption error as one that
         /// does not decrypt, so the error says nothing about the padding. (The parser's time
         /// still depends on the plaintext; unauthenticated CBC, which the protocol mandates,
         /// cannot hide that.)
-        public func decrypt<Payload: Decodable>(_ type: Payload.Type, with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> Payload {
-            let (plaintext, isValid) = try decryptFolded(with: privateKey)
+        public func decrypt<Payload: Decodable>(_ type: Payload.Type, with connectionKey: ConnectionKey) throws(ProtocolError) -> Payload {
+            let (plaintext, isValid) = try decryptFolded(with: connectionKey)
             // The parse runs whatever the verdict, so a bad pad costs what a bad payload does.
             let payload: Payload?
             do {
@@ -109,25 +110,25 @@ extension SaltEdge {
             return payload
         }
 
-        /// Decrypts with a connection key.
-        public func decrypt(with connectionKey: ConnectionKey) throws(ProtocolError) -> [UInt8] {
-            try decrypt(with: connectionKey.decryptionKey)
+        /// Decrypts with a software RSA key (the provider's side, tests).
+        public func decrypt(with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> [UInt8] {
+            try decrypt(with: ConnectionKey(privateKey: RSA.Signing.PrivateKey(sameKeyAs: privateKey)))
         }
 
-        /// Decrypts and parses with a connection key.
-        public func decrypt<Payload: Decodable>(_ type: Payload.Type, with connectionKey: ConnectionKey) throws(ProtocolError) -> Payload {
-            try decrypt(type, with: connectionKey.decryptionKey)
+        /// Decrypts and parses with a software RSA key.
+        public func decrypt<Payload: Decodable>(_ type: Payload.Type, with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> Payload {
+            try decrypt(type, with: ConnectionKey(privateKey: RSA.Signing.PrivateKey(sameKeyAs: privateKey)))
         }
 
         /// The whole pass, returning the plaintext (meaningless when invalid) and the verdict.
         /// Exactly two RSA private operations and one AES pass, whatever the input.
-        private func decryptFolded(with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> (plaintext: [UInt8], isValid: Bool) {
+        private func decryptFolded(with connectionKey: ConnectionKey) throws(ProtocolError) -> (plaintext: [UInt8], isValid: Bool) {
             if let algorithm, algorithm != Self.supportedAlgorithm {
                 throw ProtocolError(.unsupported, "bundle algorithm \(algorithm)")
             }
-            let k = (privateKey.keySizeInBits + 7) / 8
-            let (aesKey, keyIsWellFormed) = SaltEdge.unwrapBlock(key, byteCount: 32, modulusByteCount: k, with: privateKey)
-            let (iv, ivIsWellFormed) = SaltEdge.unwrapBlock(self.iv, byteCount: 16, modulusByteCount: k, with: privateKey)
+            let k = (connectionKey.keySizeInBits + 7) / 8
+            let (aesKey, keyIsWellFormed) = try SaltEdge.unwrapBlock(key, byteCount: 32, modulusByteCount: k, with: connectionKey)
+            let (iv, ivIsWellFormed) = try SaltEdge.unwrapBlock(self.iv, byteCount: 16, modulusByteCount: k, with: connectionKey)
             // Base64 and length are public properties of the ciphertext; a malformed one is
             // replaced by one block so that the AES pass still runs.
             var ciphertext: [UInt8]
@@ -149,50 +150,27 @@ extension SaltEdge {
     }
 
     /// One RSA block (saltedge-v2.md §3.3: the AES key and the IV are each exactly one block)
-    /// decrypted with implicit rejection to `byteCount` bytes. Always one private operation:
-    /// text that is not Base64 or not exactly one modulus long is replaced by a fixed in-range
-    /// block (c = 2), and the verdict on its form is returned beside the bytes.
+    /// decrypted to `byteCount` bytes. Always one private operation: text that is not Base64 or
+    /// not exactly one modulus long is replaced by a fixed in-range block (c = 2), and the
+    /// verdict on its form is returned beside the bytes.
     static func unwrapBlock(_ text: String, byteCount: Int, modulusByteCount k: Int,
-                            with privateKey: RSA.Encryption.PrivateKey) -> (bytes: SecretBytes, isWellFormed: Bool) {
+                            with connectionKey: ConnectionKey) throws(ProtocolError) -> (bytes: SecretBytes, isWellFormed: Bool) {
         var block: [UInt8]
         do { block = try Base64.decodeLenient(text) } catch { block = [] }  // its verdict is the next line
-        var isWellFormed = block.count == k
+        let isWellFormed = block.count == k
         if !isWellFormed { block = [UInt8](repeating: 0, count: k - 1) + [2] }
-        do {
-            return (try privateKey.decryptWithImplicitRejection(block, messageByteCount: byteCount), isWellFormed)
-        } catch {
-            // Out of (1, n − 1) or a failed consistency check: decrypt the fixed block instead,
-            // so the work is the same; the verdict is already false.
-            isWellFormed = false
-            block = [UInt8](repeating: 0, count: k - 1) + [2]
-            do {
-                return (try privateKey.decryptWithImplicitRejection(block, messageByteCount: byteCount), isWellFormed)
-            } catch {
-                preconditionFailure("internal error: the fixed RSA block was refused")
-            }
-        }
+        let (bytes, decrypted) = try connectionKey.unwrapBlock(block, byteCount: byteCount)
+        return (bytes, isWellFormed && decrypted)
     }
 
     /// Base64 (lenient) → RSA PKCS#1 v1.5 decryption, one block or several modulus-sized blocks
     /// concatenated (saltedge-v2.md §3.3: iOS decrypts long ciphertexts in chunks).
-    static func decryptRSA(_ text: String, with privateKey: RSA.Encryption.PrivateKey) throws(ProtocolError) -> SecretBytes {
-        let k = (privateKey.keySizeInBits + 7) / 8
-        guard let ciphertext = try? Base64.decodeLenient(text), !ciphertext.isEmpty, ciphertext.count % k == 0 else {
-            throw .decryptionFailure()
-        }
-        var plaintext = [UInt8]()
-        var failed = false
-        for start in stride(from: 0, to: ciphertext.count, by: k) {
-            // Every block is decrypted even after a failure, so the time does not say which failed.
-            do {
-                plaintext += try privateKey.decrypt(ciphertext[start..<start + k], padding: .insecurePKCS1v1_5)
-            } catch {
-                failed = true
-            }
-        }
-        let secret = SecretBytes(plaintext)
-        SecretBytes.wipe(&plaintext)
-        guard !failed else { throw .decryptionFailure() }
-        return secret
+    static func decryptRSA(_ text: String, with connectionKey: ConnectionKey) throws(ProtocolError) -> SecretBytes {
+        let k = (connectionKey.keySizeInBits + 7) / 8
+        let ciphertext: [UInt8]
+        do { ciphertext = try Base64.decodeLenient(text) } catch { throw .decryptionFailure() }
+        guard !ciphertext.isEmpty, ciphertext.count % k == 0 else { throw .decryptionFailure() }
+        guard let plaintext = try connectionKey.decryptBlocks(ciphertext) else { throw .decryptionFailure() }
+        return plaintext
     }
 }

@@ -43,12 +43,8 @@ extension SaltEdge {
     public static func detachedSignature(for body: [UInt8], with connectionKey: ConnectionKey) throws(ProtocolError) -> String {
         let header = Base64.encode(Array(jwsProtectedHeader.utf8), alphabet: .urlSafe, padded: false)
         let signingInput = header + "." + Base64.encode(body, alphabet: .urlSafe, padded: false)
-        do {
-            let signature = try connectionKey.signingKey.signature(for: Array(signingInput.utf8), padding: .pkcs1v1_5)
-            return header + ".." + Base64.encode(signature.rawRepresentation, alphabet: .urlSafe, padded: false)
-        } catch {
-            throw ProtocolError(.cryptoFailure, "RS256 signing failed")
-        }
+        let signature = try connectionKey.signature(for: Array(signingInput.utf8))
+        return header + ".." + Base64.encode(signature.rawRepresentation, alphabet: .urlSafe, padded: false)
     }
 
     /// Whether `jws` is a valid detached RS256 signature of `body` under `publicKey`. The server

@@ -7,6 +7,7 @@
 
 public import CryptoPrimitives
 import FoundationEssentials
+import ProtocolSupport
 public import SaltEdge
 public import SecureStore
 
@@ -20,6 +21,18 @@ public struct StoredConnection: Sendable, CustomStringConvertible {
     public let providerName: String
     /// `active`, or `inactive` once the server said it is gone.
     public var isActive: Bool
+    /// The label of the key pair in the client's `DeviceKeyStore` when a token holds it; nil
+    /// when the record keeps the key.
+    public let keyLabel: String?
+
+    /// A stored connection; `keyLabel` names its key in a token, nil for a key in the record.
+    public init(connection: SaltEdge.Connection, name: String, providerName: String, isActive: Bool, keyLabel: String? = nil) {
+        self.connection = connection
+        self.name = name
+        self.providerName = providerName
+        self.isActive = isActive
+        self.keyLabel = keyLabel
+    }
 
     /// The connection id.
     public var id: String { connection.id }
@@ -36,6 +49,8 @@ public struct PendingConnection: Sendable, CustomStringConvertible {
     public let authenticationURL: String
     let configuration: SaltEdge.ProviderConfiguration
     let key: SaltEdge.ConnectionKey
+    /// The key's label in a token; nil for a key kept in the record.
+    let keyLabel: String?
 
     /// The id and the URL.
     public var description: String { "PendingConnection(\(id), \(authenticationURL))" }
@@ -46,10 +61,18 @@ public struct PendingConnection: Sendable, CustomStringConvertible {
 /// the freshest record and changes only the named fields.
 struct ConnectionRecords: Sendable {
     let store: SecureStore
+    /// Where the key pairs of new connections are made, and where a record's `keyLabel` is found.
+    let deviceKeys: any DeviceKeyStore
+
+    /// The records in `store`, their keys made in and found in `deviceKeys`.
+    init(store: SecureStore, deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()) {
+        self.store = store
+        self.deviceKeys = deviceKeys
+    }
 
     /// One connection: the public fields in JSON, the private key (PKCS #8 DER) and the access
     /// token in the record's binary section, never as text.
-    private struct Record: SealedRecordValue {
+    struct Record: SealedRecordValue {
         let id: String
         let providerID: String
         let providerName: String
@@ -59,7 +82,9 @@ struct ConnectionRecords: Sendable {
         var name: String
         var isActive: Bool
         let geolocationRequired: Bool
-        /// The connection's private key, PKCS #8 DER, outside the JSON.
+        /// The label of the key pair in the device key store; nil when ``privateKey`` holds it.
+        let keyLabel: String?
+        /// The connection's private key, PKCS #8 DER, outside the JSON (nil when a token holds it).
         var privateKey: SecretBytes?
         /// The access token's bytes, outside the JSON (nil while the connection is pending).
         var accessToken: SecretBytes?
@@ -69,19 +94,20 @@ struct ConnectionRecords: Sendable {
         private var legacyAccessToken: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, providerID, providerName, scaServiceURL, providerPublicKeyPEM, authenticationURL, name, isActive, geolocationRequired
+            case id, providerID, providerName, scaServiceURL, providerPublicKeyPEM, authenticationURL, name, isActive, geolocationRequired, keyLabel
             case privateKeyPEM, legacyAccessToken = "accessToken"
         }
 
         init(id: String, providerID: String, providerName: String, scaServiceURL: String, providerPublicKeyPEM: String,
-             privateKey: SecretBytes, accessToken: SecretBytes?, authenticationURL: String?, name: String, isActive: Bool,
-             geolocationRequired: Bool) {
+             key: SaltEdge.ConnectionKey, keyLabel: String?, accessToken: SecretBytes?, authenticationURL: String?, name: String,
+             isActive: Bool, geolocationRequired: Bool) {
             self.id = id
             self.providerID = providerID
             self.providerName = providerName
             self.scaServiceURL = scaServiceURL
             self.providerPublicKeyPEM = providerPublicKeyPEM
-            self.privateKey = privateKey
+            self.keyLabel = keyLabel
+            self.privateKey = keyLabel == nil ? key.softwareKey?.derRepresentation : nil
             self.accessToken = accessToken
             self.authenticationURL = authenticationURL
             self.name = name
@@ -109,8 +135,15 @@ struct ConnectionRecords: Sendable {
             if let token = secrets["accessToken"] { accessToken = token }
         }
 
-        /// The connection key, parsed from the DER bytes.
-        func connectionKey() throws(SaltEdgeClientError) -> SaltEdge.ConnectionKey {
+        /// The connection key: found in the device key store by its label, or parsed from the
+        /// record's DER bytes.
+        func connectionKey(in deviceKeys: any DeviceKeyStore) throws(SaltEdgeClientError) -> SaltEdge.ConnectionKey {
+            if let keyLabel {
+                do { return SaltEdge.ConnectionKey(held: DeviceConnectionKey(key: try deviceKeys.rsaKey(label: keyLabel))) } catch {
+                    throw SaltEdgeClientError(.deviceKey, "the connection's key \(keyLabel) is not usable: \(error.code)",
+                                              protocolError: ProtocolError(keyUnavailable: error, "the connection's key \(keyLabel) is not usable: \(error.code)"))
+                }
+            }
             guard let privateKey else { throw SaltEdgeClientError(.store, "the connection record holds no key") }
             let key = privateKey.withUnsafeBytes { der in
                 Result { () throws(CryptoError) in try RSA.Signing.PrivateKey(derRepresentation: der) }
@@ -124,7 +157,7 @@ struct ConnectionRecords: Sendable {
     func save(_ connection: StoredConnection) throws(SaltEdgeClientError) {
         let c = connection.connection
         let record = Record(id: c.id, providerID: c.providerID, providerName: connection.providerName, scaServiceURL: c.scaServiceURL,
-                            providerPublicKeyPEM: c.providerPublicKey.pemRepresentation, privateKey: c.key.signingKey.derRepresentation,
+                            providerPublicKeyPEM: c.providerPublicKey.pemRepresentation, key: c.key, keyLabel: connection.keyLabel,
                             accessToken: c.accessToken.rawRepresentation, authenticationURL: nil, name: connection.name,
                             isActive: connection.isActive, geolocationRequired: false)
         try write(record, to: "saltedge.connection." + c.id)
@@ -134,7 +167,7 @@ struct ConnectionRecords: Sendable {
         let configuration = pending.configuration
         let record = Record(id: pending.id, providerID: configuration.providerID, providerName: configuration.providerName,
                             scaServiceURL: configuration.scaServiceURL, providerPublicKeyPEM: configuration.providerPublicKey.pemRepresentation,
-                            privateKey: pending.key.signingKey.derRepresentation, accessToken: nil, authenticationURL: pending.authenticationURL,
+                            key: pending.key, keyLabel: pending.keyLabel, accessToken: nil, authenticationURL: pending.authenticationURL,
                             name: configuration.providerName, isActive: false, geolocationRequired: configuration.geolocationRequired)
         try write(record, to: "saltedge.pending." + pending.id)
     }
@@ -168,19 +201,33 @@ struct ConnectionRecords: Sendable {
     }
 
     /// The stored key of a pending connection, with its provider key and service URL.
-    func pending(id: String) throws(SaltEdgeClientError) -> (key: SaltEdge.ConnectionKey, providerID: String, providerName: String,
+    func pending(id: String) throws(SaltEdgeClientError) -> (key: SaltEdge.ConnectionKey, keyLabel: String?, providerID: String, providerName: String,
                                                              scaServiceURL: String, providerKey: RSA.Encryption.PublicKey)? {
         guard let record = try read("saltedge.pending." + id) else { return nil }
-        let key = try record.connectionKey()
+        let key = try record.connectionKey(in: deviceKeys)
         do {
-            return (key, record.providerID, record.providerName, record.scaServiceURL,
+            return (key, record.keyLabel, record.providerID, record.providerName, record.scaServiceURL,
                     try SaltEdge.providerPublicKey(fromText: record.providerPublicKeyPEM))
         } catch {
             throw SaltEdgeClientError(.store, "the pending connection record holds an unusable key", protocolError: error)
         }
     }
 
+    /// Removes the connection's key pair from the token, then its records. A token that cannot
+    /// be reached removes nothing (``ClientErrorCodeOf/deviceKey``: plug it in and retry), so a
+    /// key is never left behind unnamed; a crash between the two leaves a record whose key is
+    /// gone, which the next removal finishes (a missing key is not an error).
     func remove(id: String) throws(SaltEdgeClientError) {
+        var labels: Set<String> = []
+        for name in ["saltedge.connection." + id, "saltedge.pending." + id] {
+            if let label = try read(name)?.keyLabel { labels.insert(label) }
+        }
+        for label in labels.sorted() {
+            do { try deviceKeys.deleteRSAKey(label: label) } catch {
+                throw SaltEdgeClientError(.deviceKey, "the connection's key \(label) cannot be deleted from the token: \(error.code)",
+                                          protocolError: ProtocolError(keyUnavailable: error, "the key \(label) cannot be deleted"))
+            }
+        }
         do {
             try store.remove("saltedge.connection." + id)
             try store.remove("saltedge.pending." + id)
@@ -197,12 +244,13 @@ struct ConnectionRecords: Sendable {
 
     private func connection(record name: String) throws(SaltEdgeClientError) -> StoredConnection? {
         guard let record = try read(name), let token = record.accessToken else { return nil }
-        let key = try record.connectionKey()
+        let key = try record.connectionKey(in: deviceKeys)
         do {
             let connection = SaltEdge.Connection(id: record.id, providerID: record.providerID, scaServiceURL: record.scaServiceURL,
                                                  key: key, accessToken: SaltEdge.AccessToken(rawRepresentation: token),
                                                  providerPublicKey: try SaltEdge.providerPublicKey(fromText: record.providerPublicKeyPEM))
-            return StoredConnection(connection: connection, name: record.name, providerName: record.providerName, isActive: record.isActive)
+            return StoredConnection(connection: connection, name: record.name, providerName: record.providerName, isActive: record.isActive,
+                                    keyLabel: record.keyLabel)
         } catch {
             throw SaltEdgeClientError(.store, "the connection record holds an unusable key", protocolError: error)
         }
@@ -214,7 +262,7 @@ struct ConnectionRecords: Sendable {
         }
     }
 
-    private func read(_ name: String) throws(SaltEdgeClientError) -> Record? {
+    func read(_ name: String) throws(SaltEdgeClientError) -> Record? {
         let records = try recordStore(name)
         do { return try records.read() } catch { throw SaltEdgeClientError(.store, "the connection record cannot be read", storeError: error) }
     }

@@ -28,14 +28,21 @@ public actor SaltEdgeAuthenticatorClient {
         /// When set, every exchange is logged through `LoggingMiddleware`
         /// (`Access-Token`, signatures and secret body members redacted).
         public var logger: Logger? = ClientDefaults.logger
+        /// Where new connections' RSA key pairs are made and kept. The default,
+        /// `SoftwareDeviceKeyStore`, makes them in memory and seals them in the connection's
+        /// record; a store that holds keys (`PKCS11DeviceKeyStore`) generates them in a token,
+        /// and the record keeps only the key's label. Connections made before keep their keys
+        /// where they were made.
+        public var deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()
 
         /// A configuration; every part optional (the layer-3 members default to `ClientDefaults`).
         public init(clientDescription: SaltEdge.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, build: "1", system: "Linux"),
                     returnURL: String = SaltEdge.defaultReturnURL, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
                     clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
-                    logger: Logger? = ClientDefaults.logger) {
+                    logger: Logger? = ClientDefaults.logger, deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()) {
             self.clientDescription = clientDescription
             self.returnURL = returnURL
+            self.deviceKeys = deviceKeys
             setClientMembers(urlPolicy: urlPolicy, clock: clock, random: random, logger: logger)
         }
     }
@@ -52,7 +59,7 @@ public actor SaltEdgeAuthenticatorClient {
     /// A client keeping its connections in `store`, sending through the transport `transport`
     /// makes for each base URL.
     public init(configuration: Configuration = Configuration(), store: SecureStore, transport: HTTPTransportFactory) {
-        records = ConnectionRecords(store: store)
+        records = ConnectionRecords(store: store, deviceKeys: configuration.deviceKeys)
         transportFor = transport
         self.configuration = configuration
         randomSource = SharedRandomSource(configuration.random)
@@ -78,7 +85,8 @@ public actor SaltEdgeAuthenticatorClient {
     }
 
     /// Starts linking a bank from a connect deep link or QR text (§6.2, §11): fetches the
-    /// configuration, creates the connection's RSA-2048 key pair, sends create-connection and
+    /// configuration, creates the connection's RSA-2048 key pair (in the configured
+    /// `DeviceKeyStore`, before any request), sends create-connection and
     /// keeps the pending connection in the store. Open ``PendingConnection/authenticationURL``;
     /// pass the redirect to ``completeConnection(id:redirectURL:)``.
     public func beginConnection(deepLink: String, pushToken: String? = nil) async throws(SaltEdgeClientError) -> PendingConnection {
@@ -89,13 +97,16 @@ public actor SaltEdgeAuthenticatorClient {
         guard case .connect(let configurationURL, let connectQuery, _) = link else {
             throw SaltEdgeClientError(.invalidInput, "an instant-action link, not a connect link")
         }
-        let configuration = try await providerConfiguration(at: configurationURL)
         var random = randomSource
-        let key: SaltEdge.ConnectionKey
+        // The key first, so a token that cannot make it stops the enrolment before any request;
+        // a key made in a token is deleted again when no pending record comes to name it.
+        let key = try records.makeConnectionKey(using: &random)
+        var saved = false
+        defer { if !saved { records.discardUnsaved(key) } }
+        let configuration = try await providerConfiguration(at: configurationURL)
         let request: HTTPRequest
         do {
-            key = try SaltEdge.ConnectionKey(generatingWith: &random)
-            request = try SaltEdge.Enrollment.createConnection(configuration: configuration, connectionKey: key, client: clientDescription,
+            request = try SaltEdge.Enrollment.createConnection(configuration: configuration, connectionKey: key.key, client: clientDescription,
                                                                connectQuery: connectQuery, pushToken: pushToken, returnURL: returnURL,
                                                                using: &random)
         } catch {
@@ -106,8 +117,10 @@ public actor SaltEdgeAuthenticatorClient {
         do { created = try SaltEdge.CreatedConnection(response: response) } catch {
             throw SaltEdgeClientError(.invalidResponse, "the create-connection answer is not usable", protocolError: error)
         }
-        let pending = PendingConnection(id: created.connectionID, authenticationURL: created.authenticationURL, configuration: configuration, key: key)
+        let pending = PendingConnection(id: created.connectionID, authenticationURL: created.authenticationURL, configuration: configuration,
+                                        key: key.key, keyLabel: key.label)
         try records.savePending(pending)
+        saved = true
         return pending
     }
 
@@ -132,7 +145,8 @@ public actor SaltEdgeAuthenticatorClient {
         }
         let connection = StoredConnection(connection: SaltEdge.Connection(id: id, providerID: pending.providerID, scaServiceURL: pending.scaServiceURL,
                                                                           key: pending.key, accessToken: token, providerPublicKey: pending.providerKey),
-                                          name: pending.providerName, providerName: pending.providerName, isActive: true)
+                                          name: pending.providerName, providerName: pending.providerName, isActive: true,
+                                          keyLabel: pending.keyLabel)
         try records.save(connection)
         try records.removePending(id: id)
         return connection

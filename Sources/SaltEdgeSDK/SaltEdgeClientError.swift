@@ -26,12 +26,24 @@ extension SDKError where Domain == SaltEdgeErrorDomain {
     /// refused redirect).
     public var errorClass: String? { extra }
 
-    /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause.
+    /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause. A
+    /// protocol error that says the connection's key could not be used in its token
+    /// (`ProtocolError.Code.keyUnavailable`) makes a ``ClientErrorCodeOf/deviceKey`` error
+    /// whatever `code` says, its cause the key store's `DeviceKeyError`: a missing token is
+    /// never reported as a bad answer.
     public init(_ code: Code, _ message: String, errorClass: String? = nil, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
+        if let protocolError, protocolError.code == .keyUnavailable {
+            self.init(.deviceKey, protocolError.reason, cause: protocolError.keyError ?? protocolError, httpStatus: httpStatus,
+                      extra: errorClass, file: file, line: line)
+            return
+        }
         self.init(code, message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus,
                   extra: errorClass, file: file, line: line)
     }
+
+    /// The device key store's error, when a connection key in a token could not be used.
+    public var deviceKeyError: DeviceKeyError? { cause as? DeviceKeyError }
 
     /// Whether the connection is gone on the server (`ConnectionNotFound`, `ConnectionRevoked`, or
     /// HTTP 401/410): stop polling it and offer to reconnect.
@@ -60,4 +72,8 @@ extension ClientErrorCodeOf where Client == SaltEdgeClientError {
     public static var transport: Self { Self(rawValue: "transport") }
     /// The secure store failed or holds a record that cannot be trusted.
     public static var store: Self { Self(rawValue: "store") }
+    /// The connection's key in the configured `DeviceKeyStore` (a PKCS #11 token) could not be
+    /// used: no token, a refused PIN, a key that is not there
+    /// (``SDKError/deviceKeyError``). Nothing was sent.
+    public static var deviceKey: Self { Self(rawValue: "deviceKey") }
 }

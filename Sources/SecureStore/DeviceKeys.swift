@@ -69,12 +69,14 @@ public protocol DeviceRSAKey: Sendable {
     var publicKey: RSA.Signing.PublicKey { get }
     /// RSASSA-PKCS1-v1_5 with SHA-256 of `message` (RFC 8017 §8.2.1; `CKM_SHA256_RSA_PKCS`).
     func signSHA256PKCS1(_ message: [UInt8]) throws(DeviceKeyError) -> RSA.Signing.RSASignature
-    /// RSAES-PKCS1-v1_5 decryption of one block whose message the protocol fixes at
-    /// `messageByteCount` bytes (RFC 8017 §7.2.2; `CKM_RSA_PKCS`): the Salt Edge key and IV
-    /// blocks are 32 and 16 bytes. A key that can decrypts with implicit rejection (a bad block
-    /// gives a pseudo-random message of that length, no error to tell it apart); one that cannot
-    /// (a token) throws the one ``DeviceKeyError/Code/operationFailed`` for every failure.
-    func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int) throws(DeviceKeyError) -> SecretBytes
+    /// RSAES-PKCS1-v1_5 decryption of one block (RFC 8017 §7.2.2; `CKM_RSA_PKCS`). When the
+    /// protocol fixes the message at `messageByteCount` bytes (the Salt Edge key and IV blocks
+    /// are 32 and 16 bytes), a key that can decrypts with implicit rejection (a bad block gives a
+    /// pseudo-random message of that length, no error to tell it apart); one that cannot (a
+    /// token) throws the one ``DeviceKeyError/Code/operationFailed`` for every failure. With
+    /// `messageByteCount` nil (the Salt Edge access token, whose length the protocol does not
+    /// fix) any length is accepted and every failure is that one error.
+    func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int?) throws(DeviceKeyError) -> SecretBytes
 }
 
 /// An HMAC-SHA256 key that authenticates where it lives (cm-authenticator.md: the HS256 key).
@@ -120,13 +122,20 @@ public struct SoftwareRSAKey: DeviceRSAKey, CustomStringConvertible {
         }
     }
 
-    /// RSAES-PKCS1-v1_5 decryption of one block with implicit rejection (RFC 8017 §7.2.2;
-    /// draft-irtf-cfrg-rsa-guidance): a block that does not decrypt to `messageByteCount` bytes
-    /// gives a pseudo-random message of that length, so the answer is no padding oracle. Only a
-    /// ciphertext of the wrong size or an impossible length throws.
-    public func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int) throws(DeviceKeyError) -> SecretBytes {
+    /// RSAES-PKCS1-v1_5 decryption of one block (RFC 8017 §7.2.2). With `messageByteCount`,
+    /// with implicit rejection (draft-irtf-cfrg-rsa-guidance): a block that does not decrypt to
+    /// that many bytes gives a pseudo-random message of that length, so the answer is no padding
+    /// oracle, and only a ciphertext of the wrong size throws. Without, the one
+    /// ``DeviceKeyError/Code/operationFailed`` for every failure.
+    public func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int?) throws(DeviceKeyError) -> SecretBytes {
+        let key = RSA.Encryption.PrivateKey(sameKeyAs: privateKey)
         do {
-            return try RSA.Encryption.PrivateKey(sameKeyAs: privateKey).decryptWithImplicitRejection(ciphertext, messageByteCount: messageByteCount)
+            guard let messageByteCount else {
+                var message = try key.decrypt(ciphertext, padding: .insecurePKCS1v1_5)
+                defer { SecretBytes.wipe(&message) }
+                return SecretBytes(message)
+            }
+            return try key.decryptWithImplicitRejection(ciphertext, messageByteCount: messageByteCount)
         } catch {
             throw DeviceKeyError(.operationFailed, "the block does not decrypt")
         }

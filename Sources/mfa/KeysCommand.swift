@@ -4,18 +4,24 @@
 // `status` says which provider and token open it. Every family opens its store through
 // `KeysCommand.open`, so a store keyed in a token opens the same way for all of them.
 
+import AuthNetworking
 import CryptoPrimitives
 import MFACommandLine
 import PKCS11
+import SaltEdgeSDK
 import SecureStore
 import Synchronization
 
-/// An open store, how it was keyed, and where PowerAuth's possession key comes from.
+/// An open store, how it was keyed, and where PowerAuth's possession key and the other
+/// families' factor keys come from.
 struct OpenedStore {
     let store: SecureStore
     let choice: StoreProviderChoice
     /// Set when the store is keyed in a token: the possession key is derived there too.
     let possessionSource: PKCS11PossessionKeySource?
+    /// The token of a store keyed in one (Salt Edge connection key pairs are generated there),
+    /// else the software store (keys sealed in their records).
+    let deviceKeys: any DeviceKeyStore
 
     /// Whether PowerAuth's possession key is derived in the store's token.
     var bindsPossession: Bool { possessionSource != nil }
@@ -92,7 +98,9 @@ enum KeysCommand {
         let choice = try recorded(directory)
         let provider = try provider(choice, directory: directory)
         let store = try SecureStore(directory: directory, keyProvider: provider)
-        return OpenedStore(store: store, choice: choice, possessionSource: (provider as? PKCS11KeyProvider).map(PKCS11PossessionKeySource.init))
+        let token = provider as? PKCS11KeyProvider
+        return OpenedStore(store: store, choice: choice, possessionSource: token.map(PKCS11PossessionKeySource.init),
+                           deviceKeys: token.map { PKCS11DeviceKeyStore(provider: $0) } ?? SoftwareDeviceKeyStore())
     }
 
     /// `mfa keys use` and `--key-provider`: records `text` as the provider of a store that has
@@ -128,27 +136,44 @@ enum KeysCommand {
         let source = try provider(from, directory: directory)
         let store = try SecureStore(directory: directory, keyProvider: source)
         if case .pkcs11 = from, let instance = try tokenBoundInstances(store).first { throw tokenBound(instance) }  // before asking for the destination's secret
+        if case .pkcs11 = from, let connection = try heldKeyConnections(store).first { throw tokenBound(connection: connection) }
         let assigned: StoreProviderChoice
         do { assigned = try target.assigningStoreIdentifier() } catch { throw storeError(error, directory) }
         let destination = try provider(assigned, directory: directory + ".migrating")
-        var boundInstance: String?
+        var refusal: UsageError?
         let count = try store.withExclusiveAccess { () throws(SecureStoreError) -> Int in
             guard try StoreSettings.provider(in: directory) == settingBefore else {
                 throw SecureStoreError(.changedConcurrently, "the store's provider changed while the lock was awaited", path: directory)
             }
             if case .pkcs11 = from, let instance = try tokenBoundInstances(store).first {
-                boundInstance = instance
+                refusal = tokenBound(instance)
+                return 0
+            }
+            if case .pkcs11 = from, let connection = try heldKeyConnections(store).first {
+                refusal = tokenBound(connection: connection)
                 return 0
             }
             return try StoreMigration.migrate(directory: directory, from: source, to: destination, providerSetting: assigned.setting)
         }
-        if let boundInstance { throw tokenBound(boundInstance) }
+        if let refusal { throw refusal }
         return (count, assigned.setting)
     }
 
     /// The usage error for a migration that would change `instance`'s possession factor.
     static func tokenBound(_ instance: String) -> UsageError {
         UsageError(description: "the PowerAuth activation of instance \(instance) uses the possession key derived in the store's token; moving the store would change its possession factor: remove the activation (mfa powerauth remove --instance \(instance)) first")
+    }
+
+    /// The usage error for a migration that would leave a Salt Edge connection's key pair behind.
+    static func tokenBound(connection: String) -> UsageError {
+        UsageError(description: "the Salt Edge connection \(connection) keeps its key pair in the store's token, under this store's identifier; moving the store would leave the key behind: remove the connection (mfa saltedge remove \(connection)) first")
+    }
+
+    /// The Salt Edge connections of `store` whose key pair is in the token.
+    static func heldKeyConnections(_ store: SecureStore) throws(SecureStoreError) -> [String] {
+        do { return try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: store) } catch {
+            throw error.storeError ?? SecureStoreError(.corrupt, error.message, path: store.directory)
+        }
     }
 
     /// The PowerAuth instances of `store` with an activation (the SDK's `powerauth.<instance>.activation`)

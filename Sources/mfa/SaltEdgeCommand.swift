@@ -34,8 +34,10 @@ enum SaltEdgeCommand {
     /// The client, with the URL policy `configure` stored.
     static func client(_ options: CommandOptions) throws -> SaltEdgeAuthenticatorClient {
         let loopback = try stored(options)?.loopbackHTTP == true
-        return SaltEdgeAuthenticatorClient(configuration: .init(urlPolicy: loopback ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly),
-                                           store: try options.store(), transport: .perBaseURL { CommandTransport.make(baseURL: $0) })
+        let opened = try options.openStore()
+        return SaltEdgeAuthenticatorClient(configuration: .init(urlPolicy: loopback ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly,
+                                                                deviceKeys: opened.deviceKeys),
+                                           store: opened.store, transport: .perBaseURL { CommandTransport.make(baseURL: $0) })
     }
 
     /// Stores the settings (the loopback opt-out); nothing is sent.
@@ -133,8 +135,11 @@ enum SaltEdgeCommand {
         }
     }
 
+    /// A connection as a JSON object; `key` says where its key pair lives: `token` (generated in
+    /// the store's PKCS #11 token) or `record` (sealed in the connection's record).
     static func describe(_ connection: StoredConnection) -> [String: Any] {
-        ["id": connection.id, "name": connection.name, "provider": connection.providerName, "active": connection.isActive]
+        ["id": connection.id, "name": connection.name, "provider": connection.providerName, "active": connection.isActive,
+         "key": connection.keyLabel == nil ? "record" : "token"]
     }
 
     /// An authorization as a JSON object: its `description` (saltedge-v2.md §7.1) nested as an

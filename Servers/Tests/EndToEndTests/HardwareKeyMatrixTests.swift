@@ -125,6 +125,7 @@ extension EndToEnd {
                 r = try await mfa(["saltedge", "complete", pendingConnection, String(decoding: redirect.body, as: UTF8.self)])
                 let connectionID = try #require(r.object["id"] as? String, "\(r.text)")
                 report.cell("saltedge connect", r.status == 0, r.text)
+                report.cell("saltedge: the connection's key pair was generated in the token", r.object["key"] as? String == "token", r.text)
                 func authorization() async throws -> String {
                     let created = try await SaltEdgeEndToEndTests.admin(url, "authorization", ["connection_id": connectionID, "title": "Pay 5.00 EUR"])
                     return String(try #require(created["authorization_id"] as? Int))

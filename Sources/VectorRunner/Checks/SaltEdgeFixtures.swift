@@ -42,8 +42,8 @@ enum SaltEdgeFiles {
     /// The RSA-decrypted key or IV of a bundle field (lenient Base64), for comparing with the
     /// recorded hex.
     static func unwrap(_ field: String, with key: SaltEdge.ConnectionKey) -> [UInt8]? {
-        guard let ciphertext = try? Base64.decodeLenient(field) else { return nil }
-        return try? key.decryptionKey.decrypt(ciphertext, padding: .insecurePKCS1v1_5)
+        guard let ciphertext = try? Base64.decodeLenient(field), let privateKey = key.softwareKey else { return nil }
+        return try? RSA.Encryption.PrivateKey(sameKeyAs: privateKey).decrypt(ciphertext, padding: .insecurePKCS1v1_5)
     }
 
     private static func checkFixture(_ name: String, _ json: JSONValue, directory: String, _ log: inout CaseLog) {

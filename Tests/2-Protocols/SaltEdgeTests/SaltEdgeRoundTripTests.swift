@@ -130,7 +130,7 @@ struct SaltEdgeRoundTripTests {
         let oursBody = try #require(ours.body)
         #expect(oursBody == Array(#"{"data":{"push_token":"a/b"},"exp":1615457100}"#.utf8))
         #expect(iOSBody != oursBody)
-        let iOSSignature = try SaltEdgeTestServer.sign(body: iOSBody, with: connectionKey.signingKey)
+        let iOSSignature = try SaltEdgeTestServer.sign(body: iOSBody, with: try #require(connectionKey.softwareKey))
         #expect(SaltEdgeTestServer.verify(signature: iOSSignature, body: iOSBody, connectionPublicKey: connectionKey.publicKey))
         #expect(SaltEdge.isValidDetachedSignature(iOSSignature, for: iOSBody, publicKey: connectionKey.publicKey))
         let ourSignature = try #require(ours.header("x-jws-signature"))

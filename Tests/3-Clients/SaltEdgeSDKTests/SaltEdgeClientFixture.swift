@@ -21,11 +21,11 @@ struct SaltEdgeClientFixture: Sendable {
     let client: SaltEdgeAuthenticatorClient
     let store: SecureStore
 
-    static func make(seed: UInt64 = 1) throws -> SaltEdgeClientFixture {
+    static func make(seed: UInt64 = 1, deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()) throws -> SaltEdgeClientFixture {
         let provider = try SaltEdgeProviderStandIn()
         let transport = InProcessTransport { request in try await provider.answer(request) }
         let store = try makeTemporaryStore("saltedge-sdk")
-        let configuration = SaltEdgeAuthenticatorClient.Configuration(clock: { now }, random: SeededRandomSource(seed: seed))
+        let configuration = SaltEdgeAuthenticatorClient.Configuration(clock: { now }, random: SeededRandomSource(seed: seed), deviceKeys: deviceKeys)
         let client = SaltEdgeAuthenticatorClient(configuration: configuration, store: store, transport: .single(transport))
         return SaltEdgeClientFixture(provider: provider, transport: transport, client: client, store: store)
     }
@@ -47,7 +47,7 @@ struct SaltEdgeClientFixture: Sendable {
         let configuration = try SaltEdge.ProviderConfiguration(responseBody: await provider.configuration().body)
         try ConnectionRecords(store: store).savePending(PendingConnection(id: SaltEdgeProviderStandIn.connectionID,
                                                                           authenticationURL: "https://provider.example.com/auth/333",
-                                                                          configuration: configuration, key: key))
+                                                                          configuration: configuration, key: key, keyLabel: nil))
     }
 
     /// A completed connection `333`: the vector connection key and the provider's access token.

@@ -35,7 +35,8 @@ import TestSupport
 
     static func check(_ read: StoredConnection?, _ expected: StoredConnection) {
         #expect(read?.connection.accessToken.rawRepresentation == SecretBytes(accessToken.utf8))
-        #expect(read?.connection.key.signingKey.derRepresentation == expected.connection.key.signingKey.derRepresentation)
+        #expect(read?.connection.key.softwareKey?.derRepresentation == expected.connection.key.softwareKey?.derRepresentation)
+        #expect(read?.connection.key.softwareKey != nil)
         #expect(read?.connection.providerPublicKey == expected.connection.providerPublicKey)
         #expect(read?.name == "Bank" && read?.providerName == "Demo Bank" && read?.isActive == true && read?.id == "333")
     }
@@ -48,7 +49,7 @@ import TestSupport
         let connection = try Self.connection()
         try records.save(connection)
         let plaintext = try #require(try store.read("saltedge.connection.333")).unsafeExposedBytes
-        #expect(!Self.secretsInJSON(plaintext, key: connection.connection.key.signingKey))
+        #expect(!Self.secretsInJSON(plaintext, key: try #require(connection.connection.key.softwareKey)))
         #expect(RecordBytes.contains(plaintext, Array(Self.accessToken.utf8)))   // raw, in the binary section
         Self.check(try records.connection(id: "333"), connection)
         // A rename on the freshest record keeps both secrets.
@@ -66,13 +67,13 @@ import TestSupport
                                   "privateKeyPEM": Self.privateKeyPEM, "accessToken": Self.accessToken, "name": "Bank", "isActive": true,
                                   "geolocationRequired": false]
         let oldBytes = Array(try JSONSerialization.data(withJSONObject: old))
-        #expect(Self.secretsInJSON(oldBytes, key: connection.connection.key.signingKey))   // what every record held before
+        #expect(Self.secretsInJSON(oldBytes, key: try #require(connection.connection.key.softwareKey)))   // what every record held before
         try store.write(SecretBytes(oldBytes), to: "saltedge.connection.333")
         let records = ConnectionRecords(store: store)
         Self.check(try records.connection(id: "333"), connection)
         #expect(try records.update(id: "333", isActive: true))   // any write migrates
         let plaintext = try #require(try store.read("saltedge.connection.333")).unsafeExposedBytes
-        #expect(!Self.secretsInJSON(plaintext, key: connection.connection.key.signingKey))
+        #expect(!Self.secretsInJSON(plaintext, key: try #require(connection.connection.key.softwareKey)))
         Self.check(try records.connection(id: "333"), connection)
     }
 }

@@ -1,0 +1,88 @@
+// Connection keys in a token (SaltEdgeAuthenticatorClient.Configuration.deviceKeys): a token that
+// cannot be reached stops enrolment before any request and is a `deviceKey` error, never a bad
+// answer; a connection whose key lives in a token is unusable anywhere that token is not (a store
+// moved away from it, the software store), with nothing sent; removing it touches nothing until
+// the token can delete the key. The token here is a real `PKCS11DeviceKeyStore` whose module
+// cannot be loaded; a reachable SoftHSM2 and swtpm token run the whole flow in the Servers
+// hardware-key matrix.
+
+import AuthNetworking
+import CryptoPrimitives
+import Foundation
+import PKCS11
+import ProtocolSupport
+import SaltEdge
+@testable import SaltEdgeSDK
+import SecureStore
+import Testing
+import ClientTestSupport
+import TestSupport
+
+@Suite(.enabled(if: SaltEdgeVectors.isAvailable, "needs ../shared/vectors/saltedge"))
+struct SaltEdgeDeviceKeyTests {
+    /// A device key store on a token whose module is not there.
+    static func unreachableToken() throws -> PKCS11DeviceKeyStore {
+        let uri = try PKCS11URI("pkcs11:token=absent?module-path=/nonexistent/libabsent-pkcs11.so")
+        return PKCS11DeviceKeyStore(provider: try PKCS11KeyProvider(uri: uri, pin: SecretBytes(Array("1234".utf8)),
+                                                                    storeIdentifier: try PKCS11StoreIdentifier.random()))
+    }
+
+    /// A stored connection `333` whose key the record names by label (the vector key, so the
+    /// provider's list decrypts only where that label is found).
+    static func storeTokenConnection(_ f: SaltEdgeClientFixture) async throws {
+        let key = try SaltEdgeVectors.connectionKey()
+        await f.provider.setConnectionPublicKey(key.publicKey)
+        let connection = SaltEdge.Connection(id: SaltEdgeProviderStandIn.connectionID, providerID: "12",
+                                             scaServiceURL: SaltEdgeProviderStandIn.scaServiceURL, key: key,
+                                             accessToken: SaltEdge.AccessToken(rawRepresentation: SecretBytes(await f.provider.accessToken.utf8)),
+                                             providerPublicKey: await f.provider.providerPublicKey)
+        try ConnectionRecords(store: f.store).save(StoredConnection(connection: connection, name: "Demo Bank", providerName: "Demo Bank",
+                                                                    isActive: true, keyLabel: "saltedge-00112233445566778899aabbccddeeff"))
+    }
+
+    @Test func anUnreachableTokenStopsEnrolmentBeforeAnyRequest() async throws {
+        let f = try SaltEdgeClientFixture.make(deviceKeys: try Self.unreachableToken())
+        let error = await expectError(SaltEdgeClientError.self, code: .deviceKey) { try await f.client.beginConnection(deepLink: SaltEdgeProviderStandIn.connectLink) }
+        #expect(error?.deviceKeyError?.code == .unavailable)
+        #expect(await f.transport.count == 0)
+        #expect(try f.store.names().isEmpty)
+    }
+
+    /// The record keeps the label and no key: the key bytes are nowhere in the store.
+    @Test func aTokenConnectionsRecordHoldsOnlyTheLabel() async throws {
+        let f = try SaltEdgeClientFixture.make()
+        try await Self.storeTokenConnection(f)
+        let plaintext = try #require(try f.store.read("saltedge.connection.333")).unsafeExposedBytes
+        let der = try SaltEdgeVectors.connectionKey().softwareKey?.derRepresentation.unsafeExposedBytes ?? []
+        #expect(!der.isEmpty && !RecordBytes.contains(plaintext, der))
+        #expect(RecordBytes.contains(plaintext, Array("saltedge-00112233445566778899aabbccddeeff".utf8)))
+    }
+
+    @Test(arguments: [true, false]) func aTokenConnectionIsRefusedWhereItsTokenIsNot(_ moved: Bool) async throws {
+        // moved: the store read with the software store (its records moved off the token);
+        // else: read with a token that is not there.
+        let base = try SaltEdgeClientFixture.make()
+        try await Self.storeTokenConnection(base)
+        let deviceKeys: any DeviceKeyStore = moved ? SoftwareDeviceKeyStore() : try Self.unreachableToken()
+        let client = SaltEdgeAuthenticatorClient(configuration: .init(clock: { SaltEdgeClientFixture.now }, deviceKeys: deviceKeys),
+                                                 store: base.store, transport: .single(base.transport))
+        let error = await expectError(SaltEdgeClientError.self, code: .deviceKey) { try await client.authorizations(connectionID: "333") }
+        #expect(error?.deviceKeyError?.code == (moved ? .unsupported : .unavailable))
+        #expect(await base.transport.count == 0)
+        #expect(try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: base.store) == ["333"])
+    }
+
+    @Test func removingATokenConnectionWaitsForTheToken() async throws {
+        let f = try SaltEdgeClientFixture.make(deviceKeys: try Self.unreachableToken())
+        try await Self.storeTokenConnection(f)
+        await expectError(SaltEdgeClientError.self, code: .deviceKey) { try await f.client.deleteLocally(connectionID: "333") }
+        #expect(try f.store.names().contains("saltedge.connection.333"))
+    }
+
+    @Test func aSoftwareConnectionIsNotHeld() async throws {
+        let f = try SaltEdgeClientFixture.make()
+        try await f.storeConnection()
+        #expect(try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: f.store).isEmpty)
+        #expect(try await f.client.connection(id: "333").keyLabel == nil)
+    }
+}
