@@ -51,7 +51,7 @@ extension BenchmarkCatalog {
             }),
             // An Android-style token with `auth_id` and `sig` over the answer body.
             BenchmarkCase("cm/jwt", repeating: {
-                CMAuthenticator.bearerToken(secret: environment.secret, now: now, authenticationID: "7d1e2f30", body: body)
+                try? CMAuthenticator.bearerToken(secret: environment.secret, now: now, authenticationID: "7d1e2f30", body: body)
             }),
         ]
     }

@@ -115,9 +115,10 @@ extension CMAuthenticator {
 }
 
 extension CMAuthenticator.Requests {
-    /// `GET /device/{deviceId}/environment/{environmentId}/auth`, bearer JWT (§4).
-    public func pendingAuthentication(in environment: CMAuthenticator.Environment, now: Date) -> HTTPRequest {
-        authenticated(.get, devicePath + "/environment/" + URLText.percentEncoded(environment.id) + "/auth", environment: environment, now: now)
+    /// `GET /device/{deviceId}/environment/{environmentId}/auth`, bearer JWT (§4). Throws
+    /// `ProtocolError.Code.keyUnavailable` when a secret held in a token cannot be used.
+    public func pendingAuthentication(in environment: CMAuthenticator.Environment, now: Date) throws(ProtocolError) -> HTTPRequest {
+        try authenticated(.get, devicePath + "/environment/" + URLText.percentEncoded(environment.id) + "/auth", environment: environment, now: now)
     }
 
     /// `PUT /device/{deviceId}/instant/{authId}` with `{"auth_status":"approved"|"denied"}`,
@@ -128,14 +129,15 @@ extension CMAuthenticator.Requests {
                        in environment: CMAuthenticator.Environment, now: Date) throws(ProtocolError) -> HTTPRequest {
         guard request.kind == .instant else { throw ProtocolError(.invalidArgument, "only instant requests are answered") }
         guard !request.isExpired(at: now) else { throw ProtocolError(.requestExpired, "the request has expired") }
-        return self.answer(answer, toRequestID: request.id, in: environment, now: now)
+        return try self.answer(answer, toRequestID: request.id, in: environment, now: now)
     }
 
-    /// The same request from the id alone (e.g. a push action), without the local checks.
+    /// The same request from the id alone (e.g. a push action), without the local checks;
+    /// throws `ProtocolError.Code.keyUnavailable` when a secret held in a token cannot be used.
     public func answer(_ answer: CMAuthenticator.Answer, toRequestID id: String, in environment: CMAuthenticator.Environment,
-                       now: Date) -> HTTPRequest {
+                       now: Date) throws(ProtocolError) -> HTTPRequest {
         let body = JSONText.object([("auth_status", .string(answer.rawValue))]).bytes
-        return authenticated(.put, devicePath + "/instant/" + URLText.percentEncoded(id), environment: environment, now: now,
+        return try authenticated(.put, devicePath + "/instant/" + URLText.percentEncoded(id), environment: environment, now: now,
                              authenticationID: id, body: body)
     }
 }

@@ -4,7 +4,7 @@
 
 import CryptoPrimitives
 public import FoundationEssentials
-import ProtocolSupport
+public import ProtocolSupport
 
 extension CMAuthenticator {
     /// Which official client's token shape to produce (§5). Both are accepted by the service.
@@ -28,8 +28,9 @@ extension CMAuthenticator {
     ///   - authenticationID: the request being answered, for `auth_id` (Android style only).
     ///   - body: the exact body bytes that will be sent; `sig` covers them when non-empty.
     ///   - style: the token shape.
+    /// - Throws: `ProtocolError.Code.keyUnavailable` when a secret held in a token cannot be used.
     public static func bearerToken(secret: EnvironmentSecret, now: Date, authenticationID: String? = nil,
-                                   body: [UInt8]? = nil, style: TokenStyle = .android) -> String {
+                                   body: [UInt8]? = nil, style: TokenStyle = .android) throws(ProtocolError) -> String {
         // §5; clamped so `exp` = `iat` + 60 cannot overflow, whatever the clock says.
         let issued = min(unixSeconds(now), Int64.max - tokenLifetime)
         let header: JSONText
@@ -44,13 +45,13 @@ extension CMAuthenticator {
             claims += [("iat", .integer(issued)), ("nbf", .integer(issued)), ("exp", .integer(issued + tokenLifetime))]
             if let body, !body.isEmpty {
                 // §5, pitfall 3: lower-case hex, not Base64.
-                let mac = HMAC<SHA256>.authenticationCode(for: body, using: secret.key)
-                claims.append(("sig", .string(Hex.encode(mac.bytes))))
+                let mac = try secret.authenticationCode(for: body)
+                claims.append(("sig", .string(Hex.encode(mac))))
             }
         }
         let signingInput = base64URL(header.bytes) + "." + base64URL(JSONText.object(claims).bytes)
-        let signature = HMAC<SHA256>.authenticationCode(for: Array(signingInput.utf8), using: secret.key)
-        return signingInput + "." + base64URL(signature.bytes)
+        let signature = try secret.authenticationCode(for: Array(signingInput.utf8))
+        return signingInput + "." + base64URL(signature)
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {

@@ -6,21 +6,64 @@ public import FoundationEssentials
 public import ProtocolSupport
 
 extension CMAuthenticator {
+    /// An environment secret kept outside the process, in a token: it computes HMAC-SHA256
+    /// there (§5) and no operation gives its bytes out.
+    public protocol HeldEnvironmentKey: Sendable {
+        /// HMAC-SHA256 of `message` under the secret (RFC 2104), 32 bytes. Throws
+        /// ``ProtocolSupport/ProtocolError/Code/keyUnavailable`` when the key cannot be used.
+        func authenticationCode(for message: [UInt8]) throws(ProtocolError) -> SecretBytes
+    }
+
     /// An environment's shared secret: the HMAC key of its bearer JWTs, as the UTF-8 bytes of
-    /// the text scanned from the QR code (§5: not hex- or Base64-decoded). Redacted, wiped,
-    /// compared in constant time.
+    /// the text scanned from the QR code (§5: not hex- or Base64-decoded), in memory — redacted,
+    /// wiped, compared in constant time — or held in a token.
     public struct EnvironmentSecret: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
-        /// The secret's UTF-8 bytes.
-        public let rawRepresentation: SecretBytes
+        private enum Storage: Sendable {
+            case software(SecretBytes)
+            case held(any HeldEnvironmentKey)
+        }
+
+        private let storage: Storage
 
         /// Wraps stored secret bytes.
-        public init(rawRepresentation: SecretBytes) { self.rawRepresentation = rawRepresentation }
+        public init(rawRepresentation: SecretBytes) { storage = .software(rawRepresentation) }
 
-        /// The HMAC key.
-        var key: SymmetricKey { SymmetricKey(secret: rawRepresentation) }
+        /// A secret held in a token.
+        public init(held key: any HeldEnvironmentKey) { storage = .held(key) }
 
-        /// `EnvironmentSecret(redacted)`.
-        public var description: String { "CMAuthenticator.EnvironmentSecret(redacted)" }
+        /// The secret's UTF-8 bytes when it is in memory; nil when a token holds it.
+        public var rawRepresentation: SecretBytes? {
+            if case .software(let bytes) = storage { return bytes }
+            return nil
+        }
+
+        /// The key held in a token; nil for a secret in memory.
+        public var heldKey: (any HeldEnvironmentKey)? {
+            if case .held(let key) = storage { return key }
+            return nil
+        }
+
+        /// HMAC-SHA256 of `message` under the secret (§5), wherever it lives.
+        func authenticationCode(for message: [UInt8]) throws(ProtocolError) -> [UInt8] {
+            switch storage {
+            case .software(let bytes):
+                return HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(secret: bytes)).bytes
+            case .held(let key):
+                let mac = try key.authenticationCode(for: message)
+                guard mac.count == 32 else { throw ProtocolError(.cryptoFailure, "the token's HMAC-SHA256 is \(mac.count) bytes, not 32") }
+                return mac.unsafeExposedBytes
+            }
+        }
+
+        /// Two secrets in memory are equal when their bytes are (compared in constant time); a
+        /// held secret equals none, its bytes being unknown.
+        public static func == (a: EnvironmentSecret, b: EnvironmentSecret) -> Bool {
+            guard let left = a.rawRepresentation, let right = b.rawRepresentation else { return false }
+            return left == right
+        }
+
+        /// `EnvironmentSecret(redacted)`, or `EnvironmentSecret(held)`.
+        public var description: String { "CMAuthenticator.EnvironmentSecret(\(rawRepresentation == nil ? "held" : "redacted"))" }
 
         /// No children.
         public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
@@ -78,14 +121,16 @@ extension CMAuthenticator.Requests {
         HTTPRequest(method: .get, path: devicePath + "/environment", headers: client.headers)
     }
 
-    /// `PUT /device/{deviceId}/environment/{environmentId}`, empty body, bearer JWT (§3).
-    public func registerEnvironment(_ environment: CMAuthenticator.Environment, now: Date) -> HTTPRequest {
-        authenticated(.put, devicePath + "/environment/" + URLText.percentEncoded(environment.id), environment: environment, now: now)
+    /// `PUT /device/{deviceId}/environment/{environmentId}`, empty body, bearer JWT (§3). Throws
+    /// `ProtocolError.Code.keyUnavailable` when a secret held in a token cannot be used.
+    public func registerEnvironment(_ environment: CMAuthenticator.Environment, now: Date) throws(ProtocolError) -> HTTPRequest {
+        try authenticated(.put, devicePath + "/environment/" + URLText.percentEncoded(environment.id), environment: environment, now: now)
     }
 
-    /// `DELETE /device/{deviceId}/environment/{environmentId}`, bearer JWT (§3).
-    public func unregisterEnvironment(_ environment: CMAuthenticator.Environment, now: Date) -> HTTPRequest {
-        authenticated(.delete, devicePath + "/environment/" + URLText.percentEncoded(environment.id), environment: environment, now: now)
+    /// `DELETE /device/{deviceId}/environment/{environmentId}`, bearer JWT (§3); throws as
+    /// ``registerEnvironment(_:now:)``.
+    public func unregisterEnvironment(_ environment: CMAuthenticator.Environment, now: Date) throws(ProtocolError) -> HTTPRequest {
+        try authenticated(.delete, devicePath + "/environment/" + URLText.percentEncoded(environment.id), environment: environment, now: now)
     }
 
     /// Interprets the answer to register: any 2xx is success; 401 means the id or secret is

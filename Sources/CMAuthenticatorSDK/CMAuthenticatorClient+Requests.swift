@@ -23,7 +23,15 @@ extension CMAuthenticatorClient {
     /// one is hidden).
     public func pendingRequest(environmentID: String) async throws(CMClientError) -> PendingAuthentication? {
         let stored = try environment(id: environmentID)
-        let response = try await send(try registeredRequests().pendingAuthentication(in: stored.environment, now: now()))
+        let query: HTTPRequest
+        do { query = try registeredRequests().pendingAuthentication(in: stored.environment, now: now()) } catch let error as CMClientError {
+            throw error
+        } catch let error as ProtocolError {
+            throw CMClientError(.invalidInput, error.reason, protocolError: error)
+        } catch {
+            throw CMClientError(.invalidInput, "\(error)")
+        }
+        let response = try await send(query)
         let request = try parse { () throws(ProtocolError) in try CMAuthenticator.AuthenticationRequest.pending(from: response) }
         guard let request, !request.isExpired(at: now()) else { return nil }
         return PendingAuthentication(environmentID: stored.id, environmentName: stored.name, request: request)

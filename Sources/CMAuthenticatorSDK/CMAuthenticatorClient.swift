@@ -48,6 +48,12 @@ public actor CMAuthenticatorClient {
         /// When set, every exchange is logged through `LoggingMiddleware`
         /// (the bearer `Authorization` header and secret body members redacted).
         public var logger: Logger? = ClientDefaults.logger
+        /// Where new environments' secrets are kept. The default, `SoftwareDeviceKeyStore`,
+        /// seals them in the environment's record; a store that holds keys
+        /// (`PKCS11DeviceKeyStore`) imports each as a sensitive, unextractable HMAC key and the
+        /// record keeps only its label — unless the token cannot import secret keys (tpm2-pkcs11
+        /// refuses), when the secret is sealed in the record as before.
+        public var deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()
 
         /// A configuration for `device`; every other part optional (the layer-3 members default
         /// to `ClientDefaults`).
@@ -56,8 +62,10 @@ public actor CMAuthenticatorClient {
                                                                                    architecture: "unknown", locale: "en"),
                     pinning: Pinning = .enforced(), tokenStyle: CMAuthenticator.TokenStyle = .android,
                     urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clock: @escaping @Sendable () -> Date = ClientDefaults.clock,
-                    random: any RandomSource & Sendable = ClientDefaults.random, logger: Logger? = ClientDefaults.logger) {
+                    random: any RandomSource & Sendable = ClientDefaults.random, logger: Logger? = ClientDefaults.logger,
+                    deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()) {
             self.baseURL = baseURL
+            self.deviceKeys = deviceKeys
             self.device = device
             self.clientDescription = clientDescription
             self.pinning = pinning
@@ -81,7 +89,7 @@ public actor CMAuthenticatorClient {
         guard configuration.urlPolicy.permits(configuration.baseURL) else {
             throw CMClientError(.invalidInput, "\(configuration.baseURL) is refused by the URL policy")
         }
-        records = DeviceRecords(store: store)
+        records = DeviceRecords(store: store, deviceKeys: configuration.deviceKeys)
         transportFor = transport
         self.configuration = configuration
     }
@@ -157,20 +165,31 @@ public actor CMAuthenticatorClient {
 
     // MARK: Environments (§3)
 
-    /// Links the environment of a scanned QR code (`<id>,<secret>`, §3.1): registers it with the
-    /// server (bearer JWT keyed with the secret) and stores it with its name from the server's
-    /// list. A 401 is `CMClientError.Reason.environmentInvalid`.
+    /// Links the environment of a scanned QR code (`<id>,<secret>`, §3.1): puts the secret in
+    /// the configured `DeviceKeyStore` (before any request), registers it with the server
+    /// (bearer JWT keyed with the secret) and stores it with its name from the server's list. A
+    /// 401 is `CMClientError.Reason.environmentInvalid`.
     public func addEnvironment(qrCode: String) async throws(CMClientError) -> StoredEnvironment {
         let requests = try registeredRequests()
-        let environment: CMAuthenticator.Environment
-        do { environment = try CMAuthenticator.Environment(qrCode: qrCode) } catch {
+        let scanned: CMAuthenticator.Environment
+        do { scanned = try CMAuthenticator.Environment(qrCode: qrCode) } catch {
             throw CMClientError(.invalidInput, "not a CM environment QR code", protocolError: error)
         }
-        let response = try await send(requests.registerEnvironment(environment, now: now()), check: false)
+        var random = SharedRandomSource(configuration.random)
+        // A secret imported into a token is deleted again when no record comes to name it.
+        let (environment, keyLabel) = try records.keepSecret(of: scanned, using: &random)
+        var saved = false
+        defer { if !saved { records.discardUnsaved(keyLabel) } }
+        let registration: HTTPRequest
+        do { registration = try requests.registerEnvironment(environment, now: now()) } catch {
+            throw CMClientError(.invalidInput, "the registration cannot be signed", protocolError: error)
+        }
+        let response = try await send(registration, check: false)
         do { try CMAuthenticator.Requests.checkRegistration(response) } catch { throw CMClientError.server(error, status: response.status) }
         let info = try await linkedEnvironments().first { $0.id == environment.id }
-        let stored = StoredEnvironment(environment: environment, name: info?.name ?? environment.id, iconURL: info?.iconURL)
+        let stored = StoredEnvironment(environment: environment, name: info?.name ?? environment.id, iconURL: info?.iconURL, keyLabel: keyLabel)
         try records.save(stored)
+        saved = true
         return stored
     }
 
@@ -192,7 +211,15 @@ public actor CMAuthenticatorClient {
     /// Unlinks an environment on the server, then forgets its secret here.
     public func unregisterEnvironment(id: String) async throws(CMClientError) {
         let stored = try environment(id: id)
-        _ = try await send(try registeredRequests().unregisterEnvironment(stored.environment, now: now()))
+        let request: HTTPRequest
+        do { request = try registeredRequests().unregisterEnvironment(stored.environment, now: now()) } catch let error as CMClientError {
+            throw error
+        } catch let error as ProtocolError {
+            throw CMClientError(.invalidInput, error.reason, protocolError: error)
+        } catch {
+            throw CMClientError(.invalidInput, "\(error)")
+        }
+        _ = try await send(request)
         try records.removeEnvironment(id: id)
     }
 

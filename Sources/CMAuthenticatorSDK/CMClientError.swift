@@ -18,12 +18,23 @@ extension SDKError where Domain == CMErrorDomain {
     /// The store's error.
     public var storeError: SecureStoreError? { cause as? SecureStoreError }
 
-    /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause.
+    /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause. A
+    /// protocol error that says the environment secret could not be used in its token
+    /// (`ProtocolError.Code.keyUnavailable`) makes a ``ClientErrorCodeOf/deviceKey`` error
+    /// whatever `code` says, its cause the key store's `DeviceKeyError`.
     public init(_ code: Code, _ message: String, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
+        if let protocolError, protocolError.code == .keyUnavailable {
+            self.init(.deviceKey, protocolError.reason, cause: protocolError.keyError ?? protocolError, httpStatus: httpStatus, extra: (),
+                      file: file, line: line)
+            return
+        }
         self.init(code, message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus, extra: (),
                   file: file, line: line)
     }
+
+    /// The device key store's error, when an environment secret in a token could not be used.
+    public var deviceKeyError: DeviceKeyError? { cause as? DeviceKeyError }
 
     /// The error of a non-2xx answer (§1, §3, §4).
     static func server(_ error: ProtocolError, status: Int) -> CMClientError {
@@ -57,6 +68,10 @@ extension ClientErrorCodeOf where Client == CMClientError {
     public static var pinning: Self { Self(rawValue: "pinning") }
     /// No HTTP answer arrived.
     public static var transport: Self { Self(rawValue: "transport") }
+    /// The environment secret in the configured `DeviceKeyStore` (a PKCS #11 token) could not
+    /// be used: no token, a refused PIN, a key that is not there (``SDKError/deviceKeyError``).
+    /// Nothing was sent.
+    public static var deviceKey: Self { Self(rawValue: "deviceKey") }
     /// The secure store failed or holds a record that cannot be trusted.
     public static var store: Self { Self(rawValue: "store") }
 }

@@ -6,7 +6,8 @@
 public import CMAuthenticator
 import CryptoPrimitives
 import FoundationEssentials
-import SecureStore
+import ProtocolSupport
+public import SecureStore
 
 /// A linked environment as stored here.
 public struct StoredEnvironment: Sendable, CustomStringConvertible {
@@ -16,6 +17,17 @@ public struct StoredEnvironment: Sendable, CustomStringConvertible {
     public var name: String
     /// Its icon URL, if the server gave one.
     public var iconURL: String?
+    /// The label of the secret in the client's `DeviceKeyStore` when a token holds it; nil when
+    /// the record keeps the secret.
+    public let keyLabel: String?
+
+    /// A stored environment; `keyLabel` names its secret in a token, nil for one in the record.
+    public init(environment: CMAuthenticator.Environment, name: String, iconURL: String?, keyLabel: String? = nil) {
+        self.environment = environment
+        self.name = name
+        self.iconURL = iconURL
+        self.keyLabel = keyLabel
+    }
 
     /// The environment id.
     public var id: String { environment.id }
@@ -42,12 +54,20 @@ struct DeviceRecord: Codable, Sendable {
 /// overwrite each other's fields.
 struct DeviceRecords: Sendable {
     let store: SecureStore
+    /// Where new environments' secrets are kept, and where a record's `keyLabel` is found.
+    let deviceKeys: any DeviceKeyStore
+
+    /// The records in `store`, environment secrets kept in and found in `deviceKeys`.
+    init(store: SecureStore, deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()) {
+        self.store = store
+        self.deviceKeys = deviceKeys
+    }
 
     private var deviceRecord: RecordStore<DeviceRecord> {
         get throws(CMClientError) { try Self.record(store, "cm.device") }
     }
 
-    private static func record<Value>(_ store: SecureStore, _ name: String) throws(CMClientError) -> RecordStore<Value> {
+    static func record<Value>(_ store: SecureStore, _ name: String) throws(CMClientError) -> RecordStore<Value> {
         do { return try RecordStore(store: store, name: name) } catch {
             throw CMClientError(.store, "\(name) is not a valid record name", storeError: error)
         }
@@ -82,23 +102,26 @@ struct DeviceRecords: Sendable {
 
     /// One linked environment: the public fields in JSON, the secret in the record's binary
     /// section as raw bytes (cm-authenticator.md §8), never as text.
-    private struct EnvironmentRecord: SealedRecordValue {
+    struct EnvironmentRecord: SealedRecordValue {
         let id: String
         let name: String
         let iconURL: String?
-        /// The environment secret, outside the JSON.
+        /// The label of the secret in the device key store; nil when ``secret`` holds it.
+        let keyLabel: String?
+        /// The environment secret, outside the JSON (nil when a token holds it).
         var secret: SecretBytes?
         /// The secret of a record written while it was kept in the JSON (standard Base64); read
         /// into `secret` and dropped, so the next write stores it in the binary section.
         private var secretBase64: String?
 
-        enum CodingKeys: String, CodingKey { case id, name, iconURL, secretBase64 }
+        enum CodingKeys: String, CodingKey { case id, name, iconURL, keyLabel, secretBase64 }
 
-        init(id: String, name: String, iconURL: String?, secret: SecretBytes) {
+        init(id: String, name: String, iconURL: String?, secret: SecretBytes?, keyLabel: String?) {
             self.id = id
             self.name = name
             self.iconURL = iconURL
             self.secret = secret
+            self.keyLabel = keyLabel
         }
 
         func sealSecrets(into secrets: inout RecordSecrets) { secrets["secret"] = secret }
@@ -121,22 +144,45 @@ struct DeviceRecords: Sendable {
         let stored: EnvironmentRecord?
         do { stored = try records.read() } catch { throw CMClientError(.store, "\(name) cannot be read", storeError: error) }
         guard let record = stored else { return nil }
-        guard let secret = record.secret else { throw CMClientError(.store, "the environment record holds no secret") }
-        let environment = CMAuthenticator.Environment(id: record.id, secret: CMAuthenticator.EnvironmentSecret(rawRepresentation: secret))
-        return StoredEnvironment(environment: environment, name: record.name, iconURL: record.iconURL)
+        let secret: CMAuthenticator.EnvironmentSecret
+        if let keyLabel = record.keyLabel {
+            do { secret = CMAuthenticator.EnvironmentSecret(held: DeviceEnvironmentKey(key: try deviceKeys.hmacKey(label: keyLabel))) } catch {
+                throw CMClientError(.deviceKey, "the environment's secret \(keyLabel) is not usable: \(error.code)",
+                                    protocolError: ProtocolError(keyUnavailable: error, "the environment's secret \(keyLabel) is not usable: \(error.code)"))
+            }
+        } else {
+            guard let bytes = record.secret else { throw CMClientError(.store, "the environment record holds no secret") }
+            secret = CMAuthenticator.EnvironmentSecret(rawRepresentation: bytes)
+        }
+        let environment = CMAuthenticator.Environment(id: record.id, secret: secret)
+        return StoredEnvironment(environment: environment, name: record.name, iconURL: record.iconURL, keyLabel: record.keyLabel)
     }
 
     func save(_ environment: StoredEnvironment) throws(CMClientError) {
         let name = "cm.environment." + environment.id
         let record = EnvironmentRecord(id: environment.id, name: environment.name, iconURL: environment.iconURL,
-                                       secret: environment.environment.secret.rawRepresentation)
+                                       secret: environment.keyLabel == nil ? environment.environment.secret.rawRepresentation : nil,
+                                       keyLabel: environment.keyLabel)
+        guard record.keyLabel != nil || record.secret != nil else { throw CMClientError(.store, "an environment held in a token needs its key label") }
         let records: RecordStore<EnvironmentRecord> = try Self.record(store, name)
         do { try records.write(record) } catch {
             throw CMClientError(.store, "\(name) cannot be written", storeError: error)
         }
     }
 
+    /// Removes the environment's secret from the token, then its record. A token that cannot be
+    /// reached removes nothing (``ClientErrorCodeOf/deviceKey``: plug it in and retry); a crash
+    /// between the two leaves a record whose key is gone, which the next removal finishes.
     func removeEnvironment(id: String) throws(CMClientError) {
+        let records: RecordStore<EnvironmentRecord> = try Self.record(store, "cm.environment." + id)
+        let label: String?
+        do { label = try records.read()?.keyLabel } catch { throw CMClientError(.store, "cm.environment.\(id) cannot be read", storeError: error) }
+        if let label {
+            do { try deviceKeys.deleteHMACKey(label: label) } catch {
+                throw CMClientError(.deviceKey, "the environment's secret \(label) cannot be deleted from the token: \(error.code)",
+                                    protocolError: ProtocolError(keyUnavailable: error, "the secret \(label) cannot be deleted"))
+            }
+        }
         do { try store.remove("cm.environment." + id) } catch {
             throw CMClientError(.store, "the environment record cannot be removed", storeError: error)
         }

@@ -1,9 +1,9 @@
 // Keys a client uses without holding their bytes: an RSA key pair that signs and decrypts, an
-// HMAC key that authenticates. A client is to take a `DeviceKeyStore` in its configuration (not
-// wired into the SDKs yet: docs/hardware-keys.md); the software store (today's behaviour: the key
-// lives in the client's own sealed record) is the default, and a PKCS #11 token (`PKCS11DeviceKeyStore` in the PKCS11 module) keeps the key in
-// the token, where no operation of this protocol can read it out. The SDKs see only these
-// protocols, so none of them imports PKCS11 (DESIGN.md §1).
+// HMAC key that authenticates. The Salt Edge and CM clients take a `DeviceKeyStore` in their
+// configuration (docs/hardware-keys.md): the software store (the key lives in the client's own
+// sealed record) is the default, and a PKCS #11 token (`PKCS11DeviceKeyStore` in the PKCS11
+// module) keeps the key in the token, where no operation of this protocol can read it out. The
+// SDKs see only these protocols, so none of them imports PKCS11 (DESIGN.md §1).
 
 public import CryptoPrimitives
 

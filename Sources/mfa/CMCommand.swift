@@ -50,7 +50,8 @@ enum CMCommand {
     }
 
     static func client(_ options: CommandOptions, _ given: Stored? = nil) throws -> CMAuthenticatorClient {
-        let store = try options.store()
+        let opened = try options.openStore()
+        let store = opened.store
         guard let stored = try given ?? store.read(record).map({ try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }) else {
             throw UsageError(description: "not configured (mfa cm configure --base-url URL)")
         }
@@ -65,7 +66,7 @@ enum CMCommand {
             baseURL: stored.baseURL, device: device,
             clientDescription: .linux(app: "mfa", version: SwiftMFAVersion.current, system: release, architecture: machine, locale: "en"),
             pinning: stored.pinning ? .enforced(listKey: listKey) : .disabledTransportCannotPin,
-            urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly)
+            urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly, deviceKeys: opened.deviceKeys)
         return try CMAuthenticatorClient(configuration: configuration, store: store,
                                          transport: HTTPTransportFactory { base, pins throws(TransportError) in
                                              if pins != nil, base.lowercased().hasPrefix("https://") {
@@ -125,7 +126,10 @@ enum CMCommand {
                 }
                 let qr = try SecretInput.read(file: options.values["--qr-file"], prompt: "QR text: ")
                 let environment = try await client.addEnvironment(qrCode: try SecretInput.text(qr, "the QR text"))
-                CommandSupport.output(options, ["id": environment.id, "name": environment.name], text: "linked \(environment.name) (\(environment.id))")
+                // `key`: where the secret lives, `token` (imported into the store's PKCS #11 token)
+                // or `record` (sealed in the environment's record).
+                CommandSupport.output(options, ["id": environment.id, "name": environment.name, "key": environment.keyLabel == nil ? "record" : "token"],
+                                      text: "linked \(environment.name) (\(environment.id))")
             case "list":
                 let all = try await client.environments()
                 CommandSupport.output(options, all.map { ["id": $0.id, "name": $0.name] },

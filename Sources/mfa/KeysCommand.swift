@@ -5,6 +5,7 @@
 // `KeysCommand.open`, so a store keyed in a token opens the same way for all of them.
 
 import AuthNetworking
+import CMAuthenticatorSDK
 import CryptoPrimitives
 import MFACommandLine
 import PKCS11
@@ -137,6 +138,7 @@ enum KeysCommand {
         let store = try SecureStore(directory: directory, keyProvider: source)
         if case .pkcs11 = from, let instance = try tokenBoundInstances(store).first { throw tokenBound(instance) }  // before asking for the destination's secret
         if case .pkcs11 = from, let connection = try heldKeyConnections(store).first { throw tokenBound(connection: connection) }
+        if case .pkcs11 = from, let environment = try heldKeyEnvironments(store).first { throw tokenBound(environment: environment) }
         let assigned: StoreProviderChoice
         do { assigned = try target.assigningStoreIdentifier() } catch { throw storeError(error, directory) }
         let destination = try provider(assigned, directory: directory + ".migrating")
@@ -153,6 +155,10 @@ enum KeysCommand {
                 refusal = tokenBound(connection: connection)
                 return 0
             }
+            if case .pkcs11 = from, let environment = try heldKeyEnvironments(store).first {
+                refusal = tokenBound(environment: environment)
+                return 0
+            }
             return try StoreMigration.migrate(directory: directory, from: source, to: destination, providerSetting: assigned.setting)
         }
         if let refusal { throw refusal }
@@ -167,6 +173,18 @@ enum KeysCommand {
     /// The usage error for a migration that would leave a Salt Edge connection's key pair behind.
     static func tokenBound(connection: String) -> UsageError {
         UsageError(description: "the Salt Edge connection \(connection) keeps its key pair in the store's token, under this store's identifier; moving the store would leave the key behind: remove the connection (mfa saltedge remove \(connection)) first")
+    }
+
+    /// The usage error for a migration that would leave a CM environment's secret behind.
+    static func tokenBound(environment: String) -> UsageError {
+        UsageError(description: "the CM environment \(environment) keeps its secret in the store's token, under this store's identifier; moving the store would leave it behind: unlink the environment (mfa cm environment remove \(environment)) first")
+    }
+
+    /// The CM environments of `store` whose secret is in the token.
+    static func heldKeyEnvironments(_ store: SecureStore) throws(SecureStoreError) -> [String] {
+        do { return try CMAuthenticatorClient.environmentsWithHeldKeys(in: store) } catch {
+            throw error.storeError ?? SecureStoreError(.corrupt, error.message, path: store.directory)
+        }
     }
 
     /// The Salt Edge connections of `store` whose key pair is in the token.

@@ -30,11 +30,15 @@ enum CMFiles {
         let client = CMAuthenticator.ClientDescription(userAgent: "mfa vectors")
 
         if let ios = json["ios_style_default_claims"], let jwt = ios["jwt"]?.string, let now = issued(ios["payload_json"]?.string) {
-            let token = CMAuthenticator.bearerToken(secret: environment.secret, now: now, style: .iOS)
-            log.expect(token == jwt, "ios_style_default_claims", "token", expected: jwt, got: token)
-            let request = CMAuthenticator.Requests(deviceID: "device-1", client: client, tokenStyle: .iOS).pendingAuthentication(in: environment, now: now)
-            let header = ios["authorization_header"]?.string
-            log.expect(request.header("Authorization") == header, "ios_style_default_claims", "Authorization header", expected: header ?? "", got: request.header("Authorization") ?? "none")
+            do {
+                let token = try CMAuthenticator.bearerToken(secret: environment.secret, now: now, style: .iOS)
+                log.expect(token == jwt, "ios_style_default_claims", "token", expected: jwt, got: token)
+                let request = try CMAuthenticator.Requests(deviceID: "device-1", client: client, tokenStyle: .iOS).pendingAuthentication(in: environment, now: now)
+                let header = ios["authorization_header"]?.string
+                log.expect(request.header("Authorization") == header, "ios_style_default_claims", "Authorization header", expected: header ?? "", got: request.header("Authorization") ?? "none")
+            } catch {
+                log.fail("ios_style_default_claims", "", expected: jwt, got: "\(error)")
+            }
         } else {
             log.fail("ios_style_default_claims", "", expected: "jwt and payload", got: "missing")
         }
@@ -43,12 +47,16 @@ enum CMFiles {
            let now = issued(android["payload_json"]?.string), let path = android["request"]?["path"]?.string,
            let body = android["request"]?["body"]?.string {
             let authID = String(path.split(separator: "/").last ?? "")
-            let request = CMAuthenticator.Requests(deviceID: "device-1", client: client).answer(.approved, toRequestID: authID, in: environment, now: now)
             let id = "android_style_update_status"
-            log.expect(request.body ?? [], equals: Array(body.utf8), id, "body")
-            log.expect(request.header("Authorization") == "Bearer " + jwt, id, "Authorization header", expected: "Bearer " + jwt, got: request.header("Authorization") ?? "none")
-            log.expect(request.method == .put && request.path == "device/device-1/instant/" + authID, id, "route",
-                       expected: "PUT device/{id}/instant/\(authID)", got: "\(request.method) \(request.path)")
+            do {
+                let request = try CMAuthenticator.Requests(deviceID: "device-1", client: client).answer(.approved, toRequestID: authID, in: environment, now: now)
+                log.expect(request.body ?? [], equals: Array(body.utf8), id, "body")
+                log.expect(request.header("Authorization") == "Bearer " + jwt, id, "Authorization header", expected: "Bearer " + jwt, got: request.header("Authorization") ?? "none")
+                log.expect(request.method == .put && request.path == "device/device-1/instant/" + authID, id, "route",
+                           expected: "PUT device/{id}/instant/\(authID)", got: "\(request.method) \(request.path)")
+            } catch {
+                log.fail(id, "", expected: jwt, got: "\(error)")
+            }
             let mac = HMAC<SHA256>.authenticationCode(for: Array(body.utf8), using: SymmetricKey(data: Array(secretText.utf8)))
             log.expect(HexText.string(mac.bytes) == android["body_hmac_sha256_hex"]?.string, id, "sig", expected: android["body_hmac_sha256_hex"]?.string ?? "", got: HexText.string(mac.bytes))
         } else {
@@ -56,11 +64,15 @@ enum CMFiles {
         }
 
         if let empty = json["android_style_no_body"], let jwt = empty["jwt"]?.string, let now = issued(empty["payload_json"]?.string) {
-            let token = CMAuthenticator.bearerToken(secret: environment.secret, now: now)
-            log.expect(token == jwt, "android_style_no_body", "token", expected: jwt, got: token)
-            let request = CMAuthenticator.Requests(deviceID: "device-1", client: client).registerEnvironment(environment, now: now)
-            log.expect(request.header("Authorization") == "Bearer " + jwt && request.body == nil, "android_style_no_body", "register request",
-                       expected: "Bearer " + jwt, got: request.header("Authorization") ?? "none")
+            do {
+                let token = try CMAuthenticator.bearerToken(secret: environment.secret, now: now)
+                log.expect(token == jwt, "android_style_no_body", "token", expected: jwt, got: token)
+                let request = try CMAuthenticator.Requests(deviceID: "device-1", client: client).registerEnvironment(environment, now: now)
+                log.expect(request.header("Authorization") == "Bearer " + jwt && request.body == nil, "android_style_no_body", "register request",
+                           expected: "Bearer " + jwt, got: request.header("Authorization") ?? "none")
+            } catch {
+                log.fail("android_style_no_body", "", expected: jwt, got: "\(error)")
+            }
         } else {
             log.fail("android_style_no_body", "", expected: "jwt and payload", got: "missing")
         }
@@ -80,7 +92,7 @@ enum CMFiles {
             }
             // Where the SDKs disagree we follow Android (cm-authenticator.md §3.1).
             let secret = entry["secret"]?.string ?? entry["secret_android"]?.string
-            let got = parsed.map { "\($0.id),\(String(decoding: $0.secret.rawRepresentation.unsafeExposedBytes, as: UTF8.self))" }
+            let got = parsed.map { "\($0.id),\(String(decoding: $0.secret.rawRepresentation?.unsafeExposedBytes ?? [], as: UTF8.self))" }
             let expected = "\(entry["environment_id"]?.string ?? "?"),\(secret ?? "?")"
             log.expect(got == expected, id, entry["note"]?.string ?? "", expected: expected, got: got ?? "invalid")
         }

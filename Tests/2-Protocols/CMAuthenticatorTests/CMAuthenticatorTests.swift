@@ -17,7 +17,7 @@ import TestSupport
     @Test func bothTokenShapesForTheSameRequestPassTheServer() throws {
         for style in [CMAuthenticator.TokenStyle.android, .iOS] {
             let requests = CMAuthenticator.Requests(deviceID: "dev-1", client: client, tokenStyle: style)
-            let request = requests.answer(.denied, toRequestID: "auth-9", in: environment, now: now)
+            let request = try requests.answer(.denied, toRequestID: "auth-9", in: environment, now: now)
             let body = try #require(request.body)
             #expect(body == Array(#"{"auth_status":"denied"}"#.utf8))
             let bearer = try #require(request.header("Authorization"))
@@ -31,7 +31,7 @@ import TestSupport
             #expect(CMTestServer.verify(String(bearer.dropFirst(7)), secret: "k3y", body: body, now: 1_700_000_030) == nil)
         }
         // `sig` binds the body.
-        let request = CMAuthenticator.Requests(deviceID: "dev-1", client: client).answer(.approved, toRequestID: "a", in: environment, now: now)
+        let request = try CMAuthenticator.Requests(deviceID: "dev-1", client: client).answer(.approved, toRequestID: "a", in: environment, now: now)
         let token = String(try #require(request.header("Authorization")).dropFirst(7))
         #expect(CMTestServer.verify(token, secret: "k3y,with,commas", body: Array(#"{"auth_status":"denied"}"#.utf8), now: 1_700_000_001) == nil)
     }

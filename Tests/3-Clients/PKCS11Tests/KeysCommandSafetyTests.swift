@@ -113,6 +113,27 @@ extension SoftHSMSuite {
             #expect(try reopened.read("mfa.powerauth.default.possession") == possession)
         }
 
+        /// A Salt Edge connection or CM environment whose key lives in the token (its record names
+        /// it by label) pins the store to that token: a migration would leave the key behind.
+        @Test(arguments: [("saltedge.connection.333", #"{"id":"333","providerID":"1","providerName":"Bank","scaServiceURL":"https://sca.example.com","providerPublicKeyPEM":"","name":"Bank","isActive":true,"geolocationRequired":false,"keyLabel":"saltedge-00"}"#, "Salt Edge connection 333"),
+                          ("cm.environment.7f0c2a52-3d1e-4c4b-9a51-2f1e8d0b6c11", #"{"id":"7f0c2a52-3d1e-4c4b-9a51-2f1e8d0b6c11","name":"Bank","keyLabel":"cm-00"}"#, "CM environment 7f0c2a52")])
+        func aKeyHeldInTheTokenPinsTheStoreToIt(record: String, json: String, named: String) throws {
+            let token = try SoftHSMToken()
+            let (parent, pinFile) = try workspace()
+            defer { try? FileManager.default.removeItem(atPath: parent) }
+            let uri = "pkcs11:token=\(token.label)?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)"
+            let store = parent + "/store"
+            #expect(try mfa(["keys", "use", uri, "--store", store], token: token).status == 0)
+            token.activate()
+            let opened = try SecureStore(directory: store, keyProvider: try #require(try tokenProvider(store)))
+            try opened.write(SecretBytes(Array(json.utf8)), to: record)
+            let before = try StoreSettings.provider(in: store)
+            let moved = try mfa(["keys", "migrate", "--to", "file", "--store", store], token: token)
+            #expect(moved.status == 2 && moved.error.contains(named), "\(moved.status) \(moved.error)")
+            #expect(try StoreSettings.provider(in: store) == before)
+            #expect(try opened.read(record)?.unsafeExposedBytes == Array(json.utf8))
+        }
+
         @Test func oneMigrationAsksForTheTokenPINOnce() throws {
             let token = try SoftHSMToken()
             let (parent, _) = try workspace()

@@ -1,0 +1,87 @@
+// Environment secrets in a token (CMAuthenticatorClient.Configuration.deviceKeys,
+// cm-authenticator.md §3, §5): a token that cannot be reached stops linking before any request
+// and is a `deviceKey` error; a record of a token-held secret keeps only its label; such an
+// environment is unusable where its token is not (the software store, an absent module), with
+// nothing sent; removing it touches nothing until the token can delete the key. The token is a
+// real `PKCS11DeviceKeyStore` whose module cannot be loaded; SoftHSM2 imports and uses the secret
+// in the Servers hardware-key matrix (tpm2-pkcs11 refuses the import; the secret stays sealed).
+
+import AuthNetworking
+import CMAuthenticator
+@testable import CMAuthenticatorSDK
+import CryptoPrimitives
+import Foundation
+import PKCS11
+import ProtocolSupport
+import SecureStore
+import Testing
+import ClientTestSupport
+import TestSupport
+
+@Suite struct EnvironmentKeyTests {
+    static let id = "7f0c2a52-3d1e-4c4b-9a51-2f1e8d0b6c11"
+    static let secret = "environment-secret-0123456789abcdef"
+    static let label = "cm-00112233445566778899aabbccddeeff"
+
+    static func unreachableToken() throws -> PKCS11DeviceKeyStore {
+        let uri = try PKCS11URI("pkcs11:token=absent?module-path=/nonexistent/libabsent-pkcs11.so")
+        return PKCS11DeviceKeyStore(provider: try PKCS11KeyProvider(uri: uri, pin: SecretBytes(Array("1234".utf8)),
+                                                                    storeIdentifier: try PKCS11StoreIdentifier.random()))
+    }
+
+    /// A registered device's client over `store`, its keys in `deviceKeys`, sending to `transport`.
+    static func client(_ store: SecureStore, _ transport: InProcessTransport, _ deviceKeys: any DeviceKeyStore) throws -> CMAuthenticatorClient {
+        try DeviceRecords(store: store).updateDevice { $0.deviceID = "device-1" }
+        return try CMAuthenticatorClient(configuration: .init(baseURL: "https://cm.example/authenticator/v1.0", device: ClientLocalChecksTests.device,
+                                                              pinning: .disabledTransportCannotPin, deviceKeys: deviceKeys),
+                                         store: store, transport: HTTPTransportFactory { _, _ in transport })
+    }
+
+    /// An environment whose record names its secret by label.
+    static func storeHeldEnvironment(_ store: SecureStore) throws {
+        let environment = CMAuthenticator.Environment(id: id, secret: .init(rawRepresentation: SecretBytes(Array(secret.utf8))))
+        try DeviceRecords(store: store).save(StoredEnvironment(environment: environment, name: "Bank", iconURL: nil, keyLabel: label))
+    }
+
+    @Test func anUnreachableTokenStopsLinkingBeforeAnyRequest() async throws {
+        let temporary = try TemporaryDirectory("cm-keys")
+        defer { temporary.remove() }
+        let store = try SecureStore(directory: temporary.appending("store"))
+        let transport = InProcessTransport()
+        let client = try Self.client(store, transport, try Self.unreachableToken())
+        let error = await expectError(CMClientError.self, code: .deviceKey) { try await client.addEnvironment(qrCode: Self.id + "," + Self.secret) }
+        #expect(error?.deviceKeyError?.code == .unavailable)
+        #expect(await transport.sent.isEmpty)
+        #expect(try !store.names().contains("cm.environment." + Self.id))
+    }
+
+    @Test func aHeldSecretsRecordKeepsOnlyItsLabel() throws {
+        let temporary = try TemporaryDirectory("cm-keys")
+        defer { temporary.remove() }
+        let store = try SecureStore(directory: temporary.appending("store"))
+        try Self.storeHeldEnvironment(store)
+        let plaintext = try #require(try store.read("cm.environment." + Self.id)).unsafeExposedBytes
+        #expect(!RecordBytes.contains(plaintext, Array(Self.secret.utf8)))
+        #expect(RecordBytes.contains(plaintext, Array(Self.label.utf8)))
+    }
+
+    @Test(arguments: [true, false]) func aHeldSecretIsRefusedWhereItsTokenIsNot(_ software: Bool) async throws {
+        let temporary = try TemporaryDirectory("cm-keys")
+        defer { temporary.remove() }
+        let store = try SecureStore(directory: temporary.appending("store"))
+        try Self.storeHeldEnvironment(store)
+        let transport = InProcessTransport()
+        let client = try Self.client(store, transport, software ? SoftwareDeviceKeyStore() : try Self.unreachableToken())
+        let error = await expectError(CMClientError.self, code: .deviceKey) { try await client.pendingRequests() }
+        #expect(error?.deviceKeyError?.code == (software ? .unsupported : .unavailable))
+        #expect(await transport.sent.isEmpty)
+        if software {
+            // The software store holds no key to delete: the record goes.
+            try await client.removeEnvironmentLocally(id: Self.id)
+            #expect(try !store.names().contains("cm.environment." + Self.id))
+        } else {
+            await expectError(CMClientError.self, code: .deviceKey) { try await client.removeEnvironmentLocally(id: Self.id) }
+            #expect(try store.names().contains("cm.environment." + Self.id))
+        }
+    }
+}
