@@ -127,16 +127,25 @@ extension PowerAuthServer {
             return .invalid
         }
 
-        /// `key="value"` pairs after `PowerAuth `; `nil` when the header is not of that shape.
+        /// `key="value"` pairs after `PowerAuth ` (powerauth.md §7.5), separated by a comma and
+        /// optional spaces; `nil` when the header is not of that shape: an empty pair, a key
+        /// that is empty or has characters outside `[A-Za-z0-9_]`, a value not in quotes, or a
+        /// key given twice.
         static func fields(of header: String) -> [String: String]? {
             guard header.hasPrefix("PowerAuth ") else { return nil }
             var fields: [String: String] = [:]
-            for part in header.dropFirst(10).split(separator: ",") {
-                let pair = part.trimmingPrefix(" ").split(separator: "=", maxSplits: 1)
-                guard pair.count == 2, pair[1].hasPrefix("\""), pair[1].hasSuffix("\""), pair[1].count >= 2 else { return nil }
-                fields[String(pair[0])] = String(pair[1].dropFirst().dropLast())
+            for part in header.dropFirst(10).split(separator: ",", omittingEmptySubsequences: false) {
+                let pair = part.trimmingPrefix(" ").split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard pair.count == 2, !pair[0].isEmpty, pair[0].utf8.allSatisfy(isKeyByte),
+                      pair[1].hasPrefix("\""), pair[1].hasSuffix("\""), pair[1].count >= 2,
+                      fields.updateValue(String(pair[1].dropFirst().dropLast()), forKey: String(pair[0])) == nil else { return nil }
             }
             return fields
+        }
+
+        /// `[A-Za-z0-9_]`: the bytes of a header key.
+        private static func isKeyByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
         }
 
         /// Answers `POST /pa/v3/activation/status` (§6.1): with a challenge (3.1+ clients), the

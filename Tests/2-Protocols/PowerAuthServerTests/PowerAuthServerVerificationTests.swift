@@ -103,6 +103,27 @@ import TestSupport
         #expect(server.verification(header: header, method: "POST", uriID: "/pay", body: body) == .valid(steps: 0))
     }
 
+    /// §7.5: the header is `PowerAuth ` then `key="value"` pairs. A pair with an empty key
+    /// (`,=pa_signature_type="…"`), an empty pair (`,,`), a key twice or a key with characters
+    /// outside `[A-Za-z0-9_]` is not that shape and is refused — the server once read
+    /// `=pa_signature_type` as `pa_signature_type` (found by diff-powerauth-signature).
+    @Test func aHeaderThatIsNotKeyValuePairsIsRefused() throws {
+        let (server, client, seeded) = try activated(seed: 914)
+        var random = seeded
+        let header = try sign(client, for: server, random: &random).header.value
+        let malformed = [
+            header.replacingOccurrences(of: ", pa_signature_type=", with: ",=pa_signature_type="),
+            header.replacingOccurrences(of: ", pa_signature_type=", with: ",, pa_signature_type="),
+            header.replacingOccurrences(of: ", pa_signature_type=", with: ", pa_signature_type=\"possession\", pa_signature_type="),
+            header + ",",
+        ]   // four failed attempts, one fewer than block the activation
+        for text in malformed {
+            #expect(text != header)
+            #expect(server.verification(header: text, method: "POST", uriID: "/pay", body: body) == .invalid, "\(text)")
+        }
+        #expect(server.verification(header: header, method: "POST", uriID: "/pay", body: body) == .valid(steps: 0))
+    }
+
     /// The application an activation belongs to survives a snapshot: the restored record still
     /// refuses another application's key.
     @Test func aRestoredActivationStillRefusesAnotherApplication() throws {
