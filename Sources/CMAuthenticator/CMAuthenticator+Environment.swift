@@ -10,7 +10,7 @@ extension CMAuthenticator {
     /// there (§5) and no operation gives its bytes out.
     public protocol HeldEnvironmentKey: Sendable {
         /// HMAC-SHA256 of `message` under the secret (RFC 2104), 32 bytes. Throws
-        /// ``ProtocolSupport/ProtocolError/Code/keyUnavailable`` when the key cannot be used.
+        /// `ProtocolError.Code.keyUnavailable` when the key cannot be used.
         func authenticationCode(for message: [UInt8]) throws(ProtocolError) -> SecretBytes
     }
 

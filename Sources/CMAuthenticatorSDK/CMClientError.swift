@@ -20,7 +20,7 @@ extension SDKError where Domain == CMErrorDomain {
 
     /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause. A
     /// protocol error that says the environment secret could not be used in its token
-    /// (`ProtocolError.Code.keyUnavailable`) makes a ``ClientErrorCodeOf/deviceKey`` error
+    /// (`ProtocolError.Code.keyUnavailable`) makes a `deviceKey` error
     /// whatever `code` says, its cause the key store's `DeviceKeyError`.
     public init(_ code: Code, _ message: String, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
@@ -69,7 +69,7 @@ extension ClientErrorCodeOf where Client == CMClientError {
     /// No HTTP answer arrived.
     public static var transport: Self { Self(rawValue: "transport") }
     /// The environment secret in the configured `DeviceKeyStore` (a PKCS #11 token) could not
-    /// be used: no token, a refused PIN, a key that is not there (``SDKError/deviceKeyError``).
+    /// be used: no token, a refused PIN, a key that is not there (`deviceKeyError`).
     /// Nothing was sent.
     public static var deviceKey: Self { Self(rawValue: "deviceKey") }
     /// The secure store failed or holds a record that cannot be trusted.

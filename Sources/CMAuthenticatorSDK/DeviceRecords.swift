@@ -106,7 +106,7 @@ struct DeviceRecords: Sendable {
         let id: String
         let name: String
         let iconURL: String?
-        /// The label of the secret in the device key store; nil when ``secret`` holds it.
+        /// The label of the secret in the device key store; nil when `secret` holds it.
         let keyLabel: String?
         /// The environment secret, outside the JSON (nil when a token holds it).
         var secret: SecretBytes?
@@ -171,7 +171,7 @@ struct DeviceRecords: Sendable {
     }
 
     /// Removes the environment's secret from the token, then its record. A token that cannot be
-    /// reached removes nothing (``ClientErrorCodeOf/deviceKey``: plug it in and retry); a crash
+    /// reached removes nothing (`deviceKey`: plug it in and retry); a crash
     /// between the two leaves a record whose key is gone, which the next removal finishes.
     func removeEnvironment(id: String) throws(CMClientError) {
         let records: RecordStore<EnvironmentRecord> = try Self.record(store, "cm.environment." + id)

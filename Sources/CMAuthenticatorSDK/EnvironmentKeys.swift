@@ -27,9 +27,9 @@ extension DeviceRecords {
     /// Keeps a scanned environment's secret: with the software store, in memory (its record will
     /// seal it); else imported into the store's token under a fresh random label (`cm-` and 32
     /// hex digits), the environment then using the token's key. A token that cannot import
-    /// secret keys (``DeviceKeyError/Code/unsupported``: tpm2-pkcs11) keeps the secret in the
+    /// secret keys (`DeviceKeyError.Code.unsupported`: tpm2-pkcs11) keeps the secret in the
     /// record as the software store does; any other token failure is
-    /// ``ClientErrorCodeOf/deviceKey`` and nothing is sent.
+    /// `deviceKey` and nothing is sent.
     func keepSecret(of scanned: CMAuthenticator.Environment,
                     using random: inout some RandomSource) throws(CMClientError) -> (environment: CMAuthenticator.Environment, keyLabel: String?) {
         guard deviceKeys.holdsKeys, let secret = scanned.secret.rawRepresentation else { return (scanned, nil) }

@@ -13,12 +13,12 @@ extension SaltEdge {
         /// The public half.
         var publicKey: RSA.Signing.PublicKey { get }
         /// RSASSA-PKCS1-v1_5 with SHA-256 of `message` (saltedge-v2.md §5.2). Throws
-        /// ``ProtocolSupport/ProtocolError/Code/keyUnavailable`` when the key cannot be used.
+        /// `ProtocolError.Code.keyUnavailable` when the key cannot be used.
         func signSHA256PKCS1(_ message: [UInt8]) throws(ProtocolError) -> RSA.Signing.RSASignature
         /// RSAES-PKCS1-v1_5 decryption of one modulus-long block (saltedge-v2.md §3.3): its
         /// message, or nil when the block does not decrypt (or not to `messageByteCount` bytes,
         /// when given). Throws only when the key cannot be used
-        /// (``ProtocolSupport/ProtocolError/Code/keyUnavailable``), never for a bad block.
+        /// (`ProtocolError.Code.keyUnavailable`), never for a bad block.
         func decryptPKCS1v15(_ block: [UInt8], messageByteCount: Int?) throws(ProtocolError) -> SecretBytes?
     }
 

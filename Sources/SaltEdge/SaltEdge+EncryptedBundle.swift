@@ -92,7 +92,7 @@ extension SaltEdge {
         }
 
         /// Decrypts the payload and parses it as `Payload` (saltedge-v2.md §3.3), with the parse
-        /// folded into the one verdict of ``decrypt(with:)-(ConnectionKey)``: a payload that
+        /// folded into the one verdict of ``decrypt(with:)-(SaltEdge.ConnectionKey)``: a payload that
         /// decrypts but is not the expected JSON throws the same decryption error as one that
         /// does not decrypt, so the error says nothing about the padding. (The parser's time
         /// still depends on the plaintext; unauthenticated CBC, which the protocol mandates,

@@ -48,7 +48,7 @@ extension ConnectionRecords {
     /// A fresh RSA-2048 key pair for a new connection (saltedge-v2.md §2.1): from `random` in
     /// memory with the software store, else generated in the store's token under a fresh random
     /// label (`saltedge-` and 32 hex digits: the connection id is not known before the server
-    /// answers). A token that cannot make it is ``ClientErrorCodeOf/deviceKey`` and nothing is
+    /// answers). A token that cannot make it is `deviceKey` and nothing is
     /// sent.
     func makeConnectionKey(using random: inout some RandomSource) throws(SaltEdgeClientError) -> NewConnectionKey {
         guard deviceKeys.holdsKeys else {

@@ -82,7 +82,7 @@ struct ConnectionRecords: Sendable {
         var name: String
         var isActive: Bool
         let geolocationRequired: Bool
-        /// The label of the key pair in the device key store; nil when ``privateKey`` holds it.
+        /// The label of the key pair in the device key store; nil when `privateKey` holds it.
         let keyLabel: String?
         /// The connection's private key, PKCS #8 DER, outside the JSON (nil when a token holds it).
         var privateKey: SecretBytes?
@@ -214,7 +214,7 @@ struct ConnectionRecords: Sendable {
     }
 
     /// Removes the connection's key pair from the token, then its records. A token that cannot
-    /// be reached removes nothing (``ClientErrorCodeOf/deviceKey``: plug it in and retry), so a
+    /// be reached removes nothing (`deviceKey`: plug it in and retry), so a
     /// key is never left behind unnamed; a crash between the two leaves a record whose key is
     /// gone, which the next removal finishes (a missing key is not an error).
     func remove(id: String) throws(SaltEdgeClientError) {

@@ -28,7 +28,7 @@ extension SDKError where Domain == SaltEdgeErrorDomain {
 
     /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause. A
     /// protocol error that says the connection's key could not be used in its token
-    /// (`ProtocolError.Code.keyUnavailable`) makes a ``ClientErrorCodeOf/deviceKey`` error
+    /// (`ProtocolError.Code.keyUnavailable`) makes a `deviceKey` error
     /// whatever `code` says, its cause the key store's `DeviceKeyError`: a missing token is
     /// never reported as a bad answer.
     public init(_ code: Code, _ message: String, errorClass: String? = nil, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
@@ -74,6 +74,6 @@ extension ClientErrorCodeOf where Client == SaltEdgeClientError {
     public static var store: Self { Self(rawValue: "store") }
     /// The connection's key in the configured `DeviceKeyStore` (a PKCS #11 token) could not be
     /// used: no token, a refused PIN, a key that is not there
-    /// (``SDKError/deviceKeyError``). Nothing was sent.
+    /// (`deviceKeyError`). Nothing was sent.
     public static var deviceKey: Self { Self(rawValue: "deviceKey") }
 }
