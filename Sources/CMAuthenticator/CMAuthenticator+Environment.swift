@@ -8,7 +8,10 @@ public import ProtocolSupport
 extension CMAuthenticator {
     /// An environment secret kept outside the process, in a token: it computes HMAC-SHA256
     /// there (§5) and no operation gives its bytes out.
-    public protocol HeldEnvironmentKey: Sendable {
+    package protocol HeldEnvironmentKey: Sendable {
+        /// The key's name where it is held (a token label): two held secrets are the same
+        /// secret when their labels are.
+        var keyLabel: String { get }
         /// HMAC-SHA256 of `message` under the secret (RFC 2104), 32 bytes. Throws
         /// `ProtocolError.Code.keyUnavailable` when the key cannot be used.
         func authenticationCode(for message: [UInt8]) throws(ProtocolError) -> SecretBytes
@@ -29,16 +32,16 @@ extension CMAuthenticator {
         public init(rawRepresentation: SecretBytes) { storage = .software(rawRepresentation) }
 
         /// A secret held in a token.
-        public init(held key: any HeldEnvironmentKey) { storage = .held(key) }
+        package init(held key: any HeldEnvironmentKey) { storage = .held(key) }
 
         /// The secret's UTF-8 bytes when it is in memory; nil when a token holds it.
-        public var rawRepresentation: SecretBytes? {
+        public var softwareSecret: SecretBytes? {
             if case .software(let bytes) = storage { return bytes }
             return nil
         }
 
         /// The key held in a token; nil for a secret in memory.
-        public var heldKey: (any HeldEnvironmentKey)? {
+        package var heldKey: (any HeldEnvironmentKey)? {
             if case .held(let key) = storage { return key }
             return nil
         }
@@ -55,15 +58,19 @@ extension CMAuthenticator {
             }
         }
 
-        /// Two secrets in memory are equal when their bytes are (compared in constant time); a
-        /// held secret equals none, its bytes being unknown.
+        /// Two secrets in memory are equal when their bytes are (compared in constant time), two
+        /// held ones when their labels are; a secret in memory never equals a held one (its
+        /// bytes are unknown).
         public static func == (a: EnvironmentSecret, b: EnvironmentSecret) -> Bool {
-            guard let left = a.rawRepresentation, let right = b.rawRepresentation else { return false }
-            return left == right
+            switch (a.storage, b.storage) {
+            case (.software(let left), .software(let right)): left == right
+            case (.held(let left), .held(let right)): left.keyLabel == right.keyLabel
+            default: false
+            }
         }
 
         /// `EnvironmentSecret(redacted)`, or `EnvironmentSecret(held)`.
-        public var description: String { "CMAuthenticator.EnvironmentSecret(\(rawRepresentation == nil ? "held" : "redacted"))" }
+        public var description: String { "CMAuthenticator.EnvironmentSecret(\(softwareSecret == nil ? "held" : "redacted"))" }
 
         /// No children.
         public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }

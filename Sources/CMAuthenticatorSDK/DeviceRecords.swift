@@ -22,7 +22,7 @@ public struct StoredEnvironment: Sendable, CustomStringConvertible {
     public let keyLabel: String?
 
     /// A stored environment; `keyLabel` names its secret in a token, nil for one in the record.
-    public init(environment: CMAuthenticator.Environment, name: String, iconURL: String?, keyLabel: String? = nil) {
+    init(environment: CMAuthenticator.Environment, name: String, iconURL: String?, keyLabel: String? = nil) {
         self.environment = environment
         self.name = name
         self.iconURL = iconURL
@@ -146,7 +146,8 @@ struct DeviceRecords: Sendable {
         guard let record = stored else { return nil }
         let secret: CMAuthenticator.EnvironmentSecret
         if let keyLabel = record.keyLabel {
-            do { secret = CMAuthenticator.EnvironmentSecret(held: DeviceEnvironmentKey(key: try deviceKeys.hmacKey(label: keyLabel))) } catch {
+            // A reference: the token is reached only when the secret signs, never to list.
+            do { secret = CMAuthenticator.EnvironmentSecret(held: DeviceEnvironmentKey(key: try deviceKeys.hmacKeyReference(label: keyLabel), keyLabel: keyLabel)) } catch {
                 throw CMClientError(.deviceKey, "the environment's secret \(keyLabel) is not usable: \(error.code)",
                                     protocolError: ProtocolError(keyUnavailable: error, "the environment's secret \(keyLabel) is not usable: \(error.code)"))
             }
@@ -158,16 +159,22 @@ struct DeviceRecords: Sendable {
         return StoredEnvironment(environment: environment, name: record.name, iconURL: record.iconURL, keyLabel: record.keyLabel)
     }
 
+    /// Writes the environment's record; a secret in the token that an earlier record of the
+    /// same id named, and this one does not, is deleted afterwards (best effort: a key left
+    /// behind is only an object no record names).
     func save(_ environment: StoredEnvironment) throws(CMClientError) {
         let name = "cm.environment." + environment.id
+        let records: RecordStore<EnvironmentRecord> = try Self.record(store, name)
+        let replaced: String?
+        do { replaced = try records.read()?.keyLabel } catch { throw CMClientError(.store, "\(name) cannot be read", storeError: error) }
         let record = EnvironmentRecord(id: environment.id, name: environment.name, iconURL: environment.iconURL,
-                                       secret: environment.keyLabel == nil ? environment.environment.secret.rawRepresentation : nil,
+                                       secret: environment.keyLabel == nil ? environment.environment.secret.softwareSecret : nil,
                                        keyLabel: environment.keyLabel)
         guard record.keyLabel != nil || record.secret != nil else { throw CMClientError(.store, "an environment held in a token needs its key label") }
-        let records: RecordStore<EnvironmentRecord> = try Self.record(store, name)
         do { try records.write(record) } catch {
             throw CMClientError(.store, "\(name) cannot be written", storeError: error)
         }
+        if let replaced, replaced != environment.keyLabel { discardUnsaved(replaced) }
     }
 
     /// Removes the environment's secret from the token, then its record. A token that cannot be
@@ -178,6 +185,10 @@ struct DeviceRecords: Sendable {
         let label: String?
         do { label = try records.read()?.keyLabel } catch { throw CMClientError(.store, "cm.environment.\(id) cannot be read", storeError: error) }
         if let label {
+            guard deviceKeys.holdsKeys else {
+                throw CMClientError(.deviceKey, "the environment \(id)'s secret lives in a token, and this client keeps its keys in software: configure it with that token to remove it",
+                                    protocolError: ProtocolError(keyUnavailable: DeviceKeyError(.unsupported, "no token configured"), "no token configured"))
+            }
             do { try deviceKeys.deleteHMACKey(label: label) } catch {
                 throw CMClientError(.deviceKey, "the environment's secret \(label) cannot be deleted from the token: \(error.code)",
                                     protocolError: ProtocolError(keyUnavailable: error, "the secret \(label) cannot be deleted"))

@@ -7,13 +7,15 @@
 import CMAuthenticator
 import CryptoPrimitives
 import ProtocolSupport
-public import SecureStore
+package import SecureStore
 
 /// An environment secret in a `DeviceKeyStore`, as the protocol core uses it; a failure of the
 /// key store is `ProtocolError.Code.keyUnavailable` with the `DeviceKeyError` kept.
 struct DeviceEnvironmentKey: CMAuthenticator.HeldEnvironmentKey {
     /// The key in the store.
     let key: any DeviceHMACKey
+    /// Its label there.
+    let keyLabel: String
 
     /// HMAC-SHA256 in the store (§5).
     func authenticationCode(for message: [UInt8]) throws(ProtocolError) -> SecretBytes {
@@ -32,7 +34,7 @@ extension DeviceRecords {
     /// `deviceKey` and nothing is sent.
     func keepSecret(of scanned: CMAuthenticator.Environment,
                     using random: inout some RandomSource) throws(CMClientError) -> (environment: CMAuthenticator.Environment, keyLabel: String?) {
-        guard deviceKeys.holdsKeys, let secret = scanned.secret.rawRepresentation else { return (scanned, nil) }
+        guard deviceKeys.holdsKeys, let secret = scanned.secret.softwareSecret else { return (scanned, nil) }
         let suffix: [UInt8]
         do { suffix = try random.bytes(count: 16) } catch {
             throw CMClientError(.invalidInput, "the random source failed", protocolError: ProtocolError(error, "key label"))
@@ -40,7 +42,7 @@ extension DeviceRecords {
         let label = "cm-" + Hex.encode(suffix)
         do {
             let key = try deviceKeys.makeHMACKey(label: label, secret: secret)
-            return (CMAuthenticator.Environment(id: scanned.id, secret: CMAuthenticator.EnvironmentSecret(held: DeviceEnvironmentKey(key: key))), label)
+            return (CMAuthenticator.Environment(id: scanned.id, secret: CMAuthenticator.EnvironmentSecret(held: DeviceEnvironmentKey(key: key, keyLabel: label))), label)
         } catch where error.code == .unsupported {
             return (scanned, nil)  // the token cannot hold a secret key: sealed in the record, as documented
         } catch {
@@ -83,7 +85,7 @@ extension CMAuthenticatorClient {
     /// token) rather than in their record. A tool that moves the store's records elsewhere
     /// checks this first: those keys stay in the token, found only under the store's own
     /// identifier.
-    public static func environmentsWithHeldKeys(in store: SecureStore) throws(CMClientError) -> [String] {
+    package static func environmentsWithHeldKeys(in store: SecureStore) throws(CMClientError) -> [String] {
         try DeviceRecords(store: store).environmentsWithHeldKeys()
     }
 }

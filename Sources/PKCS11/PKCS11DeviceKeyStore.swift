@@ -86,6 +86,18 @@ public struct PKCS11DeviceKeyStore: DeviceKeyStore {
         return PKCS11RSAKey(store: self, tokenLabel: tokenLabel, publicKey: publicKey)
     }
 
+    /// A handle on the RSA key pair under `label` whose public half the caller recorded: no
+    /// session now; each operation finds the private key (with the protection checks of
+    /// ``rsaKey(label:)``) in its own session.
+    public func rsaKeyReference(label: String, publicKey: RSA.Signing.PublicKey) throws(DeviceKeyError) -> any DeviceRSAKey {
+        PKCS11RSAKey(store: self, tokenLabel: try tokenLabel(label), publicKey: publicKey)
+    }
+
+    /// A handle on the HMAC key under `label`: no session now; each operation finds the key.
+    public func hmacKeyReference(label: String) throws(DeviceKeyError) -> any DeviceHMACKey {
+        PKCS11HMACKey(store: self, tokenLabel: try tokenLabel(label))
+    }
+
     /// Destroys both halves of the key pair under `label`.
     public func deleteRSAKey(label: String) throws(DeviceKeyError) {
         let tokenLabel = try tokenLabel(label)

@@ -29,8 +29,10 @@ public struct PKCS11RSAKey: DeviceRSAKey, CustomStringConvertible {
     /// RSAES-PKCS1-v1_5 decryption of one block in the token (`CKM_RSA_PKCS`, RFC 8017
     /// §7.2.2). Every failure of `C_Decrypt` is the one `DeviceKeyError/Code/operationFailed`,
     /// its return value not kept, and so is a message that is not `messageByteCount` bytes long
-    /// (when given), so the error says nothing about the padding. (The token's time may: unlike
-    /// the software key, a module is not known to decrypt with implicit rejection.)
+    /// (when given), so the error says nothing about the padding — except the return values
+    /// that say the token or session went away (``deviceGone``), which are
+    /// `DeviceKeyError/Code/unavailable` as for any other operation. (The token's time may
+    /// tell: unlike the software key, a module is not known to decrypt with implicit rejection.)
     public func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int?) throws(DeviceKeyError) -> SecretBytes {
         var decryptFailed = false
         let message: SecretBytes
@@ -38,7 +40,7 @@ public struct PKCS11RSAKey: DeviceRSAKey, CustomStringConvertible {
             message = try store.provider.withSession(readWrite: false) { (session) throws(PKCS11Error) -> SecretBytes in
                 let key = try PKCS11DeviceKeyStore.privateKey(tokenLabel, in: session)
                 do throws(PKCS11Error) { return try session.decrypt(ciphertext, key: key, mechanism: .insecureRSAPKCS1v1_5) } catch {
-                    decryptFailed = error.function == "C_Decrypt"
+                    decryptFailed = error.function == "C_Decrypt" && !(error.returnValue.map(Self.deviceGone.contains) ?? false)
                     throw error
                 }
             }
@@ -49,6 +51,14 @@ public struct PKCS11RSAKey: DeviceRSAKey, CustomStringConvertible {
         guard messageByteCount.map({ message.count == $0 }) ?? true else { throw DeviceKeyError(.operationFailed, "the block does not decrypt") }
         return message
     }
+
+    /// `C_Decrypt` return values that say nothing about the block: the device, the token, the
+    /// session or the login went away (PKCS #11 v2.40 §5.1).
+    static let deviceGone: Set<CKReturnValue> = [
+        CKReturnValue(rawValue: 0x30), CKReturnValue(rawValue: 0x31), CKReturnValue(rawValue: 0x32),  // CKR_DEVICE_ERROR, _MEMORY, _REMOVED
+        CKReturnValue(rawValue: 0xB0), CKReturnValue(rawValue: 0xB3),  // CKR_SESSION_CLOSED, CKR_SESSION_HANDLE_INVALID
+        .tokenNotPresent, .userNotLoggedIn, .cryptokiNotInitialized,
+    ]
 
     /// The label only.
     public var description: String { "PKCS11RSAKey(\(tokenLabel))" }

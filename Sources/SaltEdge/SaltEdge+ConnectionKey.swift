@@ -9,7 +9,7 @@ public import ProtocolSupport
 extension SaltEdge {
     /// A connection's private key kept outside the process, in a token: it signs and decrypts
     /// there, and no operation gives its bytes out.
-    public protocol HeldConnectionKey: Sendable {
+    package protocol HeldConnectionKey: Sendable {
         /// The public half.
         var publicKey: RSA.Signing.PublicKey { get }
         /// RSASSA-PKCS1-v1_5 with SHA-256 of `message` (saltedge-v2.md §5.2). Throws
@@ -56,7 +56,7 @@ extension SaltEdge {
         }
 
         /// A key held in a token.
-        public init(held key: any HeldConnectionKey) {
+        package init(held key: any HeldConnectionKey) {
             storage = .held(key)
         }
 
@@ -67,7 +67,7 @@ extension SaltEdge {
         }
 
         /// The key held in a token; nil for a software key.
-        public var heldKey: (any HeldConnectionKey)? {
+        package var heldKey: (any HeldConnectionKey)? {
             if case .held(let key) = storage { return key }
             return nil
         }

@@ -4,10 +4,10 @@
 // token (§3.3, §4) without its bytes ever reaching this process. The protocol core sees only
 // `SaltEdge.HeldConnectionKey`; this file adapts a `DeviceRSAKey` to it.
 
-public import CryptoPrimitives
-public import ProtocolSupport
-public import SaltEdge
-public import SecureStore
+import CryptoPrimitives
+import ProtocolSupport
+import SaltEdge
+package import SecureStore
 
 /// A connection key in a `DeviceKeyStore`, as the protocol core uses it. A failure of the key
 /// store is `ProtocolError.Code.keyUnavailable` with the `DeviceKeyError` kept; a block that does
@@ -99,7 +99,7 @@ extension SaltEdgeAuthenticatorClient {
     /// device key store (a token) rather than in their record. A tool that moves the store's
     /// records elsewhere checks this first: those keys stay in the token and are found there
     /// only under the store's own identifier.
-    public static func connectionsWithHeldKeys(in store: SecureStore) throws(SaltEdgeClientError) -> [String] {
+    package static func connectionsWithHeldKeys(in store: SecureStore) throws(SaltEdgeClientError) -> [String] {
         try ConnectionRecords(store: store).connectionsWithHeldKeys()
     }
 }

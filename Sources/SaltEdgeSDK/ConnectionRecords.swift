@@ -26,7 +26,7 @@ public struct StoredConnection: Sendable, CustomStringConvertible {
     public let keyLabel: String?
 
     /// A stored connection; `keyLabel` names its key in a token, nil for a key in the record.
-    public init(connection: SaltEdge.Connection, name: String, providerName: String, isActive: Bool, keyLabel: String? = nil) {
+    init(connection: SaltEdge.Connection, name: String, providerName: String, isActive: Bool, keyLabel: String? = nil) {
         self.connection = connection
         self.name = name
         self.providerName = providerName
@@ -84,6 +84,9 @@ struct ConnectionRecords: Sendable {
         let geolocationRequired: Bool
         /// The label of the key pair in the device key store; nil when `privateKey` holds it.
         let keyLabel: String?
+        /// The public half of a key pair held in the device key store (SPKI PEM), so that
+        /// reading the record never needs the token.
+        let connectionPublicKeyPEM: String?
         /// The connection's private key, PKCS #8 DER, outside the JSON (nil when a token holds it).
         var privateKey: SecretBytes?
         /// The access token's bytes, outside the JSON (nil while the connection is pending).
@@ -95,6 +98,7 @@ struct ConnectionRecords: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case id, providerID, providerName, scaServiceURL, providerPublicKeyPEM, authenticationURL, name, isActive, geolocationRequired, keyLabel
+            case connectionPublicKeyPEM
             case privateKeyPEM, legacyAccessToken = "accessToken"
         }
 
@@ -107,6 +111,7 @@ struct ConnectionRecords: Sendable {
             self.scaServiceURL = scaServiceURL
             self.providerPublicKeyPEM = providerPublicKeyPEM
             self.keyLabel = keyLabel
+            self.connectionPublicKeyPEM = keyLabel == nil ? nil : key.publicKeyPEM
             self.privateKey = keyLabel == nil ? key.softwareKey?.derRepresentation : nil
             self.accessToken = accessToken
             self.authenticationURL = authenticationURL
@@ -135,13 +140,17 @@ struct ConnectionRecords: Sendable {
             if let token = secrets["accessToken"] { accessToken = token }
         }
 
-        /// The connection key: found in the device key store by its label, or parsed from the
-        /// record's DER bytes.
+        /// The connection key: a reference to the key pair in the device key store (the token
+        /// is reached only when the key signs or decrypts), or parsed from the record's DER bytes.
         func connectionKey(in deviceKeys: any DeviceKeyStore) throws(SaltEdgeClientError) -> SaltEdge.ConnectionKey {
             if let keyLabel {
-                do { return SaltEdge.ConnectionKey(held: DeviceConnectionKey(key: try deviceKeys.rsaKey(label: keyLabel))) } catch {
-                    throw SaltEdgeClientError(.deviceKey, "the connection's key \(keyLabel) is not usable: \(error.code)",
-                                              protocolError: ProtocolError(keyUnavailable: error, "the connection's key \(keyLabel) is not usable: \(error.code)"))
+                let publicKey: RSA.Signing.PublicKey
+                do { publicKey = try RSA.Signing.PublicKey(pemRepresentation: connectionPublicKeyPEM ?? "") } catch {
+                    throw SaltEdgeClientError(.store, "the connection record \(id) names a key in the token but holds no usable public key")
+                }
+                do { return SaltEdge.ConnectionKey(held: DeviceConnectionKey(key: try deviceKeys.rsaKeyReference(label: keyLabel, publicKey: publicKey))) } catch {
+                    throw SaltEdgeClientError(.deviceKey, "the connection \(id)'s key \(keyLabel) is not usable: \(error.code)",
+                                              protocolError: ProtocolError(keyUnavailable: error, "the connection \(id)'s key is not usable: \(error.code)"))
                 }
             }
             guard let privateKey else { throw SaltEdgeClientError(.store, "the connection record holds no key") }
@@ -154,22 +163,29 @@ struct ConnectionRecords: Sendable {
         }
     }
 
+    /// Writes the connection's record; a key pair in the token that an earlier record of the same
+    /// id named, and this one does not, is deleted afterwards (best effort: a key left behind is
+    /// only an object no record names).
     func save(_ connection: StoredConnection) throws(SaltEdgeClientError) {
+        let replaced = try read("saltedge.connection." + connection.id)?.keyLabel
         let c = connection.connection
         let record = Record(id: c.id, providerID: c.providerID, providerName: connection.providerName, scaServiceURL: c.scaServiceURL,
                             providerPublicKeyPEM: c.providerPublicKey.pemRepresentation, key: c.key, keyLabel: connection.keyLabel,
                             accessToken: c.accessToken.rawRepresentation, authenticationURL: nil, name: connection.name,
                             isActive: connection.isActive, geolocationRequired: false)
         try write(record, to: "saltedge.connection." + c.id)
+        if let replaced, replaced != connection.keyLabel { discardUnsaved(NewConnectionKey(key: c.key, label: replaced)) }
     }
 
     func savePending(_ pending: PendingConnection) throws(SaltEdgeClientError) {
+        let replaced = try read("saltedge.pending." + pending.id)?.keyLabel
         let configuration = pending.configuration
         let record = Record(id: pending.id, providerID: configuration.providerID, providerName: configuration.providerName,
                             scaServiceURL: configuration.scaServiceURL, providerPublicKeyPEM: configuration.providerPublicKey.pemRepresentation,
                             key: pending.key, keyLabel: pending.keyLabel, accessToken: nil, authenticationURL: pending.authenticationURL,
                             name: configuration.providerName, isActive: false, geolocationRequired: configuration.geolocationRequired)
         try write(record, to: "saltedge.pending." + pending.id)
+        if let replaced, replaced != pending.keyLabel { discardUnsaved(NewConnectionKey(key: pending.key, label: replaced)) }
     }
 
     /// Changes the name and/or the active flag of the stored connection `id` under the store's
@@ -221,6 +237,10 @@ struct ConnectionRecords: Sendable {
         var labels: Set<String> = []
         for name in ["saltedge.connection." + id, "saltedge.pending." + id] {
             if let label = try read(name)?.keyLabel { labels.insert(label) }
+        }
+        guard labels.isEmpty || deviceKeys.holdsKeys else {
+            throw SaltEdgeClientError(.deviceKey, "the connection \(id)'s key lives in a token, and this client keeps its keys in software: configure it with that token to remove it",
+                                      protocolError: ProtocolError(keyUnavailable: DeviceKeyError(.unsupported, "no token configured"), "no token configured"))
         }
         for label in labels.sorted() {
             do { try deviceKeys.deleteRSAKey(label: label) } catch {

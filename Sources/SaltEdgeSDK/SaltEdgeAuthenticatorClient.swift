@@ -188,8 +188,10 @@ public actor SaltEdgeAuthenticatorClient {
         let connection = try connection(id: connectionID)
         do { _ = try await send(try requests(connection).updatePushToken(token, now: now()), to: connection.connection.scaServiceURL) } catch let error as SaltEdgeClientError {
             throw error
+        } catch let error as ProtocolError {
+            throw SaltEdgeClientError(.invalidInput, "the push-token request cannot be signed", protocolError: error)
         } catch {
-            throw SaltEdgeClientError(.invalidInput, "the push-token request cannot be signed")
+            throw SaltEdgeClientError(.invalidInput, "the push-token request cannot be signed: \(error)")
         }
     }
 

@@ -102,6 +102,38 @@ public protocol DeviceKeyStore: Sendable {
     func hmacKey(label: String) throws(DeviceKeyError) -> any DeviceHMACKey
     /// Destroys the HMAC key under `label`; nothing there is not an error.
     func deleteHMACKey(label: String) throws(DeviceKeyError)
+    /// The RSA key pair under `label` whose public half the caller recorded as `publicKey`,
+    /// without reaching the store: each operation finds the key when it runs (a missing key
+    /// fails that operation with `keyNotFound`), so listing records never needs the token.
+    func rsaKeyReference(label: String, publicKey: RSA.Signing.PublicKey) throws(DeviceKeyError) -> any DeviceRSAKey
+    /// The HMAC key under `label`, without reaching the store: each operation finds the key
+    /// when it runs.
+    func hmacKeyReference(label: String) throws(DeviceKeyError) -> any DeviceHMACKey
+}
+
+/// A key a software store was asked for by label: it holds none, so every operation is
+/// ``DeviceKeyError/Code/unsupported`` (the record names a key in a token this client was not
+/// given).
+struct MissingRSAKey: DeviceRSAKey {
+    let publicKey: RSA.Signing.PublicKey
+    let label: String
+
+    func signSHA256PKCS1(_ message: [UInt8]) throws(DeviceKeyError) -> RSA.Signing.RSASignature { throw .notHeldInSoftware(label) }
+    func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int?) throws(DeviceKeyError) -> SecretBytes { throw .notHeldInSoftware(label) }
+}
+
+/// The HMAC counterpart of ``MissingRSAKey``.
+struct MissingHMACKey: DeviceHMACKey {
+    let label: String
+
+    func authenticationCode(for message: [UInt8]) throws(DeviceKeyError) -> SecretBytes { throw .notHeldInSoftware(label) }
+}
+
+extension DeviceKeyError {
+    /// The refusal of a software store asked to use the key `label`.
+    static func notHeldInSoftware(_ label: String) -> DeviceKeyError {
+        DeviceKeyError(.unsupported, "the key \(label) lives in a token, and this client keeps its keys in software")
+    }
 }
 
 /// A software RSA key pair, as the clients keep it in their sealed records.
@@ -196,6 +228,16 @@ public struct SoftwareDeviceKeyStore: DeviceKeyStore {
     /// Always ``DeviceKeyError/Code/unsupported``: the key is in the caller's record.
     public func hmacKey(label: String) throws(DeviceKeyError) -> any DeviceHMACKey {
         throw DeviceKeyError(.unsupported, "a software key lives in its client's record, not in the store")
+    }
+
+    /// A key whose every operation is ``DeviceKeyError/Code/unsupported``: this store holds none.
+    public func rsaKeyReference(label: String, publicKey: RSA.Signing.PublicKey) throws(DeviceKeyError) -> any DeviceRSAKey {
+        MissingRSAKey(publicKey: publicKey, label: label)
+    }
+
+    /// A key whose every operation is ``DeviceKeyError/Code/unsupported``: this store holds none.
+    public func hmacKeyReference(label: String) throws(DeviceKeyError) -> any DeviceHMACKey {
+        MissingHMACKey(label: label)
     }
 
     /// Nothing to do: the caller removes its record.

@@ -129,7 +129,7 @@ enum CMCommand {
                 // `key`: where the secret lives, `token` (imported into the store's PKCS #11 token)
                 // or `record` (sealed in the environment's record).
                 CommandSupport.output(options, ["id": environment.id, "name": environment.name, "key": environment.keyLabel == nil ? "record" : "token"],
-                                      text: "linked \(environment.name) (\(environment.id))")
+                                      text: "linked \(environment.name) (\(environment.id)), its secret in the \(environment.keyLabel == nil ? "store's record" : "token")")
             case "list":
                 let all = try await client.environments()
                 CommandSupport.output(options, all.map { ["id": $0.id, "name": $0.name] },

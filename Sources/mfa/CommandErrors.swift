@@ -36,13 +36,13 @@ enum CommandErrors {
         case let error as SaltEdgeClientError:
             switch error.reason {
             case .server, .invalidResponse: return .refused
-            case .transport, .store: return .transportOrStore
+            case .transport, .store, .deviceKey: return .transportOrStore
             default: return .usage
             }
         case let error as CMClientError:
             switch error.reason {
             case .server, .invalidResponse, .environmentInvalid, .requestExpired: return .refused
-            case .transport, .store, .pinning: return .transportOrStore
+            case .transport, .store, .pinning, .deviceKey: return .transportOrStore
             default: return .usage
             }
         case let error as MPinError:

@@ -172,7 +172,7 @@ enum KeysCommand {
 
     /// The usage error for a migration that would leave a Salt Edge connection's key pair behind.
     static func tokenBound(connection: String) -> UsageError {
-        UsageError(description: "the Salt Edge connection \(connection) keeps its key pair in the store's token, under this store's identifier; moving the store would leave the key behind: remove the connection (mfa saltedge remove \(connection)) first")
+        UsageError(description: "the Salt Edge connection \(connection) keeps its key pair in the store's token, under this store's identifier; moving the store would leave the key behind: remove the connection first (mfa saltedge remove \(connection); --local for one never completed)")
     }
 
     /// The usage error for a migration that would leave a CM environment's secret behind.

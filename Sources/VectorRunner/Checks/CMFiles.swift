@@ -79,7 +79,7 @@ enum CMFiles {
     }
 
     static func checkQR(_ json: JSONValue, _ log: inout CaseLog) {
-        for (index, entry) in (json["cases"]?.array ?? []).enumerated() {
+        for (index, entry) in log.array(json["cases"], "cases").enumerated() {
             guard let qr = entry["qr"]?.string, let valid = entry["valid"]?.bool else {
                 log.fail("case \(index)", "", expected: "qr and valid", got: "missing")
                 continue
@@ -92,7 +92,7 @@ enum CMFiles {
             }
             // Where the SDKs disagree we follow Android (cm-authenticator.md §3.1).
             let secret = entry["secret"]?.string ?? entry["secret_android"]?.string
-            let got = parsed.map { "\($0.id),\(String(decoding: $0.secret.rawRepresentation?.unsafeExposedBytes ?? [], as: UTF8.self))" }
+            let got = parsed.map { "\($0.id),\(String(decoding: $0.secret.softwareSecret?.unsafeExposedBytes ?? [], as: UTF8.self))" }
             let expected = "\(entry["environment_id"]?.string ?? "?"),\(secret ?? "?")"
             log.expect(got == expected, id, entry["note"]?.string ?? "", expected: expected, got: got ?? "invalid")
         }

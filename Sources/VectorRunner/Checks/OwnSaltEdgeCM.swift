@@ -100,9 +100,14 @@ enum OwnSaltEdgeCM {
         guard let key = try? RSA.Signing.PublicKey(derRepresentation: publicKeyField) else { throw .malformed("publicKey does not load") }
         guard let wanted = c.outputs["pins"]?.array?.compactMap(\.string) else { throw .missingField("pins") }
         let bodyField = try c.input("body")
-        let pins = try? CMAuthenticator.verifiedPins(from: HTTPResponse(status: 200, body: bodyField), key: key)
-        let got = pins.map { $0.map { "\($0.certificateSHA256Hex ?? "")|\($0.spkiSHA256Base64 ?? "")|\($0.algorithm ?? "")" } }
-        return .compare(got.map { Array($0.joined(separator: "\n").utf8) }, Array(wanted.joined(separator: "\n").utf8))
+        let pins: [CMAuthenticator.CertificatePin]
+        do {
+            pins = try CMAuthenticator.verifiedPins(from: HTTPResponse(status: 200, body: bodyField), key: key)
+        } catch {
+            return .compare(nil, Array(wanted.joined(separator: "\n").utf8))  // a refused list fails the case, even when no pin is wanted
+        }
+        let got = pins.map { "\($0.certificateSHA256Hex ?? "")|\($0.spkiSHA256Base64 ?? "")|\($0.algorithm ?? "")" }
+        return .compare(Array(got.joined(separator: "\n").utf8), Array(wanted.joined(separator: "\n").utf8))
     }
 
     /// cm-authenticator.md §3.1: a 36-character id, a comma, and the rest as the secret.
@@ -110,7 +115,7 @@ enum OwnSaltEdgeCM {
         let qrField = try c.string("qr")
         let environment = try? CMAuthenticator.Environment(qrCode: qrField)
         guard c.isValid else { return .rejected(environment == nil) }
-        let got = environment.map { Array("\($0.id),".utf8) + ($0.secret.rawRepresentation?.unsafeExposedBytes ?? []) }
+        let got = environment.map { Array("\($0.id),".utf8) + ($0.secret.softwareSecret?.unsafeExposedBytes ?? []) }
         return .compare(got, try OwnPowerAuth.text(c, "environmentId") + Array(",".utf8) + OwnPowerAuth.text(c, "secret"))
     }
 }

@@ -15,6 +15,7 @@ import TestSupport
 
 /// A token stand-in for an imported HMAC key, counting its operations.
 final class TokenLikeHMACKey: CMAuthenticator.HeldEnvironmentKey, Sendable {
+    let keyLabel = "cm-test"
     let key: SymmetricKey
     let unplugged = Atomic<Bool>(false)
     let operations = Atomic<Int>(0)
@@ -42,7 +43,7 @@ struct HeldKeyFailure: Error, Sendable {}
     let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func aHeldSecretShowsNoBytes() {
-        #expect(environment.secret.rawRepresentation == nil && environment.secret.heldKey != nil)
+        #expect(environment.secret.softwareSecret == nil && environment.secret.heldKey != nil)
         #expect("\(environment.secret)" == "CMAuthenticator.EnvironmentSecret(held)")
         #expect(environment.secret != CMAuthenticator.EnvironmentSecret(rawRepresentation: SecretBytes(Array(Self.secret.utf8))))
     }

@@ -68,7 +68,7 @@ import TestSupport
             let environment = CMAuthenticator.Environment(id: id, secret: .init(rawRepresentation: SecretBytes("secret, with a comma".utf8)))
             try records.save(StoredEnvironment(environment: environment, name: "Bank", iconURL: nil))
             let stored = try #require(try records.environment(id: id))
-            #expect(stored.name == "Bank" && stored.environment.secret.rawRepresentation == environment.secret.rawRepresentation)
+            #expect(stored.name == "Bank" && stored.environment.secret.softwareSecret == environment.secret.softwareSecret)
             #expect(try records.environments().map(\.id) == [id])
         }
     }

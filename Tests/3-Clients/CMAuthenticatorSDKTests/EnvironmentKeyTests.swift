@@ -72,16 +72,45 @@ import TestSupport
         try Self.storeHeldEnvironment(store)
         let transport = InProcessTransport()
         let client = try Self.client(store, transport, software ? SoftwareDeviceKeyStore() : try Self.unreachableToken())
+        // Listing needs no key; a request, whose bearer JWT the key makes, fails before it is sent.
+        #expect(try await client.environments().map(\.id) == [Self.id])
         let error = await expectError(CMClientError.self, code: .deviceKey) { try await client.pendingRequests() }
         #expect(error?.deviceKeyError?.code == (software ? .unsupported : .unavailable))
         #expect(await transport.sent.isEmpty)
-        if software {
-            // The software store holds no key to delete: the record goes.
-            try await client.removeEnvironmentLocally(id: Self.id)
-            #expect(try !store.names().contains("cm.environment." + Self.id))
-        } else {
-            await expectError(CMClientError.self, code: .deviceKey) { try await client.removeEnvironmentLocally(id: Self.id) }
-            #expect(try store.names().contains("cm.environment." + Self.id))
-        }
+        // Removal waits for the token too: the key is never left behind unnamed.
+        let refused = await expectError(CMClientError.self, code: .deviceKey) { try await client.removeEnvironmentLocally(id: Self.id) }
+        #expect(refused?.deviceKeyError?.code == (software ? .unsupported : .unavailable))
+        #expect(try store.names().contains("cm.environment." + Self.id))
     }
 }
+
+/// A key-holding store's flows: the secret is imported before the registration (which it signs,
+/// checked here with the secret itself), re-linking the environment replaces its key and
+/// deletes the old one, and removing the environment deletes its key.
+@Suite struct EnvironmentHeldKeyFlowTests {
+    @Test func aLinkedSecretIsHeldReplacedAndDeleted() async throws {
+        let keys = MemoryDeviceKeyStore()
+        let temporary = try TemporaryDirectory("cm-held")
+        defer { temporary.remove() }
+        let store = try SecureStore(directory: temporary.appending("store"))
+        let transport = InProcessTransport { request in
+            request.method == .put ? HTTPResponse(status: 204, body: [])
+                                   : HTTPResponse(status: 200, body: Array(#"[{"id":"\#(EnvironmentKeyTests.id)","name":"Bank"}]"#.utf8))
+        }
+        let client = try EnvironmentKeyTests.client(store, transport, keys)
+        let first = try await client.addEnvironment(qrCode: EnvironmentKeyTests.id + "," + EnvironmentKeyTests.secret)
+        let label = try #require(first.keyLabel)
+        #expect(keys.hmacLabels == [label] && first.name == "Bank")
+        // The registration's bearer JWT is an HS256 over the QR secret, made where the key is held.
+        let bearer = try #require(await transport.sent.first?.header("Authorization"))
+        let parts = bearer.dropFirst("Bearer ".count).split(separator: ".")
+        let mac = HMAC<SHA256>.authenticationCode(for: Array("\(parts[0]).\(parts[1])".utf8), using: SymmetricKey(data: Array(EnvironmentKeyTests.secret.utf8)))
+        #expect(parts.count == 3 && String(parts[2]) == Base64.encode(mac.bytes, alphabet: .urlSafe, padded: false))
+        let second = try await client.addEnvironment(qrCode: EnvironmentKeyTests.id + "," + EnvironmentKeyTests.secret)
+        #expect(keys.hmacLabels == [try #require(second.keyLabel)] && second.keyLabel != label)
+        try await client.removeEnvironmentLocally(id: EnvironmentKeyTests.id)
+        #expect(keys.hmacLabels.isEmpty)
+        #expect(try !store.names().contains("cm.environment." + EnvironmentKeyTests.id))
+    }
+}
+

@@ -47,7 +47,7 @@ import TestSupport
         try store.write(SecretBytes(old), to: "cm.environment." + Self.id)
         let records = DeviceRecords(store: store)
         let stored = try #require(try records.environment(id: Self.id))
-        #expect(stored.environment.secret.rawRepresentation == SecretBytes(Self.secret) && stored.name == "Bank" && stored.iconURL == nil)
+        #expect(stored.environment.secret.softwareSecret == SecretBytes(Self.secret) && stored.name == "Bank" && stored.iconURL == nil)
         try records.save(stored)
         #expect(!Self.secretInJSON(try #require(try store.read("cm.environment." + Self.id)).unsafeExposedBytes))
         #expect(try records.environment(id: Self.id)?.environment == stored.environment)

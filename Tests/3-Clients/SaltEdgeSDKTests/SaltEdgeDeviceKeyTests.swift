@@ -66,7 +66,10 @@ struct SaltEdgeDeviceKeyTests {
         let deviceKeys: any DeviceKeyStore = moved ? SoftwareDeviceKeyStore() : try Self.unreachableToken()
         let client = SaltEdgeAuthenticatorClient(configuration: .init(clock: { SaltEdgeClientFixture.now }, deviceKeys: deviceKeys),
                                                  store: base.store, transport: .single(base.transport))
-        let error = await expectError(SaltEdgeClientError.self, code: .deviceKey) { try await client.authorizations(connectionID: "333") }
+        // Listing needs no key (the record holds the public half); a signed request does, and
+        // fails before it is sent.
+        #expect(try await client.connections().map(\.id) == ["333"])
+        let error = await expectError(SaltEdgeClientError.self, code: .deviceKey) { try await client.revoke(connectionID: "333") }
         #expect(error?.deviceKeyError?.code == (moved ? .unsupported : .unavailable))
         #expect(await base.transport.count == 0)
         #expect(try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: base.store) == ["333"])
@@ -84,5 +87,52 @@ struct SaltEdgeDeviceKeyTests {
         try await f.storeConnection()
         #expect(try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: f.store).isEmpty)
         #expect(try await f.client.connection(id: "333").keyLabel == nil)
+    }
+}
+
+/// The flows of a key-holding store end to end against the provider stand-in: the label made at
+/// enrolment is the one the stored connection names, its key decrypts the vector redirect where
+/// it is held, and removing the connection deletes it; a refused enrolment leaves no key behind.
+@Suite(.enabled(if: SaltEdgeVectors.isAvailable, "needs ../shared/vectors/saltedge"))
+struct SaltEdgeHeldKeyFlowTests {
+    static func keys() throws -> MemoryDeviceKeyStore {
+        MemoryDeviceKeyStore(template: try #require(try SaltEdgeVectors.connectionKey().softwareKey))
+    }
+
+    @Test func theEnrolmentKeyIsHeldNamedAndDeletedWithItsConnection() async throws {
+        let keys = try Self.keys()
+        let f = try SaltEdgeClientFixture.make(deviceKeys: keys)
+        let pending = try await f.client.beginConnection(deepLink: SaltEdgeProviderStandIn.connectLink)
+        let label = try #require(pending.keyLabel)
+        #expect(label.hasPrefix("saltedge-") && label.count == "saltedge-".count + 32)
+        #expect(keys.rsaLabels == [label])
+        // The pending record holds the label and the public key, never the private key.
+        let der = try #require(try SaltEdgeVectors.connectionKey().softwareKey).derRepresentation.unsafeExposedBytes
+        let pendingBytes = try #require(try f.store.read("saltedge.pending.333")).unsafeExposedBytes
+        #expect(!RecordBytes.contains(pendingBytes, der) && RecordBytes.contains(pendingBytes, Array(label.utf8)))
+        let (redirect, token) = try SaltEdgeClientFixture.vectorRedirect()
+        let stored = try await f.client.completeConnection(id: "333", redirectURL: redirect)
+        #expect(stored.keyLabel == label)
+        #expect(stored.connection.accessToken == SaltEdge.AccessToken(rawRepresentation: SecretBytes(token.utf8)))
+        #expect(try f.store.read("saltedge.pending.333") == nil)
+        #expect(try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: f.store) == ["333"])
+        try await f.client.deleteLocally(connectionID: "333")
+        #expect(keys.rsaLabels.isEmpty)
+        #expect(try f.store.names().isEmpty)
+    }
+
+    @Test func aRefusedEnrolmentLeavesNoKey() async throws {
+        let keys = try Self.keys()
+        let provider = try SaltEdgeProviderStandIn()
+        let transport = InProcessTransport { request in
+            request.method == .post ? HTTPResponse(status: 400, body: Array(#"{"error_class":"InvalidConnectQuery","error_message":"no"}"#.utf8))
+                                    : try await provider.answer(request)
+        }
+        let store = try makeTemporaryStore("saltedge-refused")
+        let client = SaltEdgeAuthenticatorClient(configuration: .init(clock: { SaltEdgeClientFixture.now }, random: SeededRandomSource(seed: 5), deviceKeys: keys),
+                                                 store: store, transport: .single(transport))
+        await expectError(SaltEdgeClientError.self, code: .server) { try await client.beginConnection(deepLink: SaltEdgeProviderStandIn.connectLink) }
+        #expect(keys.rsaLabels.isEmpty)
+        #expect(try store.names().isEmpty)
     }
 }
