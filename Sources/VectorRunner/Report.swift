@@ -108,12 +108,13 @@ struct CaseLog {
         report.skips.append((id, reason))
     }
 
-    /// Passes when the bytes are equal, fails with both in hex otherwise.
-    mutating func expect(_ got: [UInt8], equals expected: [UInt8], _ id: String, _ comment: String = "") {
-        if got == expected {
+    /// Passes when the bytes are equal, fails with both in hex otherwise. A nil `got` (the
+    /// operation under test failed) always fails, also when `expected` is empty.
+    mutating func expect(_ got: [UInt8]?, equals expected: [UInt8], _ id: String, _ comment: String = "") {
+        if let got, got == expected {
             pass(id)
         } else {
-            fail(id, comment, expected: hex(expected), got: hex(got))
+            fail(id, comment, expected: hex(expected), got: got.map(hex) ?? "operation failed")
         }
     }
 
@@ -127,9 +128,27 @@ struct CaseLog {
         report.notes.append((id, text))
     }
 
-    /// Records an error from the file as a whole.
+    /// The array `name` of a file (its cases, or a group of them). A missing or non-array value
+    /// is a file error, and no entry is returned: a dropped group never looks like a pass.
+    mutating func array(_ value: JSONValue?, _ name: String) -> [JSONValue] {
+        guard let array = value?.array else {
+            fileError("\(name) is missing or not an array")
+            return []
+        }
+        return array
+    }
+
+    /// The array `name` of strings; a missing group or a non-string entry is a file error.
+    mutating func strings(_ value: JSONValue?, _ name: String) -> [String] {
+        let entries = array(value, name)
+        let strings = entries.compactMap(\.string)
+        if strings.count != entries.count { fileError("\(name) holds an entry that is not a string") }
+        return strings
+    }
+
+    /// Records an error from the file as a whole (a second one is added to the first).
     mutating func fileError(_ message: String) {
-        report.fileError = message
+        report.fileError = report.fileError.map { $0 + "; " + message } ?? message
     }
 }
 

@@ -25,15 +25,24 @@ enum CAVPRSA {
                 if block.has("e") { exponent = try block.integerBytes("e") }
                 switch kind {
                 case .signatureGeneration, .signatureVerification:
-                    guard block.has("S"), let hash = block["SHAAlg"].flatMap(HashChoice.init(name:)) else { continue }
+                    guard block.has("S") else { continue }
+                    guard let hashName = block["SHAAlg"] else { throw .missingField("SHAAlg") }
+                    guard let hash = HashChoice(name: hashName) else {
+                        log.skip(id, reason: "hash \(hashName) is not implemented")
+                        continue
+                    }
                     let expected = kind == .signatureGeneration || block["Result"]?.hasPrefix("P") == true
-                    let key = try? RSA.Signing.PublicKey(modulus: modulus, publicExponent: exponent)
-                    let signature = try block.integerBytes("S")
-                    let padded = [UInt8](repeating: 0, count: max(0, (key?.byteCount ?? 0) - signature.count)) + signature
+                    let signature = try block.integerBytes("S"), message = try block.integerBytes("Msg")
+                    // A key that does not load fails the record: it is no evidence that the signature is invalid.
+                    guard let key = try? RSA.Signing.PublicKey(modulus: modulus, publicExponent: exponent) else {
+                        log.fail(id, block["Result"] ?? "", expected: "a usable key (n, e)", got: "key refused")
+                        continue
+                    }
+                    let padded = [UInt8](repeating: 0, count: max(0, key.byteCount - signature.count)) + signature
                     // CAVP prints Msg like an integer, dropping leading zero digits (17 SigVer15
                     // records); every 186-3 PKCS #1 v1.5 message is 128 bytes, so restore them.
-                    let digest = hash.hash(RSACheck.leftPadded(try block.integerBytes("Msg"), to: 128))
-                    let valid = key.map { RSACheck.verify($0, padded, digest: digest, hash: hash, padding: .pkcs1v1_5) } ?? false
+                    let digest = hash.hash(RSACheck.leftPadded(message, to: 128))
+                    let valid = RSACheck.verify(key, padded, digest: digest, hash: hash, padding: .pkcs1v1_5)
                     log.expect(valid == expected, id, block["Result"] ?? "", expected: expected ? "valid" : "invalid", got: valid ? "valid" : "invalid")
                 case .decryptionPrimitive:
                     // The .txt variant carries d, so k = c^d mod n is checked directly; the .rsp
@@ -46,7 +55,7 @@ enum CAVPRSA {
                         let k = try block.integerBytes("k")
                         let (input, power, expected) = privateExponent.map { (ciphertext, $0, k) } ?? (k, exponent, ciphertext)
                         let result = RSA.modularPowerVartime(input, power, modulus: modulus)
-                        log.expect(result ?? [], equals: RSACheck.leftPadded(expected, to: result?.count ?? expected.count), id)
+                        log.expect(result, equals: RSACheck.leftPadded(expected, to: result?.count ?? expected.count), id)
                     } else {
                         log.expect(!inRange, id, "out of range", expected: "rejected", got: "accepted")
                     }

@@ -10,7 +10,7 @@ import VectorFormats
 
 enum MPinDVSFile {
     static func check(_ json: JSONValue, _ log: inout CaseLog) {
-        for entry in json.array ?? [] {
+        for entry in log.array(json, "the top-level array") {
             let id = "case \(entry["case"]?.int ?? -1)"
             do throws(VectorFormatError) {
                 let problem = try replay(entry)

@@ -12,7 +12,7 @@ enum MPinMilagroFiles {
     static func checkOnePass(_ json: JSONValue, _ log: inout CaseLog) { check(json, onePass: true, &log) }
 
     private static func check(_ json: JSONValue, onePass: Bool, _ log: inout CaseLog) {
-        for entry in json.array ?? [] {
+        for entry in log.array(json, "the top-level array") {
             let id = "test \(entry["test_no"]?.int ?? -1)"
             do throws(VectorFormatError) {
                 let problem = try replay(entry, onePass: onePass)

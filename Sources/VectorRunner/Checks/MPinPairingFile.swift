@@ -8,7 +8,7 @@ import VectorFormats
 
 enum MPinPairingFile {
     static func check(_ json: JSONValue, _ log: inout CaseLog) {
-        for entry in json.array ?? [] {
+        for entry in log.array(json, "the top-level array") {
             let id = "case \(entry["case"]?.int ?? -1)"
             do throws(VectorFormatError) {
                 let a = try MPinFiles.scalar(entry, "a"), b = try MPinFiles.scalar(entry, "b")

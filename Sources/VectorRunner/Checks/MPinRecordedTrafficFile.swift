@@ -22,7 +22,7 @@ enum MPinRecordedTrafficFile {
     }
 
     static func check(_ json: JSONValue, _ log: inout CaseLog) {
-        for (index, entry) in (json.array ?? []).enumerated() {
+        for (index, entry) in log.array(json, "the top-level array").enumerated() {
             let context = entry["request"]?["context"]?.string ?? ""
             let id = "#\(index) \(context.prefix(60))"
             guard let method = entry["request"]?["method"]?.string, let url = entry["request"]?["url"]?.string,

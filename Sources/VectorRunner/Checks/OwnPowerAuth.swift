@@ -84,9 +84,8 @@ enum OwnPowerAuth {
     /// The vault key unwrapped from the transport key, a vault-derived key and the device
     /// private key (powerauth.md §12); a wrong length or padding must fail.
     private static func vault(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
-        let encryptedVaultEncryptionKeyField = try c.input("encryptedVaultEncryptionKey")
-        let vaultKey = try? PowerAuth.Vault.vaultKey(encryptedVaultEncryptionKey: encryptedVaultEncryptionKeyField,
-                                                     transportKey: try key(c, "transportKey"))
+        let encryptedVaultEncryptionKeyField = try c.input("encryptedVaultEncryptionKey"), transportKey = try key(c, "transportKey")
+        let vaultKey = try? PowerAuth.Vault.vaultKey(encryptedVaultEncryptionKey: encryptedVaultEncryptionKeyField, transportKey: transportKey)
         guard c.isValid else { return .rejected(vaultKey == nil) }
         let expected = try c.output("vaultKey") + c.output("encryptionKey") + c.output("devicePrivateKey")
         guard let vaultKey else { return .compare(nil, expected) }

@@ -38,9 +38,11 @@ enum OwnRSA {
     }
 
     private static func oaep(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
-        let key = try? RSA.Encryption.PrivateKey(derRepresentation: try c.input("privateKey"))
+        // Every field is read before the operations, so only the engine's refusal becomes nil.
+        let keyField = try c.input("privateKey")
         let padding = RSA.Encryption.Padding.oaep(hash: try hash(c, "hash").algorithm, mgf1Hash: try hash(c, "mgf1Hash").algorithm)
         let label = try c.input("label"), ciphertext = try c.input("ct")
+        let key = try? RSA.Encryption.PrivateKey(derRepresentation: keyField)
         let plaintext = try? key?.decrypt(ciphertext, padding: padding, label: label)
         guard c.isValid else { return .rejected(plaintext == nil) }
         let message = try c.output("msg")
@@ -50,38 +52,42 @@ enum OwnRSA {
     }
 
     private static func pkcs1Encryption(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
-        let key = try? RSA.Encryption.PrivateKey(derRepresentation: try c.input("privateKey"))
-        let plaintext = try? key?.decrypt(try c.input("ct"), padding: .insecurePKCS1v1_5)
-        return c.isValid ? .compare(plaintext, try c.output("msg")) : .rejected(plaintext == nil)
+        let keyField = try c.input("privateKey"), ciphertext = try c.input("ct")
+        let expected = c.isValid ? try c.output("msg") : []
+        let key = try? RSA.Encryption.PrivateKey(derRepresentation: keyField)
+        let plaintext = try? key?.decrypt(ciphertext, padding: .insecurePKCS1v1_5)
+        return c.isValid ? .compare(plaintext, expected) : .rejected(plaintext == nil)
     }
 
     /// Valid cases: verify, and reproduce with the private key (SHA-1 verify only: we refuse
     /// to make SHA-1 signatures). Invalid cases: verification fails.
     private static func pkcs1Signature(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let hash = try hash(c, "hash")
-        let publicKey = try? RSA.Signing.PublicKey(derRepresentation: try c.input("publicKey"))
-        let message = try c.input("msg"), signature = try c.input("sig")
+        let publicKeyField = try c.input("publicKey"), message = try c.input("msg"), signature = try c.input("sig")
+        let publicKey = try? RSA.Signing.PublicKey(derRepresentation: publicKeyField)
         let valid = publicKey.map { RSACheck.verify($0, signature, digest: hash.hash(message), hash: hash, padding: .pkcs1v1_5) } ?? false
         guard c.isValid else { return .rejected(!valid) }
         guard valid else { return .compare(nil, signature) }
         if hash == .sha1 { return .compare(signature, signature) }
-        let key = try? RSA.Signing.PrivateKey(derRepresentation: try c.input("privateKey"))
+        let privateKeyField = try c.input("privateKey")
+        let key = try? RSA.Signing.PrivateKey(derRepresentation: privateKeyField)
         return .compare(key.flatMap { RSACheck.signPKCS1($0, message: message, hash: hash) }, signature)
     }
 
     private static func pss(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
-        let publicKey = try? RSA.Signing.PublicKey(derRepresentation: try c.input("publicKey"))
-        let message = try c.input("msg"), signature = try c.input("sig")
+        let publicKeyField = try c.input("publicKey"), message = try c.input("msg"), signature = try c.input("sig")
+        let publicKey = try? RSA.Signing.PublicKey(derRepresentation: publicKeyField)
         let exact: RSA.Signing.Padding = try c.integer("saltLength") == 0 ? .pssZeroSalt : .pss
         let digest = SHA256.hash(data: message)
         let sig = RSA.Signing.RSASignature(rawRepresentation: signature)
         let validExact = publicKey?.isValidSignature(sig, for: digest, padding: exact) ?? false
         guard c.isValid else { return .rejected(!validExact) }
         let validAny = publicKey?.isValidSignature(sig, for: digest, padding: .pssAnySaltLength) ?? false
-        guard validExact, validAny, let key = try? RSA.Signing.PrivateKey(derRepresentation: try c.input("privateKey")) else {
+        let privateKeyField = try c.input("privateKey"), salt = try c.input("salt")
+        guard validExact, validAny, let key = try? RSA.Signing.PrivateKey(derRepresentation: privateKeyField) else {
             return .compare(nil, signature)
         }
-        var replay = ReplayRandomSource(bytes: try c.input("salt"))
+        var replay = ReplayRandomSource(bytes: salt)
         return .compare(try? key.signature(for: digest, padding: exact, using: &replay).rawRepresentation, signature)
     }
 }

@@ -17,18 +17,21 @@ enum PowerAuthCodeFiles {
     }
 
     static func checkCodes(_ json: JSONValue, _ log: inout CaseLog) {
-        for entry in json["validActivationCodes"]?.array ?? [] {
+        for entry in log.array(json["validActivationCodes"], "validActivationCodes") {
             let code = entry["code"]?.string ?? ""
             let decoded = try? Base32.decode(code.filter { $0 != "-" })
-            let expected = (try? HexText.bytes(entry["decodedHex"]?.string ?? "")) ?? []
+            guard let expectedHex = entry["decodedHex"]?.string, let expected = try? HexText.bytes(expectedHex, field: "decodedHex") else {
+                log.fail("valid \(code)", "", expected: "decodedHex in hex", got: "missing or not hex")
+                continue
+            }
             log.expect(PowerAuth.isValidCode(code) && decoded == expected, "valid \(code)", expected: "valid, \(hex(expected))",
                        got: "\(PowerAuth.isValidCode(code)), \(decoded.map(hex) ?? "undecodable")")
         }
-        for code in (json["invalidActivationCodes"]?.array ?? []).compactMap(\.string) {
+        for code in log.strings(json["invalidActivationCodes"], "invalidActivationCodes") {
             log.expect(!PowerAuth.isValidCode(code) && (try? PowerAuth.ActivationCode(parsing: code)) == nil, "invalid \"\(code)\"",
                        expected: "invalid", got: "accepted")
         }
-        for entry in json["activationCodeParser"]?.array ?? [] {
+        for entry in log.array(json["activationCodeParser"], "activationCodeParser") {
             let input = entry["input"]?.string ?? ""
             let parsed = try? PowerAuth.ActivationCode(parsing: input)
             if entry["valid"]?.bool == true {
@@ -40,39 +43,47 @@ enum PowerAuthCodeFiles {
             }
         }
         let recovery = json["recoveryCodeValidation"]
-        for code in (recovery?["valid_prefixAllowed"]?.array ?? []).compactMap(\.string) {
+        for code in log.strings(recovery?["valid_prefixAllowed"], "recoveryCodeValidation.valid_prefixAllowed") {
             log.expect((try? PowerAuth.recoveryCode(parsing: code)) != nil, "recovery \(code)", expected: "valid", got: "rejected")
         }
-        for code in (recovery?["invalid"]?.array ?? []).compactMap(\.string) {
+        for code in log.strings(recovery?["invalid"], "recoveryCodeValidation.invalid") {
             log.expect((try? PowerAuth.recoveryCode(parsing: code)) == nil, "recovery \"\(code)\"", expected: "invalid", got: "accepted")
         }
-        for entry in json["recoveryCodeParser"]?.array ?? [] {
+        for entry in log.array(json["recoveryCodeParser"], "recoveryCodeParser") {
             let input = entry["input"]?.string ?? ""
             let parsed = try? PowerAuth.recoveryCode(parsing: input)
             let expected = entry["valid"]?.bool == true ? entry["recoveryCode"]?.string : nil
             log.expect(parsed == expected, "recovery parser \"\(input)\"", expected: expected ?? "rejected", got: parsed ?? "rejected")
         }
         for (key, valid) in [("valid", true), ("invalid", false)] {
-            for puk in (json["puk"]?[key]?.array ?? []).compactMap(\.string) {
+            for puk in log.strings(json["puk"]?[key], "puk.\(key)") {
                 log.expect(PowerAuth.isValidPUK(puk) == valid, "PUK \"\(puk)\"", expected: valid ? "valid" : "invalid", got: valid ? "invalid" : "valid")
             }
         }
         let autocorrect = json["typedCharacterAutocorrection"]
-        for example in autocorrect?["examples"]?.array ?? [] {
+        for example in log.array(autocorrect?["examples"], "typedCharacterAutocorrection.examples") {
             let typed = example["typed"]?.string ?? ""
             let corrected = String(typed.compactMap(PowerAuth.correctedCodeCharacter))
             log.expect(corrected == example["corrected"]?.string && corrected.count == typed.count, "autocorrect \(typed)",
                        expected: example["corrected"]?.string ?? "", got: corrected)
         }
-        for typed in (autocorrect?["rejected"]?.array ?? []).compactMap(\.string) {
+        for typed in log.strings(autocorrect?["rejected"], "typedCharacterAutocorrection.rejected") {
             log.expect(typed.allSatisfy { PowerAuth.correctedCodeCharacter($0) == nil }, "autocorrect rejects \(typed)", expected: "rejected", got: "accepted")
         }
     }
 
     static func checkEncoding(_ json: JSONValue, _ log: inout CaseLog) {
-        for (index, entry) in (json["urlEncoding"]?["cases"]?.array ?? []).enumerated() {
-            let got = entry["inputHex"]?.string.map { PowerAuth.NormalizedData.formEncoded(bytes: (try? HexText.bytes($0)) ?? []) }
-                ?? PowerAuth.NormalizedData.formEncoded(entry["input"]?.string ?? "")
+        for (index, entry) in log.array(json["urlEncoding"]?["cases"], "urlEncoding.cases").enumerated() {
+            let got: String
+            if let inputHex = entry["inputHex"]?.string {
+                guard let input = try? HexText.bytes(inputHex, field: "inputHex") else {
+                    log.fail("urlEncoding[\(index)]", "", expected: "inputHex in hex", got: "not hex")
+                    continue
+                }
+                got = PowerAuth.NormalizedData.formEncoded(bytes: input)
+            } else {
+                got = PowerAuth.NormalizedData.formEncoded(entry["input"]?.string ?? "")
+            }
             log.expect(got == entry["expected"]?.string, "urlEncoding[\(index)]", expected: entry["expected"]?.string ?? "", got: got)
         }
         let normalization = json["getParameterNormalization"]
@@ -84,7 +95,7 @@ enum PowerAuthCodeFiles {
         let parsed = try? PowerAuth.Configuration(configurationString: config?["config"]?.string ?? "", baseURL: "https://example.com")
         let decoded = config?["decoded"]
         let masterKey = (decoded?["masterServerPublicKey"]?.string).flatMap { Data(base64Encoded: $0) }.map(Array.init)
-        let same = parsed?.applicationKey == decoded?["appKey"]?.string && parsed?.applicationSecret == decoded?["appSecret"]?.string
+        let same = parsed != nil && parsed?.applicationKey == decoded?["appKey"]?.string && parsed?.applicationSecret == decoded?["appSecret"]?.string
             && parsed?.masterServerPublicKey.x963Representation == masterKey
         log.expect(same, "sdkConfigurationString", expected: "appKey, appSecret, master key as decoded", got: parsed == nil ? "not parsed" : "different")
     }

@@ -25,7 +25,7 @@ enum PowerAuthECIESFiles {
     private static func check(_ group: JSONValue?, version text: String, _ log: inout CaseLog) {
         guard let group, let version = PowerAuth.ProtocolVersion(rawValue: text) else { return log.fail(text, "", expected: "a version group", got: "missing") }
         let constants = group["constants"]
-        for (index, entry) in (group["cases"]?.array ?? []).enumerated() {
+        for (index, entry) in log.array(group["cases"], "\(text).cases").enumerated() {
             let id = "\(text) case \(index) \(entry["encryptorId"]?.string ?? "")"
             let parameters: PowerAuth.ECIES.Parameters
             let privateKeyBytes: [UInt8]?
@@ -62,29 +62,31 @@ enum PowerAuthECIESFiles {
                                       id: String, _ log: inout CaseLog) {
         let r = entry["request"], s = entry["response"]
         guard let privateKey, let e = b64(r?["ephemeralPublicKey"]), let requestData = b64(r?["encryptedData"]), let requestMAC = b64(r?["mac"]),
-              let responseData = b64(s?["encryptedData"]), let responseMAC = b64(s?["mac"]) else {
-            return log.fail(id, "", expected: "keys, request and response", got: "missing or not Base64")
+              let responseData = b64(s?["encryptedData"]), let responseMAC = b64(s?["mac"]),
+              let requestPlaintext = b64(entry["requestPlaintext"]), let responsePlaintext = b64(entry["responsePlaintext"]),
+              let envelopeKey48 = b64(entry["expectedInternals"]?["envelopeKey48"]) else {
+            return log.fail(id, "", expected: "keys, request, response, plaintexts and envelope key", got: "missing or not Base64")
         }
         let request = PowerAuth.ECIES.Request(temporaryKeyID: r?["temporaryKeyId"]?.string, ephemeralPublicKey: e, encryptedData: requestData, mac: requestMAC,
                                               nonce: b64(r?["nonce"]), timestamp: r?["timestamp"]?.int.map(UInt64.init))
         let decrypted = try? PowerAuth.ECIES.RequestDecryptor(privateKey: privateKey, parameters: parameters).decrypt(request)
-        log.expect(decrypted?.plaintext ?? [], equals: b64(entry["requestPlaintext"]) ?? [1], id, "request decrypts")
+        log.expect(decrypted?.plaintext, equals: requestPlaintext, id, "request decrypts")  // a refusal fails
 
         // The envelope key, recomputed from the server side.
         let ephemeral = try? P256.KeyAgreement.PublicKey(sec1Representation: e)
         let envelope = (ephemeral.flatMap { try? privateKey.sharedSecretFromKeyAgreement(with: $0) })
             .flatMap { try? PowerAuth.ECIES.EnvelopeKey(sharedSecret: $0, kdfInfo: parameters.kdfInfo, ephemeralPublicKey: e) }
-        let keyBytes = envelope.map { [$0.encryptionKey, $0.macKey, $0.ivKey].flatMap { k in k.withUnsafeBytes { Array($0) } } } ?? []
-        log.expect(keyBytes, equals: b64(entry["expectedInternals"]?["envelopeKey48"]) ?? [1], id, "envelope key")
+        let keyBytes = envelope.map { [$0.encryptionKey, $0.macKey, $0.ivKey].flatMap { k in k.withUnsafeBytes { Array($0) } } }
+        log.expect(keyBytes, equals: envelopeKey48, id, "envelope key")
 
         let responseNonce = b64(s?["nonce"])
         let responseTimestamp = s?["timestamp"]?.int.map(UInt64.init)
-        let response = try? decrypted?.responseEncryptor.encrypt(b64(entry["responsePlaintext"]) ?? [], nonce: responseNonce, timestamp: responseTimestamp)
-        log.expect((response?.encryptedData ?? []) + (response?.mac ?? []), equals: responseData + responseMAC, id, "response re-encrypts")
+        let response = try? decrypted?.responseEncryptor.encrypt(responsePlaintext, nonce: responseNonce, timestamp: responseTimestamp)
+        log.expect(response.map { $0.encryptedData + $0.mac }, equals: responseData + responseMAC, id, "response re-encrypts")
 
         let requestIV = b64(entry["expectedInternals"]?["iv"]) ?? b64(entry["expectedInternals"]?["requestIv"]) ?? []
         let official = PowerAuth.ECIES.Response(encryptedData: responseData, mac: responseMAC, nonce: responseNonce, timestamp: responseTimestamp)
         let clientPlaintext = envelope.flatMap { try? PowerAuth.ECIES.ResponseDecryptor(envelope: $0, parameters: parameters, requestIV: requestIV).decrypt(official) }
-        log.expect(clientPlaintext ?? [], equals: b64(entry["responsePlaintext"]) ?? [1], id, "client decrypts the response")
+        log.expect(clientPlaintext, equals: responsePlaintext, id, "client decrypts the response")  // a refusal fails
     }
 }

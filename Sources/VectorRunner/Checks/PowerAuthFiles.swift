@@ -21,14 +21,14 @@ enum PowerAuthFiles {
 
     /// `sharedSecretHex`, `sharedInfoHex`, `outputLengthBytes` → `expectedKeyHex`.
     static func checkX963(_ json: JSONValue, _ log: inout CaseLog) {
-        for (index, entry) in (json["cases"]?.array ?? []).enumerated() {
+        for (index, entry) in log.array(json["cases"], "cases").enumerated() {
             let id = "case \(index)"
             do throws(VectorFormatError) {
                 let secret = try bytes(entry, "sharedSecretHex"), info = try bytes(entry, "sharedInfoHex")
                 let expected = try bytes(entry, "expectedKeyHex")
                 guard let length = entry["outputLengthBytes"]?.int else { throw .missingField("outputLengthBytes") }
                 let got = try? X963KDF<SHA256>.deriveKey(sharedSecret: secret, sharedInfo: info, outputByteCount: length)
-                log.expect(got?.secret.unsafeExposedBytes ?? [], equals: expected, id)
+                log.expect(got?.secret.unsafeExposedBytes, equals: expected, id)
             } catch {
                 log.fail(id, "", expected: "well-formed case", got: error.description)
             }
@@ -37,7 +37,7 @@ enum PowerAuthFiles {
 
     /// `inputAscii` → `crc16` ("0xC6EB").
     static func checkCRC16(_ json: JSONValue, _ log: inout CaseLog) {
-        for (index, entry) in (json["cases"]?.array ?? []).enumerated() {
+        for (index, entry) in log.array(json["cases"], "cases").enumerated() {
             let id = "case \(index)"
             guard let input = entry["inputAscii"]?.string, let text = entry["crc16"]?.string,
                   text.hasPrefix("0x"), let expected = UInt16(text.dropFirst(2), radix: 16) else {
@@ -52,16 +52,17 @@ enum PowerAuthFiles {
 
     /// ECDH then fold16 (powerauth.md §1): both sides must reach `masterSecretKey`.
     static func checkMasterSecret(_ json: JSONValue, _ log: inout CaseLog) {
-        for (index, entry) in (json["data"]?.array ?? []).enumerated() {
+        for (index, entry) in log.array(json["data"], "data").enumerated() {
             let id = "data[\(index)]"
             do throws(VectorFormatError) {
                 let input = entry["input"] ?? .null
                 let expected = try base64(entry["output"] ?? .null, "masterSecretKey")
                 for (privateName, publicName) in [("devicePrivateKey", "serverPublicKey"), ("serverPrivateKey", "devicePublicKey")] {
-                    let ours = try? P256.KeyAgreement.PrivateKey(rawRepresentation: try base64(input, privateName))
-                    let peer = try? P256.KeyAgreement.PublicKey(sec1Representation: try base64(input, publicName))
-                    let shared = (peer.flatMap { try? ours?.sharedSecretFromKeyAgreement(with: $0) })?.secret.unsafeExposedBytes ?? []
-                    let folded = shared.count == 32 ? (0..<16).map { shared[$0] ^ shared[$0 + 16] } : []
+                    let privateField = try base64(input, privateName), publicField = try base64(input, publicName)
+                    let ours = try? P256.KeyAgreement.PrivateKey(rawRepresentation: privateField)
+                    let peer = try? P256.KeyAgreement.PublicKey(sec1Representation: publicField)
+                    let shared = (peer.flatMap { try? ours?.sharedSecretFromKeyAgreement(with: $0) })?.secret.unsafeExposedBytes
+                    let folded = shared.flatMap { shared in shared.count == 32 ? (0..<16).map { shared[$0] ^ shared[$0 + 16] } : nil }
                     log.expect(folded, equals: expected, id, "\(privateName) × \(publicName)")
                 }
             } catch {
@@ -72,14 +73,16 @@ enum PowerAuthFiles {
 
     /// The activation code's ASCII bytes, signed with the master key (powerauth.md §3.2).
     static func checkActivationSignature(_ json: JSONValue, _ log: inout CaseLog) {
-        for (index, entry) in (json["data"]?.array ?? []).enumerated() {
+        for (index, entry) in log.array(json["data"], "data").enumerated() {
             let id = "data[\(index)]"
             do throws(VectorFormatError) {
                 let input = entry["input"] ?? .null
                 guard let code = input["activationCode"]?.string else { throw .missingField("activationCode") }
-                let publicKey = try? P256.Signing.PublicKey(sec1Representation: try base64(input, "masterPublicKey"))
-                let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: try base64(input, "masterPrivateKey"))
-                let signature = try? P256.Signing.ECDSASignature(derRepresentation: try base64(entry["output"] ?? .null, "activationSignature"))
+                let publicField = try base64(input, "masterPublicKey"), privateField = try base64(input, "masterPrivateKey")
+                let signatureField = try base64(entry["output"] ?? .null, "activationSignature")
+                let publicKey = try? P256.Signing.PublicKey(sec1Representation: publicField)
+                let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: privateField)
+                let signature = try? P256.Signing.ECDSASignature(derRepresentation: signatureField)
                 let consistent = publicKey != nil && privateKey?.publicKey == publicKey
                 let verifies = signature.map { publicKey?.isValidSignature($0, for: Array(code.utf8)) ?? false } ?? false
                 log.expect(consistent && verifies, id, code, expected: "key pair consistent, signature valid",

@@ -25,7 +25,7 @@ enum PowerAuthProtocolFiles {
     /// Runs `body` on every `data[i]` entry with its input and output.
     static func forEachCase(_ json: JSONValue, _ log: inout CaseLog,
                             _ body: (_ id: String, _ input: JSONValue, _ output: JSONValue, _ log: inout CaseLog) throws(VectorFormatError) -> Void) {
-        for (index, entry) in (json["data"]?.array ?? []).enumerated() {
+        for (index, entry) in log.array(json["data"], "data").enumerated() {
             let id = "data[\(index)]"
             do throws(VectorFormatError) {
                 try body(id, entry["input"] ?? .null, entry["output"] ?? .null, &log)
@@ -59,12 +59,13 @@ enum PowerAuthProtocolFiles {
             guard let expected = output["signature"]?.string else { throw .missingField("signature") }
             let digits = input["signatureComponentLength"]?.string.flatMap { Int($0) }
             guard let format = format ?? digits.map({ .decimal(digits: $0) }) else { throw .missingField("signatureComponentLength") }
-            guard let counter = try? PowerAuth.CounterData(rawRepresentation: try PowerAuthFiles.base64(input, "counterData")) else {
+            let counterField = try PowerAuthFiles.base64(input, "counterData"), data = try PowerAuthFiles.base64(input, "data")
+            guard let counter = try? PowerAuth.CounterData(rawRepresentation: counterField) else {
                 throw .malformed("counterData is not 16 bytes")
             }
             let keys = PowerAuth.SignatureKeys(possession: try key(input, "signaturePossessionKey"), knowledge: try key(input, "signatureKnowledgeKey"),
                                                biometry: try key(input, "signatureBiometryKey"))
-            let got = try? PowerAuth.Signature.compute(data: try PowerAuthFiles.base64(input, "data"), counter: counter, factors: factors,
+            let got = try? PowerAuth.Signature.compute(data: data, counter: counter, factors: factors,
                                                        keys: keys, format: format)
             log.expect(got == expected, id, type, expected: expected, got: got ?? "error")
         }
@@ -81,8 +82,10 @@ enum PowerAuthProtocolFiles {
     static func checkStatusData(_ json: JSONValue, _ log: inout CaseLog) {
         forEachCase(json, &log) { id, input, output, log throws(VectorFormatError) in
             let transport = try key(input, "transportKey")
-            let status = try? PowerAuth.StatusBlob.decrypt(try PowerAuthFiles.base64(input, "encryptedStatusBlob"), transportKey: transport,
-                                                           challenge: try PowerAuthFiles.base64(input, "challenge"), nonce: try PowerAuthFiles.base64(input, "nonce"))
+            let blob = try PowerAuthFiles.base64(input, "encryptedStatusBlob"), challenge = try PowerAuthFiles.base64(input, "challenge")
+            let nonce = try PowerAuthFiles.base64(input, "nonce"), counterField = try PowerAuthFiles.base64(input, "ctrData")
+            guard let expectedDistance = output["counterDistance"]?.string else { throw .missingField("counterDistance") }
+            let status = try? PowerAuth.StatusBlob.decrypt(blob, transportKey: transport, challenge: challenge, nonce: nonce)
             guard let status else { return log.fail(id, "", expected: "a status", got: "decryption or parse error") }
             let fields: [(String, UInt8)] = [("activationStatus", status.state.rawValue), ("currentVersion", status.currentVersion),
                                              ("upgradeVersion", status.upgradeVersion), ("failedAttempts", status.failedAttempts),
@@ -92,12 +95,11 @@ enum PowerAuthProtocolFiles {
                 log.expect(output[name]?.string == String(value), id, name, expected: output[name]?.string ?? "?", got: String(value))
             }
             log.expect(status.counterDataHash, equals: try PowerAuthFiles.base64(output, "ctrDataHash"), id, "ctrDataHash")
-            let local = try? PowerAuth.CounterData(rawRepresentation: try PowerAuthFiles.base64(input, "ctrData"))
+            let local = try? PowerAuth.CounterData(rawRepresentation: counterField)
             let distance = local.flatMap {
                 PowerAuth.StatusBlob.counterDistance(from: $0, serverHash: status.counterDataHash, transportKey: transport, window: Int(status.lookAheadWindow))
             }
-            log.expect(distance.map(String.init) == output["counterDistance"]?.string, id, "counterDistance",
-                       expected: output["counterDistance"]?.string ?? "?", got: distance.map(String.init) ?? "none")
+            log.expect(distance.map(String.init) == expectedDistance, id, "counterDistance", expected: expectedDistance, got: distance.map(String.init) ?? "none")
         }
     }
 
@@ -106,8 +108,9 @@ enum PowerAuthProtocolFiles {
             guard let activationID = output["activationId"]?.string, let expected = output["fingerprint"]?.string else {
                 throw .missingField("activationId/fingerprint")
             }
-            let device = try? P256.KeyAgreement.PublicKey(sec1Representation: try PowerAuthFiles.base64(input, "devicePublicKey"))
-            let server = try? P256.KeyAgreement.PublicKey(sec1Representation: try PowerAuthFiles.base64(input, "serverPublicKey"))
+            let deviceField = try PowerAuthFiles.base64(input, "devicePublicKey"), serverField = try PowerAuthFiles.base64(input, "serverPublicKey")
+            let device = try? P256.KeyAgreement.PublicKey(sec1Representation: deviceField)
+            let server = try? P256.KeyAgreement.PublicKey(sec1Representation: serverField)
             guard let device, let server else { return log.fail(id, "", expected: "two P-256 points", got: "not decodable") }
             let got = PowerAuth.activationFingerprint(devicePublicKey: device, activationID: activationID, serverPublicKey: server)
             log.expect(got == expected, id, "fingerprint", expected: expected, got: got)

@@ -16,7 +16,7 @@ enum PowerAuthWorkedExamples {
     private static func b64(_ value: JSONValue?) -> [UInt8] { PowerAuthFiles.base64(value) ?? [] }
 
     static func check(_ json: JSONValue, _ log: inout CaseLog) {
-        for (index, entry) in (json["tokenDigest"]?.array ?? []).enumerated() {
+        for (index, entry) in log.array(json["tokenDigest"], "tokenDigest").enumerated() {
             let version = entry["version"]?.string.flatMap(PowerAuth.ProtocolVersion.init(rawValue:)) ?? .v3_3
             let token = PowerAuth.Token(id: "id", secret: SymmetricKey(data: b64(entry["tokenSecret"])))
             let digest = token.digest(nonce: b64(entry["nonce"]), timestamp: UInt64(entry["timestamp"]?.string ?? "") ?? 0, version: version)

@@ -31,19 +31,31 @@ enum SaltEdgeDerivedVectors {
         SaltEdgeDeepLinkVectors.check(json["deep_links"], &log)
     }
 
-    private static func bytes(_ value: JSONValue?) -> [UInt8] {
-        (try? HexText.bytes(value?.string ?? "")) ?? []
+    /// The hex field `name`; when it is missing or not hex, a file error is recorded and nil
+    /// returned (the checks that need it are then not run, so nothing passes on a stand-in).
+    private static func bytes(_ value: JSONValue?, _ name: String, _ log: inout CaseLog) -> [UInt8]? {
+        guard let text = value?.string else {
+            log.fileError("missing field \(name)")
+            return nil
+        }
+        do throws(VectorFormatError) {
+            return try HexText.bytes(text, field: name)
+        } catch {
+            log.fileError(error.description)
+            return nil
+        }
     }
 
     private static func checkAES(_ entry: JSONValue?, _ log: inout CaseLog) {
         let id = "android_aes_256_cbc_vector"
         guard let entry, let plaintext = entry["plaintext"]?.string, let expected = entry["ciphertext_base64"]?.string,
               let wrapped = entry["ciphertext_base64_as_in_source"]?.string else { return log.fail(id, "", expected: "fields", got: "missing") }
-        let key = SymmetricKey(data: bytes(entry["key_hex"]))
-        let ciphertext = try? AES.UnauthenticatedCBC.encrypt(Array(plaintext.utf8), using: key, iv: bytes(entry["iv_hex"]))
+        guard let keyBytes = bytes(entry["key_hex"], "key_hex", &log), let iv = bytes(entry["iv_hex"], "iv_hex", &log) else { return }
+        let key = SymmetricKey(data: keyBytes)
+        let ciphertext = try? AES.UnauthenticatedCBC.encrypt(Array(plaintext.utf8), using: key, iv: iv)
         log.expect(ciphertext.map { Base64.encode($0) } == expected, id, "encrypt", expected: expected, got: ciphertext.map { Base64.encode($0) } ?? "error")
-        let decrypted = (try? Base64.decodeLenient(wrapped)).flatMap { try? AES.UnauthenticatedCBC.decrypt($0, using: key, iv: bytes(entry["iv_hex"])) }
-        log.expect(decrypted ?? [], equals: Array(plaintext.utf8), id, "decrypt the line-wrapped Base64")
+        let decrypted = (try? Base64.decodeLenient(wrapped)).flatMap { try? AES.UnauthenticatedCBC.decrypt($0, using: key, iv: iv) }
+        log.expect(decrypted, equals: Array(plaintext.utf8), id, "decrypt the line-wrapped Base64")
     }
 
     private static func checkPublicKeyPEM(_ entry: JSONValue?, _ key: SaltEdge.ConnectionKey, _ log: inout CaseLog) {
@@ -51,7 +63,8 @@ enum SaltEdgeDerivedVectors {
         log.expect(key.publicKeyPEM == entry?["pem"]?.string, id, "SPKI PEM text", expected: entry?["pem"]?.string ?? "", got: key.publicKeyPEM)
         let pkcs1 = key.publicKey.pkcs1DERRepresentation
         log.expect(pkcs1.count == entry?["pkcs1_der_len"]?.int, id, "PKCS #1 length", expected: "\(entry?["pkcs1_der_len"]?.int ?? -1)", got: "\(pkcs1.count)")
-        log.expect(key.publicKey.derRepresentation, equals: bytes(entry?["spki_prefix_hex"]) + pkcs1, id, "SPKI = prefix ‖ PKCS #1")
+        guard let prefix = bytes(entry?["spki_prefix_hex"], "spki_prefix_hex", &log) else { return }
+        log.expect(key.publicKey.derRepresentation, equals: prefix + pkcs1, id, "SPKI = prefix ‖ PKCS #1")
     }
 
     private static func checkCreateConnection(_ entry: JSONValue?, provider: SaltEdge.ConnectionKey, _ log: inout CaseLog) {
@@ -63,7 +76,8 @@ enum SaltEdgeDerivedVectors {
         SaltEdgeFiles.checkDecryption(bundle, with: provider, expected: entry, plaintext: plaintext ?? "-", id: id, &log)
         log.expect(plaintext?.hasPrefix("-----BEGIN PUBLIC KEY-----\n") == true, id, "plaintext is the PEM", expected: "PEM", got: plaintext ?? "error")
         // `data` is deterministic given key and IV.
-        let again = try? AES.UnauthenticatedCBC.encrypt(Array((plaintext ?? "").utf8), using: SymmetricKey(data: bytes(entry["aes_key_hex"])), iv: bytes(entry["aes_iv_hex"]))
+        guard let aesKey = bytes(entry["aes_key_hex"], "aes_key_hex", &log), let aesIV = bytes(entry["aes_iv_hex"], "aes_iv_hex", &log) else { return }
+        let again = try? AES.UnauthenticatedCBC.encrypt(Array((plaintext ?? "").utf8), using: SymmetricKey(data: aesKey), iv: aesIV)
         log.expect(again.map { Base64.encode($0) } == bundle.data, id, "data", expected: bundle.data, got: again.map { Base64.encode($0) } ?? "error")
         let exampleData = example["data"]
         let request = SaltEdge.Enrollment.createConnection(

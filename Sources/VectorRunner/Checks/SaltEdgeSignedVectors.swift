@@ -70,7 +70,7 @@ enum SaltEdgeDeepLinkVectors {
         guard let entry else { return log.fail("deep_links", "", expected: "object", got: "missing") }
         for (group, expected) in [("connect", "connect"), ("action_v2_valid", "action_v2"), ("action_v2_invalid_missing_action_id", "invalid"),
                                   ("action_v1", "action_v1"), ("action_v1_invalid", "invalid"), ("invalid", "invalid")] {
-            for (index, link) in (entry[group]?.array ?? []).compactMap(\.string).enumerated() {
+            for (index, link) in log.strings(entry[group], "deep_links.\(group)").enumerated() {
                 let id = "deep_links.\(group)[\(index)]"
                 let parsed = try? SaltEdge.DeepLink(parsing: link)
                 let kind: String

@@ -32,35 +32,57 @@ enum WycheproofRSA {
 
     static func check(_ file: WycheproofFile, kind: Kind, _ log: inout CaseLog) {
         for group in file.groups {
-            let hash = group.fields["sha"]?.string.flatMap(HashChoice.init(name:))
-            let mgfHash = group.fields["mgfSha"]?.string.flatMap(HashChoice.init(name:))
-            let privateKey = group.fields["privateKeyPkcs8"]?.string.flatMap { try? HexText.bytes($0) }
-                .flatMap { try? RSA.Encryption.PrivateKey(derRepresentation: $0) }
-            let publicKey = group.fields["publicKeyDer"]?.string.flatMap { try? HexText.bytes($0) }
-                .flatMap { try? RSA.Signing.PublicKey(derRepresentation: $0) }
+            let hash: HashChoice?, mgfHash: HashChoice?, privateKey: RSA.Encryption.PrivateKey?, publicKey: RSA.Signing.PublicKey?
+            do throws(VectorFormatError) {
+                // A missing or non-hex key field is a malformed file; only the engine refusing
+                // a well-formed key becomes nil.
+                hash = kind == .pkcs1Decrypt ? nil : try groupHash(group, "sha")
+                mgfHash = kind == .oaepDecrypt ? try groupHash(group, "mgfSha") : nil
+                privateKey = try groupBytes(group, "privateKeyPkcs8", required: kind == .oaepDecrypt || kind == .pkcs1Decrypt || kind == .pkcs1Generate)
+                    .flatMap { try? RSA.Encryption.PrivateKey(derRepresentation: $0) }
+                publicKey = try groupBytes(group, "publicKeyDer", required: kind == .pkcs1Verify || kind == .pssVerify)
+                    .flatMap { try? RSA.Signing.PublicKey(derRepresentation: $0) }
+            } catch {
+                log.fileError("a test group: \(error.description)")
+                continue
+            }
             for test in group.tests {
                 let id = "#\(test.id)"
                 guard WycheproofDecisions.knownFlags(test, knownFlags, &log),
                       let expectSuccess = WycheproofDecisions.expectsSuccess(test, decisions, &log) else { continue }
+                if kind != .pkcs1Decrypt, let unknown = unknownHash(group, hash: hash, mgfHash: mgfHash, kind: kind) {
+                    log.skip(id, reason: "hash \(unknown) is not implemented")
+                    continue
+                }
                 do throws(VectorFormatError) {
                     switch kind {
                     case .oaepDecrypt, .pkcs1Decrypt:
+                        // Every field is read before decrypting, so only the engine's refusal becomes nil.
+                        let label = kind == .oaepDecrypt ? try test.bytes("label") : []
+                        let ciphertext = try test.bytes("ct"), message = try test.bytes("msg")
                         guard let privateKey else { log.fail(id, test.comment, expected: "a usable key", got: "key refused"); continue }
-                        let padding: RSA.Encryption.Padding = kind == .pkcs1Decrypt ? .insecurePKCS1v1_5
-                            : .oaep(hash: hash?.algorithm ?? .sha256, mgf1Hash: mgfHash?.algorithm ?? .sha256)
-                        let label = (try? test.bytes("label")) ?? []
-                        let plaintext = try? privateKey.decrypt(try test.bytes("ct"), padding: padding, label: label)
+                        let padding: RSA.Encryption.Padding
+                        if kind == .pkcs1Decrypt {
+                            padding = .insecurePKCS1v1_5
+                        } else if let hash, let mgfHash {
+                            padding = .oaep(hash: hash.algorithm, mgf1Hash: mgfHash.algorithm)
+                        } else {
+                            continue  // unreachable: an unknown or missing hash was skipped above
+                        }
+                        let plaintext = try? privateKey.decrypt(ciphertext, padding: padding, label: label)
                         if expectSuccess {
-                            log.expect(plaintext ?? [], equals: try test.bytes("msg"), id, test.comment)
+                            log.expect(plaintext, equals: message, id, test.comment)
                         } else {
                             log.expect(plaintext == nil, id, test.comment, expected: "decryption failure", got: "decrypted")
                         }
                     case .pkcs1Verify, .pssVerify:
+                        let signature = try test.bytes("sig"), message = try test.bytes("msg")
                         guard let publicKey, let hash else { log.fail(id, test.comment, expected: "a usable key", got: "key refused"); continue }
                         let padding: RSA.Signing.Padding = kind == .pkcs1Verify ? .pkcs1v1_5 : pssPadding(group, hash: hash)
-                        let valid = RSACheck.verify(publicKey, try test.bytes("sig"), digest: hash.hash(try test.bytes("msg")), hash: hash, padding: padding)
+                        let valid = RSACheck.verify(publicKey, signature, digest: hash.hash(message), hash: hash, padding: padding)
                         log.expect(valid == expectSuccess, id, test.comment, expected: expectSuccess ? "valid" : "invalid", got: valid ? "valid" : "invalid")
                     case .pkcs1Generate:
+                        let message = try test.bytes("msg"), signature = try test.bytes("sig")
                         guard let hash, let key = privateKey.map(RSA.Signing.PrivateKey.init(sameKeyAs:)) else {
                             log.fail(id, test.comment, expected: "a usable key", got: "key refused")
                             continue
@@ -69,14 +91,37 @@ enum WycheproofRSA {
                             log.skip(id, reason: "WeakHash: we refuse to sign with SHA-1")
                             continue
                         }
-                        let signature = RSACheck.signPKCS1(key, message: try test.bytes("msg"), hash: hash)
-                        log.expect(signature ?? [], equals: try test.bytes("sig"), id, test.comment)
+                        log.expect(RSACheck.signPKCS1(key, message: message, hash: hash), equals: signature, id, test.comment)
                     }
                 } catch {
                     log.fail(id, test.comment, expected: "well-formed case", got: error.description)
                 }
             }
         }
+    }
+
+    /// The group's hash field `name`: nil when it names a hash we do not implement (the cases
+    /// are then skipped with that reason); a missing field is a malformed file.
+    private static func groupHash(_ group: WycheproofFile.Group, _ name: String) throws(VectorFormatError) -> HashChoice? {
+        guard let text = group.fields[name]?.string else { throw .missingField(name) }
+        return HashChoice(name: text)
+    }
+
+    /// The group's hex field `name`, or nil when it is absent and not `required`.
+    private static func groupBytes(_ group: WycheproofFile.Group, _ name: String, required: Bool) throws(VectorFormatError) -> [UInt8]? {
+        guard let value = group.fields[name] else {
+            if required { throw .missingField(name) }
+            return nil
+        }
+        guard let text = value.string else { throw .malformed("\(name) is not a string") }
+        return try HexText.bytes(text, field: name)
+    }
+
+    /// The name of a hash the group asks for that we do not implement, if any.
+    private static func unknownHash(_ group: WycheproofFile.Group, hash: HashChoice?, mgfHash: HashChoice?, kind: Kind) -> String? {
+        if hash == nil { return group.fields["sha"]?.string ?? "(none)" }
+        if kind == .oaepDecrypt, mgfHash == nil { return "MGF1 " + (group.fields["mgfSha"]?.string ?? "(none)") }
+        return nil
     }
 
     /// PSS with the group's salt length; the MGF1 hash must be the message hash (our PSS).
