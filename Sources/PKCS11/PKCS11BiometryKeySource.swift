@@ -86,9 +86,16 @@ public struct PKCS11BiometryKeySource: Sendable {
         }
         // Matched by the token, not the module's path text: one library reached through two
         // paths (a symlink, a multiarch directory) is one module, and a token the store's URI
-        // names in it is the store's token. `try?`: nil means no such token in this module.
-        if possession.pin != nil, (try? module.slot(matching: possession.uri)) == slot {
-            throw PKCS11Error(.invalidArgument, "the biometry token is the store's token, whose PIN is stored: use a token whose PIN is never stored")
+        // names in it is the store's token. Only "no such token in this module" clears the
+        // check; any other failure to tell (the slot list, a token's information) refuses.
+        if possession.pin != nil {
+            let storeSlot: UInt?
+            do { storeSlot = try module.slot(matching: possession.uri) } catch where error.kind == .tokenNotFound {
+                storeSlot = nil
+            }
+            if storeSlot == slot {
+                throw PKCS11Error(.invalidArgument, "the biometry token is the store's token, whose PIN is stored: use a token whose PIN is never stored")
+            }
         }
         let session = try module.openSession(slot: slot, readWrite: readWrite)
         defer { session.close() }
