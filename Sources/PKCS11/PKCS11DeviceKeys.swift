@@ -30,7 +30,7 @@ public struct PKCS11RSAKey: DeviceRSAKey, CustomStringConvertible {
     /// §7.2.2). Every failure of `C_Decrypt` is the one `DeviceKeyError/Code/operationFailed`,
     /// its return value not kept, and so is a message that is not `messageByteCount` bytes long
     /// (when given), so the error says nothing about the padding — except the return values
-    /// that say the token or session went away (``deviceGone``), which are
+    /// that say the token or session went away (`deviceGone`), which are
     /// `DeviceKeyError/Code/unavailable` as for any other operation. (The token's time may
     /// tell: unlike the software key, a module is not known to decrypt with implicit rejection.)
     public func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int?) throws(DeviceKeyError) -> SecretBytes {
