@@ -185,12 +185,8 @@ struct DeviceRecords: Sendable {
         let label: String?
         do { label = try records.read()?.keyLabel } catch { throw CMClientError(.store, "cm.environment.\(id) cannot be read", storeError: error) }
         if let label {
-            guard deviceKeys.holdsKeys else {
-                throw CMClientError(.deviceKey, "the environment \(id)'s secret lives in a token, and this client keeps its keys in software: configure it with that token to remove it",
-                                    protocolError: ProtocolError(keyUnavailable: DeviceKeyError(.unsupported, "no token configured"), "no token configured"))
-            }
             do { try deviceKeys.deleteHMACKey(label: label) } catch {
-                throw CMClientError(.deviceKey, "the environment's secret \(label) cannot be deleted from the token: \(error.code)",
+                throw CMClientError(.deviceKey, "the environment's secret \(label) cannot be deleted from the token: \(error)",
                                     protocolError: ProtocolError(keyUnavailable: error, "the secret \(label) cannot be deleted"))
             }
         }

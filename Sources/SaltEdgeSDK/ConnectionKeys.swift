@@ -67,11 +67,12 @@ extension ConnectionRecords {
         }
     }
 
-    /// Deletes a key made for a connection that was never stored (the server refused it, or
-    /// the pending record could not be written). Best effort: the failure that got here is the
+    /// Deletes the key under `label` (nil: a software key, nothing to delete) that no record
+    /// names: made for a connection that was never stored (the server refused it, or the
+    /// pending record could not be written), or replaced by a re-link. Best effort: the failure that got here is the
     /// one reported, and a key left behind is only an unnamed object in the token.
-    func discardUnsaved(_ key: NewConnectionKey) {
-        guard let label = key.label else { return }
+    func discardUnsaved(_ label: String?) {
+        guard let label else { return }
         do { try deviceKeys.deleteRSAKey(label: label) } catch {
             // Left in the token under a label no record names; the caller's error is reported.
         }

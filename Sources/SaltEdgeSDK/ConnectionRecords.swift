@@ -174,7 +174,7 @@ struct ConnectionRecords: Sendable {
                             accessToken: c.accessToken.rawRepresentation, authenticationURL: nil, name: connection.name,
                             isActive: connection.isActive, geolocationRequired: false)
         try write(record, to: "saltedge.connection." + c.id)
-        if let replaced, replaced != connection.keyLabel { discardUnsaved(NewConnectionKey(key: c.key, label: replaced)) }
+        if let replaced, replaced != connection.keyLabel { discardUnsaved(replaced) }
     }
 
     func savePending(_ pending: PendingConnection) throws(SaltEdgeClientError) {
@@ -185,7 +185,7 @@ struct ConnectionRecords: Sendable {
                             key: pending.key, keyLabel: pending.keyLabel, accessToken: nil, authenticationURL: pending.authenticationURL,
                             name: configuration.providerName, isActive: false, geolocationRequired: configuration.geolocationRequired)
         try write(record, to: "saltedge.pending." + pending.id)
-        if let replaced, replaced != pending.keyLabel { discardUnsaved(NewConnectionKey(key: pending.key, label: replaced)) }
+        if let replaced, replaced != pending.keyLabel { discardUnsaved(replaced) }
     }
 
     /// Changes the name and/or the active flag of the stored connection `id` under the store's
@@ -238,13 +238,9 @@ struct ConnectionRecords: Sendable {
         for name in ["saltedge.connection." + id, "saltedge.pending." + id] {
             if let label = try read(name)?.keyLabel { labels.insert(label) }
         }
-        guard labels.isEmpty || deviceKeys.holdsKeys else {
-            throw SaltEdgeClientError(.deviceKey, "the connection \(id)'s key lives in a token, and this client keeps its keys in software: configure it with that token to remove it",
-                                      protocolError: ProtocolError(keyUnavailable: DeviceKeyError(.unsupported, "no token configured"), "no token configured"))
-        }
         for label in labels.sorted() {
             do { try deviceKeys.deleteRSAKey(label: label) } catch {
-                throw SaltEdgeClientError(.deviceKey, "the connection's key \(label) cannot be deleted from the token: \(error.code)",
+                throw SaltEdgeClientError(.deviceKey, "the connection's key \(label) cannot be deleted from the token: \(error)",
                                           protocolError: ProtocolError(keyUnavailable: error, "the key \(label) cannot be deleted"))
             }
         }

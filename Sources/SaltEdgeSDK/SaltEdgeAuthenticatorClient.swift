@@ -102,7 +102,7 @@ public actor SaltEdgeAuthenticatorClient {
         // a key made in a token is deleted again when no pending record comes to name it.
         let key = try records.makeConnectionKey(using: &random)
         var saved = false
-        defer { if !saved { records.discardUnsaved(key) } }
+        defer { if !saved { records.discardUnsaved(key.label) } }
         let configuration = try await providerConfiguration(at: configurationURL)
         let request: HTTPRequest
         do {

@@ -217,8 +217,11 @@ public struct SoftwareDeviceKeyStore: DeviceKeyStore {
         throw DeviceKeyError(.unsupported, "a software key lives in its client's record, not in the store")
     }
 
-    /// Nothing to do: the caller removes its record.
-    public func deleteRSAKey(label: String) throws(DeviceKeyError) {}
+    /// Always ``DeviceKeyError/Code/unsupported``: this store holds no key, so a label names one
+    /// in a token this client was not given, and removing the record would orphan it there.
+    public func deleteRSAKey(label: String) throws(DeviceKeyError) {
+        throw Self.notHere(label)
+    }
 
     /// `secret` as a software key.
     public func makeHMACKey(label: String, secret: SecretBytes) throws(DeviceKeyError) -> any DeviceHMACKey {
@@ -240,6 +243,12 @@ public struct SoftwareDeviceKeyStore: DeviceKeyStore {
         MissingHMACKey(label: label)
     }
 
-    /// Nothing to do: the caller removes its record.
-    public func deleteHMACKey(label: String) throws(DeviceKeyError) {}
+    /// Always ``DeviceKeyError/Code/unsupported``, as ``deleteRSAKey(label:)``.
+    public func deleteHMACKey(label: String) throws(DeviceKeyError) {
+        throw Self.notHere(label)
+    }
+
+    private static func notHere(_ label: String) -> DeviceKeyError {
+        DeviceKeyError(.unsupported, "the key \(label) lives in a token, and this client keeps its keys in software: configure it with that token")
+    }
 }

@@ -198,4 +198,12 @@ extension SoftHSMSuite {
         #expect(mac.unsafeExposedBytes == Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(secret: secret))))
         #expect("\(key)".contains("redacted"))
     }
+
+    /// A label names a key in some token; the software store holds none, so deleting one is
+    /// refused rather than reported done (a record removed on that word would orphan the key).
+    @Test func deletingByLabelIsRefused() {
+        let store = SoftwareDeviceKeyStore()
+        #expect((#expect(throws: DeviceKeyError.self) { try store.deleteRSAKey(label: "saltedge-00") })?.code == .unsupported)
+        #expect((#expect(throws: DeviceKeyError.self) { try store.deleteHMACKey(label: "cm-00") })?.code == .unsupported)
+    }
 }
