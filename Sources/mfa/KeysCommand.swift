@@ -136,9 +136,7 @@ enum KeysCommand {
         guard from.withoutStoreIdentifier != target else { throw UsageError(description: "the store is already opened by \(target.setting)") }
         let source = try provider(from, directory: directory)
         let store = try SecureStore(directory: directory, keyProvider: source)
-        if case .pkcs11 = from, let instance = try tokenBoundInstances(store).first { throw tokenBound(instance) }  // before asking for the destination's secret
-        if case .pkcs11 = from, let connection = try heldKeyConnections(store).first { throw tokenBound(connection: connection) }
-        if case .pkcs11 = from, let environment = try heldKeyEnvironments(store).first { throw tokenBound(environment: environment) }
+        if case .pkcs11 = from, let pin = try tokenPins(store).first { throw pin }  // before asking for the destination's secret
         let assigned: StoreProviderChoice
         do { assigned = try target.assigningStoreIdentifier() } catch { throw storeError(error, directory) }
         let destination = try provider(assigned, directory: directory + ".migrating")
@@ -147,16 +145,8 @@ enum KeysCommand {
             guard try StoreSettings.provider(in: directory) == settingBefore else {
                 throw SecureStoreError(.changedConcurrently, "the store's provider changed while the lock was awaited", path: directory)
             }
-            if case .pkcs11 = from, let instance = try tokenBoundInstances(store).first {
-                refusal = tokenBound(instance)
-                return 0
-            }
-            if case .pkcs11 = from, let connection = try heldKeyConnections(store).first {
-                refusal = tokenBound(connection: connection)
-                return 0
-            }
-            if case .pkcs11 = from, let environment = try heldKeyEnvironments(store).first {
-                refusal = tokenBound(environment: environment)
+            if case .pkcs11 = from, let pin = try tokenPins(store).first {
+                refusal = pin
                 return 0
             }
             return try StoreMigration.migrate(directory: directory, from: source, to: destination, providerSetting: assigned.setting)
@@ -165,32 +155,25 @@ enum KeysCommand {
         return (count, assigned.setting)
     }
 
-    /// The usage error for a migration that would change `instance`'s possession factor.
-    static func tokenBound(_ instance: String) -> UsageError {
-        UsageError(description: "the PowerAuth activation of instance \(instance) uses the possession key derived in the store's token; moving the store would change its possession factor: remove the activation (mfa powerauth remove --instance \(instance)) first")
-    }
-
-    /// The usage error for a migration that would leave a Salt Edge connection's key pair behind.
-    static func tokenBound(connection: String) -> UsageError {
-        UsageError(description: "the Salt Edge connection \(connection) keeps its key pair in the store's token, under this store's identifier; moving the store would leave the key behind: remove the connection first (mfa saltedge remove \(connection); --local for one never completed)")
-    }
-
-    /// The usage error for a migration that would leave a CM environment's secret behind.
-    static func tokenBound(environment: String) -> UsageError {
-        UsageError(description: "the CM environment \(environment) keeps its secret in the store's token, under this store's identifier; moving the store would leave it behind: unlink the environment (mfa cm environment remove \(environment)) first")
-    }
-
-    /// The CM environments of `store` whose secret is in the token.
-    static func heldKeyEnvironments(_ store: SecureStore) throws(SecureStoreError) -> [String] {
-        do { return try CMAuthenticatorClient.environmentsWithHeldKeys(in: store) } catch {
+    /// What pins `store` to its token, one refusal each, with how to lift it: a PowerAuth
+    /// activation whose possession key is derived in the token (moving the store would change
+    /// that factor), a Salt Edge connection's key pair and a CM environment's secret held there
+    /// under this store's identifier (moving the store would leave them behind).
+    static func tokenPins(_ store: SecureStore) throws(SecureStoreError) -> [UsageError] {
+        let connections: [String], environments: [String]
+        do { connections = try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: store) } catch {
             throw error.storeError ?? SecureStoreError(.corrupt, error.message, path: store.directory)
         }
-    }
-
-    /// The Salt Edge connections of `store` whose key pair is in the token.
-    static func heldKeyConnections(_ store: SecureStore) throws(SecureStoreError) -> [String] {
-        do { return try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: store) } catch {
+        do { environments = try CMAuthenticatorClient.environmentsWithHeldKeys(in: store) } catch {
             throw error.storeError ?? SecureStoreError(.corrupt, error.message, path: store.directory)
+        }
+        let moving = "under this store's identifier; moving the store would leave"
+        return try tokenBoundInstances(store).map { instance in
+            UsageError(description: "the PowerAuth activation of instance \(instance) uses the possession key derived in the store's token; moving the store would change its possession factor: remove the activation (mfa powerauth remove --instance \(instance)) first")
+        } + connections.map { connection in
+            UsageError(description: "the Salt Edge connection \(connection) keeps its key pair in the store's token, \(moving) the key behind: remove the connection first (mfa saltedge remove \(connection); --local for one never completed)")
+        } + environments.map { environment in
+            UsageError(description: "the CM environment \(environment) keeps its secret in the store's token, \(moving) it behind: unlink the environment (mfa cm environment remove \(environment)) first")
         }
     }
 
