@@ -96,7 +96,9 @@ struct SaltEdgeDeviceKeyTests {
 @Suite(.enabled(if: SaltEdgeVectors.isAvailable, "needs ../shared/vectors/saltedge"))
 struct SaltEdgeHeldKeyFlowTests {
     static func keys() throws -> MemoryDeviceKeyStore {
-        MemoryDeviceKeyStore(template: try #require(try SaltEdgeVectors.connectionKey().softwareKey))
+        let key = try SaltEdgeVectors.connectionKey()
+        let template: RSA.Signing.PrivateKey = try #require(key.softwareKey)
+        return MemoryDeviceKeyStore(template: template)
     }
 
     @Test func theEnrolmentKeyIsHeldNamedAndDeletedWithItsConnection() async throws {
