@@ -41,6 +41,7 @@ public final class LoopbackServer: @unchecked Sendable {
 
     public let port: UInt16
     private let socket: Int32
+    private let listening: Bool
     private let handler: @Sendable (Request, Connection) -> Void
     private let lock = NSLock()
     private var received: [Request] = []
@@ -56,8 +57,19 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     /// Starts listening; `streaming` writes the answer itself (slowly, in pieces, or endlessly).
-    public init(streaming: @escaping @Sendable (Request, Connection) -> Void) throws {
-        self.handler = streaming
+    public convenience init(streaming: @escaping @Sendable (Request, Connection) -> Void) throws {
+        try self.init(listening: true, handler: streaming)
+    }
+
+    /// A port that refuses every connection: bound and held (so no other test's server can be
+    /// given it while this one lives) but not listening, so a connection is reset at once.
+    public static func refusing() throws -> LoopbackServer {
+        try LoopbackServer(listening: false, handler: { _, _ in })
+    }
+
+    private init(listening: Bool, handler: @escaping @Sendable (Request, Connection) -> Void) throws {
+        self.handler = handler
+        self.listening = listening
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -68,13 +80,17 @@ public final class LoopbackServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, !listening || listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         socket = fd
         port = UInt16(bigEndian: address.sin_port)
+        guard listening else { return }
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
@@ -86,6 +102,7 @@ public final class LoopbackServer: @unchecked Sendable {
     /// call `accept` on that number, and steal that server's connections.
     public func stop() {
         shutdown(socket, Int32(SHUT_RDWR))
+        if !listening { close(socket) }  // no accept loop to close it
     }
 
     private func acceptLoop() {

@@ -107,9 +107,8 @@ import TestSupport
 
     /// Nothing listening: the code says the server cannot be reached, the cause says why.
     @Test func refusedConnectionIsNoConnection() async throws {
-        let server = try LoopbackServer { _ in nil }
-        server.stop()
-        try await Task.sleep(for: .milliseconds(50))
+        let server = try LoopbackServer.refusing()  // held, so no other test's server can take the port
+        defer { server.stop() }
         let loopback = try Loopback(server)
         defer { loopback.cleanUp() }
         let error = try await loopback.failure()
