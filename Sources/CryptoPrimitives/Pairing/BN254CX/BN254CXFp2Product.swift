@@ -24,8 +24,8 @@ enum BN254CXFp2Kernel {
         let v0 = FixedUInt.wideProduct(a0, b0)
         let v1 = FixedUInt.wideProduct(a1, b1)
         let v2 = FixedUInt.wideProduct(.sumBelowTwiceModulus(a0, a1), .sumBelowTwiceModulus(b0, b1))
-        let imaginary = FixedUInt.wideDifference(FixedUInt.wideDifference(v2, v0).value, v1).value
-        var (real, negative) = FixedUInt.wideDifference(v0, v1)
+        let imaginary = BN254CXFp4Kernel.wideDifference(BN254CXFp4Kernel.wideDifference(v2, v0), v1)
+        var (real, negative) = BN254CXFp4Kernel.wideDifferenceWithBorrow(v0, v1)
         // c0 < 0: add p·2²⁵⁶ (the top four words), the carry out cancelling the wrap.
         let m = BN254CXFieldModulus.modulus, mask = 0 &- negative
         var carry: UInt64

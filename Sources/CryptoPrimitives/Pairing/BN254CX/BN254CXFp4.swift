@@ -25,22 +25,30 @@ extension BN254CX {
         @inline(__always)
         package static prefix func - (a: Fp4) -> Fp4 { Fp4(-a.c0, -a.c1) }
 
-        /// (a0 + a1·s)(b0 + b1·s) = a0b0 + ξ·a1b1 + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·s.
+        /// (a0 + a1·s)(b0 + b1·s) = a0b0 + ξ·a1b1 + ((a0 + a1)(b0 + b1) − a0b0 − a1b1)·s, with
+        /// lazy reduction (`BN254CXFp4Kernel`): four Montgomery reductions.
         @inline(__always)
-        package static func * (a: Fp4, b: Fp4) -> Fp4 {
-            let v0 = a.c0 * b.c0, v1 = a.c1 * b.c1
-            return Fp4(v0 + v1.timesXi, (a.c0 + a.c1) * (b.c0 + b.c1) - v0 - v1)
+        package static func * (a: Fp4, b: Fp4) -> Fp4 { lazyProduct(a, b) }
+
+        /// The same product from three reduced Fp2 products: the reference a test checks the
+        /// lazy kernel against.
+        package func productByFp2Products(_ b: Fp4) -> Fp4 {
+            let v0 = c0 * b.c0, v1 = c1 * b.c1
+            return Fp4(v0 + v1.timesXi, (c0 + c1) * (b.c0 + b.c1) - v0 - v1)
         }
 
         /// The product by an element of Fp2.
         @inline(__always)
         package static func * (a: Fp4, b: Fp2) -> Fp4 { Fp4(a.c0 * b, a.c1 * b) }
 
-        /// (a0 + a1·s)² = (a0² + ξ·a1²) + ((a0 + a1)² − a0² − a1²)·s: three Fp2 squarings
-        /// (six Fp products, as the two Fp2 products of the complex method, but 19 Fp sums
-        /// instead of 24).
+        /// (a0 + a1·s)² = (a0² + ξ·a1²) + ((a0 + a1)² − a0² − a1²)·s: three Fp2 squarings kept
+        /// at 512 bits (six wide products) and four Montgomery reductions (`BN254CXFp4Kernel`).
         @inline(__always)
-        package func squared() -> Fp4 {
+        package func squared() -> Fp4 { lazySquared() }
+
+        /// The same square from three reduced Fp2 squarings: the reference a test checks the
+        /// lazy kernel against.
+        package func squaredByFp2Squares() -> Fp4 {
             let t0 = c0.squared(), t1 = c1.squared()
             return Fp4(t0 + t1.timesXi, (c0 + c1).squared() - t0 - t1)
         }
