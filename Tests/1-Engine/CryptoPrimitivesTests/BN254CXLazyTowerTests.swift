@@ -80,7 +80,7 @@ import TestSupport
         let rInverse = (ReferenceInteger.one << 256).power(p - ReferenceInteger(2), modulo: p)
         var random = TestRandom("BN254CX signed reduction")
         var magnitudes: [ReferenceInteger] = [.zero, .one, p - .one]
-        for k in 1...6 { magnitudes.append(ReferenceInteger(k) * p * p); magnitudes.append(ReferenceInteger(k) * p * p + (ReferenceInteger.one << 200)) }
+        for k in UInt64(1)...6 { magnitudes.append(ReferenceInteger(k) * p * p); magnitudes.append(ReferenceInteger(k) * p * p + (ReferenceInteger.one << 200)) }
         magnitudes.append(ReferenceInteger(7) * p * p - .one)
         for _ in 0..<20 { magnitudes.append(ReferenceInteger(words: (0..<8).map { _ in random.next() }) % (ReferenceInteger(7) * p * p)) }
         for magnitude in magnitudes {
