@@ -42,6 +42,15 @@ import TestSupport
                 #expect(FixedUInt.modularDifferenceStraightLine(x, y, modulus: modulus).reference == (a + m - b) % m, "\(a) − \(b) mod \(name)")
             }
         }
+        // The sbb-chain difference used by BN254CX's Fp equals the reference and the straight-line one.
+        for a in values {
+            for b in values.suffix(30) {
+                let (x, y) = (FixedUInt<4>(a), FixedUInt<4>(b))
+                let difference = FixedUInt.modularDifferenceSpareBits(x, y, modulus: modulus)
+                #expect(difference.reference == (a + m - b) % m, "\(a) − \(b) mod \(name) (sbb chain)")
+                #expect(difference.reference == FixedUInt.modularDifferenceStraightLine(x, y, modulus: modulus).reference)
+            }
+        }
         // The generic CIOS core gives the same Montgomery products (it is what the rest of the
         // engine, RSA among it, still uses).
         for (a, b) in zip(values, values.reversed()) {
@@ -153,5 +162,24 @@ extension BN254CXSpareBitsKernelTests {
         prepared.wipe()
         #expect(prepared.lines.allSatisfy { $0.c0.isZero.isTrueVartime && $0.c1.isZero.isTrueVartime && $0.c2.isZero.isTrueVartime })
         #expect(!shared.lines[0].c0.isZero.isTrueVartime)  // a copy keeps its own buffer
+    }
+}
+
+extension BN254CXSpareBitsKernelTests {
+    /// The borrow written as a carry of a + ¬b + (1 − borrow) is the borrow of a − b − borrow,
+    /// for words at the edges (0, 1, 2⁶³, all ones) and random words, with either borrow in.
+    @Test func chainedBorrowMatchesTheSubtraction() {
+        var random = TestRandom("BN254CX chained borrow")
+        var words: [UInt64] = [0, 1, 2, 1 << 63, (1 << 63) - 1, .max - 1, .max]
+        for _ in 0..<20 { words.append(random.next()) }
+        for a in words {
+            for b in words {
+                for borrow: UInt64 in [0, 1] {
+                    let chained = UInt64.subtractingWithBorrowChained(a, b, borrow: borrow)
+                    let plain = UInt64.subtractingWithBorrow(a, b, borrow: borrow)
+                    #expect(chained.difference == plain.difference && chained.borrow == plain.borrow, "\(a) − \(b) − \(borrow)")
+                }
+            }
+        }
     }
 }
