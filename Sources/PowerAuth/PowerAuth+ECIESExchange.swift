@@ -118,10 +118,11 @@ extension PowerAuth.ECIES {
                                    using random: inout some RandomSource) throws(ProtocolError) -> (request: Request, responseDecryptor: ResponseDecryptor) {
             let version = parameters.version
             do {
-                let ephemeral = try P256.KeyAgreement.PrivateKey(using: &random)
-                let e = ephemeral.publicKey.compressedRepresentation
-                let envelope = try EnvelopeKey(sharedSecret: try ephemeral.sharedSecretFromKeyAgreement(with: publicKey),
-                                               kdfInfo: parameters.kdfInfo, ephemeralPublicKey: e)
+                // The ephemeral key is used for this one agreement: one call draws it and shares
+                // one field inversion between its public key and the shared secret.
+                let (ephemeralPublicKey, sharedSecret) = try P256.KeyAgreement.ephemeralAgreement(with: publicKey, using: &random)
+                let e = ephemeralPublicKey.compressedRepresentation
+                let envelope = try EnvelopeKey(sharedSecret: sharedSecret, kdfInfo: parameters.kdfInfo, ephemeralPublicKey: e)
                 let nonce = version >= .v3_1 ? try random.bytes(count: 16) : nil
                 let ts = version >= .v3_2 ? timestamp : nil
                 let iv = envelope.iv(nonce: nonce, version: version)

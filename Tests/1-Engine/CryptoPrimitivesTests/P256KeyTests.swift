@@ -95,6 +95,22 @@ import TestSupport
         #expect(!"\(shared)".contains("cf78"))
     }
 
+    /// The ECIES sender's one-step agreement (one inversion for two points) against drawing a
+    /// key and agreeing separately from the same seed: the same public key, the same secret.
+    @Test func ephemeralAgreementEqualsAKeyDrawnThenAgreed() throws {
+        var seeds = SeededRandomSource(seed: 7)
+        for _ in 0..<5 {
+            let peer = try P256.KeyAgreement.PrivateKey(using: &seeds).publicKey
+            let seed = try seeds.bytes(count: 1)[0]
+            var a = SeededRandomSource(seed: UInt64(seed)), b = SeededRandomSource(seed: UInt64(seed))
+            let (publicKey, shared) = try P256.KeyAgreement.ephemeralAgreement(with: peer, using: &a)
+            let key = try P256.KeyAgreement.PrivateKey(using: &b)
+            #expect(publicKey.x963Representation == key.publicKey.x963Representation)
+            #expect(shared == (try key.sharedSecretFromKeyAgreement(with: peer)))
+            #expect(try a.bytes(count: 8) == b.bytes(count: 8))  // the same bytes were drawn
+        }
+    }
+
     @Test func generatedKeysAreInRangeAndDeterministicFromASeed() throws {
         var a = SeededRandomSource(seed: 1), b = SeededRandomSource(seed: 1)
         let first = try P256.Signing.PrivateKey(using: &a), second = try P256.Signing.PrivateKey(using: &b)

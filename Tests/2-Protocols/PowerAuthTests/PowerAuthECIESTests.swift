@@ -3,7 +3,7 @@
 
 import CryptoPrimitives
 import Foundation
-import PowerAuth
+@testable import PowerAuth
 import ProtocolSupport
 import Testing
 import ClientTestSupport
@@ -54,6 +54,22 @@ import TestSupport
             var badPoint = request
             badPoint.ephemeralPublicKey[5] ^= 1
             #expect(throws: ProtocolError.decryptionFailure()) { try PowerAuth.ECIES.RequestDecryptor(privateKey: serverKey, parameters: p).decrypt(badPoint) }
+        }
+    }
+
+    /// The envelope's IV and tag come from HMAC states keyed once (PowerAuth+ECIES.swift):
+    /// they must equal KDF_INTERNAL and HMAC-SHA256 over C ‖ SH2 computed from the keys.
+    @Test func envelopeIVAndTagFromKeyedStatesMatchTheDefinitions() throws {
+        let shared = SharedSecret(secret: SecretBytes((1...32).map { UInt8($0) }))
+        let envelope = try PowerAuth.ECIES.EnvelopeKey(sharedSecret: shared, kdfInfo: [1, 2, 3], ephemeralPublicKey: [4, 5])
+        for nonce in [(0..<16).map { UInt8($0 * 3) }, [UInt8](repeating: 0xFF, count: 16)] {
+            let expected = PowerAuth.KeyDerivation.deriveInternal(envelope.ivKey, index: nonce).withUnsafeBytes { Array($0) }
+            #expect(envelope.iv(nonce: nonce, version: .v3_2) == expected)
+            #expect(envelope.iv(nonce: nonce, version: .v3_2) == expected)  // the keyed state is not consumed
+        }
+        #expect(envelope.iv(nonce: nil, version: .v3_2) == [UInt8](repeating: 0, count: 16))
+        for (c, sh2) in [([UInt8]([9, 8, 7]), [UInt8]([6, 5])), ([UInt8](repeating: 1, count: 100), [])] {
+            #expect(envelope.tag(c, sharedInfo2: sh2) == HMAC<SHA256>.authenticationCode(for: c + sh2, using: envelope.macKey).bytes)
         }
     }
 

@@ -17,10 +17,10 @@ extension P256.PrivateKey where Purpose == P256.KeyAgreement {
     /// constant time. The peer key was checked on the curve when it was decoded; a result at
     /// infinity (impossible on this prime-order curve) throws `CryptoError.invalidKey`.
     public func sharedSecretFromKeyAgreement(with publicKey: P256.KeyAgreement.PublicKey) throws(CryptoError) -> SharedSecret {
-        let product = P256.multiply(P256.ProjectivePoint(publicKey.point), by: scalar.canonical)
-        let (point, isIdentity) = product.affine
+        let product = P256.multiplyJacobian(publicKey.point, by: scalar.canonical)
+        let (x, isIdentity) = product.affineX
         guard !isIdentity.isTrueVartime else { throw .invalidKey }
-        return SharedSecret(secret: SecretBytes(point.x.canonicalBytes))
+        return SharedSecret(secret: SecretBytes(x.canonicalBytes))
     }
 }
 

@@ -82,7 +82,7 @@ extension P256 {
                   let scalar = bytes.withUnsafeBytes({ P256.Scalar(canonicalBytes: $0) }),
                   !scalar.isZero.isTrueVartime else { throw .invalidKey }
             secret = bytes
-            let point = P256.multiplyGenerator(by: scalar.canonical).affine.point
+            let point = P256.multiplyGeneratorJacobian(by: scalar.canonical).affine.point
             publicKey = PublicKey(point: point)
         }
 

@@ -1,50 +1,102 @@
 // Scalar multiplication in constant time: a variable base with signed radix-32 windows, and
-// the generator with precomputed per-window tables (no doublings at all).
+// the generator with precomputed per-window tables (no doublings at all). Both accumulate in
+// Jacobian coordinates (P256JacobianAddition.swift), each with the argument why its
+// incomplete addition meets no exceptional case.
 
 import CryptoCore
 
 extension P256 {
-    /// k·P for a secret k < 2²⁵⁶, in constant time: 51 runs of 5 (Jacobian) doublings and 52
-    /// complete additions whatever k is, each addend read from a 16-entry table by a scan of every entry and negated by mask.
+    /// k·P for a secret k < 2²⁵⁶, in constant time (see `multiplyJacobian(_:by:)`).
     package static func multiply(_ point: ProjectivePoint, by k: FixedUInt<4>) -> ProjectivePoint {
-        var table = InlineArray<16, ProjectivePoint>(repeating: point)  // table[j] = (j+1)·P
-        table[1] = point.doubled()
-        for j in 2..<16 { table[j] = table[j - 1] + point }
+        ProjectivePoint(multiplyJacobian(point.jacobian, by: k))
+    }
+
+    /// k·P for a secret k < 2²⁵⁶, in constant time: the table P…16P made affine
+    /// (P256ScalarMultiplication+AffineTable.swift), then 51 runs of 5 Jacobian doublings and
+    /// 52 Jacobian-plus-affine additions (madd-2007-bl, P256JacobianAddition.swift) whatever k
+    /// is, each addend read from the table by a scan of every entry and negated by mask.
+    ///
+    /// The addition is incomplete; why no exceptional case is reached: k is first reduced
+    /// below n (k − n when k ≥ n, by mask). With signed digits dᵢ ∈ [−16, 16] and the partial
+    /// scalars Aᵢ = Σ_{j≥i} dⱼ·32^(j−i) (A₀ = k), window i adds dᵢ·P to the accumulator
+    /// 32·Aᵢ₊₁·P. For i ≥ 1, |Aᵢ| < 2²⁵² < n. The doubling case 32·Aᵢ₊₁ ≡ dᵢ (mod n) means
+    /// Aᵢ − 2dᵢ ≡ 0 with |Aᵢ − 2dᵢ| < n, so Aᵢ = 2dᵢ, 32·Aᵢ₊₁ = dᵢ, and both are zero (|dᵢ| < 32);
+    /// for i = 0, k − 2d₀ ∈ (−33, n) is zero only for k = d₀ = 0. So P = Q is reached only
+    /// when the accumulator is the identity or the digit is zero, and those two cases are
+    /// replaced by masks (the addend, or the accumulator unchanged). P = −Q gives Z = 0, the
+    /// identity, correctly. P itself the identity makes every table entry wrong: the result is
+    /// replaced by the identity at the end, by mask. A test checks every one of these inputs.
+    package static func multiplyJacobian(_ point: JacobianPoint, by scalar: FixedUInt<4>) -> JacobianPoint {
+        var multiples = [point, point.doubled()]  // multiples[j] = (j+1)·P
+        multiples.reserveCapacity(16)
+        for j in 2..<16 { multiples.append(multiples[j - 1].incompleteAdding(point).sum) }  // jP ≠ ±P: n > 17
+        return .select(.identity, windowedSum(affineTable: affineTable(multiples), reducedBelowOrder(scalar)), if: point.isIdentity)
+    }
+
+    /// k − n when k ≥ n, else k, by mask (k < 2²⁵⁶ < 2n): constant time.
+    static func reducedBelowOrder(_ k: FixedUInt<4>) -> FixedUInt<4> {
+        let (difference, borrow) = k.subtractingReportingBorrow(P256OrderModulus.modulus)
+        return .select(k, difference, if: Choice(bit: borrow))
+    }
+
+    /// k·G for a secret k < 2²⁵⁶, in constant time (see ``multiplyGeneratorJacobian(by:)``).
+    package static func multiplyGenerator(by k: FixedUInt<4>) -> ProjectivePoint {
+        ProjectivePoint(multiplyGeneratorJacobian(by: k))
+    }
+
+    /// k·G for a secret k < 2²⁵⁶, in constant time: one Jacobian-plus-affine addition
+    /// (madd-2007-bl, P256JacobianAddition.swift) per signed radix-32 window from the generated
+    /// per-window tables, each entry read by a scan of the window's 16 entries. A zero digit
+    /// adds a table point anyway and keeps the previous sum by mask; while the accumulator is
+    /// still the identity, the addend replaces it by mask.
+    ///
+    /// The addition is incomplete; why no doubling case is reached: window i adds
+    /// Q = dᵢ·32ⁱ·G (dᵢ ≠ 0) to P = Σ_{j<i} dⱼ·32ʲ·G, and |Σ_{j<i} dⱼ·32ʲ| ≤ 16·(32ⁱ − 1)/31 <
+    /// 32ⁱ/1.9. For i ≤ 50, the integer Σ_{j<i} dⱼ·32ʲ ∓ dᵢ·32ⁱ is nonzero (the digit term is
+    /// larger) and below 17·2²⁵⁰ < n, so P ≠ ±Q. For i = 51 the digit is 0, 1 or 2 (k < 2²⁵⁶):
+    /// with 1, the same bound (1.6·2²⁵⁵ < n) holds; with 2, P = Q would need
+    /// Σ_{j<51} dⱼ·32ʲ = 2²⁵⁶ − n and then k = 2²⁵⁷ − n > 2²⁵⁶, impossible. P = −Q (k = n) gives
+    /// Z = 0, the identity, correctly.
+    package static func multiplyGeneratorJacobian(by k: FixedUInt<4>) -> JacobianPoint {
         let (magnitudes, negative) = signedWindows(k)
-        var accumulator = ProjectivePoint.identity
-        for i in stride(from: 51, through: 0, by: -1) {
-            if i != 51 {
-                accumulator = accumulator.doubled(repeatedly: 5)  // Jacobian doublings
-            }
-            // table[j] = (j+1)·P; a zero digit reads out of range and is replaced by the identity.
-            var addend = ConstantTime.lookup(table, at: magnitudes[i] &- 1)
-            addend = .select(.identity, addend, if: magnitudes[i].isZero)
-            addend = .select(addend.negated, addend, if: Choice(bit: negative[i]))
-            accumulator = accumulator + addend
+        var accumulator = JacobianPoint.identity
+        for i in 0..<52 {
+            // The digit is read outside the closure: a closure capturing the digit arrays
+            // copies them (memcpy) at every window.
+            let magnitude = magnitudes[i], isNegative = Choice(bit: negative[i])
+            // Entry j = (j+1)·32ⁱ·G; a zero digit reads (0, 0) and its sum is discarded below.
+            var addend = generatorWindowTableLimbs.withUnsafeBufferPointer { scanGeneratorWindow($0, window: i, index: magnitude &- 1) }
+            addend = .select(addend.negated, addend, if: isNegative)
+            let sum = JacobianPoint.select(JacobianPoint(addend), accumulator.incompleteAdding(addend).sum,
+                                           if: accumulator.isIdentity)
+            accumulator = .select(accumulator, sum, if: magnitude.isZero)
         }
         return accumulator
     }
 
-    /// k·G for a secret k < 2²⁵⁶, in constant time: one mixed addition per signed radix-32
-    /// window from the generated per-window tables, each entry read by a scan of the window's
-    /// 16 entries. A zero digit adds a table point anyway and keeps the previous sum by mask.
-    package static func multiplyGenerator(by k: FixedUInt<4>) -> ProjectivePoint {
-        let (magnitudes, negative) = signedWindows(k)
-        var accumulator = ProjectivePoint.identity
-        generatorWindowTableLimbs.withUnsafeBufferPointer { table in
-            for i in 0..<52 {
-                let window = 16 * 8 * i
-                // Entry j = (j+1)·32ⁱ·G; a zero digit reads entry 0 and its sum is discarded below.
-                var addend = ConstantTime.lookup(count: 16, at: magnitudes[i] &- 1) { j in
-                    AffinePoint(x: FieldElement(montgomeryForm: load(table, window + 8 * j)),
-                                y: FieldElement(montgomeryForm: load(table, window + 8 * j + 4)))
-                }
-                addend = .select(addend.negated, addend, if: Choice(bit: negative[i]))
-                let sum = accumulator.adding(addend)
-                accumulator = .select(accumulator, sum, if: magnitudes[i].isZero)
-            }
+    /// Entry `index` of window `window` of a table in the generated layout (16 affine points
+    /// of 8 limbs per window), reading all 16 entries: each
+    /// entry's limbs are ANDed with a mask that is all ones only at `index` and ORed into the
+    /// result (no select of two candidates per entry). Constant time in `index`; an index
+    /// outside 0..<16 gives (0, 0), which is not a point.
+    @inline(__always)
+    static func scanGeneratorWindow(_ table: UnsafeBufferPointer<UInt64>, window: Int, index: UInt64) -> AffinePoint {
+        var x0: UInt64 = 0, x1: UInt64 = 0, x2: UInt64 = 0, x3: UInt64 = 0
+        var y0: UInt64 = 0, y1: UInt64 = 0, y2: UInt64 = 0, y3: UInt64 = 0
+        for j in 0..<16 {
+            let mask = UInt64(j).isEqual(to: index).mask
+            let entry = 128 * window + 8 * j
+            x0 |= table[entry] & mask
+            x1 |= table[entry + 1] & mask
+            x2 |= table[entry + 2] & mask
+            x3 |= table[entry + 3] & mask
+            y0 |= table[entry + 4] & mask
+            y1 |= table[entry + 5] & mask
+            y2 |= table[entry + 6] & mask
+            y3 |= table[entry + 7] & mask
         }
-        return accumulator
+        return AffinePoint(x: FieldElement(montgomeryForm: FixedUInt(limbs: [x0, x1, x2, x3])),
+                           y: FieldElement(montgomeryForm: FixedUInt(limbs: [y0, y1, y2, y3])))
     }
 
     @inline(__always)
