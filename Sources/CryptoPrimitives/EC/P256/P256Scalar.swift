@@ -37,20 +37,32 @@ extension P256 {
         var magnitudes = InlineArray<52, UInt64>(repeating: 0)
         var negative = InlineArray<52, UInt64>(repeating: 0)
         for i in 0..<52 {
-            // Bits 5i−1 … 5i+4 (bit −1 is zero): a 6-bit window.
-            var window: UInt64 = 0
-            for j in 0..<6 {
-                let bit = 5 * i - 1 + j
-                if bit >= 0 && bit < 256 { window |= k.bit(bit) << UInt64(j) }
-            }
-            // Booth: values 32…63 stand for negative digits (BearSSL/BoringSSL recoding).
-            let sign = window >> 5
-            let mask = 0 &- sign
-            let folded = (((63 &- window) & mask) | (window & ~mask))
-            magnitudes[i] = (folded >> 1) &+ (folded & 1)
-            negative[i] = sign
+            (magnitudes[i], negative[i]) = signedWindow(k, i)
         }
         return (magnitudes, negative)
+    }
+
+    /// Digit i of ``signedWindows(_:)``, computed on its own so the scalar multiplications
+    /// read each digit where they use it (indexing a 52-entry InlineArray inside their loops
+    /// made the compiler copy the whole array at every window). Constant time in k.
+    @inline(__always)
+    package static func signedWindow(_ k: FixedUInt<4>, _ i: Int) -> (magnitude: UInt64, negative: UInt64) {
+        // Bits 5i−1 … 5i+4 (bit −1 is zero): a 6-bit window, shifted out of at most two limbs
+        // (which limbs and shifts depends only on i, which is public).
+        let window: UInt64
+        if i == 0 {
+            window = (k.limbs[unchecked: 0] &<< 1) & 63
+        } else {
+            let start = 5 * i - 1, limb = start >> 6, shift = UInt64(start & 63)
+            var bits = k.limbs[unchecked: limb] &>> shift
+            if shift > 58 && limb < 3 { bits |= k.limbs[unchecked: limb + 1] &<< (64 - shift) }
+            window = bits & 63
+        }
+        // Booth: values 32…63 stand for negative digits (BearSSL/BoringSSL recoding).
+        let sign = window >> 5
+        let mask = 0 &- sign
+        let folded = (((63 &- window) & mask) | (window & ~mask))
+        return ((folded >> 1) &+ (folded & 1), sign)
     }
 
     /// The width-w non-adjacent form of a public scalar, least significant digit first: odd

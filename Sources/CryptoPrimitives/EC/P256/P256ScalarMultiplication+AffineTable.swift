@@ -54,14 +54,13 @@ extension P256 {
     /// Σ dᵢ·32ⁱ·P over the signed windows of k < n from an affine table of (j+1)·P (layout of
     /// ``affineTable(_:)``). Constant time in k.
     static func windowedSum(affineTable table: [UInt64], _ k: FixedUInt<4>) -> JacobianPoint {
-        let (magnitudes, negative) = signedWindows(k)
         var accumulator = JacobianPoint.identity
         for i in stride(from: 51, through: 0, by: -1) {
             if i != 51 {
                 for _ in 0..<5 { accumulator = accumulator.doubled() }
             }
-            // The digit is read outside the closure (a captured InlineArray is copied).
-            let magnitude = magnitudes[i], isNegative = Choice(bit: negative[i])
+            let (magnitude, sign) = signedWindow(k, i)
+            let isNegative = Choice(bit: sign)
             // Entry j = (j+1)·P, read by a scan of all 16; a zero digit reads (0, 0) and its
             // sum is discarded.
             var addend = table.withUnsafeBufferPointer { scanGeneratorWindow($0, window: 0, index: magnitude &- 1) }

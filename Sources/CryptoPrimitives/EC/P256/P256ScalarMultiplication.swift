@@ -58,12 +58,10 @@ extension P256 {
     /// Σ_{j<51} dⱼ·32ʲ = 2²⁵⁶ − n and then k = 2²⁵⁷ − n > 2²⁵⁶, impossible. P = −Q (k = n) gives
     /// Z = 0, the identity, correctly.
     package static func multiplyGeneratorJacobian(by k: FixedUInt<4>) -> JacobianPoint {
-        let (magnitudes, negative) = signedWindows(k)
         var accumulator = JacobianPoint.identity
         for i in 0..<52 {
-            // The digit is read outside the closure: a closure capturing the digit arrays
-            // copies them (memcpy) at every window.
-            let magnitude = magnitudes[i], isNegative = Choice(bit: negative[i])
+            let (magnitude, sign) = signedWindow(k, i)
+            let isNegative = Choice(bit: sign)
             // Entry j = (j+1)·32ⁱ·G; a zero digit reads (0, 0) and its sum is discarded below.
             var addend = generatorWindowTableLimbs.withUnsafeBufferPointer { scanGeneratorWindow($0, window: i, index: magnitude &- 1) }
             addend = .select(addend.negated, addend, if: isNegative)
