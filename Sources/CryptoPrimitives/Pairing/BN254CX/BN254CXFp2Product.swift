@@ -37,30 +37,40 @@ enum BN254CXFp2Kernel {
     }
 
     /// `t · 2⁻²⁵⁶ mod p` for `t < p·2²⁵⁶`: four Montgomery steps, each clearing one low word
-    /// with u = tᵢ·(−p⁻¹) and carrying into the word four above; (t + U·p)/2²⁵⁶ < 2p fits four
-    /// words (nothing carries out of the top), and one conditional subtraction finishes.
+    /// with u = tᵢ·(−p⁻¹) and adding u·p's words into the next three and the fourth; the
+    /// carry out of each step's fourth word (kᵢ, for word i + 4) is held back and the four are
+    /// added to the top half in one final `adc` chain, so no carry is materialised between
+    /// steps (the reduction half of SOS, Koç, Acar and Kaliski, "Analyzing and comparing
+    /// Montgomery multiplication algorithms", 1996, with its carries deferred). The sum is exact: each step's
+    /// product-and-add fits 128 bits whatever the word holds, and addition commutes.
+    /// (t + U·p)/2²⁵⁶ < 2p < 2²⁵⁵ fits four words (the final chain carries nothing out of the
+    /// top), and one conditional subtraction finishes.
     @inlinable @inline(__always)
     static func reduce(_ t: WideUInt512) -> FixedUInt<4> {
         let m = BN254CXFieldModulus.modulus, inverse = BN254CXFieldModulus.inverse
         let m0 = m.limbs[unchecked: 0], m1 = m.limbs[unchecked: 1], m2 = m.limbs[unchecked: 2], m3 = m.limbs[unchecked: 3]
-        var t0 = t.w0, t1 = t.w1, t2 = t.w2, t3 = t.w3, t4 = t.w4, t5 = t.w5, t6 = t.w6, t7 = t.w7
-        var pending: UInt64 = 0
-        /// One step: u = low·(−p⁻¹) clears `low`; u·p's words go into the next three and the
-        /// fourth, whose carry is `pending` for the word after (added by the next step).
+        var t1 = t.w1, t2 = t.w2, t3 = t.w3, t4 = t.w4, t5 = t.w5, t6 = t.w6
+        /// One step: u = low·(−p⁻¹) clears `low`; u·p's words go into a, b, c and the carry
+        /// out of c is returned for the word after c.
         @inline(__always)
-        func step(_ low: UInt64, _ a: inout UInt64, _ b: inout UInt64, _ c: inout UInt64, _ top: inout UInt64) {
+        func step(_ low: UInt64, _ a: inout UInt64, _ b: inout UInt64, _ c: inout UInt64) -> UInt64 {
             let u = low &* inverse
             var k: UInt64
             (_, k) = UInt64.multiplyAdding(u, m0, low, carry: 0)
             (a, k) = UInt64.multiplyAdding(u, m1, a, carry: k)
             (b, k) = UInt64.multiplyAdding(u, m2, b, carry: k)
             (c, k) = UInt64.multiplyAdding(u, m3, c, carry: k)
-            (top, pending) = UInt64.addingWithCarry(top, k, carry: pending)
+            return k
         }
-        step(t0, &t1, &t2, &t3, &t4)
-        step(t1, &t2, &t3, &t4, &t5)
-        step(t2, &t3, &t4, &t5, &t6)
-        step(t3, &t4, &t5, &t6, &t7)  // the last carry is zero: below 2p < 2²⁵⁵ in t4…t7
-        return FixedUInt.reducedOnceSpareBits(t4, t5, t6, t7, modulus: m)
+        let k0 = step(t.w0, &t1, &t2, &t3)  // for word 4
+        let k1 = step(t1, &t2, &t3, &t4)    // for word 5
+        let k2 = step(t2, &t3, &t4, &t5)    // for word 6
+        let k3 = step(t3, &t4, &t5, &t6)    // for word 7
+        var carry: UInt64
+        let s0, s1, s2: UInt64
+        (s0, carry) = UInt64.addingWithCarry(t4, k0, carry: 0)
+        (s1, carry) = UInt64.addingWithCarry(t5, k1, carry: carry)
+        (s2, carry) = UInt64.addingWithCarry(t6, k2, carry: carry)
+        return FixedUInt.reducedOnceSpareBits(s0, s1, s2, t.w7 &+ k3 &+ carry, modulus: m)
     }
 }

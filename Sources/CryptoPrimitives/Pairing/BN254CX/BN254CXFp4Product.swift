@@ -52,11 +52,22 @@ enum BN254CXFp4Kernel {
         let (r1, i1) = fp2Product(a1.0, a1.1, b1.0, b1.1)
         let (r2, i2) = fp2Product(.modularSumSpareBits(a0.0, a1.0, modulus: m), .modularSumSpareBits(a0.1, a1.1, modulus: m),
                                   .modularSumSpareBits(b0.0, b1.0, modulus: m), .modularSumSpareBits(b0.1, b1.1, modulus: m))
-        // ξ·(r1 + i1·i) = (r1 − i1) + (r1 + i1)·i.
-        return (reduceSigned(wideDifference(wideSum(r0, r1), i1)),
-                reduceSigned(wideSum(wideSum(i0, r1), i1)),
-                reduceSigned(wideDifference(wideDifference(r2, r0), r1)),
-                reduceSigned(wideDifference(wideDifference(i2, i0), i1)))
+        return combine(r0, i0, r1, i1, r2, i2)
+    }
+
+    /// The Fp4 coefficients from the three Fp2 results A0 = r0 + i0·i, A1 = r1 + i1·i and
+    /// A2 = r2 + i2·i: c0 = A0 + ξ·A1, with ξ·(r1 + i1·i) = (r1 − i1) + (r1 + i1)·i, and
+    /// c1 = A2 − A0 − A1. The sums r0 + r1 and i0 + i1 are formed once and shared by both
+    /// coefficients (six 512-bit additions, not eight); arithmetic modulo 2⁵¹² is associative,
+    /// so each value is the one the bounds in the header describe.
+    @inline(__always)
+    static func combine(_ r0: WideUInt512, _ i0: WideUInt512, _ r1: WideUInt512, _ i1: WideUInt512,
+                        _ r2: WideUInt512, _ i2: WideUInt512) -> (Limbs, Limbs, Limbs, Limbs) {
+        let realSum = wideSum(r0, r1), imaginarySum = wideSum(i0, i1)
+        return (reduceSigned(wideDifference(realSum, i1)),
+                reduceSigned(wideSum(imaginarySum, r1)),
+                reduceSigned(wideDifference(r2, realSum)),
+                reduceSigned(wideDifference(i2, imaginarySum)))
     }
 
     /// (c0 + c1·s)² = c0² + ξ·c1² + ((c0 + c1)² − c0² − c1²)·s: three Fp2 squares (six 512-bit
@@ -67,10 +78,7 @@ enum BN254CXFp4Kernel {
         let (r0, i0) = fp2Square(c0.0, c0.1)
         let (r1, i1) = fp2Square(c1.0, c1.1)
         let (r2, i2) = fp2Square(.modularSumSpareBits(c0.0, c1.0, modulus: m), .modularSumSpareBits(c0.1, c1.1, modulus: m))
-        return (reduceSigned(wideDifference(wideSum(r0, r1), i1)),
-                reduceSigned(wideSum(wideSum(i0, r1), i1)),
-                reduceSigned(wideDifference(wideDifference(r2, r0), r1)),
-                reduceSigned(wideDifference(wideDifference(i2, i0), i1)))
+        return combine(r0, i0, r1, i1, r2, i2)
     }
 
     /// `t · 2⁻²⁵⁶ mod p` for a two's-complement `t` in (−7p², 7p²): a negative `t` gets
