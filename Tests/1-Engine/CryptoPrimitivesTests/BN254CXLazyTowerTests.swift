@@ -93,4 +93,23 @@ import TestSupport
             }
         }
     }
+
+    /// The unsigned reduction with deferred step carries over its whole range [0, p·2²⁵⁶):
+    /// the top value p·2²⁵⁶ − 1, values whose every word is all ones below it (each step's
+    /// carry and the final chain at their largest), powers of two and random values, each
+    /// against t·2⁻²⁵⁶ mod p on the reference integer.
+    @Test func deferredCarryReductionCoversItsRange() {
+        let p = R.p, bound = R.p << 256
+        let rInverse = (ReferenceInteger.one << 256).power(p - ReferenceInteger(2), modulo: p)
+        var random = TestRandom("BN254CX deferred-carry reduction")
+        var values: [ReferenceInteger] = [.zero, .one, p - .one, p, p * p, bound - .one, bound - p, bound - (ReferenceInteger.one << 256)]
+        for bits in [64, 128, 192, 256, 320, 384, 448, 500, 508] { values.append((ReferenceInteger.one << bits) - .one) }
+        for bits in [255, 256, 300, 400, 509] { values.append(ReferenceInteger.one << bits) }
+        for _ in 0..<40 { values.append(ReferenceInteger(words: (0..<8).map { _ in random.next() }) % bound) }
+        for value in values where value < bound {
+            let w = value.words(count: 8)
+            let t = WideUInt512(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7])
+            #expect(BN254CXFp2Kernel.reduce(t).reference == value * rInverse % p, "\(value)")
+        }
+    }
 }
