@@ -10,7 +10,12 @@ import CryptoCore
 final class AESBitslicedConstantTime: @unchecked Sendable {
     /// 10, 12 or 14.
     let rounds: Int
+    /// The encryption round keys, fixsliced (the fixslicing section of `AESBitslicedRounds`): round key R ≥ 1 with
+    /// ShiftRows⁻¹ applied (R − 1) mod 4 times; round key 0 as it is.
     private let roundKeys: UnsafeMutablePointer<UInt64>
+    /// The decryption round keys in the order used, fixsliced: entry t is round key Nr − t
+    /// with ShiftRows applied t mod 4 times.
+    private let decryptionKeys: UnsafeMutablePointer<UInt64>
     private var roundKeyWordCount: Int { 8 * (rounds + 1) }
 
     /// Expands a 16-, 24- or 32-byte key (FIPS 197 §5.2); other lengths throw
@@ -36,20 +41,33 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
             schedule[i] = schedule[i - nk] ^ temp
         }
         roundKeys = .allocate(capacity: 8 * (rounds + 1))
+        decryptionKeys = .allocate(capacity: 8 * (rounds + 1))
         for round in 0...rounds {
             let j = 4 * round
             var state = Self.load(schedule[j], schedule[j + 1], schedule[j + 2], schedule[j + 3])
             state.orthogonalize()
-            let base = roundKeys + 8 * round
-            base[0] = state.q0; base[1] = state.q1; base[2] = state.q2; base[3] = state.q3
-            base[4] = state.q4; base[5] = state.q5; base[6] = state.q6; base[7] = state.q7
+            // Decryption applies the key at step t = Nr − round, t mod 4 ShiftRows behind.
+            var decryption = state
+            decryption.shiftRows(times: rounds - round)
+            Self.store(decryption, to: decryptionKeys + 8 * (rounds - round))
+            // Encryption runs (round − 1) mod 4 ShiftRows ahead from round 2 on.
+            if round >= 2 { state.shiftRows(times: 1 - round) }
+            Self.store(state, to: roundKeys + 8 * round)
         }
         schedule.withUnsafeMutableBytes { SecretBytes.wipe($0) }
     }
 
     deinit {
         SecretBytes.wipe(UnsafeMutableRawBufferPointer(start: roundKeys, count: 8 * roundKeyWordCount))
+        SecretBytes.wipe(UnsafeMutableRawBufferPointer(start: decryptionKeys, count: 8 * roundKeyWordCount))
         roundKeys.deallocate()
+        decryptionKeys.deallocate()
+    }
+
+    /// Writes one bitsliced round key's eight planes.
+    private static func store(_ state: AESBitslicedState<UInt64>, to base: UnsafeMutablePointer<UInt64>) {
+        base[0] = state.q0; base[1] = state.q1; base[2] = state.q2; base[3] = state.q3
+        base[4] = state.q4; base[5] = state.q5; base[6] = state.q6; base[7] = state.q7
     }
 
     /// One round key's four words, placed in all four block positions of a lane.
@@ -111,36 +129,43 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
         state.store(to: output, xoring: true)
     }
 
-    /// Rounds `first`…Nr − 1 and the final round (no MixColumns), FIPS 197 §5.1.
+    /// Rounds `first`…Nr − 1 and the final round (no MixColumns), FIPS 197 §5.1; `first` is
+    /// 1 or 2 (a constant at every call site). Round 1 keeps its ShiftRows; from round 2 on the
+    /// rounds are fixsliced (the fixslicing section of `AESBitslicedRounds`): no ShiftRows, MixColumns conjugated by the
+    /// ShiftRows left out so far, and one correction after the last round key.
     @inline(__always)
     private func finishEncryption<Word: AESBitslicedWord>(_ state: inout AESBitslicedState<Word>, from first: Int) {
-        for round in first..<rounds {
+        if first == 1 {
             state.substituteBytes()
             state.shiftRows()
             state.mixColumns()
+            state.addRoundKey(roundKeys + 8)
+        }
+        for round in 2..<rounds {
+            state.substituteBytes()
+            state.mixColumns(fixslicedBy: round - 1)  // public: the round number
             state.addRoundKey(roundKeys + 8 * round)
         }
         state.substituteBytes()
-        state.shiftRows()
         state.addRoundKey(roundKeys + 8 * rounds)
+        state.shiftRows(times: rounds - 1)
     }
 
     /// Decrypts `4 · Word.laneCount` blocks (FIPS 197 §5.3, the inverse cipher).
     @inline(__always)
     func decrypt<Word: AESBitslicedWord>(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, lanes _: Word.Type) {
+        // Fixsliced (the fixslicing section of `AESBitslicedRounds`): after step t the state is t InvShiftRows behind, which
+        // the keys and the conjugated InvMixColumns account for, and one correction at the end.
         var state = AESBitslicedState<Word>.bitsliced(from: input)
-        state.addRoundKey(roundKeys + 8 * rounds)
-        var round = rounds - 1
-        while round > 0 {
-            state.inverseShiftRows()
+        state.addRoundKey(decryptionKeys)
+        for step in 1..<rounds {
             state.inverseSubstituteBytes()
-            state.addRoundKey(roundKeys + 8 * round)
-            state.inverseMixColumns()
-            round -= 1
+            state.addRoundKey(decryptionKeys + 8 * step)
+            state.inverseMixColumns(fixslicedBy: -step)  // public: the round number
         }
-        state.inverseShiftRows()
         state.inverseSubstituteBytes()
-        state.addRoundKey(roundKeys)
+        state.addRoundKey(decryptionKeys + 8 * rounds)
+        state.shiftRows(times: -rounds)
         state.store(to: output)
     }
 }

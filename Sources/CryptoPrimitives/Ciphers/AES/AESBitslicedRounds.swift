@@ -66,10 +66,17 @@ extension AESBitslicedState {
     /// where aᵢ is the byte i rows further down the column.
     @inline(__always)
     mutating func mixColumns() {
+        mixColumns(nextRow: Self.nextRow, twoRows: Self.twoRows)
+    }
+
+    /// MixColumns with the byte one row further down the column (and two rows) given as
+    /// permutations of the planes: fixslicing passes conjugated ones (the fixslicing section of `AESBitslicedRounds`).
+    @inline(__always)
+    mutating func mixColumns(nextRow: (Word) -> Word, twoRows: (Word) -> Word) {
         barrier()
-        let a1 = Self.map(self, Self.nextRow)
+        let a1 = Self.map(self, nextRow)
         let sum = self ^ a1
-        self = Self.times2(sum) ^ a1 ^ Self.map(sum, Self.twoRows)
+        self = Self.times2(sum) ^ a1 ^ Self.map(sum, twoRows)
     }
 
     /// InvMixColumns (FIPS 197 §5.3.3) as MixColumns after a product by 04·x² + 05: the
@@ -79,10 +86,16 @@ extension AESBitslicedState {
     /// forward MixColumns, about half the work of the direct 14·a₀ ⊕ 11·a₁ ⊕ 13·a₂ ⊕ 9·a₃.
     @inline(__always)
     mutating func inverseMixColumns() {
+        inverseMixColumns(nextRow: Self.nextRow, twoRows: Self.twoRows)
+    }
+
+    /// InvMixColumns with the row permutations given, as ``mixColumns(nextRow:twoRows:)``.
+    @inline(__always)
+    mutating func inverseMixColumns(nextRow: (Word) -> Word, twoRows: (Word) -> Word) {
         barrier()
-        let evenRows = self ^ Self.map(self, Self.twoRows)
+        let evenRows = self ^ Self.map(self, twoRows)
         self = self ^ Self.times2(Self.times2(evenRows))
-        mixColumns()
+        mixColumns(nextRow: nextRow, twoRows: twoRows)
     }
 
     /// AddRoundKey (FIPS 197 §5.1.4) with an expanded bitsliced round key.
@@ -138,5 +151,67 @@ enum AESInterleave {
         x0 &= 0x0000_FFFF_0000_FFFF; x1 &= 0x0000_FFFF_0000_FFFF; x2 &= 0x0000_FFFF_0000_FFFF; x3 &= 0x0000_FFFF_0000_FFFF
         return (UInt32(truncatingIfNeeded: x0 | (x0 >> 16)), UInt32(truncatingIfNeeded: x1 | (x1 >> 16)),
                 UInt32(truncatingIfNeeded: x2 | (x2 >> 16)), UInt32(truncatingIfNeeded: x3 | (x3 >> 16)))
+    }
+}
+
+// Fixslicing: AES rounds without ShiftRows. Adomnicai and Peyrin, "Fixslicing AES-like
+// ciphers" (TCHES 2021, issue 1), §2: ShiftRows moves bytes without changing them and commutes
+// with SubBytes, so it can be left out of the rounds if MixColumns and the round keys are
+// conjugated by the ShiftRows owed so far, and the debt is paid once at the end.
+//
+// With P = ShiftRows and the state z kept P^j behind the standard state x (x = P^j·z), a round
+// x ↦ MC(P(SB(x))) ⊕ k becomes z ↦ MC_j+1(SB(z)) ⊕ P^−(j+1)·k where MC_i = P^−i ∘ MC ∘ P^i, and
+// P⁴ = 1 so i runs mod 4. MC_i reads the byte d rows further down at column c + d·i
+// (P(z)[r][c] = z[r][c + r], FIPS 197 §5.1.2), so its "next row" is the usual row rotation and
+// a rotation of every row by i columns: on the bitsliced layout (bit 16·row + 4·column + block)
+// a 16-bit rotation of each lane and a rotation of each 16-bit piece by 4·i bits. The
+// ShiftRows of a round costs 19 operations a plane; the column rotations cost 3 (none for
+// i = 0, and the two-row one none for i = 2). The round keys are conjugated once per key
+// (`AESBitslicedConstantTime`). The same holds for the inverse cipher with P⁻¹.
+//
+// Everything here is a fixed sequence of shifts, masks and shuffles chosen by the round
+
+extension AESBitslicedState {
+    /// `MC_i` = ShiftRows^−i ∘ MixColumns ∘ ShiftRows^i for i = `offset` mod 4 (any integer).
+    @inline(__always)
+    mutating func mixColumns(fixslicedBy offset: Int) {
+        switch offset & 3 {  // public: the round number
+        case 0: mixColumns()
+        case 1: mixColumns(nextRow: { $0.rotatedRight16().rotatedColumns1() }, twoRows: { $0.rotatedRight32().rotatedColumns2() })
+        case 2: mixColumns(nextRow: { $0.rotatedRight16().rotatedColumns2() }, twoRows: { $0.rotatedRight32() })
+        default: mixColumns(nextRow: { $0.rotatedRight16().rotatedColumns3() }, twoRows: { $0.rotatedRight32().rotatedColumns2() })
+        }
+    }
+
+    /// ShiftRows^−i ∘ InvMixColumns ∘ ShiftRows^i for i = `offset` mod 4 (any integer).
+    @inline(__always)
+    mutating func inverseMixColumns(fixslicedBy offset: Int) {
+        switch offset & 3 {  // public: the round number
+        case 0: inverseMixColumns()
+        case 1: inverseMixColumns(nextRow: { $0.rotatedRight16().rotatedColumns1() }, twoRows: { $0.rotatedRight32().rotatedColumns2() })
+        case 2: inverseMixColumns(nextRow: { $0.rotatedRight16().rotatedColumns2() }, twoRows: { $0.rotatedRight32() })
+        default: inverseMixColumns(nextRow: { $0.rotatedRight16().rotatedColumns3() }, twoRows: { $0.rotatedRight32().rotatedColumns2() })
+        }
+    }
+
+    /// ShiftRows applied `count` mod 4 times (any integer; −1 is InvShiftRows): the correction
+    /// at the end of a fixsliced run, and the conjugation of round keys.
+    @inline(__always)
+    mutating func shiftRows(times count: Int) {
+        switch count & 3 {  // public: the round count
+        case 0: break
+        case 1: shiftRows()
+        case 2: shiftRowsTwice()
+        default: inverseShiftRows()
+        }
+    }
+
+    /// ShiftRows² (its own inverse): rows 1 and 3 rotate by two columns, rows 0 and 2 stay.
+    @inline(__always)
+    private mutating func shiftRowsTwice() {
+        let keep = Word(broadcasting: 0x0000_FFFF_0000_FFFF), move = Word(broadcasting: 0xFFFF_0000_FFFF_0000)
+        func twice(_ x: Word) -> Word { (x & keep) | (x.rotatedColumns2() & move) }
+        q0 = twice(q0); q1 = twice(q1); q2 = twice(q2); q3 = twice(q3)
+        q4 = twice(q4); q5 = twice(q5); q6 = twice(q6); q7 = twice(q7)
     }
 }

@@ -19,13 +19,21 @@ protocol AESBitslicedWord: Sendable {
     static prefix func ~ (a: Self) -> Self
     static func &<< (a: Self, b: UInt64) -> Self
     static func &>> (a: Self, b: UInt64) -> Self
-    /// `self + zero` where `zero` is the opaque zero: a no-op for `UInt64`; for two lanes a real
-    /// vector add that makes LLVM materialise the value as a vector (see `AESTwoLanes`).
+    /// A point where a value must be a whole word: the identity for both word types now that
+    /// the two-lane gates are vector builtins (see `AESTwoLanes`); kept as the hook should a
+    /// future word type need one.
     func vectorBarrier(_ zero: Self) -> Self
     /// Each 64-bit lane rotated right by 16 bits (MixColumns' next row).
     func rotatedRight16() -> Self
     /// Each 64-bit lane rotated right by 32 bits (two rows on).
     func rotatedRight32() -> Self
+    /// Each 16-bit piece (one row of the four columns) rotated right by 4 bits: every byte
+    /// takes the place of the byte one column on (fixslicing's MixColumns, the fixslicing section of `AESBitslicedRounds`).
+    func rotatedColumns1() -> Self
+    /// Each 16-bit piece rotated by 8 bits (two columns on).
+    func rotatedColumns2() -> Self
+    /// Each 16-bit piece rotated right by 12 bits (three columns on).
+    func rotatedColumns3() -> Self
 }
 
 extension UInt64: AESBitslicedWord {
@@ -36,30 +44,40 @@ extension UInt64: AESBitslicedWord {
     @inline(__always) func vectorBarrier(_ zero: UInt64) -> UInt64 { self }
     @inline(__always) func rotatedRight16() -> UInt64 { (self &>> 16) | (self &<< 48) }
     @inline(__always) func rotatedRight32() -> UInt64 { (self &>> 32) | (self &<< 32) }
+    @inline(__always) func rotatedColumns1() -> UInt64 { ((self &>> 4) & 0x0FFF_0FFF_0FFF_0FFF) | ((self &<< 12) & 0xF000_F000_F000_F000) }
+    @inline(__always) func rotatedColumns2() -> UInt64 { ((self &>> 8) & 0x00FF_00FF_00FF_00FF) | ((self &<< 8) & 0xFF00_FF00_FF00_FF00) }
+    @inline(__always) func rotatedColumns3() -> UInt64 { ((self &>> 12) & 0x000F_000F_000F_000F) | ((self &<< 4) & 0xFFF0_FFF0_FFF0_FFF0) }
 }
 
 /// Two 64-bit lanes in one SSE register (eight blocks per call).
 ///
 /// The standard library implements `&`, `|`, `^` and shifts of `SIMD2<UInt64>` element by
 /// element (only `&+`, `&-`, `&*` are vector builtins), and LLVM's SLP vectoriser re-vectorises
-/// a dependency tree only up to depth 12: the 16-gate-deep S-box came out as scalar code.
-/// ``vectorBarrier(_:)`` adds an opaque zero with the builtin `&+` at stage boundaries, which
-/// forces a vector value there and keeps every tree short enough (measured: all `pxor`/`pand`).
+/// a dependency tree only up to depth 12: the 16-gate-deep S-box came out as scalar code. The
+/// bitwise operations of `SIMDMask<SIMD2<Int64>>` (`.&`, `.|`, `.^`) are vector builtins on the
+/// same 128 bits, whatever they hold: the gates go through them (``Mask``), one `pand`/`pxor`
+/// each, with no barrier instruction (``vectorBarrier(_:)`` is now the identity; it was an
+/// opaque-zero vector add at every stage boundary, about one instruction in ten).
 struct AESTwoLanes: AESBitslicedWord {
     var vector: SIMD2<UInt64>
+
+    /// The same 128 bits seen as a mask, whose bitwise operators are vector builtins.
+    typealias Mask = SIMDMask<SIMD2<Int64>>
+    @inline(__always) private var mask: Mask { unsafeBitCast(vector, to: Mask.self) }
+    @inline(__always) private init(mask: Mask) { vector = unsafeBitCast(mask, to: SIMD2<UInt64>.self) }
 
     @inline(__always) init(vector: SIMD2<UInt64>) { self.vector = vector }
     static var laneCount: Int { 2 }
     @inline(__always) init(broadcasting value: UInt64) { vector = SIMD2(repeating: value) }
     @inline(__always) init(lanes: (Int) -> UInt64) { vector = SIMD2(lanes(0), lanes(1)) }
     @inline(__always) func lane(_ index: Int) -> UInt64 { vector[index] }
-    @inline(__always) static func & (a: Self, b: Self) -> Self { Self(vector: a.vector & b.vector) }
-    @inline(__always) static func | (a: Self, b: Self) -> Self { Self(vector: a.vector | b.vector) }
-    @inline(__always) static func ^ (a: Self, b: Self) -> Self { Self(vector: a.vector ^ b.vector) }
-    @inline(__always) static prefix func ~ (a: Self) -> Self { Self(vector: ~a.vector) }
+    @inline(__always) static func & (a: Self, b: Self) -> Self { Self(mask: a.mask .& b.mask) }
+    @inline(__always) static func | (a: Self, b: Self) -> Self { Self(mask: a.mask .| b.mask) }
+    @inline(__always) static func ^ (a: Self, b: Self) -> Self { Self(mask: a.mask .^ b.mask) }
+    @inline(__always) static prefix func ~ (a: Self) -> Self { Self(mask: .!a.mask) }
     @inline(__always) static func &<< (a: Self, b: UInt64) -> Self { Self(vector: a.vector &<< SIMD2(repeating: b)) }
     @inline(__always) static func &>> (a: Self, b: UInt64) -> Self { Self(vector: a.vector &>> SIMD2(repeating: b)) }
-    @inline(__always) func vectorBarrier(_ zero: Self) -> Self { Self(vector: vector &+ zero.vector) }
+    @inline(__always) func vectorBarrier(_ zero: Self) -> Self { self }
 
     /// The rotations as shuffles of 16-bit pieces within each lane: written
     /// as shifts, LLVM recognises a funnel shift, which SSE2 lacks, and moved every rotation
@@ -76,6 +94,19 @@ struct AESTwoLanes: AESBitslicedWord {
         let pieces = unsafeBitCast(vector, to: SIMD4<UInt32>.self)
         return Self(vector: unsafeBitCast(SIMD4(pieces[1], pieces[0], pieces[3], pieces[2]), to: SIMD2<UInt64>.self))
     }
+
+    /// Column rotations as shifts of 16-bit pieces (`psrlw`/`psllw` on x86-64, SSE2), joined
+    /// by the builtin OR. The shift counts are constants.
+    @inline(__always) private func rotatedPieces(right count: UInt16) -> Self {
+        let pieces = unsafeBitCast(vector, to: SIMD8<UInt16>.self)
+        let right = Self(vector: unsafeBitCast(pieces &>> SIMD8(repeating: count), to: SIMD2<UInt64>.self))
+        let left = Self(vector: unsafeBitCast(pieces &<< SIMD8(repeating: 16 - count), to: SIMD2<UInt64>.self))
+        return right | left
+    }
+
+    @inline(__always) func rotatedColumns1() -> Self { rotatedPieces(right: 4) }
+    @inline(__always) func rotatedColumns2() -> Self { rotatedPieces(right: 8) }
+    @inline(__always) func rotatedColumns3() -> Self { rotatedPieces(right: 12) }
 }
 
 /// Eight words holding bytes in bitsliced form: word i holds bit i of every byte
