@@ -54,6 +54,21 @@ import TestSupport
             var inverse = Self.bitsliced(inputs.map { Self.definedSbox[Int($0)] })
             inverse.inverseSubstituteBytes()
             #expect(Self.bytes(inverse) == inputs, "inverse chunk \(chunk)")
+            // The rounds' variants, whose constant 0x63 the round keys carry.
+            var lessConstant = Self.bitsliced(inputs)
+            lessConstant.substituteBytes(addingConstant: false)
+            #expect(Self.bytes(lessConstant) == inputs.map { Self.definedSbox[Int($0)] ^ 0x63 }, "less constant, chunk \(chunk)")
+            var merged = Self.bitsliced(inputs.map { Self.definedSbox[Int($0)] ^ 0x63 })
+            merged.inverseSubstituteBytesLessConstant()
+            #expect(Self.bytes(merged) == inputs, "merged inverse, chunk \(chunk)")
+            var mergedWide = AESBitslicedState<AESTwoLanes>(zero: AESTwoLanes(broadcasting: 0))
+            let narrowInput = Self.bitsliced(inputs.map { Self.definedSbox[Int($0)] ^ 0x63 })
+            mergedWide.q0 = AESTwoLanes(broadcasting: narrowInput.q0); mergedWide.q1 = AESTwoLanes(broadcasting: narrowInput.q1)
+            mergedWide.q2 = AESTwoLanes(broadcasting: narrowInput.q2); mergedWide.q3 = AESTwoLanes(broadcasting: narrowInput.q3)
+            mergedWide.q4 = AESTwoLanes(broadcasting: narrowInput.q4); mergedWide.q5 = AESTwoLanes(broadcasting: narrowInput.q5)
+            mergedWide.q6 = AESTwoLanes(broadcasting: narrowInput.q6); mergedWide.q7 = AESTwoLanes(broadcasting: narrowInput.q7)
+            mergedWide.inverseSubstituteBytesLessConstant()
+            #expect(mergedWide.q0.lane(1) == merged.q0 && mergedWide.q3.lane(0) == merged.q3 && mergedWide.q7.lane(1) == merged.q7)
         }
         // The two-lane engine computes the same thing as the one-lane engine.
         var wide = AESBitslicedState<AESTwoLanes>(zero: AESTwoLanes(broadcasting: 0))
@@ -180,6 +195,74 @@ import TestSupport
                 let split = 13 + Int(random.next() % 100)
                 let pieces = stream.process(message[..<split]) + stream.process(message[split..<(split + 5000)]) + stream.process(message[(split + 5000)...])
                 #expect(pieces == expected)
+            }
+        }
+    }
+
+    /// Fixslicing (AESBitslicedRounds): the conjugated MixColumns and InvMixColumns equal
+    /// ShiftRows^−i ∘ (Inv)MixColumns ∘ ShiftRows^i built from the plain layers, for offsets of
+    /// every residue and sign, on random, all-zero and all-one states; ShiftRows^n composes;
+    /// and the two-lane word (SIMDMask gates, 16-bit-piece rotations) matches `UInt64` lane by lane.
+    @Test func fixslicedLayersAreConjugatesOfThePlainOnes() {
+        var random = TestRandom("aes fixslicing")
+        func state(_ planes: [UInt64]) -> AESBitslicedState<UInt64> {
+            AESBitslicedState(q0: planes[0], q1: planes[1], q2: planes[2], q3: planes[3],
+                              q4: planes[4], q5: planes[5], q6: planes[6], q7: planes[7], zero: 0)
+        }
+        func planes<W: AESBitslicedWord>(_ s: AESBitslicedState<W>, lane: Int) -> [UInt64] {
+            [s.q0, s.q1, s.q2, s.q3, s.q4, s.q5, s.q6, s.q7].map { $0.lane(lane) }
+        }
+        func wide(_ a: AESBitslicedState<UInt64>, _ b: AESBitslicedState<UInt64>) -> AESBitslicedState<AESTwoLanes> {
+            let x = planes(a, lane: 0), y = planes(b, lane: 0)
+            func w(_ i: Int) -> AESTwoLanes { AESTwoLanes(lanes: { $0 == 0 ? x[i] : y[i] }) }
+            return AESBitslicedState(q0: w(0), q1: w(1), q2: w(2), q3: w(3), q4: w(4), q5: w(5), q6: w(6), q7: w(7),
+                                     zero: AESTwoLanes(broadcasting: 0))
+        }
+        var inputs = [state([UInt64](repeating: 0, count: 8)), state([UInt64](repeating: ~0, count: 8))]
+        for _ in 0..<6 { inputs.append(state((0..<8).map { _ in random.next() })) }
+        for (n, input) in inputs.enumerated() {
+            for offset in -5...5 {
+                var expected = input, expectedInverse = input
+                expected.shiftRows(times: offset); expected.mixColumns(); expected.shiftRows(times: -offset)
+                expectedInverse.shiftRows(times: offset); expectedInverse.inverseMixColumns(); expectedInverse.shiftRows(times: -offset)
+                var actual = input, actualInverse = input
+                actual.mixColumns(fixslicedBy: offset)
+                actualInverse.inverseMixColumns(fixslicedBy: offset)
+                #expect(planes(actual, lane: 0) == planes(expected, lane: 0), "input \(n) offset \(offset)")
+                #expect(planes(actualInverse, lane: 0) == planes(expectedInverse, lane: 0), "inverse, input \(n) offset \(offset)")
+                // The same on two lanes, the second lane holding another input.
+                let other = inputs[(n + 3) % inputs.count]
+                var otherExpected = other
+                otherExpected.mixColumns(fixslicedBy: offset)
+                var two = wide(input, other)
+                two.mixColumns(fixslicedBy: offset)
+                #expect(planes(two, lane: 0) == planes(expected, lane: 0) && planes(two, lane: 1) == planes(otherExpected, lane: 0),
+                        "two lanes, input \(n) offset \(offset)")
+                var twoInverse = wide(input, input)
+                twoInverse.inverseMixColumns(fixslicedBy: offset)
+                #expect(planes(twoInverse, lane: 1) == planes(expectedInverse, lane: 0), "two lanes inverse, input \(n) offset \(offset)")
+            }
+            // ShiftRows^n: n = 2 is two ShiftRows, −1 is InvShiftRows, 4 is the identity.
+            var twice = input, byTwo = input, inverse = input, byMinusOne = input, four = input
+            twice.shiftRows(); twice.shiftRows(); byTwo.shiftRows(times: 2)
+            inverse.inverseShiftRows(); byMinusOne.shiftRows(times: -1)
+            four.shiftRows(times: 4)
+            #expect(planes(byTwo, lane: 0) == planes(twice, lane: 0) && planes(byMinusOne, lane: 0) == planes(inverse, lane: 0))
+            #expect(planes(four, lane: 0) == planes(input, lane: 0))
+            var twoByTwo = wide(input, input)
+            twoByTwo.shiftRows(times: 2)
+            #expect(planes(twoByTwo, lane: 1) == planes(twice, lane: 0))
+        }
+        // The gates and rotations of the two-lane word, lane by lane.
+        for _ in 0..<16 {
+            let a = (random.next(), random.next()), b = (random.next(), random.next())
+            let x = AESTwoLanes(lanes: { $0 == 0 ? a.0 : a.1 }), y = AESTwoLanes(lanes: { $0 == 0 ? b.0 : b.1 })
+            for lane in 0..<2 {
+                let u = lane == 0 ? a.0 : a.1, v = lane == 0 ? b.0 : b.1
+                #expect((x & y).lane(lane) == u & v && (x | y).lane(lane) == u | v && (x ^ y).lane(lane) == u ^ v)
+                #expect((~x).lane(lane) == ~u && x.rotatedRight16().lane(lane) == u.rotatedRight16())
+                #expect(x.rotatedColumns1().lane(lane) == u.rotatedColumns1() && x.rotatedColumns2().lane(lane) == u.rotatedColumns2())
+                #expect(x.rotatedColumns3().lane(lane) == u.rotatedColumns3() && x.rotatedRight32().lane(lane) == u.rotatedRight32())
             }
         }
     }

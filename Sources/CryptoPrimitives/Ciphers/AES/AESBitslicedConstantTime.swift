@@ -16,7 +16,8 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     /// The decryption round keys in the order used, fixsliced: entry t is round key Nr − t
     /// with ShiftRows applied t mod 4 times.
     private let decryptionKeys: UnsafeMutablePointer<UInt64>
-    private var roundKeyWordCount: Int { 8 * (rounds + 1) }
+    /// 16 words a round key: each of the eight planes twice (`addRoundKey`).
+    private var roundKeyWordCount: Int { 16 * (rounds + 1) }
 
     /// Expands a 16-, 24- or 32-byte key (FIPS 197 §5.2); other lengths throw
     /// ``CryptoError/incorrectLength``.
@@ -40,19 +41,23 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
             }
             schedule[i] = schedule[i - nk] ^ temp
         }
-        roundKeys = .allocate(capacity: 8 * (rounds + 1))
-        decryptionKeys = .allocate(capacity: 8 * (rounds + 1))
+        let byteCount = 128 * (rounds + 1)
+        roundKeys = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16).bindMemory(to: UInt64.self, capacity: byteCount / 8)
+        decryptionKeys = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16).bindMemory(to: UInt64.self, capacity: byteCount / 8)
         for round in 0...rounds {
             let j = 4 * round
             var state = Self.load(schedule[j], schedule[j + 1], schedule[j + 2], schedule[j + 3])
             state.orthogonalize()
-            // Decryption applies the key at step t = Nr − round, t mod 4 ShiftRows behind.
+            // Decryption applies the key at step t = Nr − round, t mod 4 ShiftRows behind; every
+            // key but round 0's carries the 0x63 of the InvSubBytes after it
+            // (`inverseSubstituteBytesLessConstant`).
             var decryption = state
             decryption.shiftRows(times: rounds - round)
-            Self.store(decryption, to: decryptionKeys + 8 * (rounds - round))
-            // Encryption runs (round − 1) mod 4 ShiftRows ahead from round 2 on.
+            Self.store(decryption, to: decryptionKeys + 16 * (rounds - round), addingSboxConstant: round != 0)
+            // Encryption runs (round − 1) mod 4 ShiftRows ahead from round 2 on; every key but
+            // round 0's carries the 0x63 of the SubBytes before it (`substituteBytes(addingConstant:)`).
             if round >= 2 { state.shiftRows(times: 1 - round) }
-            Self.store(state, to: roundKeys + 8 * round)
+            Self.store(state, to: roundKeys + 16 * round, addingSboxConstant: round != 0)
         }
         schedule.withUnsafeMutableBytes { SecretBytes.wipe($0) }
     }
@@ -60,14 +65,20 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     deinit {
         SecretBytes.wipe(UnsafeMutableRawBufferPointer(start: roundKeys, count: 8 * roundKeyWordCount))
         SecretBytes.wipe(UnsafeMutableRawBufferPointer(start: decryptionKeys, count: 8 * roundKeyWordCount))
-        roundKeys.deallocate()
-        decryptionKeys.deallocate()
+        UnsafeMutableRawPointer(roundKeys).deallocate()
+        UnsafeMutableRawPointer(decryptionKeys).deallocate()
     }
 
-    /// Writes one bitsliced round key's eight planes.
-    private static func store(_ state: AESBitslicedState<UInt64>, to base: UnsafeMutablePointer<UInt64>) {
-        base[0] = state.q0; base[1] = state.q1; base[2] = state.q2; base[3] = state.q3
-        base[4] = state.q4; base[5] = state.q5; base[6] = state.q6; base[7] = state.q7
+    /// Writes one bitsliced round key's eight planes, each twice, XORed with the S-box
+    /// constant 0x63 in every byte (planes 0, 1, 5 and 6 all ones) if `addingSboxConstant`.
+    private static func store(_ state: AESBitslicedState<UInt64>, to base: UnsafeMutablePointer<UInt64>, addingSboxConstant: Bool) {
+        let constant: UInt64 = addingSboxConstant ? ~0 : 0  // public: the round number
+        let planes = [state.q0 ^ constant, state.q1 ^ constant, state.q2, state.q3,
+                      state.q4, state.q5 ^ constant, state.q6 ^ constant, state.q7]
+        for (i, plane) in planes.enumerated() {
+            base[2 * i] = plane
+            base[2 * i + 1] = plane
+        }
     }
 
     /// One round key's four words, placed in all four block positions of a lane.
@@ -103,10 +114,10 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     func firstRound<Word: AESBitslicedWord>(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, lanes _: Word.Type) {
         var state = AESBitslicedState<Word>.bitsliced(from: input)
         state.addRoundKey(roundKeys)
-        state.substituteBytes()
+        state.substituteBytes(addingConstant: false)  // round key 1 carries the constant
         state.shiftRows()
         state.mixColumns()
-        state.addRoundKey(roundKeys + 8)
+        state.addRoundKey(roundKeys + 16)
         state.store(to: output)
     }
 
@@ -136,18 +147,18 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     @inline(__always)
     private func finishEncryption<Word: AESBitslicedWord>(_ state: inout AESBitslicedState<Word>, from first: Int) {
         if first == 1 {
-            state.substituteBytes()
+            state.substituteBytes(addingConstant: false)
             state.shiftRows()
             state.mixColumns()
-            state.addRoundKey(roundKeys + 8)
+            state.addRoundKey(roundKeys + 16)
         }
         for round in 2..<rounds {
-            state.substituteBytes()
+            state.substituteBytes(addingConstant: false)
             state.mixColumns(fixslicedBy: round - 1)  // public: the round number
-            state.addRoundKey(roundKeys + 8 * round)
+            state.addRoundKey(roundKeys + 16 * round)
         }
-        state.substituteBytes()
-        state.addRoundKey(roundKeys + 8 * rounds)
+        state.substituteBytes(addingConstant: false)
+        state.addRoundKey(roundKeys + 16 * rounds)
         state.shiftRows(times: rounds - 1)
     }
 
@@ -159,12 +170,12 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
         var state = AESBitslicedState<Word>.bitsliced(from: input)
         state.addRoundKey(decryptionKeys)
         for step in 1..<rounds {
-            state.inverseSubstituteBytes()
-            state.addRoundKey(decryptionKeys + 8 * step)
+            state.inverseSubstituteBytesLessConstant()
+            state.addRoundKey(decryptionKeys + 16 * step)
             state.inverseMixColumns(fixslicedBy: -step)  // public: the round number
         }
-        state.inverseSubstituteBytes()
-        state.addRoundKey(decryptionKeys + 8 * rounds)
+        state.inverseSubstituteBytesLessConstant()
+        state.addRoundKey(decryptionKeys + 16 * rounds)
         state.shiftRows(times: -rounds)
         state.store(to: output)
     }

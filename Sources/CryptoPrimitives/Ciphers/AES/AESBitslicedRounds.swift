@@ -98,14 +98,15 @@ extension AESBitslicedState {
         mixColumns(nextRow: nextRow, twoRows: twoRows)
     }
 
-    /// AddRoundKey (FIPS 197 §5.1.4) with an expanded bitsliced round key.
+    /// AddRoundKey (FIPS 197 §5.1.4) with an expanded bitsliced round key: 16 words, 16-byte
+    /// aligned, each plane twice (so two lanes take it with one aligned load, no broadcast).
     @inline(__always)
     mutating func addRoundKey(_ key: UnsafePointer<UInt64>) {
         barrier()
-        q0 = q0 ^ Word(broadcasting: key[0]); q1 = q1 ^ Word(broadcasting: key[1])
-        q2 = q2 ^ Word(broadcasting: key[2]); q3 = q3 ^ Word(broadcasting: key[3])
-        q4 = q4 ^ Word(broadcasting: key[4]); q5 = q5 ^ Word(broadcasting: key[5])
-        q6 = q6 ^ Word(broadcasting: key[6]); q7 = q7 ^ Word(broadcasting: key[7])
+        q0 = q0 ^ Word(roundKeyPlane: key); q1 = q1 ^ Word(roundKeyPlane: key + 2)
+        q2 = q2 ^ Word(roundKeyPlane: key + 4); q3 = q3 ^ Word(roundKeyPlane: key + 6)
+        q4 = q4 ^ Word(roundKeyPlane: key + 8); q5 = q5 ^ Word(roundKeyPlane: key + 10)
+        q6 = q6 ^ Word(roundKeyPlane: key + 12); q7 = q7 ^ Word(roundKeyPlane: key + 14)
     }
 
     /// The 8×8 bit-matrix transposition between byte order and bitsliced order (an involution).
