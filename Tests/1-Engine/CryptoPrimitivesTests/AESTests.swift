@@ -230,6 +230,11 @@ import TestSupport
                 actualInverse.inverseMixColumns(fixslicedBy: offset)
                 #expect(planes(actual, lane: 0) == planes(expected, lane: 0), "input \(n) offset \(offset)")
                 #expect(planes(actualInverse, lane: 0) == planes(expectedInverse, lane: 0), "inverse, input \(n) offset \(offset)")
+                // And the inverse undoes the forward layer.
+                var roundTrip = input
+                roundTrip.mixColumns(fixslicedBy: offset)
+                roundTrip.inverseMixColumns(fixslicedBy: offset)
+                #expect(planes(roundTrip, lane: 0) == planes(input, lane: 0), "round trip, input \(n) offset \(offset)")
                 // The same on two lanes, the second lane holding another input.
                 let other = inputs[(n + 3) % inputs.count]
                 var otherExpected = other

@@ -90,12 +90,18 @@ extension AESBitslicedState {
     }
 
     /// InvMixColumns with the row permutations given, as ``mixColumns(nextRow:twoRows:)``.
+    ///
+    /// With N the next-row permutation, e = a ⊕ N²a and a′ = a ⊕ 4·e (the product above),
+    /// N²e = e gives N²a′ = a′ ⊕ e and N³a′ = Na′ ⊕ Ne, so MC(a′) = 2a′ ⊕ 3Na′ ⊕ N²a′ ⊕ N³a′
+    /// = a′ ⊕ u ⊕ N(u) with u = 2·a′ ⊕ e: one two-row and one one-row permutation of the
+    /// planes in place of two two-row ones and a one-row one.
     @inline(__always)
     mutating func inverseMixColumns(nextRow: (Word) -> Word, twoRows: (Word) -> Word) {
         barrier()
-        let evenRows = self ^ Self.map(self, twoRows)
-        self = self ^ Self.times2(Self.times2(evenRows))
-        mixColumns(nextRow: nextRow, twoRows: twoRows)
+        let e = self ^ Self.map(self, twoRows)
+        let product = self ^ Self.times2(Self.times2(e))
+        let u = Self.times2(product) ^ e
+        self = product ^ u ^ Self.map(u, nextRow)
     }
 
     /// AddRoundKey (FIPS 197 §5.1.4) with an expanded bitsliced round key: 16 words, 16-byte
