@@ -4,12 +4,32 @@
 // Algorithms" (1996), CIOS method. R = 2^(64·limbCount).
 
 extension FixedUInt {
-    /// `a · b · R⁻¹ mod m` (CIOS with the multiplication and reduction passes fused, so each
-    /// limb of the accumulator is loaded and stored once per outer step). Requires `m` odd,
-    /// `a · b < R · m` (true when one operand is below `m` and the other below `R`); the
-    /// result is fully reduced.
+    /// `a · b · R⁻¹ mod m`. Requires `m` odd, `a · b < R · m` (true when one operand is below
+    /// `m` and the other below `R`); the result is fully reduced. The RSA widths of 16 and 32
+    /// limbs run the generated straight-line kernels (FixedUInt+MontgomeryUnrolled16/32.swift),
+    /// every other width the loop below; the choice folds away when the width is known.
     @inlinable @inline(__always)
     package static func montgomeryProduct(
+        _ a: FixedUInt, _ b: FixedUInt, modulus m: FixedUInt, inverse: UInt64
+    ) -> FixedUInt {
+        if limbCount == 16 {
+            return unsafeBitCast(FixedUInt<16>.montgomeryProductUnrolled16(
+                unsafeBitCast(a, to: FixedUInt<16>.self), unsafeBitCast(b, to: FixedUInt<16>.self),
+                modulus: unsafeBitCast(m, to: FixedUInt<16>.self), inverse: inverse), to: FixedUInt.self)
+        }
+        if limbCount == 32 {
+            return unsafeBitCast(FixedUInt<32>.montgomeryProductUnrolled32(
+                unsafeBitCast(a, to: FixedUInt<32>.self), unsafeBitCast(b, to: FixedUInt<32>.self),
+                modulus: unsafeBitCast(m, to: FixedUInt<32>.self), inverse: inverse), to: FixedUInt.self)
+        }
+        return montgomeryProductLoop(a, b, modulus: m, inverse: inverse)
+    }
+
+    /// `a · b · R⁻¹ mod m` by CIOS with the multiplication and reduction passes fused, so each
+    /// limb of the accumulator is loaded and stored once per outer step; the same conditions and
+    /// result as ``montgomeryProduct(_:_:modulus:inverse:)``, at any width.
+    @inlinable @inline(__always)
+    package static func montgomeryProductLoop(
         _ a: FixedUInt, _ b: FixedUInt, modulus m: FixedUInt, inverse: UInt64
     ) -> FixedUInt {
         var t = FixedUInt.zero

@@ -58,12 +58,31 @@ struct ColumnAccumulator {
 }
 
 extension FixedUInt {
-    /// `a² · R⁻¹ mod m` for `a < m`, `m` odd; the result is fully reduced. Constant time: every
-    /// loop bound and memory index depends on the width only. Widths below 8 limbs use the
-    /// general product, which is faster there.
+    /// `a² · R⁻¹ mod m` for `a < m`, `m` odd; the result is fully reduced. Widths below 8 limbs
+    /// use the general product, which is faster there; the RSA widths of 16 and 32 limbs the
+    /// generated straight-line kernels (FixedUInt+MontgomeryUnrolled16/32.swift); every other
+    /// width the loop of ``montgomerySquareLoop(_:modulus:inverse:)``.
     @inlinable
     package static func montgomerySquare(_ a: FixedUInt, modulus m: FixedUInt, inverse: UInt64) -> FixedUInt {
         if limbCount < 8 { return montgomeryProduct(a, a, modulus: m, inverse: inverse) }
+        if limbCount == 16 {
+            return unsafeBitCast(FixedUInt<16>.montgomerySquareUnrolled16(
+                unsafeBitCast(a, to: FixedUInt<16>.self), modulus: unsafeBitCast(m, to: FixedUInt<16>.self),
+                inverse: inverse), to: FixedUInt.self)
+        }
+        if limbCount == 32 {
+            return unsafeBitCast(FixedUInt<32>.montgomerySquareUnrolled32(
+                unsafeBitCast(a, to: FixedUInt<32>.self), modulus: unsafeBitCast(m, to: FixedUInt<32>.self),
+                inverse: inverse), to: FixedUInt.self)
+        }
+        return montgomerySquareLoop(a, modulus: m, inverse: inverse)
+    }
+
+    /// `a² · R⁻¹ mod m` for `a < m`, `m` odd, at any width, by the product scanning
+    /// described at the top of this file; fully reduced. Constant time: every loop bound and
+    /// memory index depends on the width only.
+    @inlinable
+    package static func montgomerySquareLoop(_ a: FixedUInt, modulus m: FixedUInt, inverse: UInt64) -> FixedUInt {
         var u = FixedUInt.zero
         var result = FixedUInt.zero
         var column = ColumnAccumulator()

@@ -1,0 +1,64 @@
+// The generated straight-line Montgomery kernels of the RSA widths (16 and 32 limbs, written by
+// .ci/montgomery-kernels) against the generic loops they replace and against the reference
+// integer, on random values and on the edges where carries run long.
+
+import CryptoCore
+import Testing
+import TestSupport
+
+@Suite struct MontgomeryUnrolledKernelTests {
+    @Test func sixteenLimbKernelsMatchTheLoopsAndTheReference() {
+        check(FixedUInt<16>.self)
+    }
+
+    @Test func thirtyTwoLimbKernelsMatchTheLoopsAndTheReference() {
+        check(FixedUInt<32>.self)
+    }
+
+    /// `montgomeryProduct` and `montgomerySquare` dispatch to the kernels at these widths; the
+    /// `…Loop` functions are the generic code. Each result must be below m and satisfy
+    /// result · R ≡ a · b (mod m).
+    private func check<let n: Int>(_: FixedUInt<n>.Type) {
+        var random = TestRandom("MontgomeryUnrolledKernels<\(n)>")
+        let r = ReferenceInteger.one << (64 * n)
+        for round in 0..<8 {
+            var m = FixedUInt<n>.random(using: &random)
+            switch round {
+            case 0: for i in 0..<n { m.limbs[i] = .max }                   // R − 1: every column carries
+            case 1: m.limbs[n - 1] = .max; m.limbs[0] = 1                  // top limb all ones
+            case 2: m.limbs[n - 1] >>= 40                                  // a short modulus
+            case 3: m = FixedUInt<n>.zero; m.limbs[n - 1] = 1 << 63; m.limbs[0] = 1  // 2^(64n−1) + 1
+            default: m.limbs[n - 1] |= 1 << 63                             // a full-width modulus
+            }
+            m.limbs[0] |= 1
+            let inverse = FixedUInt<n>.montgomeryInverse(of: m)
+            let mRef = m.reference
+            let largest = FixedUInt<n>(mRef - .one)
+            var belowR = FixedUInt<n>.zero                                     // R − 1, allowed as b
+            for i in 0..<n { belowR.limbs[i] = .max }
+            for sample in 0..<6 {
+                let a: FixedUInt<n>, b: FixedUInt<n>
+                switch sample {
+                case 0: (a, b) = (largest, largest)
+                case 1: (a, b) = (largest, belowR)
+                case 2: (a, b) = (.zero, largest)
+                case 3: (a, b) = (FixedUInt(1), FixedUInt(1))
+                default:
+                    a = FixedUInt<n>(edgyValue(&random, FixedUInt<n>.self).reference % mRef)
+                    b = FixedUInt<n>(edgyValue(&random, FixedUInt<n>.self).reference % mRef)
+                }
+                let product = FixedUInt.montgomeryProduct(a, b, modulus: m, inverse: inverse)
+                let loopProduct = FixedUInt.montgomeryProductLoop(a, b, modulus: m, inverse: inverse)
+                #expect(product.isEqual(to: loopProduct).isTrueVartime, "product, width \(n), round \(round), sample \(sample)")
+                #expect(product.reference < mRef)
+                #expect(product.reference * r % mRef == a.reference * b.reference % mRef)
+
+                let square = FixedUInt.montgomerySquare(a, modulus: m, inverse: inverse)
+                let loopSquare = FixedUInt.montgomerySquareLoop(a, modulus: m, inverse: inverse)
+                #expect(square.isEqual(to: loopSquare).isTrueVartime, "square, width \(n), round \(round), sample \(sample)")
+                #expect(square.reference < mRef)
+                #expect(square.reference * r % mRef == a.reference * a.reference % mRef)
+            }
+        }
+    }
+}
