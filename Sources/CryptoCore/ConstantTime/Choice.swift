@@ -8,8 +8,13 @@
 /// subtraction of a Montgomery product became `jb`/`jne`). Every `Choice` is therefore built
 /// by XOR-ing its mask with this global: it is externally visible and mutable, so the compiler
 /// cannot prove it is zero and must keep the mask arithmetic. It is never written.
-/// A plain load (often hoisted out of loops) is the whole cost; there is no call.
+/// A plain load (often hoisted out of loops) is the whole cost; there is no call:
+/// `@exclusivity(unchecked)` drops the run-time exclusivity check (`swift_beginAccess`) that
+/// every read from another module otherwise pays. That attribute changes only the access
+/// bookkeeping, not the storage: the variable stays public, mutable and initialised at run
+/// time from the compiler's point of view, so its value is still unknown to the optimiser.
 @usableFromInline
+@exclusivity(unchecked)
 nonisolated(unsafe) package var constantTimeOpaqueZero: UInt64 = 0
 
 /// A secret boolean held as a 64-bit mask: all ones for true, all zeros for false.
