@@ -9,6 +9,9 @@ import PowerAuth
 @_spi(Internals) import PowerAuthSDK
 import PowerAuthServer
 import SecureStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension BenchmarkCatalog {
     static var storeRows: [BenchmarkCase] {
@@ -24,8 +27,8 @@ extension BenchmarkCatalog {
               let activation = try? pending.process(answer.response).persist(password: SecretBytes("1234".utf8), possessionUnlockKey: possession,
                                                                              version: .v3_2, using: &random)
         else { return [] }
-        let directory = "/tmp/swiftmfa-bench-store-" + String(UInt32.random(in: 0...UInt32.max))
-        guard let store = try? ActivationStore(store: SecureStore(directory: directory), instanceID: "bench"),
+        guard let directory = Self.storeDirectory,
+              let store = try? ActivationStore(store: SecureStore(directory: directory + "/store"), instanceID: "bench"),
               (try? store.save(activation)) != nil else { return [] }
         let authentication = Authentication(possessionUnlockKey: possession)
         let body = Array(#"{"amount":"10.00"}"#.utf8)
@@ -37,5 +40,21 @@ extension BenchmarkCatalog {
                                 configuration: configuration)
             }),
         ]
+    }
+
+    /// A fresh directory (mkdtemp, mode 0700) for the store rows, made once per process and
+    /// removed when the process exits, so a run of `mfa bench` leaves nothing in /tmp.
+    static let storeDirectory: String? = {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/swiftmfa-bench-store-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else { return nil }
+        atexit { removeStoreDirectory() }
+        return String(cString: made)
+    }()
+
+    private static func removeStoreDirectory() {
+        guard let storeDirectory else { return }
+        do { try FileManager.default.removeItem(atPath: storeDirectory) } catch {
+            // Already gone, or refused: a leftover holds only the bench activation.
+        }
     }
 }

@@ -6,6 +6,7 @@
 
 import Foundation
 import Testing
+import TestSupport
 @testable import PKCS11
 
 extension SoftHSMSuite {
@@ -115,6 +116,26 @@ extension SoftHSMSuite {
             let rows = try rows(output)
             #expect(Set(rows.keys) == ["keys/file/powerauth-sign-2fa", "keys/file/store-open"])
             #expect(rows.values.allSatisfy { $0.tokenCalls == 0 && $0.operationsPerSecond > 0 })
+        }
+
+        /// The store rows' activation lives in a store made with mkdtemp under TMPDIR once per
+        /// run and removed when `mfa bench` exits: TMPDIR is left empty, and nothing appears in
+        /// /tmp under the guessable `swiftmfa-bench-store-<number>` name a run used to leave.
+        @Test func aBenchRunLeavesNoStoreBehind() throws {
+            let temporary = try TemporaryDirectory("bench-tmp")
+            defer { temporary.remove() }
+            func leftovers() throws -> Set<String> {
+                Set(try FileManager.default.contentsOfDirectory(atPath: "/tmp").filter { name in
+                    name.hasPrefix("swiftmfa-bench-store-") && name.dropFirst("swiftmfa-bench-store-".count).allSatisfy(\.isNumber)
+                })
+            }
+            let before = try leftovers()
+            let (status, output, error) = try mfa(["bench", "--filter", "powerauth/store/sign-and-persist", "--min-time", "0.01", "--json"],
+                                                  environment: ["TMPDIR": temporary.path])
+            #expect(status == 0, "\(error)")
+            #expect(output.contains("\"powerauth/store/sign-and-persist\""), "\(output)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+            #expect(try leftovers().subtracting(before).isEmpty)
         }
     }
 }
