@@ -1,8 +1,9 @@
 // Additions in Jacobian coordinates, so the scalar multiplications can keep their accumulator
 // in the coordinates of the (cheaper) Jacobian doubling (P256JacobianDoubling.swift) without
 // converting at every window:
-// - "madd-2007-bl" (Jacobian + affine: 7M + 4S) against the complete mixed addition's
-//   11M + 2 products by b (Renes–Costello–Batina 2016, Algorithm 5);
+// - "madd-2007-bl" (Jacobian + affine: 7M + 4S, here 8M + 3S with four additions fewer)
+//   against the complete mixed addition's 11M + 2 products by b (Renes–Costello–Batina
+//   2016, Algorithm 5);
 // - "add-2007-bl" (Jacobian + Jacobian: 11M + 5S) against the complete addition's 12M + 2
 //   products by b plus 4M + 2S of coordinate conversions around every run of doublings.
 // Both from the Explicit-Formulas Database (Bernstein and Lange), for any a.
@@ -41,22 +42,34 @@ extension P256.JacobianPoint {
 
     /// P + Q for an affine Q by madd-2007-bl (7M + 4S), with whether H and r were zero.
     /// Correct unless P is the identity or P = Q (see the file comment); constant time.
+    ///
+    /// Two of the formula's identities save four additions for one product in place of a
+    /// square: I = 4·HH = (2H)², and Z₃ = (Z₁ + H)² − Z₁Z₁ − HH = 2·Z₁·H, so HH itself is
+    /// never needed: 8M + 3S (BoringSSL's ecp_nistz256_point_add_affine likewise forms
+    /// Z₃ = Z₁·H, for the unscaled r).
     package func incompleteAdding(_ q: P256.AffinePoint) -> (sum: Self, hIsZero: Choice, rIsZero: Choice) {
-        let z1z1 = z.squared()                                      // Z₁Z₁ = Z₁²
-        let u2 = q.x * z1z1                                         // U₂ = X₂·Z₁Z₁
-        let s2 = q.y * (z * z1z1)                                   // S₂ = Y₂·Z₁·Z₁Z₁
+        // The products are inlined (the kernels are @inline(__always)), as in `doubled()`:
+        // this addition runs once per window of every scalar multiplication.
+        @inline(__always) func mul(_ a: P256.FieldElement, _ b: P256.FieldElement) -> P256.FieldElement {
+            P256.FieldElement(montgomeryForm: P256FieldArithmetic.product(a.montgomeryForm, b.montgomeryForm))
+        }
+        @inline(__always) func sqr(_ a: P256.FieldElement) -> P256.FieldElement {
+            P256.FieldElement(montgomeryForm: P256FieldArithmetic.square(a.montgomeryForm))
+        }
+        let z1z1 = sqr(z)                                           // Z₁Z₁ = Z₁²
+        let u2 = mul(q.x, z1z1)                                     // U₂ = X₂·Z₁Z₁
+        let s2 = mul(q.y, mul(z, z1z1))                             // S₂ = Y₂·Z₁·Z₁Z₁
         let h = u2 - x                                              // H = U₂ − X₁
-        let hh = h.squared()                                        // HH = H²
-        let hh2 = hh + hh
-        let i = hh2 + hh2                                           // I = 4·HH
-        let j = h * i                                               // J = H·I
+        let h2 = h + h
+        let i = sqr(h2)                                             // I = 4·HH = (2H)²
+        let j = mul(h, i)                                           // J = H·I
         let sy = s2 - y
         let r = sy + sy                                             // r = 2·(S₂ − Y₁)
-        let v = x * i                                               // V = X₁·I
-        let x3 = r.squared() - j - (v + v)                          // X₃ = r² − J − 2V
-        let yj = y * j
-        let y3 = r * (v - x3) - (yj + yj)                           // Y₃ = r·(V − X₃) − 2·Y₁·J
-        let z3 = (z + h).squared() - z1z1 - hh                      // Z₃ = (Z₁ + H)² − Z₁Z₁ − HH
+        let v = mul(x, i)                                           // V = X₁·I
+        let x3 = sqr(r) - j - (v + v)                               // X₃ = r² − J − 2V
+        let yj = mul(y, j)
+        let y3 = mul(r, v - x3) - (yj + yj)                         // Y₃ = r·(V − X₃) − 2·Y₁·J
+        let z3 = mul(z, h2)                                         // Z₃ = (Z₁ + H)² − Z₁Z₁ − HH = 2·Z₁·H
         return (Self(x: x3, y: y3, z: z3), h.isZero, r.isZero)
     }
 
