@@ -91,9 +91,10 @@ extension PowerAuth {
             /// HMAC-SHA256 keyed with ``macKey`` and with ``ivKey``, the key pads absorbed once
             /// (the `HMAC` design: a long-lived keyed value authenticates many messages). A
             /// request and its response each MAC once and derive one IV: keying each key once
-            /// instead of twice saves four of the exchange's ~23 SHA-256 compressions.
-            let macState: HMAC<SHA256>
-            let ivState: HMAC<SHA256>
+            /// instead of twice saves four of the exchange's ~23 SHA-256 compressions. Both
+            /// states are key-equivalent and are wiped with the envelope (``KeyedMAC``).
+            let macState: KeyedMAC
+            let ivState: KeyedMAC
 
             /// Derives K from the ECDH x-coordinate.
             public init(sharedSecret: SharedSecret, kdfInfo: [UInt8], ephemeralPublicKey: [UInt8]) throws(CryptoError) {
@@ -104,16 +105,13 @@ extension PowerAuth {
                      SymmetricKey(data: UnsafeRawBufferPointer(rebasing: raw[16..<32])),
                      SymmetricKey(data: UnsafeRawBufferPointer(rebasing: raw[32..<48])))
                 }
-                macState = HMAC(key: macKey)
-                ivState = HMAC(key: ivKey)
+                macState = KeyedMAC(key: macKey)
+                ivState = KeyedMAC(key: ivKey)
             }
 
             /// HMAC-SHA256(macKey, C ‖ SH2) from the keyed state, without joining C and SH2.
             func tag(_ ciphertext: [UInt8], sharedInfo2: [UInt8]) -> [UInt8] {
-                var mac = macState
-                mac.update(data: ciphertext)
-                mac.update(data: sharedInfo2)
-                return mac.finalize().bytes
+                macState.mac(ciphertext, sharedInfo2)
             }
 
             /// AES-128-CBC-PKCS7 under the encryption key, then MAC = HMAC-SHA256(macKey, C ‖ SH2)
@@ -141,11 +139,45 @@ extension PowerAuth {
                 guard version >= .v3_1, let nonce else { return [UInt8](repeating: 0, count: 16) }
                 // KDF_INTERNAL(ivKey, nonce) = fold16(HMAC-SHA256(ivKey, nonce)), as
                 // KeyDerivation.deriveInternal, from the keyed state (a test compares the two).
-                var mac = ivState
-                mac.update(data: nonce)
-                var code = mac.finalize().bytes
+                var code = ivState.mac(nonce)
                 defer { SecretBytes.wipe(&code) }
                 return PowerAuth.fold16(code)
+            }
+        }
+
+        /// An HMAC-SHA256 state keyed once (its key pads absorbed), held on the heap and wiped when
+        /// the last reference goes, as `SecretBytes` wipes its storage: the inner and outer hash
+        /// states are key-equivalent (anyone holding them can MAC under the key), so they must not
+        /// outlive the envelope in freed memory.
+        ///
+        /// `HMAC<SHA256>` is a plain value (two fixed-size hash states, no references; `deinit`
+        /// checks this with `_isPOD`), so zeroing its bytes in place is a valid end of its life.
+        /// The per-message copies that ``mac(_:_:)`` makes live on the stack for one call and are
+        /// not wiped, as for every `HMAC` value; only the long-lived keyed state is.
+        final class KeyedMAC: @unchecked Sendable {
+            // Written once by init and zeroed by deinit, never mutated in between: safe to share
+            // across threads, hence @unchecked Sendable.
+            private var state: HMAC<SHA256>
+
+            /// Keys the state with `key` (RFC 2104 §2: the pads are absorbed once, here).
+            init(key: SymmetricKey) {
+                state = HMAC(key: key)
+            }
+
+            deinit {
+                // A value with references inside could not be zeroed in place; SHA256 holds none.
+                if _isPOD(HMAC<SHA256>.self) {
+                    withUnsafeMutableBytes(of: &state) { SecretBytes.wipe($0) }
+                }
+            }
+
+            /// HMAC-SHA256 of `first ‖ second` under the key, from a copy of the keyed state
+            /// (the two parts are absorbed in turn, never joined).
+            func mac(_ first: [UInt8], _ second: [UInt8] = []) -> [UInt8] {
+                var mac = state
+                mac.update(data: first)
+                mac.update(data: second)
+                return mac.finalize().bytes
             }
         }
     }

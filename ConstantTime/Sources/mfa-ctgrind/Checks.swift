@@ -71,6 +71,11 @@ extension Check {
             let agreement = try P256.KeyAgreement.PrivateKey(rawRepresentation: d)
             let peer = try P256.KeyAgreement.PrivateKey(rawRepresentation: (2...33).map { UInt8($0) }).publicKey
             Secret.publish(try agreement.sharedSecretFromKeyAgreement(with: peer).secret)
+            // The ECIES sender's one call: a fresh ephemeral scalar (secret random bytes), its
+            // fixed-base and variable-base multiplications sharing one inversion.
+            let ephemeral = try P256.KeyAgreement.ephemeralAgreement(with: peer, using: &random)
+            Secret.publish(ephemeral.publicKey.rawRepresentation)
+            Secret.publish(ephemeral.sharedSecret.secret)
         },
         Check(name: "bn254-multiply") {
             let k = try BN254CX.Scalar(rawRepresentation: Secret.bytes((1...32).map { UInt8($0) }))

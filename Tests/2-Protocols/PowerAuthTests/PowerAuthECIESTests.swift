@@ -73,6 +73,16 @@ import TestSupport
         }
     }
 
+    /// The envelope's keyed states are wiped on release only if `HMAC<SHA256>` is a plain value
+    /// (KeyedMAC's deinit zeroes its bytes in place and skips a type with references inside).
+    @Test func keyedMACStateIsPlainDataSoItsWipeRuns() throws {
+        #expect(_isPOD(HMAC<SHA256>.self))
+        let key = SymmetricKey(data: (0..<16).map { UInt8($0) })
+        let keyed = PowerAuth.ECIES.KeyedMAC(key: key)
+        #expect(keyed.mac([1, 2], [3]) == HMAC<SHA256>.authenticationCode(for: [1, 2, 3], using: key).bytes)
+        #expect(keyed.mac([]) == HMAC<SHA256>.authenticationCode(for: [UInt8](), using: key).bytes)
+    }
+
     @Test func requestJSONCarriesExactlyTheVersionsFields() throws {
         var random = SeededRandomSource(seed: 3)
         let key = try P256.KeyAgreement.PrivateKey(using: &random)
