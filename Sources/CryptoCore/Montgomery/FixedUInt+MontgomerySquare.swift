@@ -59,20 +59,15 @@ struct ColumnAccumulator {
 
 extension FixedUInt {
     /// `a² · R⁻¹ mod m` for `a < m`, `m` odd; the result is fully reduced. Widths below 8 limbs
-    /// use the general product, which is faster there; the RSA widths of 16 and 32 limbs the
-    /// generated straight-line kernels (FixedUInt+MontgomeryUnrolled16/32.swift); every other
-    /// width the loop of ``montgomerySquareLoop(_:modulus:inverse:)``.
+    /// use the general product, which is faster there; 16 limbs the generated straight-line kernel
+    /// (FixedUInt+MontgomeryUnrolled16.swift); every other width the loop of
+    /// ``montgomerySquareLoop(_:modulus:inverse:)``.
     @inlinable
     package static func montgomerySquare(_ a: FixedUInt, modulus m: FixedUInt, inverse: UInt64) -> FixedUInt {
         if limbCount < 8 { return montgomeryProduct(a, a, modulus: m, inverse: inverse) }
         if limbCount == 16 {
             return unsafeBitCast(FixedUInt<16>.montgomerySquareUnrolled16(
                 unsafeBitCast(a, to: FixedUInt<16>.self), modulus: unsafeBitCast(m, to: FixedUInt<16>.self),
-                inverse: inverse), to: FixedUInt.self)
-        }
-        if limbCount == 32 {
-            return unsafeBitCast(FixedUInt<32>.montgomerySquareUnrolled32(
-                unsafeBitCast(a, to: FixedUInt<32>.self), modulus: unsafeBitCast(m, to: FixedUInt<32>.self),
                 inverse: inverse), to: FixedUInt.self)
         }
         return montgomerySquareLoop(a, modulus: m, inverse: inverse)

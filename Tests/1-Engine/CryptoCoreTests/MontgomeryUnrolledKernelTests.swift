@@ -1,4 +1,4 @@
-// The generated straight-line Montgomery kernels of the RSA widths (16 and 32 limbs, written by
+// The generated straight-line Montgomery kernels of RSA-2048's CRT halves (16 limbs, written by
 // .ci/montgomery-kernels) against the generic loops they replace and against the reference
 // integer, on random values and on the edges where carries run long.
 
@@ -11,11 +11,7 @@ import TestSupport
         check(FixedUInt<16>.self)
     }
 
-    @Test func thirtyTwoLimbKernelsMatchTheLoopsAndTheReference() {
-        check(FixedUInt<32>.self)
-    }
-
-    /// `montgomeryProduct` and `montgomerySquare` dispatch to the kernels at these widths; the
+    /// `montgomeryProduct` and `montgomerySquare` dispatch to the kernels at this width; the
     /// `…Loop` functions are the generic code. Each result must be below m and satisfy
     /// result · R ≡ a · b (mod m).
     private func check<let n: Int>(_: FixedUInt<n>.Type) {
