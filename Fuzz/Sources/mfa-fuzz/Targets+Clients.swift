@@ -178,8 +178,16 @@ enum StoreFixtures {
     static let directory: String = {
         let path = NSTemporaryDirectory() + "mfa-fuzz-store-\(getpid())"
         try? FileManager.default.removeItem(atPath: path)
+        atexit { StoreFixtures.removeDirectory() }  // libFuzzer ends a run with exit(): leave no store behind
         return path
     }()
+
+    /// Removes the store; a crash leaves it, with the crash input, for the post-mortem.
+    static func removeDirectory() {
+        do { try FileManager.default.removeItem(atPath: directory) } catch {
+            // Nothing there, or a file system that refuses: nothing a fuzzer can do about it.
+        }
+    }
 
     static let store: SecureStore = {
         do {
