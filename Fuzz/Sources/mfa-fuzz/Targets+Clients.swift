@@ -175,16 +175,21 @@ extension FuzzTarget {
 /// A real store in a fresh temporary directory with a fixed key; the target overwrites the
 /// record file `fuzzed` with the input and reads it back through the store.
 enum StoreFixtures {
+    /// The store's directory, inside a fresh mkdtemp directory (mode 0700, an unguessable name).
     static let directory: String = {
-        let path = NSTemporaryDirectory() + "mfa-fuzz-store-\(getpid())"
-        try? FileManager.default.removeItem(atPath: path)
+        var template = Array((NSTemporaryDirectory() + "mfa-fuzz-store-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+            fatalError("no temporary directory for the fuzz store")
+        }
         atexit { StoreFixtures.removeDirectory() }  // libFuzzer ends a run with exit(): leave no store behind
-        return path
+        return String(cString: made) + "/store"
     }()
 
-    /// Removes the store; a crash leaves it, with the crash input, for the post-mortem.
+    /// Removes the store and its temporary parent; a crash leaves them, with the crash input,
+    /// for the post-mortem.
     static func removeDirectory() {
-        do { try FileManager.default.removeItem(atPath: directory) } catch {
+        let parent = String(directory.dropLast("/store".count))
+        do { try FileManager.default.removeItem(atPath: parent) } catch {
             // Nothing there, or a file system that refuses: nothing a fuzzer can do about it.
         }
     }

@@ -73,12 +73,23 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     /// constant 0x63 in every byte (planes 0, 1, 5 and 6 all ones) if `addingSboxConstant`.
     private static func store(_ state: AESBitslicedState<UInt64>, to base: UnsafeMutablePointer<UInt64>, addingSboxConstant: Bool) {
         let constant: UInt64 = addingSboxConstant ? ~0 : 0  // public: the round number
-        let planes = [state.q0 ^ constant, state.q1 ^ constant, state.q2, state.q3,
-                      state.q4, state.q5 ^ constant, state.q6 ^ constant, state.q7]
-        for (i, plane) in planes.enumerated() {
-            base[2 * i] = plane
-            base[2 * i + 1] = plane
-        }
+        // Written straight into the wiped key buffer: an array literal here would be a heap
+        // copy of the round key that nothing wipes.
+        put(state.q0 ^ constant, plane: 0, base)
+        put(state.q1 ^ constant, plane: 1, base)
+        put(state.q2, plane: 2, base)
+        put(state.q3, plane: 3, base)
+        put(state.q4, plane: 4, base)
+        put(state.q5 ^ constant, plane: 5, base)
+        put(state.q6 ^ constant, plane: 6, base)
+        put(state.q7, plane: 7, base)
+    }
+
+    /// Stores `value` as plane `plane` of the round key at `base`, twice (both lanes).
+    @inline(__always)
+    private static func put(_ value: UInt64, plane: Int, _ base: UnsafeMutablePointer<UInt64>) {
+        base[2 * plane] = value
+        base[2 * plane + 1] = value
     }
 
     /// One round key's four words, placed in all four block positions of a lane.

@@ -162,7 +162,7 @@ enum AESInterleave {
 }
 
 // Fixslicing: AES rounds without ShiftRows. Adomnicai and Peyrin, "Fixslicing AES-like
-// ciphers" (TCHES 2021, issue 1), §2: ShiftRows moves bytes without changing them and commutes
+// ciphers" (TCHES 2021, no. 1), §2: ShiftRows moves bytes without changing them and commutes
 // with SubBytes, so it can be left out of the rounds if MixColumns and the round keys are
 // conjugated by the ShiftRows owed so far, and the debt is paid once at the end.
 //
@@ -177,6 +177,7 @@ enum AESInterleave {
 // (`AESBitslicedConstantTime`). The same holds for the inverse cipher with P⁻¹.
 //
 // Everything here is a fixed sequence of shifts, masks and shuffles chosen by the round
+// number, which is public: constant time.
 
 extension AESBitslicedState {
     /// `MC_i` = ShiftRows^−i ∘ MixColumns ∘ ShiftRows^i for i = `offset` mod 4 (any integer).

@@ -21,7 +21,9 @@ extension P256 {
     /// scalars Aᵢ = Σ_{j≥i} dⱼ·32^(j−i) (A₀ = k), window i adds dᵢ·P to the accumulator
     /// 32·Aᵢ₊₁·P. For i ≥ 1, |Aᵢ| < 2²⁵² < n. The doubling case 32·Aᵢ₊₁ ≡ dᵢ (mod n) means
     /// Aᵢ − 2dᵢ ≡ 0 with |Aᵢ − 2dᵢ| < n, so Aᵢ = 2dᵢ, 32·Aᵢ₊₁ = dᵢ, and both are zero (|dᵢ| < 32);
-    /// for i = 0, k − 2d₀ ∈ (−33, n) is zero only for k = d₀ = 0. So P = Q is reached only
+    /// for i = 0, k − 2d₀ ∈ [−30, n + 32) is 0 only for k = d₀ = 0, and it is n only if
+    /// d₀ ≡ k ≡ −n ≡ 15 (mod 32), so d₀ = 15 and k = n + 30, which the reduction rules out
+    /// (k < n). So P = Q is reached only
     /// when the accumulator is the identity or the digit is zero, and those two cases are
     /// replaced by masks (the addend, or the accumulator unchanged). P = −Q gives Z = 0, the
     /// identity, correctly. P itself the identity makes every table entry wrong: the result is
