@@ -72,8 +72,7 @@ extension P256FieldArithmetic {
         return FixedUInt(limbs: [r0, r1, r2, r3])
     }
 
-    /// `a + b mod p` for `a, b < p`: the 257-bit sum minus p; when that borrows (the sum was
-    /// below p), p is added back.
+    /// `a + b mod p` for `a, b < p`: the 257-bit sum, below 2p, reduced once.
     @inlinable @inline(__always)
     package static func sum(_ a: FixedUInt<4>, _ b: FixedUInt<4>) -> FixedUInt<4> {
         var c: UInt64
@@ -82,13 +81,21 @@ extension P256FieldArithmetic {
         (s1, c) = addingWithCarry(a.limbs[unchecked: 1], b.limbs[unchecked: 1], c)
         (s2, c) = addingWithCarry(a.limbs[unchecked: 2], b.limbs[unchecked: 2], c)
         (s3, s4) = addingWithCarry(a.limbs[unchecked: 3], b.limbs[unchecked: 3], c)
+        return subtractingModulusOnce(s0, s1, s2, s3, s4)
+    }
+
+    /// The five-word t < 2p reduced below p: t − p, plus p again by mask when that borrowed
+    /// (t was below p): one borrow chain, no select of two candidates. Ends every sum and
+    /// every product (P256FieldMultiplication.swift).
+    @inlinable @inline(__always)
+    static func subtractingModulusOnce(_ t0: UInt64, _ t1: UInt64, _ t2: UInt64, _ t3: UInt64, _ t4: UInt64) -> FixedUInt<4> {
+        var c: UInt64
         let d0, d1, d2, d3: UInt64
-        (d0, c) = subtractingWithNoBorrow(s0, 0xFFFF_FFFF_FFFF_FFFF, 1)
-        (d1, c) = subtractingWithNoBorrow(s1, 0x0000_0000_FFFF_FFFF, c)
-        (d2, c) = subtractingWithNoBorrow(s2, 0, c)
-        (d3, c) = subtractingWithNoBorrow(s3, topMultiplier, c)
-        (_, c) = subtractingWithNoBorrow(s4, 0, c)
-        // c = 0 exactly when (s − p) borrowed, that is s < p: then add p back.
+        (d0, c) = subtractingWithNoBorrow(t0, 0xFFFF_FFFF_FFFF_FFFF, 1)
+        (d1, c) = subtractingWithNoBorrow(t1, 0x0000_0000_FFFF_FFFF, c)
+        (d2, c) = subtractingWithNoBorrow(t2, 0, c)
+        (d3, c) = subtractingWithNoBorrow(t3, topMultiplier, c)
+        (_, c) = subtractingWithNoBorrow(t4, 0, c)
         return addingMaskedModulus(d0, d1, d2, d3, mask: c &- 1)
     }
 

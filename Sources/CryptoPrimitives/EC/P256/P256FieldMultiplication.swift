@@ -67,20 +67,6 @@ package enum P256FieldArithmetic {
         return reductionStep(x0, x1, x2, x3, x4, x5)
     }
 
-    /// The five-word t < 2p reduced below p: t − p, plus p again by mask when that borrowed
-    /// (P256FieldAddition.swift): one borrow chain, no select of two candidates.
-    @inlinable @inline(__always)
-    static func subtractingModulusOnce(_ t0: UInt64, _ t1: UInt64, _ t2: UInt64, _ t3: UInt64, _ t4: UInt64) -> FixedUInt<4> {
-        var c: UInt64
-        let d0, d1, d2, d3: UInt64
-        (d0, c) = subtractingWithNoBorrow(t0, 0xFFFF_FFFF_FFFF_FFFF, 1)
-        (d1, c) = subtractingWithNoBorrow(t1, 0x0000_0000_FFFF_FFFF, c)
-        (d2, c) = subtractingWithNoBorrow(t2, 0, c)
-        (d3, c) = subtractingWithNoBorrow(t3, topMultiplier, c)
-        (_, c) = subtractingWithNoBorrow(t4, 0, c)
-        return addingMaskedModulus(d0, d1, d2, d3, mask: c &- 1)
-    }
-
     /// `w · 2⁻²⁵⁶ mod p` for a 512-bit w < p·2²⁵⁶: four specialised steps on the low half give
     /// R = (low + U·p) / 2²⁵⁶ ≤ p (each step's fifth word is zero: the high word of
     /// u·(2⁶⁴ − 2³² + 1) plus a carry fits one word); R plus the high half (< p) is below 2p,
