@@ -118,12 +118,12 @@ import TestSupport
         var scalars = [FixedUInt<4>.zero, Self.fixed(Self.n - .one), FixedUInt(limbs: [.max, .max, .max, .max]), FixedUInt(1)]
         for _ in 0..<100 { scalars.append(FixedUInt(limbs: [random.next(), random.next(), random.next(), random.next()])) }
         for k in scalars {
-            let (magnitudes, negative) = P256.signedWindows(k)
             var positive = ReferenceInteger.zero, negativePart = ReferenceInteger.zero
             for i in 0..<52 {
-                #expect(magnitudes[i] <= 16 && negative[i] <= 1)
-                let term = ReferenceInteger(magnitudes[i]) * (.one << (5 * i))
-                if negative[i] == 1 { negativePart = negativePart + term } else { positive = positive + term }
+                let (magnitude, negative) = P256.signedWindow(k, i)
+                #expect(magnitude <= 16 && negative <= 1)
+                let term = ReferenceInteger(magnitude) * (.one << (5 * i))
+                if negative == 1 { negativePart = negativePart + term } else { positive = positive + term }
             }
             #expect(positive - negativePart == Self.reference(k))
             let naf = P256.nonAdjacentFormVartime(k, width: 5)

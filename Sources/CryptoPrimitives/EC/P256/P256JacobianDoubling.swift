@@ -23,14 +23,6 @@ extension P256 {
 }
 
 extension P256.ProjectivePoint {
-    /// 2ᵏ·P for k ≥ 1, by k Jacobian doublings between two coordinate conversions (constant
-    /// time in P; k is public). Equal to k calls of ``doubled()`` as group elements.
-    package func doubled(repeatedly count: Int) -> Self {
-        var point = jacobian
-        for _ in 0..<count { point = point.doubled() }
-        return Self(point)
-    }
-
     /// The same point in Jacobian coordinates (XZ : YZ² : Z), the identity as (1 : 1 : 0).
     package var jacobian: P256.JacobianPoint {
         let zz = z.squared()

@@ -30,21 +30,11 @@ extension MontgomeryResidue where Modulus == P256OrderModulus {
 }
 
 extension P256 {
-    /// The signed radix-32 (Booth) digits of a scalar below 2²⁵⁶: 52 digits dᵢ in [−16, 16] with
-    /// k = Σ dᵢ·32ⁱ, returned as magnitudes and sign choices. Constant time: every digit is
-    /// computed with masks from a fixed window of bits.
-    package static func signedWindows(_ k: FixedUInt<4>) -> (magnitudes: InlineArray<52, UInt64>, negative: InlineArray<52, UInt64>) {
-        var magnitudes = InlineArray<52, UInt64>(repeating: 0)
-        var negative = InlineArray<52, UInt64>(repeating: 0)
-        for i in 0..<52 {
-            (magnitudes[i], negative[i]) = signedWindow(k, i)
-        }
-        return (magnitudes, negative)
-    }
-
-    /// Digit i of ``signedWindows(_:)``, computed on its own so the scalar multiplications
-    /// read each digit where they use it (indexing a 52-entry InlineArray inside their loops
-    /// made the compiler copy the whole array at every window). Constant time in k.
+    /// Digit i of the signed radix-32 (Booth) recoding of a scalar k below 2²⁵⁶: 52 digits dᵢ
+    /// in [−16, 16] with k = Σ dᵢ·32ⁱ, returned as magnitude and sign. Each digit is computed
+    /// where the scalar multiplications use it (indexing a 52-entry array of digits inside
+    /// their loops made the compiler copy the whole array at every window). Constant time in
+    /// k: every digit comes from a fixed window of bits, by masks.
     @inline(__always)
     package static func signedWindow(_ k: FixedUInt<4>, _ i: Int) -> (magnitude: UInt64, negative: UInt64) {
         // Bits 5i−1 … 5i+4 (bit −1 is zero): a 6-bit window, shifted out of at most two limbs
