@@ -61,7 +61,7 @@ import TestSupport
             var merged = Self.bitsliced(inputs.map { Self.definedSbox[Int($0)] ^ 0x63 })
             merged.inverseSubstituteBytesLessConstant()
             #expect(Self.bytes(merged) == inputs, "merged inverse, chunk \(chunk)")
-            var mergedWide = AESBitslicedState<AESTwoLanes>(zero: AESTwoLanes(broadcasting: 0))
+            var mergedWide = AESBitslicedState<AESTwoLanes>()
             let narrowInput = Self.bitsliced(inputs.map { Self.definedSbox[Int($0)] ^ 0x63 })
             mergedWide.q0 = AESTwoLanes(broadcasting: narrowInput.q0); mergedWide.q1 = AESTwoLanes(broadcasting: narrowInput.q1)
             mergedWide.q2 = AESTwoLanes(broadcasting: narrowInput.q2); mergedWide.q3 = AESTwoLanes(broadcasting: narrowInput.q3)
@@ -71,7 +71,7 @@ import TestSupport
             #expect(mergedWide.q0.lane(1) == merged.q0 && mergedWide.q3.lane(0) == merged.q3 && mergedWide.q7.lane(1) == merged.q7)
         }
         // The two-lane engine computes the same thing as the one-lane engine.
-        var wide = AESBitslicedState<AESTwoLanes>(zero: AESTwoLanes(broadcasting: 0))
+        var wide = AESBitslicedState<AESTwoLanes>()
         let narrow = Self.bitsliced((0..<64).map { UInt8($0 * 3) })
         wide.q0 = AESTwoLanes(broadcasting: narrow.q0); wide.q1 = AESTwoLanes(broadcasting: narrow.q1)
         wide.q2 = AESTwoLanes(broadcasting: narrow.q2); wide.q3 = AESTwoLanes(broadcasting: narrow.q3)
@@ -207,7 +207,7 @@ import TestSupport
         var random = TestRandom("aes fixslicing")
         func state(_ planes: [UInt64]) -> AESBitslicedState<UInt64> {
             AESBitslicedState(q0: planes[0], q1: planes[1], q2: planes[2], q3: planes[3],
-                              q4: planes[4], q5: planes[5], q6: planes[6], q7: planes[7], zero: 0)
+                              q4: planes[4], q5: planes[5], q6: planes[6], q7: planes[7])
         }
         func planes<W: AESBitslicedWord>(_ s: AESBitslicedState<W>, lane: Int) -> [UInt64] {
             [s.q0, s.q1, s.q2, s.q3, s.q4, s.q5, s.q6, s.q7].map { $0.lane(lane) }
@@ -215,8 +215,7 @@ import TestSupport
         func wide(_ a: AESBitslicedState<UInt64>, _ b: AESBitslicedState<UInt64>) -> AESBitslicedState<AESTwoLanes> {
             let x = planes(a, lane: 0), y = planes(b, lane: 0)
             func w(_ i: Int) -> AESTwoLanes { AESTwoLanes(lanes: { $0 == 0 ? x[i] : y[i] }) }
-            return AESBitslicedState(q0: w(0), q1: w(1), q2: w(2), q3: w(3), q4: w(4), q5: w(5), q6: w(6), q7: w(7),
-                                     zero: AESTwoLanes(broadcasting: 0))
+            return AESBitslicedState(q0: w(0), q1: w(1), q2: w(2), q3: w(3), q4: w(4), q5: w(5), q6: w(6), q7: w(7))
         }
         var inputs = [state([UInt64](repeating: 0, count: 8)), state([UInt64](repeating: ~0, count: 8))]
         for _ in 0..<6 { inputs.append(state((0..<8).map { _ in random.next() })) }
@@ -279,7 +278,7 @@ import TestSupport
             for i in 0..<8 where byte >> i & 1 == 1 { planes[i] |= 1 << UInt64(j) }
         }
         return AESBitslicedState(q0: planes[0], q1: planes[1], q2: planes[2], q3: planes[3],
-                                 q4: planes[4], q5: planes[5], q6: planes[6], q7: planes[7], zero: 0)
+                                 q4: planes[4], q5: planes[5], q6: planes[6], q7: planes[7])
     }
 
     static func bytes(_ state: AESBitslicedState<UInt64>) -> [UInt8] {

@@ -95,12 +95,12 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     /// One round key's four words, placed in all four block positions of a lane.
     private static func load(_ w0: UInt32, _ w1: UInt32, _ w2: UInt32, _ w3: UInt32) -> AESBitslicedState<UInt64> {
         let (a, b) = AESInterleave.spread(w0, w1, w2, w3)
-        return AESBitslicedState(q0: a, q1: a, q2: a, q3: a, q4: b, q5: b, q6: b, q7: b, zero: 0)
+        return AESBitslicedState(q0: a, q1: a, q2: a, q3: a, q4: b, q5: b, q6: b, q7: b)
     }
 
     /// SubWord (FIPS 197 §5.2) through the bitsliced S-box.
     private static func substituteWord(_ word: UInt32) -> UInt32 {
-        var state = AESBitslicedState<UInt64>(zero: 0)
+        var state = AESBitslicedState<UInt64>()
         state.q0 = UInt64(word)
         state.orthogonalize()
         state.substituteBytes()
@@ -210,8 +210,7 @@ extension AESBitslicedState {
             q0: Word(lanes: { planes[8 * $0] }), q1: Word(lanes: { planes[8 * $0 + 1] }),
             q2: Word(lanes: { planes[8 * $0 + 2] }), q3: Word(lanes: { planes[8 * $0 + 3] }),
             q4: Word(lanes: { planes[8 * $0 + 4] }), q5: Word(lanes: { planes[8 * $0 + 5] }),
-            q6: Word(lanes: { planes[8 * $0 + 6] }), q7: Word(lanes: { planes[8 * $0 + 7] }),
-            zero: Word(broadcasting: constantTimeOpaqueZero))
+            q6: Word(lanes: { planes[8 * $0 + 6] }), q7: Word(lanes: { planes[8 * $0 + 7] }))
         state.orthogonalize()
         return state
     }
@@ -232,8 +231,7 @@ extension AESBitslicedState {
         var state = Self(
             q0: Word(lanes: { planes[4 * $0] }), q1: Word(lanes: { planes[4 * $0 + 1] }),
             q2: Word(lanes: { planes[4 * $0 + 2] }), q3: Word(lanes: { planes[4 * $0 + 3] }),
-            q4: none, q5: none, q6: none, q7: none,
-            zero: Word(broadcasting: constantTimeOpaqueZero))
+            q4: none, q5: none, q6: none, q7: none)
         state.orthogonalize()
         return state
     }

@@ -8,7 +8,6 @@ extension AESBitslicedState {
     /// ShiftRows (FIPS 197 §5.1.2) on the bitsliced layout.
     @inline(__always)
     mutating func shiftRows() {
-        barrier()
         q0 = Self.shiftRows(q0); q1 = Self.shiftRows(q1); q2 = Self.shiftRows(q2); q3 = Self.shiftRows(q3)
         q4 = Self.shiftRows(q4); q5 = Self.shiftRows(q5); q6 = Self.shiftRows(q6); q7 = Self.shiftRows(q7)
     }
@@ -16,7 +15,6 @@ extension AESBitslicedState {
     /// InvShiftRows (FIPS 197 §5.3.1).
     @inline(__always)
     mutating func inverseShiftRows() {
-        barrier()
         q0 = Self.inverseShiftRows(q0); q1 = Self.inverseShiftRows(q1); q2 = Self.inverseShiftRows(q2); q3 = Self.inverseShiftRows(q3)
         q4 = Self.inverseShiftRows(q4); q5 = Self.inverseShiftRows(q5); q6 = Self.inverseShiftRows(q6); q7 = Self.inverseShiftRows(q7)
     }
@@ -47,19 +45,19 @@ extension AESBitslicedState {
     @inline(__always)
     private static func times2(_ s: Self) -> Self {
         Self(q0: s.q7, q1: s.q0 ^ s.q7, q2: s.q1, q3: s.q2 ^ s.q7,
-             q4: s.q3 ^ s.q7, q5: s.q4, q6: s.q5, q7: s.q6, zero: s.zero)
+             q4: s.q3 ^ s.q7, q5: s.q4, q6: s.q5, q7: s.q6)
     }
 
     @inline(__always)
     private static func map(_ s: Self, _ f: (Word) -> Word) -> Self {
         Self(q0: f(s.q0), q1: f(s.q1), q2: f(s.q2), q3: f(s.q3),
-             q4: f(s.q4), q5: f(s.q5), q6: f(s.q6), q7: f(s.q7), zero: s.zero)
+             q4: f(s.q4), q5: f(s.q5), q6: f(s.q6), q7: f(s.q7))
     }
 
     @inline(__always)
     static func ^ (a: Self, b: Self) -> Self {
         Self(q0: a.q0 ^ b.q0, q1: a.q1 ^ b.q1, q2: a.q2 ^ b.q2, q3: a.q3 ^ b.q3,
-             q4: a.q4 ^ b.q4, q5: a.q5 ^ b.q5, q6: a.q6 ^ b.q6, q7: a.q7 ^ b.q7, zero: a.zero)
+             q4: a.q4 ^ b.q4, q5: a.q5 ^ b.q5, q6: a.q6 ^ b.q6, q7: a.q7 ^ b.q7)
     }
 
     /// MixColumns (FIPS 197 §5.1.3): out = 2·a₀ ⊕ 3·a₁ ⊕ a₂ ⊕ a₃ = 2·(a₀ ⊕ a₁) ⊕ a₁ ⊕ rot²(a₀ ⊕ a₁),
@@ -73,7 +71,6 @@ extension AESBitslicedState {
     /// permutations of the planes: fixslicing passes conjugated ones (the fixslicing section of `AESBitslicedRounds`).
     @inline(__always)
     mutating func mixColumns(nextRow: (Word) -> Word, twoRows: (Word) -> Word) {
-        barrier()
         let a1 = Self.map(self, nextRow)
         let sum = self ^ a1
         self = Self.times2(sum) ^ a1 ^ Self.map(sum, twoRows)
@@ -97,7 +94,6 @@ extension AESBitslicedState {
     /// planes in place of two two-row ones and a one-row one.
     @inline(__always)
     mutating func inverseMixColumns(nextRow: (Word) -> Word, twoRows: (Word) -> Word) {
-        barrier()
         let e = self ^ Self.map(self, twoRows)
         let product = self ^ Self.times2(Self.times2(e))
         let u = Self.times2(product) ^ e
@@ -108,7 +104,6 @@ extension AESBitslicedState {
     /// aligned, each plane twice (so two lanes take it with one aligned load, no broadcast).
     @inline(__always)
     mutating func addRoundKey(_ key: UnsafePointer<UInt64>) {
-        barrier()
         q0 = q0 ^ Word(roundKeyPlane: key); q1 = q1 ^ Word(roundKeyPlane: key + 2)
         q2 = q2 ^ Word(roundKeyPlane: key + 4); q3 = q3 ^ Word(roundKeyPlane: key + 6)
         q4 = q4 ^ Word(roundKeyPlane: key + 8); q5 = q5 ^ Word(roundKeyPlane: key + 10)

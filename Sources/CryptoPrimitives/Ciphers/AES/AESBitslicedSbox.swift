@@ -22,10 +22,6 @@ protocol AESBitslicedWord: Sendable {
     static prefix func ~ (a: Self) -> Self
     static func &<< (a: Self, b: UInt64) -> Self
     static func &>> (a: Self, b: UInt64) -> Self
-    /// A point where a value must be a whole word: the identity for both word types now that
-    /// the two-lane gates are vector builtins (see `AESTwoLanes`); kept as the hook should a
-    /// future word type need one.
-    func vectorBarrier(_ zero: Self) -> Self
     /// Each 64-bit lane rotated right by 16 bits (MixColumns' next row).
     func rotatedRight16() -> Self
     /// Each 64-bit lane rotated right by 32 bits (two rows on).
@@ -45,7 +41,6 @@ extension UInt64: AESBitslicedWord {
     @inline(__always) init(roundKeyPlane pointer: UnsafePointer<UInt64>) { self = pointer[0] }
     @inline(__always) init(lanes: (Int) -> UInt64) { self = lanes(0) }
     @inline(__always) func lane(_ index: Int) -> UInt64 { self }
-    @inline(__always) func vectorBarrier(_ zero: UInt64) -> UInt64 { self }
     @inline(__always) func rotatedRight16() -> UInt64 { (self &>> 16) | (self &<< 48) }
     @inline(__always) func rotatedRight32() -> UInt64 { (self &>> 32) | (self &<< 32) }
     @inline(__always) func rotatedColumns1() -> UInt64 { ((self &>> 4) & 0x0FFF_0FFF_0FFF_0FFF) | ((self &<< 12) & 0xF000_F000_F000_F000) }
@@ -60,8 +55,7 @@ extension UInt64: AESBitslicedWord {
 /// a dependency tree only up to depth 12: the 16-gate-deep S-box came out as scalar code. The
 /// bitwise operations of `SIMDMask<SIMD2<Int64>>` (`.&`, `.|`, `.^`) are vector builtins on the
 /// same 128 bits, whatever they hold: the gates go through them (``Mask``), one `pand`/`pxor`
-/// each, with no barrier instruction (``vectorBarrier(_:)`` is now the identity; it was an
-/// opaque-zero vector add at every stage boundary, about one instruction in ten).
+/// each, with no barrier instruction between the stages.
 struct AESTwoLanes: AESBitslicedWord {
     var vector: SIMD2<UInt64>
 
@@ -84,7 +78,6 @@ struct AESTwoLanes: AESBitslicedWord {
     @inline(__always) static prefix func ~ (a: Self) -> Self { Self(mask: .!a.mask) }
     @inline(__always) static func &<< (a: Self, b: UInt64) -> Self { Self(vector: a.vector &<< SIMD2(repeating: b)) }
     @inline(__always) static func &>> (a: Self, b: UInt64) -> Self { Self(vector: a.vector &>> SIMD2(repeating: b)) }
-    @inline(__always) func vectorBarrier(_ zero: Self) -> Self { self }
 
     /// The rotations as shuffles of 16-bit pieces within each lane: written
     /// as shifts, LLVM recognises a funnel shift, which SSE2 lacks, and moved every rotation
@@ -120,29 +113,18 @@ struct AESTwoLanes: AESBitslicedWord {
 /// (64 bytes per 64-bit lane).
 struct AESBitslicedState<Word: AESBitslicedWord> {
     var q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word
-    /// The opaque zero (`constantTimeOpaqueZero` broadcast) used by `vectorBarrier` and the
-    /// rotations.
-    let zero: Word
 
     @inline(__always)
-    init(q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word, zero: Word) {
+    init(q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word) {
         self.q0 = q0; self.q1 = q1; self.q2 = q2; self.q3 = q3
         self.q4 = q4; self.q5 = q5; self.q6 = q6; self.q7 = q7
-        self.zero = zero
     }
 
     /// All planes zero.
     @inline(__always)
-    init(zero: Word) {
+    init() {
         let plane = Word(broadcasting: 0)
-        self.init(q0: plane, q1: plane, q2: plane, q3: plane, q4: plane, q5: plane, q6: plane, q7: plane, zero: zero)
-    }
-
-    /// Every plane through `vectorBarrier`.
-    @inline(__always)
-    mutating func barrier() {
-        q0 = q0.vectorBarrier(zero); q1 = q1.vectorBarrier(zero); q2 = q2.vectorBarrier(zero); q3 = q3.vectorBarrier(zero)
-        q4 = q4.vectorBarrier(zero); q5 = q5.vectorBarrier(zero); q6 = q6.vectorBarrier(zero); q7 = q7.vectorBarrier(zero)
+        self.init(q0: plane, q1: plane, q2: plane, q3: plane, q4: plane, q5: plane, q6: plane, q7: plane)
     }
 }
 
@@ -158,7 +140,6 @@ extension AESBitslicedState {
     /// passes ShiftRows and MixColumns unchanged, 2 ⊕ 3 ⊕ 1 ⊕ 1 = 1), saving the four NOTs.
     @inline(__always)
     mutating func substituteBytes(addingConstant: Bool) {
-        barrier()
         let x0 = q7, x1 = q6, x2 = q5, x3 = q4, x4 = q3, x5 = q2, x6 = q1, x7 = q0
 
         // Top linear transformation.
@@ -239,7 +220,6 @@ extension AESBitslicedState {
     /// place of 16 + 23 and 30 + 16. `AESTests` checks the result on all 256 inputs.
     @inline(__always)
     mutating func inverseSubstituteBytesLessConstant() {
-        barrier()
         let m = Self.sboxMiddle(inverseTop())
         let n0 = m.z6 ^ m.z15; let n1 = m.z13 ^ n0; let n2 = m.z12 ^ n1; let n3 = m.z16 ^ n2
         let n4 = m.z3 ^ m.z4; let n5 = m.z8 ^ n3; let n6 = m.z2 ^ m.z10; let n7 = m.z1 ^ n4
@@ -271,7 +251,6 @@ extension AESBitslicedState {
     /// then bit i = b(i+2) ⊕ b(i+5) ⊕ b(i+7).
     @inline(__always)
     private mutating func inverseAffine(addingConstant: Bool) {
-        barrier()
         let b0 = addingConstant ? ~q0 : q0, b1 = addingConstant ? ~q1 : q1, b2 = q2, b3 = q3, b4 = q4
         let b5 = addingConstant ? ~q5 : q5, b6 = addingConstant ? ~q6 : q6, b7 = q7
         q0 = b2 ^ b5 ^ b7

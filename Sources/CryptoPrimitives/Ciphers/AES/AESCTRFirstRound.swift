@@ -93,8 +93,7 @@ final class AESCTRFirstRound {
             q0: AESTwoLanes(lanes: { p[$0] }), q1: AESTwoLanes(lanes: { p[2 + $0] }),
             q2: AESTwoLanes(lanes: { p[4 + $0] }), q3: AESTwoLanes(lanes: { p[6 + $0] }),
             q4: AESTwoLanes(lanes: { p[8 + $0] }), q5: AESTwoLanes(lanes: { p[10 + $0] }),
-            q6: AESTwoLanes(lanes: { p[12 + $0] }), q7: AESTwoLanes(lanes: { p[14 + $0] }),
-            zero: differences.zero)
+            q6: AESTwoLanes(lanes: { p[12 + $0] }), q7: AESTwoLanes(lanes: { p[14 + $0] }))
         return differences ^ base
     }
 }
