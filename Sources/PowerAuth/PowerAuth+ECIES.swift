@@ -152,8 +152,8 @@ extension PowerAuth {
         ///
         /// `HMAC<SHA256>` is a plain value (two fixed-size hash states, no references; `deinit`
         /// checks this with `_isPOD`), so zeroing its bytes in place is a valid end of its life.
-        /// The per-message copies that ``mac(_:_:)`` makes live on the stack for one call and are
-        /// not wiped, as for every `HMAC` value; only the long-lived keyed state is.
+        /// The per-message copy that ``mac(_:_:)`` makes (its outer state is the keyed one) is
+        /// wiped the same way when the call ends.
         final class KeyedMAC: @unchecked Sendable {
             // Written once by init and zeroed by deinit, never mutated in between: safe to share
             // across threads, hence @unchecked Sendable.
@@ -175,6 +175,9 @@ extension PowerAuth {
             /// (the two parts are absorbed in turn, never joined).
             func mac(_ first: [UInt8], _ second: [UInt8] = []) -> [UInt8] {
                 var mac = state
+                defer {
+                    if _isPOD(HMAC<SHA256>.self) { withUnsafeMutableBytes(of: &mac) { SecretBytes.wipe($0) } }
+                }
                 mac.update(data: first)
                 mac.update(data: second)
                 return mac.finalize().bytes
