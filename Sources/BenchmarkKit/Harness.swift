@@ -5,31 +5,6 @@
 import Glibc
 #endif
 
-/// One benchmark row: a name `layer/algorithm/op[/size]` and a body that performs the
-/// operation `iterations` times.
-public struct BenchmarkCase: Sendable {
-    /// The row name, e.g. `sha256/1MiB`.
-    public let name: String
-    /// Bytes processed per operation, for bulk rows (MB/s is then reported).
-    public let bytesPerOperation: Int?
-    /// Performs the operation `iterations` times.
-    public let body: @Sendable (_ iterations: Int) -> Void
-
-    /// A row.
-    public init(_ name: String, bytesPerOperation: Int? = nil, body: @escaping @Sendable (_ iterations: Int) -> Void) {
-        self.name = name
-        self.bytesPerOperation = bytesPerOperation
-        self.body = body
-    }
-
-    /// A row that calls `operation` once per iteration and consumes its result.
-    public init<Result>(_ name: String, bytesPerOperation: Int? = nil, repeating operation: @escaping @Sendable () -> Result) {
-        self.init(name, bytesPerOperation: bytesPerOperation) { iterations in
-            for _ in 0..<iterations { blackHole(operation()) }
-        }
-    }
-}
-
 /// A measured row.
 public struct BenchmarkResult: Sendable {
     /// The row name.
@@ -54,19 +29,20 @@ public enum BenchmarkHarness {
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
-    /// Seconds taken by one round of `iterations` operations.
-    public static func round(_ benchmark: BenchmarkCase, iterations: Int) -> Double {
+    /// Seconds taken by one round of `iterations` operations. Throws the row's failure: a row
+    /// whose operation fails is never timed as if it had worked.
+    public static func round(_ benchmark: BenchmarkCase, iterations: Int) throws(BenchmarkFailure) -> Double {
         let start = now()
-        benchmark.body(iterations)
+        try benchmark.run(iterations)
         return now() - start
     }
 
     /// The number of iterations that makes one round last at least `minTime` seconds, found
     /// while warming up.
-    public static func calibrate(_ benchmark: BenchmarkCase, minTime: Double) -> Int {
+    public static func calibrate(_ benchmark: BenchmarkCase, minTime: Double) throws(BenchmarkFailure) -> Int {
         var iterations = 1
         while true {
-            let elapsed = round(benchmark, iterations: iterations)
+            let elapsed = try round(benchmark, iterations: iterations)
             if elapsed >= minTime || iterations >= 1 << 40 { return iterations }
             let factor = elapsed > 0 ? min(10, max(2, minTime * 1.2 / elapsed)) : 10
             iterations = Int((Double(iterations) * factor).rounded(.up))
@@ -74,9 +50,10 @@ public enum BenchmarkHarness {
     }
 
     /// Warm-up and calibration, then `rounds` rounds; the median round gives the result.
-    public static func measure(_ benchmark: BenchmarkCase, minTime: Double, rounds: Int = 5) -> BenchmarkResult {
-        let iterations = calibrate(benchmark, minTime: minTime)
-        let times = (0..<max(rounds, 1)).map { _ in round(benchmark, iterations: iterations) / Double(iterations) }
+    public static func measure(_ benchmark: BenchmarkCase, minTime: Double, rounds: Int = 5) throws(BenchmarkFailure) -> BenchmarkResult {
+        let iterations = try calibrate(benchmark, minTime: minTime)
+        var times: [Double] = []
+        for _ in 0..<max(rounds, 1) { times.append(try round(benchmark, iterations: iterations) / Double(iterations)) }
         return BenchmarkResult(name: benchmark.name, nanosecondsPerOperation: median(times) * 1e9,
                                bytesPerOperation: benchmark.bytesPerOperation)
     }
@@ -85,8 +62,8 @@ public enum BenchmarkHarness {
     /// what `Benchmarks/instruction-counts` tells callgrind to count inside (and to dump after),
     /// so it must stay a real call — never inlined, never renamed without the script.
     @inline(never)
-    public static func instructionCountedRun(_ benchmark: BenchmarkCase, iterations: Int) {
-        benchmark.body(iterations)
+    public static func instructionCountedRun(_ benchmark: BenchmarkCase, iterations: Int) throws(BenchmarkFailure) {
+        try benchmark.run(iterations)
     }
 
     /// The median (the mean of the middle two for an even count).

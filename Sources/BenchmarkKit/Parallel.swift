@@ -13,12 +13,13 @@ extension BenchmarkCase {
     /// returns when the last thread is done. With one thread it is the row itself.
     ///
     /// The row's body must be safe to call concurrently: every row's fixtures are immutable
-    /// (keys, messages) and each call builds its own mutable state.
+    /// (keys, messages) and each call builds its own mutable state. A failure on any thread
+    /// is the round's failure, thrown once every thread has finished.
     public func parallel(threads: Int) -> BenchmarkCase {
         guard threads > 1 else { return self }
-        let body = self.body
+        let row = self
         return BenchmarkCase(name, bytesPerOperation: bytesPerOperation) { iterations in
-            ParallelRun.run(threads: threads, iterations: iterations, body: body)
+            try ParallelRun.run(threads: threads, iterations: iterations) { (share: Int) throws(BenchmarkFailure) in try row.run(share) }
         }
     }
 }
@@ -27,10 +28,12 @@ extension BenchmarkCase {
 enum ParallelRun {
     /// The work handed to one thread.
     final class Share: @unchecked Sendable {
-        let body: @Sendable (Int) -> Void
+        let body: @Sendable (Int) throws(BenchmarkFailure) -> Void
         let iterations: Int
         let gate: Gate
-        init(body: @escaping @Sendable (Int) -> Void, iterations: Int, gate: Gate) {
+        /// The thread's failure, read by the calling thread after `pthread_join`.
+        var failure: BenchmarkFailure?
+        init(body: @escaping @Sendable (Int) throws(BenchmarkFailure) -> Void, iterations: Int, gate: Gate) {
             self.body = body
             self.iterations = iterations
             self.gate = gate
@@ -70,8 +73,10 @@ enum ParallelRun {
     /// Runs `iterations` calls' worth of `body` on `threads` threads. The calling thread takes
     /// one share itself, so `threads` threads in all do work. Should a thread fail to start,
     /// its share runs on the calling thread: the work is never skipped (only less parallel).
-    static func run(threads: Int, iterations: Int, body: @escaping @Sendable (Int) -> Void) {
+    /// Throws the first failure of any thread, after all have been joined.
+    static func run(threads: Int, iterations: Int, body: @escaping @Sendable (Int) throws(BenchmarkFailure) -> Void) throws(BenchmarkFailure) {
         let gate = Gate()
+        var shares: [Share] = []
         var handles: [pthread_t] = []
         var leftover = 0
         for index in 1..<threads {
@@ -81,19 +86,22 @@ enum ParallelRun {
             let status = pthread_create(&handle, nil, { context in
                 let share = Unmanaged<Share>.fromOpaque(context!).takeRetainedValue()
                 share.gate.wait()
-                share.body(share.iterations)
+                do throws(BenchmarkFailure) { try share.body(share.iterations) } catch { share.failure = error }
                 return nil
             }, context)
             if status == 0 {
                 handles.append(handle)
+                shares.append(share)
             } else {
                 Unmanaged<Share>.fromOpaque(context).release()
                 leftover += portion(index, of: iterations, threads: threads)
             }
         }
         gate.open()
-        body(portion(0, of: iterations, threads: threads) + leftover)
+        var failure: BenchmarkFailure?
+        do throws(BenchmarkFailure) { try body(portion(0, of: iterations, threads: threads) + leftover) } catch { failure = error }
         for handle in handles { pthread_join(handle, nil) }
+        if let failure = failure ?? shares.lazy.compactMap(\.failure).first { throw failure }
     }
 
     /// Thread `index`'s share of `iterations`: the remainder goes to the first threads.

@@ -8,25 +8,25 @@ import PowerAuthServer
 import ProtocolSupport
 
 extension BenchmarkCatalog {
-    static var powerAuthActivationRows: [BenchmarkCase] {
+    static func powerAuthActivationRows() throws -> [BenchmarkCase] {
         var seeded = SeededRandomSource(seed: 9)
-        guard let application = try? PowerAuthServer.Application(using: &seeded),
-              let configuration = try? application.clientConfiguration(baseURL: "https://pa.example.com"),
-              let temporary = try? P256.KeyAgreement.PrivateKey(using: &seeded),
-              let code = try? PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA") else { return [] }
+        let application = try PowerAuthServer.Application(using: &seeded)
+        let configuration = try application.clientConfiguration(baseURL: "https://pa.example.com")
+        let temporary = try P256.KeyAgreement.PrivateKey(using: &seeded)
+        let code = try PowerAuth.ActivationCode(parsing: "VVVVV-VVVVV-VVVVV-VTFVA")
         let target = PowerAuth.EncryptionKey(publicKey: temporary.publicKey, temporaryKeyID: "tmp")
-        guard let prepared = try? PowerAuth.PendingActivation(method: .code(code), configuration: configuration, encryptionKey: target,
-                                                              timestamp: 1_700_000_000_000, using: &seeded),
-              let answer = try? PowerAuthServer.Activation.process(prepared.request, application: application, version: .v3_3, encryptionKey: temporary,
-                                                                   temporaryKeyID: "tmp", activationID: "4a5e0fbe-6f9e-4a53-9ad1-1c1d2e3f4a5b",
-                                                                   timestamp: 1_700_000_000_100, using: &seeded) else { return [] }
+        let prepared = try PowerAuth.PendingActivation(method: .code(code), configuration: configuration, encryptionKey: target,
+                                                       timestamp: 1_700_000_000_000, using: &seeded)
+        let answer = try PowerAuthServer.Activation.process(prepared.request, application: application, version: .v3_3, encryptionKey: temporary,
+                                                            temporaryKeyID: "tmp", activationID: "4a5e0fbe-6f9e-4a53-9ad1-1c1d2e3f4a5b",
+                                                            timestamp: 1_700_000_000_100, using: &seeded)
         let response = answer.response
         return [
             BenchmarkCase("powerauth/activation/client", repeating: {
                 var random = SystemRandomSource()
-                let request = try? PowerAuth.PendingActivation(method: .code(code), configuration: configuration, encryptionKey: target,
-                                                               timestamp: 1_700_000_000_000, using: &random)
-                return (request?.request.body?.count, try? prepared.process(response).fingerprint)
+                let request = try PowerAuth.PendingActivation(method: .code(code), configuration: configuration, encryptionKey: target,
+                                                              timestamp: 1_700_000_000_000, using: &random)
+                return (request.request.body?.count, try prepared.process(response).fingerprint)
             }),
         ]
     }

@@ -14,29 +14,28 @@ import Glibc
 #endif
 
 extension BenchmarkCatalog {
-    static var storeRows: [BenchmarkCase] {
+    static func storeRows() throws -> [BenchmarkCase] {
         var random = SeededRandomSource(seed: 13)
-        guard let application = try? PowerAuthServer.Application(using: &random),
-              let configuration = try? application.clientConfiguration(baseURL: ""),
-              let pending = try? PowerAuth.PendingActivation(method: .direct([:]), configuration: configuration,
-                                                             encryptionKey: PowerAuth.EncryptionKey(publicKey: application.masterAgreementKey.publicKey),
-                                                             version: .v3_2, timestamp: 1, using: &random),
-              let answer = try? PowerAuthServer.Activation.process(pending.request, application: application, version: .v3_2,
-                                                                   activationID: "bench", timestamp: 2, using: &random),
-              let possession = try? SymmetricKey(byteCount: 16, using: &random),
-              let activation = try? pending.process(answer.response).persist(password: SecretBytes("1234".utf8), possessionUnlockKey: possession,
-                                                                             version: .v3_2, using: &random)
-        else { return [] }
-        guard let directory = Self.storeDirectory,
-              let store = try? ActivationStore(store: SecureStore(directory: directory + "/store"), instanceID: "bench"),
-              (try? store.save(activation)) != nil else { return [] }
+        let application = try PowerAuthServer.Application(using: &random)
+        let configuration = try application.clientConfiguration(baseURL: "")
+        let pending = try PowerAuth.PendingActivation(method: .direct([:]), configuration: configuration,
+                                                      encryptionKey: PowerAuth.EncryptionKey(publicKey: application.masterAgreementKey.publicKey),
+                                                      version: .v3_2, timestamp: 1, using: &random)
+        let answer = try PowerAuthServer.Activation.process(pending.request, application: application, version: .v3_2,
+                                                            activationID: "bench", timestamp: 2, using: &random)
+        let possession = try SymmetricKey(byteCount: 16, using: &random)
+        let activation = try pending.process(answer.response).persist(password: SecretBytes("1234".utf8), possessionUnlockKey: possession,
+                                                                      version: .v3_2, using: &random)
+        let directory = try storeDirectory.get()
+        let store = try ActivationStore(store: SecureStore(directory: directory + "/store"), instanceID: "bench")
+        try store.save(activation)
         let authentication = Authentication(possessionUnlockKey: possession)
         let body = Array(#"{"amount":"10.00"}"#.utf8)
         return [
             // What the start-up self-test costs the first SecureStore of a process (run uncached here).
-            BenchmarkCase("engine/selftest/all", repeating: { CryptoSelfTest.runKnownAnswerTests().allSatisfy(\.passed) }),
+            BenchmarkCase("engine/selftest/all", verifying: { CryptoSelfTest.runKnownAnswerTests().allSatisfy(\.passed) }),
             BenchmarkCase("powerauth/store/sign-and-persist", repeating: {
-                try? store.sign(method: "POST", uriID: "/pay", body: body, factors: .possession, authentication: authentication,
+                try store.sign(method: "POST", uriID: "/pay", body: body, factors: .possession, authentication: authentication,
                                 configuration: configuration)
             }),
         ]
@@ -44,15 +43,18 @@ extension BenchmarkCatalog {
 
     /// A fresh directory (mkdtemp, mode 0700) for the store rows, made once per process and
     /// removed when the process exits, so a run of `mfa bench` leaves nothing in /tmp.
-    static let storeDirectory: String? = {
+    /// mkdtemp's errno is the failure.
+    static let storeDirectory: Result<String, BenchmarkFailure> = {
         var template = Array((FileManager.default.temporaryDirectory.path + "/swiftmfa-bench-store-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else { return nil }
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+            return .failure(BenchmarkFailure(row: "powerauth/store", reason: "mkdtemp failed: \(String(cString: strerror(errno)))"))
+        }
         atexit { removeStoreDirectory() }
-        return String(cString: made)
+        return .success(String(cString: made))
     }()
 
     private static func removeStoreDirectory() {
-        guard let storeDirectory else { return }
+        guard case .success(let storeDirectory) = storeDirectory else { return }
         do { try FileManager.default.removeItem(atPath: storeDirectory) } catch {
             // Already gone, or refused: a leftover holds only the bench activation.
         }

@@ -40,11 +40,15 @@ enum BenchCommand {
                 index += 1
             case "--child" where index == 0 && arguments.count == 4:
                 // Internal: one child of `--against-processes` (NAME ITERATIONS ROUNDS).
-                guard let row = BenchmarkCatalog.all.first(where: { $0.name == arguments[1] }),
-                      let iterations = Int(arguments[2]), iterations > 0,
-                      let rounds = Int(arguments[3]), rounds > 0 else { return usage("bad --child") }
-                BenchScaling.runChild(row, iterations: iterations, rounds: rounds)
-                return 0
+                do {
+                    guard let row = try BenchmarkCatalog.all().first(where: { $0.name == arguments[1] }),
+                          let iterations = Int(arguments[2]), iterations > 0,
+                          let rounds = Int(arguments[3]), rounds > 0 else { return usage("bad --child") }
+                    try BenchScaling.runChild(row, iterations: iterations, rounds: rounds)
+                    return 0
+                } catch {
+                    return rowFailed(error)
+                }
             case "--iterations" where index + 1 < arguments.count:
                 do { countedIterations = try CommandOptions.parseInteger(arguments[index + 1], name: "--iterations", in: 1...1_000_000_000) } catch {
                     return usage(error.description)
@@ -66,47 +70,57 @@ enum BenchCommand {
             }
             return BenchKeyProviders.run(keyProvider, filter: filter, minTime: minTime, json: json)
         }
-        if let countedIterations {
-            // Exact names, in the order given, so each callgrind dump belongs to one row.
-            let names = (filter ?? "").split(separator: "|").map(String.init)
-            let all = BenchmarkCatalog.all
-            var selected: [BenchmarkCase] = []
-            for name in names {
-                guard let row = all.first(where: { $0.name == name }) else { return usage("no row is named \(name)") }
-                selected.append(row)
+        do {
+            if let countedIterations {
+                // Exact names, in the order given, so each callgrind dump belongs to one row.
+                let names = (filter ?? "").split(separator: "|").map(String.init)
+                let all = try BenchmarkCatalog.all()
+                var selected: [BenchmarkCase] = []
+                for name in names {
+                    guard let row = all.first(where: { $0.name == name }) else { return usage("no row is named \(name)") }
+                    selected.append(row)
+                }
+                for row in selected {
+                    try row.run(1)  // lazy tables and first-use work stay out of the count
+                    try BenchmarkHarness.instructionCountedRun(row, iterations: countedIterations)
+                    print("\(row.name)\t\(countedIterations)")
+                }
+                return 0
             }
-            for row in selected {
-                row.body(1)  // lazy tables and first-use work stay out of the count
-                BenchmarkHarness.instructionCountedRun(row, iterations: countedIterations)
-                print("\(row.name)\t\(countedIterations)")
+            let rows = try BenchmarkCatalog.rows(matching: filter)
+            guard !rows.isEmpty else { return usage("no row matches \(filter ?? "")") }
+            if againstProcesses {
+                guard threads > 1 else { return usage("--against-processes needs --threads N with N > 1") }
+                return try scaling(rows, threads: threads, minTime: minTime, json: json)
             }
+            var results: [BenchmarkResult] = []
+            for row in rows {
+                let result = try BenchmarkHarness.measure(row.parallel(threads: threads), minTime: minTime)
+                results.append(result)
+                if !json { print(line(result, nameWidth: rows.map(\.name.count).max() ?? 32)) }
+            }
+            if json { print(document(results)) }
             return 0
+        } catch {
+            return rowFailed(error)
         }
-        let rows = BenchmarkCatalog.rows(matching: filter)
-        guard !rows.isEmpty else { return usage("no row matches \(filter ?? "")") }
-        if againstProcesses {
-            guard threads > 1 else { return usage("--against-processes needs --threads N with N > 1") }
-            return scaling(rows, threads: threads, minTime: minTime, json: json)
-        }
-        var results: [BenchmarkResult] = []
-        for row in rows {
-            let result = BenchmarkHarness.measure(row.parallel(threads: threads), minTime: minTime)
-            results.append(result)
-            if !json { print(line(result, nameWidth: rows.map(\.name.count).max() ?? 32)) }
-        }
-        if json { print(document(results)) }
-        return 0
+    }
+
+    /// A row whose set-up or operation failed: reported (as JSON with `--json`), exit status 3.
+    /// Rows measured before it are already printed.
+    private static func rowFailed(_ error: BenchmarkFailure) -> Int32 {
+        CommandSupport.fail("mfa bench", error.description, .transportOrStore)
     }
 
     /// One thread, N threads and N processes per row, and threads ÷ processes.
-    private static func scaling(_ rows: [BenchmarkCase], threads: Int, minTime: Double, json: Bool) -> Int32 {
+    private static func scaling(_ rows: [BenchmarkCase], threads: Int, minTime: Double, json: Bool) throws(BenchmarkFailure) -> Int32 {
         var documents: [[String: Any]] = []
         var failed = false
         if !json {
             print("row | 1 thread ops/s | \(threads) threads ops/s | \(threads) processes ops/s | threads/processes")
         }
         for row in rows {
-            let result = BenchScaling.measure(row, threads: threads, minTime: minTime, rounds: 5, againstProcesses: true)
+            let result = try BenchScaling.measure(row, threads: threads, minTime: minTime, rounds: 5, againstProcesses: true)
             guard let processes = result.processes else {
                 StandardStreams.writeError("mfa bench: the child processes for \(row.name) failed\n")
                 failed = true

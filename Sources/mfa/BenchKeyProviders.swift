@@ -28,13 +28,12 @@ import PowerAuth
 import SecureStore
 import Synchronization
 
-/// The operations a row ran, the token derivations they made, and the row's first failure.
+/// The operations a row ran and the token derivations they made.
 final class TokenCallCount: Sendable {
-    private let state = Mutex<(operations: Int, derivations: Int, failure: String?)>((0, 0, nil))
+    private let state = Mutex<(operations: Int, derivations: Int)>((0, 0))
 
     func ran(_ operations: Int) { state.withLock { $0.operations += operations } }
     func derived() { state.withLock { $0.derivations += 1 } }
-    func failed(_ error: any Error) { state.withLock { if $0.failure == nil { $0.failure = "\(error)" } } }
 
     /// Operations run so far (warm-up and calibration included) and token derivations made.
     var totals: (operations: Int, derivations: Int) { state.withLock { ($0.operations, $0.derivations) } }
@@ -42,7 +41,6 @@ final class TokenCallCount: Sendable {
     var perOperation: Double {
         state.withLock { $0.operations == 0 ? 0 : Double($0.derivations) / Double($0.operations) }
     }
-    var failure: String? { state.withLock { $0.failure } }
 }
 
 /// The possession key derived in the token, each derivation counted.
@@ -88,8 +86,10 @@ enum BenchKeyProviders {
         guard !selected.isEmpty else { return CommandSupport.fail("mfa bench", "no row matches \(filter ?? "")", .usage) }
         var documents: [[String: Any]] = []
         for (row, count) in selected {
-            let result = BenchmarkHarness.measure(row, minTime: minTime)
-            if let failure = count.failure { return CommandSupport.fail("mfa bench", row.name + ": " + failure, .transportOrStore) }
+            let result: BenchmarkResult
+            do { result = try BenchmarkHarness.measure(row, minTime: minTime) } catch {
+                return CommandSupport.fail("mfa bench", error.description, .transportOrStore)
+            }
             if json {
                 documents.append(["name": result.name, "ops_per_s": result.operationsPerSecond, "ns_per_op": result.nanosecondsPerOperation,
                                   "token_calls_per_op": count.perOperation, "operations": count.totals.operations,
@@ -145,35 +145,27 @@ enum BenchKeyProviders {
         let sign = BenchmarkCase("keys/\(name)/powerauth-sign-2fa") { iterations in
             signCount.ran(iterations)
             for _ in 0..<iterations {
-                do {
-                    // Only this operation holds the possession key: derived (or read) here, dropped at the end.
-                    let key: SymmetricKey
-                    if let source {
-                        key = try source.possessionUnlockKey(instanceID: instance)
-                    } else {
-                        guard let stored = try store.read(possessionRecord) else { throw UsageError(description: "the possession record is gone") }
-                        key = SymmetricKey(secret: stored)
-                    }
-                    let authentication = Authentication(possessionUnlockKey: key, password: password)
-                    blackHole(try activations.sign(method: "POST", uriID: "/pa/v3/signature/validate", body: body,
-                                                   factors: .possessionKnowledge, authentication: authentication, configuration: configuration))
-                } catch {
-                    return signCount.failed(error)
+                // Only this operation holds the possession key: derived (or read) here, dropped at the end.
+                let key: SymmetricKey
+                if let source {
+                    key = try source.possessionUnlockKey(instanceID: instance)
+                } else {
+                    guard let stored = try store.read(possessionRecord) else { throw UsageError(description: "the possession record is gone") }
+                    key = SymmetricKey(secret: stored)
                 }
+                let authentication = Authentication(possessionUnlockKey: key, password: password)
+                blackHole(try activations.sign(method: "POST", uriID: "/pa/v3/signature/validate", body: body,
+                                               factors: .possessionKnowledge, authentication: authentication, configuration: configuration))
             }
         }
         let open = BenchmarkCase("keys/\(name)/store-open") { iterations in
             openCount.ran(iterations)
             for _ in 0..<iterations {
-                do {
-                    let fresh: any StoreKeyProvider
-                    do throws(PKCS11Error) { fresh = try choice.keyProvider(secret: secret) } catch { throw KeysCommand.storeError(error, directory) }
-                    let opened = try SecureStore(directory: directory, keyProvider: CountingStoreKeyProvider(base: fresh, count: openCount))
-                    guard try ActivationStore(store: opened, instanceID: instance).activation() != nil else {
-                        throw UsageError(description: "the activation record is gone")
-                    }
-                } catch {
-                    return openCount.failed(error)
+                let fresh: any StoreKeyProvider
+                do throws(PKCS11Error) { fresh = try choice.keyProvider(secret: secret) } catch { throw KeysCommand.storeError(error, directory) }
+                let opened = try SecureStore(directory: directory, keyProvider: CountingStoreKeyProvider(base: fresh, count: openCount))
+                guard try ActivationStore(store: opened, instanceID: instance).activation() != nil else {
+                    throw UsageError(description: "the activation record is gone")
                 }
             }
         }

@@ -20,24 +20,25 @@ enum BenchScaling {
     /// Measures `row` on 1 thread, on `threads` threads, and (when `againstProcesses`) in
     /// `threads` child processes. nil processes when a child could not be run.
     static func measure(_ row: BenchmarkCase, threads: Int, minTime: Double, rounds: Int,
-                        againstProcesses: Bool) -> ScalingResult {
-        let perThread = BenchmarkHarness.calibrate(row, minTime: minTime)
-        let single = medianNanoseconds(row, iterations: perThread, rounds: rounds)
+                        againstProcesses: Bool) throws(BenchmarkFailure) -> ScalingResult {
+        let perThread = try BenchmarkHarness.calibrate(row, minTime: minTime)
+        let single = try medianNanoseconds(row, iterations: perThread, rounds: rounds)
         let parallel = row.parallel(threads: threads)
-        _ = BenchmarkHarness.round(parallel, iterations: threads)  // start-up work out of the count
-        let aggregate = medianNanoseconds(parallel, iterations: perThread * threads, rounds: rounds)
+        _ = try BenchmarkHarness.round(parallel, iterations: threads)  // start-up work out of the count
+        let aggregate = try medianNanoseconds(parallel, iterations: perThread * threads, rounds: rounds)
         let processes = againstProcesses ? childrenOperationsPerSecond(row.name, count: threads, iterations: perThread, rounds: rounds) : nil
         return ScalingResult(name: row.name, single: 1e9 / single, threads: 1e9 / aggregate, processes: processes)
     }
 
     /// The child side: warm up, then `rounds` rounds of `iterations`; prints the median ns/op.
-    static func runChild(_ row: BenchmarkCase, iterations: Int, rounds: Int) {
-        row.body(1)
-        print(medianNanoseconds(row, iterations: iterations, rounds: rounds))
+    static func runChild(_ row: BenchmarkCase, iterations: Int, rounds: Int) throws(BenchmarkFailure) {
+        try row.run(1)
+        print(try medianNanoseconds(row, iterations: iterations, rounds: rounds))
     }
 
-    private static func medianNanoseconds(_ row: BenchmarkCase, iterations: Int, rounds: Int) -> Double {
-        let times = (0..<max(rounds, 1)).map { _ in BenchmarkHarness.round(row, iterations: iterations) / Double(iterations) }
+    private static func medianNanoseconds(_ row: BenchmarkCase, iterations: Int, rounds: Int) throws(BenchmarkFailure) -> Double {
+        var times: [Double] = []
+        for _ in 0..<max(rounds, 1) { times.append(try BenchmarkHarness.round(row, iterations: iterations) / Double(iterations)) }
         return BenchmarkHarness.median(times) * 1e9
     }
 

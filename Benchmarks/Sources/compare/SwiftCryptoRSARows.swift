@@ -6,34 +6,32 @@ import CryptoExtras
 import Foundation
 
 extension SwiftCryptoRows {
-    static var rsa: [BenchmarkCase] {
-        rsa(bits: 2048, pem: BenchmarkFixtures.rsa2048PrivateKeyPEM, everyOperation: true)
+    static func rsa() throws -> [BenchmarkCase] {
+        try rsa(bits: 2048, pem: BenchmarkFixtures.rsa2048PrivateKeyPEM, everyOperation: true)
             + rsa(bits: 3072, pem: BenchmarkFixtures.rsa3072PrivateKeyPEM, everyOperation: false)
             + rsa(bits: 4096, pem: BenchmarkFixtures.rsa4096PrivateKeyPEM, everyOperation: false)
-            + [BenchmarkCase("rsa2048/keygen", repeating: { try? _RSA.Signing.PrivateKey(keySize: .bits2048) })]
+            + [BenchmarkCase("rsa2048/keygen", repeating: { try _RSA.Signing.PrivateKey(keySize: .bits2048) })]
     }
 
-    private static func rsa(bits: Int, pem: String, everyOperation: Bool) -> [BenchmarkCase] {
+    private static func rsa(bits: Int, pem: String, everyOperation: Bool) throws -> [BenchmarkCase] {
         let message = Data(BenchmarkFixtures.message32)
         let prefix = "rsa\(bits)"
-        guard let signingKey = try? _RSA.Signing.PrivateKey(pemRepresentation: pem),
-              let encryptionKey = try? _RSA.Encryption.PrivateKey(pemRepresentation: pem),
-              let ciphertext = try? encryptionKey.publicKey.encrypt(message, padding: .PKCS1_OAEP_SHA256),
-              let signature = try? signingKey.signature(for: message, padding: .insecurePKCS1v1_5) else {
-            return []
-        }
+        let signingKey = try _RSA.Signing.PrivateKey(pemRepresentation: pem)
+        let encryptionKey = try _RSA.Encryption.PrivateKey(pemRepresentation: pem)
+        let ciphertext = try encryptionKey.publicKey.encrypt(message, padding: .PKCS1_OAEP_SHA256)
+        let signature = try signingKey.signature(for: message, padding: .insecurePKCS1v1_5)
         // CryptoExtras' encryption keys are not Sendable; each row only reads its key.
         let decryptionKey = UncheckedSendable(encryptionKey)
         var rows = [
-            BenchmarkCase("\(prefix)/decrypt-oaep", repeating: { try? decryptionKey.value.decrypt(ciphertext, padding: .PKCS1_OAEP_SHA256) }),
-            BenchmarkCase("\(prefix)/sign-pkcs1", repeating: { try? signingKey.signature(for: message, padding: .insecurePKCS1v1_5) }),
+            BenchmarkCase("\(prefix)/decrypt-oaep", repeating: { try decryptionKey.value.decrypt(ciphertext, padding: .PKCS1_OAEP_SHA256) }),
+            BenchmarkCase("\(prefix)/sign-pkcs1", repeating: { try signingKey.signature(for: message, padding: .insecurePKCS1v1_5) }),
         ]
         guard everyOperation else { return rows }
         let publicKey = signingKey.publicKey, encryptionPublicKey = UncheckedSendable(encryptionKey.publicKey)
         rows += [
-            BenchmarkCase("\(prefix)/sign-pss", repeating: { try? signingKey.signature(for: message, padding: .PSS) }),
-            BenchmarkCase("\(prefix)/verify", repeating: { publicKey.isValidSignature(signature, for: message, padding: .insecurePKCS1v1_5) }),
-            BenchmarkCase("\(prefix)/encrypt-oaep", repeating: { try? encryptionPublicKey.value.encrypt(message, padding: .PKCS1_OAEP_SHA256) }),
+            BenchmarkCase("\(prefix)/sign-pss", repeating: { try signingKey.signature(for: message, padding: .PSS) }),
+            BenchmarkCase("\(prefix)/verify", verifying: { publicKey.isValidSignature(signature, for: message, padding: .insecurePKCS1v1_5) }),
+            BenchmarkCase("\(prefix)/encrypt-oaep", repeating: { try encryptionPublicKey.value.encrypt(message, padding: .PKCS1_OAEP_SHA256) }),
         ]
         return rows
     }

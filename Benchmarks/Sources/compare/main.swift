@@ -29,22 +29,36 @@ while !arguments.isEmpty {
 
 /// Ours and theirs measured round by round in alternation; medians of each.
 @MainActor
-func alternate(_ oursRow: BenchmarkCase, _ theirsRow: BenchmarkCase) -> (ours: Double, theirs: Double) {
+func alternate(_ oursRow: BenchmarkCase, _ theirsRow: BenchmarkCase) throws(BenchmarkFailure) -> (ours: Double, theirs: Double) {
     let ours = oursRow.parallel(threads: threads)
     let theirs = theirsRow.parallel(threads: threads)
-    let oursIterations = BenchmarkHarness.calibrate(ours, minTime: minTime)
-    let theirsIterations = BenchmarkHarness.calibrate(theirs, minTime: minTime)
+    let oursIterations = try BenchmarkHarness.calibrate(ours, minTime: minTime)
+    let theirsIterations = try BenchmarkHarness.calibrate(theirs, minTime: minTime)
     var oursTimes: [Double] = []
     var theirsTimes: [Double] = []
     for _ in 0..<rounds {
-        oursTimes.append(BenchmarkHarness.round(ours, iterations: oursIterations) / Double(oursIterations))
-        theirsTimes.append(BenchmarkHarness.round(theirs, iterations: theirsIterations) / Double(theirsIterations))
+        oursTimes.append(try BenchmarkHarness.round(ours, iterations: oursIterations) / Double(oursIterations))
+        theirsTimes.append(try BenchmarkHarness.round(theirs, iterations: theirsIterations) / Double(theirsIterations))
     }
     return (BenchmarkHarness.median(oursTimes) * 1e9, BenchmarkHarness.median(theirsTimes) * 1e9)
 }
 
+/// A row that could not be measured ends the run with its reason: a figure for a failing
+/// operation would be the speed of its error path.
+func fail(_ error: any Error) -> Never {
+    FileHandle.standardError.write(Data("compare: \(error)\n".utf8))
+    exit(1)
+}
+
 let yardstick = SwiftCryptoRows.yardstick
-let rows = BenchmarkCatalog.rows(matching: filter)
+let rows: [BenchmarkCase]
+let theirRows: [String: BenchmarkCase]
+do {
+    rows = try BenchmarkCatalog.rows(matching: filter)
+    theirRows = try SwiftCryptoRows.all()
+} catch {
+    fail(error)
+}
 var yardstickTimes: [Double] = []
 var report: [[String: Any]] = []
 if !json {
@@ -53,8 +67,9 @@ if !json {
 }
 for row in rows {
     let output: [String: Any]
-    if let theirs = SwiftCryptoRows.all[row.name] {
-        let (ours, theirsNs) = alternate(row, theirs)
+    if let theirs = theirRows[row.name] {
+        let ours: Double, theirsNs: Double
+        do { (ours, theirsNs) = try alternate(row, theirs) } catch { fail(error) }
         let ratio = theirsNs / ours
         output = ["name": row.name, "ours_ops_per_s": 1e9 / ours, "theirs_ops_per_s": 1e9 / theirsNs, "ratio": ratio,
                   "units": NSNull(), "ours_bytes_per_s": row.bytesPerOperation.map { Double($0) * 1e9 / ours } ?? NSNull()]
@@ -67,7 +82,8 @@ for row in rows {
         }
     } else {
         // Interleave with the yardstick so the unit comes from the same moments.
-        let (ours, stick) = alternate(row, yardstick)
+        let ours: Double, stick: Double
+        do { (ours, stick) = try alternate(row, yardstick) } catch { fail(error) }
         yardstickTimes.append(stick)
         let units = ours / stick
         output = ["name": row.name, "ours_ops_per_s": 1e9 / ours, "theirs_ops_per_s": NSNull(), "ratio": NSNull(),
@@ -78,11 +94,15 @@ for row in rows {
     }
     report.append(output)
 }
-let stickNs = yardstickTimes.isEmpty ? alternate(yardstick, yardstick).ours : BenchmarkHarness.median(yardstickTimes)
+let stickNs: Double
+do { stickNs = yardstickTimes.isEmpty ? try alternate(yardstick, yardstick).ours : BenchmarkHarness.median(yardstickTimes) } catch { fail(error) }
 if json {
     let document: [String: Any] = ["yardstick_ns": stickNs, "rows": report]
-    let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data()
-    print(String(decoding: data, as: UTF8.self))
+    do {
+        print(String(decoding: try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]), as: UTF8.self))
+    } catch {
+        fail(error)
+    }
 } else {
     print(String(format: "yardstick: one swift-crypto P-256 signature = %.1f ns", stickNs))
 }

@@ -9,10 +9,10 @@ import Testing
 
 struct ParallelTests {
     @Test(arguments: [(1, 10), (2, 10), (3, 10), (4, 3), (5, 0), (2, 1)])
-    func everyIterationRunsOnceInAll(threads: Int, iterations: Int) {
+    func everyIterationRunsOnceInAll(threads: Int, iterations: Int) throws {
         let done = Atomic<Int>(0)
         let row = BenchmarkCase("test/count") { n in done.add(n, ordering: .relaxed) }
-        row.parallel(threads: threads).body(iterations)
+        try row.parallel(threads: threads).run(iterations)
         #expect(done.load(ordering: .relaxed) == iterations)
     }
 
@@ -21,7 +21,7 @@ struct ParallelTests {
         #expect(shares == [3, 3, 2, 2])
     }
 
-    @Test func theSharesRunOnDistinctThreadsAtOnce() {
+    @Test func theSharesRunOnDistinctThreadsAtOnce() throws {
         // Each share waits until all three have started: this only returns if three threads
         // run at the same time (a serial runner would spin forever — bounded below).
         let started = Atomic<Int>(0)
@@ -32,7 +32,28 @@ struct ParallelTests {
             while started.load(ordering: .sequentiallyConsistent) < 3 && spins < 50_000_000 { spins += 1 }
             if started.load(ordering: .sequentiallyConsistent) >= 3 { sawAll.add(1, ordering: .relaxed) }
         }
-        row.parallel(threads: 3).body(3)
+        try row.parallel(threads: 3).run(3)
         #expect(sawAll.load(ordering: .relaxed) == 3)
+    }
+
+    /// A failure on any thread is the round's failure, thrown after every thread has finished
+    /// (the other shares still run: nothing is left running when it is thrown).
+    @Test(arguments: [0, 1, 2])
+    func aFailureOnAnyThreadFailsTheRound(failingShare: Int) {
+        struct Broken: Error {}
+        let finished = Atomic<Int>(0)
+        let next = Atomic<Int>(0)
+        let row = BenchmarkCase("test/one-share-fails") { _ in
+            let share = next.add(1, ordering: .relaxed).oldValue
+            defer { finished.add(1, ordering: .relaxed) }
+            if share == failingShare { throw Broken() }
+        }
+        do {
+            try row.parallel(threads: 3).run(3)
+            Issue.record("the failing share was not reported")
+        } catch {
+            #expect(error.row == "test/one-share-fails" && error.reason.contains("Broken"))
+        }
+        #expect(finished.load(ordering: .relaxed) == 3)
     }
 }
