@@ -1,7 +1,7 @@
 // A persisted PowerAuth client activation for benchmark rows built outside this target
 // (`mfa bench --key-provider`, whose rows reach a PKCS #11 token that BenchmarkKit must not
-// depend on): the activation is made against an in-process `PowerAuthServer` application, the
-// same way the `powerauth/store/sign-and-persist` row makes its own, with the possession factor
+// depend on) and for the `powerauth/store/sign-and-persist` row: the activation is made against
+// an in-process `PowerAuthServer` application, with the possession factor
 // locked under a key the caller supplies (one derived in a token, for instance).
 
 public import CryptoPrimitives
@@ -17,6 +17,12 @@ public enum PowerAuthBenchmarkActivation {
     public static func make(possessionUnlockKey: SymmetricKey, password: SecretBytes,
                             activationID: String = "bench") throws -> (activation: PowerAuth.ActivationData, configuration: PowerAuth.Configuration) {
         var random = SystemRandomSource()
+        return try make(possessionUnlockKey: possessionUnlockKey, password: password, activationID: activationID, using: &random)
+    }
+
+    /// The same, with every key drawn from `random` (a seeded source makes the rows repeatable).
+    public static func make(possessionUnlockKey: SymmetricKey, password: SecretBytes, activationID: String = "bench",
+                            using random: inout some RandomSource) throws -> (activation: PowerAuth.ActivationData, configuration: PowerAuth.Configuration) {
         let application = try PowerAuthServer.Application(using: &random)
         let configuration = try application.clientConfiguration(baseURL: "")
         let pending = try PowerAuth.PendingActivation(method: .direct([:]), configuration: configuration,

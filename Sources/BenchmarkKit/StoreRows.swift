@@ -7,7 +7,6 @@ import CryptoPrimitives
 import FoundationEssentials
 import PowerAuth
 @_spi(Internals) import PowerAuthSDK
-import PowerAuthServer
 import SecureStore
 #if canImport(Glibc)
 import Glibc
@@ -16,16 +15,9 @@ import Glibc
 extension BenchmarkCatalog {
     static func storeRows() throws -> [BenchmarkCase] {
         var random = SeededRandomSource(seed: 13)
-        let application = try PowerAuthServer.Application(using: &random)
-        let configuration = try application.clientConfiguration(baseURL: "")
-        let pending = try PowerAuth.PendingActivation(method: .direct([:]), configuration: configuration,
-                                                      encryptionKey: PowerAuth.EncryptionKey(publicKey: application.masterAgreementKey.publicKey),
-                                                      version: .v3_2, timestamp: 1, using: &random)
-        let answer = try PowerAuthServer.Activation.process(pending.request, application: application, version: .v3_2,
-                                                            activationID: "bench", timestamp: 2, using: &random)
         let possession = try SymmetricKey(byteCount: 16, using: &random)
-        let activation = try pending.process(answer.response).persist(password: SecretBytes("1234".utf8), possessionUnlockKey: possession,
-                                                                      version: .v3_2, using: &random)
+        let (activation, configuration) = try PowerAuthBenchmarkActivation.make(possessionUnlockKey: possession, password: SecretBytes("1234".utf8),
+                                                                                using: &random)
         let directory = try storeDirectory.get()
         let store = try ActivationStore(store: SecureStore(directory: directory + "/store"), instanceID: "bench")
         try store.save(activation)
