@@ -73,7 +73,8 @@ enum ParallelRun {
     /// Runs `iterations` calls' worth of `body` on `threads` threads. The calling thread takes
     /// one share itself, so `threads` threads in all do work. Should a thread fail to start,
     /// its share runs on the calling thread: the work is never skipped (only less parallel).
-    /// Throws the first failure of any thread, after all have been joined.
+    /// Throws a failure after all threads have been joined: the calling thread's own, else that
+    /// of the lowest-numbered thread that failed.
     static func run(threads: Int, iterations: Int, body: @escaping @Sendable (Int) throws(BenchmarkFailure) -> Void) throws(BenchmarkFailure) {
         let gate = Gate()
         var shares: [Share] = []

@@ -153,7 +153,9 @@ extension PowerAuth {
         /// `HMAC<SHA256>` is a plain value (two fixed-size hash states, no references; `deinit`
         /// checks this with `_isPOD`), so zeroing its bytes in place is a valid end of its life.
         /// The per-message copy that ``mac(_:_:)`` makes (its outer state is the keyed one) is
-        /// wiped the same way when the call ends.
+        /// wiped the same way when the call ends. The copy of the outer state that
+        /// `HMAC.finalize()` advances, and the hash's own working copies, are temporaries the
+        /// compiler places; Swift gives no handle on them, so they are not wiped.
         final class KeyedMAC: @unchecked Sendable {
             // Written once by init and zeroed by deinit, never mutated in between: safe to share
             // across threads, hence @unchecked Sendable.

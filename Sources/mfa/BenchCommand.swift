@@ -12,7 +12,8 @@ import BenchmarkKit
 import FoundationEssentials
 
 enum BenchCommand {
-    /// Runs the command; returns the exit status (0, or 2 on a usage error).
+    /// Runs the command; returns the exit status: 0, 2 on a usage error, 3 when a row failed
+    /// (its set-up or an operation), 1 when `--against-processes` children failed.
     static func run(_ arguments: [String]) -> Int32 {
         var filter: String?
         var minTime = 0.2
@@ -107,7 +108,8 @@ enum BenchCommand {
     }
 
     /// A row whose set-up or operation failed: reported (as JSON with `--json`), exit status 3.
-    /// Rows measured before it are already printed.
+    /// In text, the rows measured before it are already printed; with `--json` the one
+    /// document is the error.
     private static func rowFailed(_ error: BenchmarkFailure) -> Int32 {
         CommandSupport.fail("mfa bench", error.description, .transportOrStore)
     }

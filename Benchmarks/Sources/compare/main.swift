@@ -13,17 +13,31 @@ var rounds = 7
 var json = false
 var threads = 1
 var arguments = Array(CommandLine.arguments.dropFirst())
+
+/// The usage line on standard error, exit status 2 (an unknown option or a value out of range).
+func usage(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("compare: \(problem)\nusage: compare [--filter TEXT] [--min-time SECONDS] [--rounds N] [--threads N] [--json]\n".utf8))
+    exit(2)
+}
+
+/// The value after an option, checked against `range`; anything else is a usage error.
+@MainActor
+func value<T: LosslessStringConvertible & Comparable>(of option: String, in range: ClosedRange<T>) -> T {
+    guard !arguments.isEmpty else { usage("\(option) needs a value") }
+    let text = arguments.removeFirst()
+    guard let parsed = T(text), range.contains(parsed) else { usage("\(option) \(text): not in \(range)") }
+    return parsed
+}
+
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--json": json = true
     case "--filter" where !arguments.isEmpty: filter = arguments.removeFirst()
-    case "--min-time" where !arguments.isEmpty: minTime = Double(arguments.removeFirst()) ?? minTime
-    case "--threads" where !arguments.isEmpty: threads = max(1, Int(arguments.removeFirst()) ?? 1)
-    case "--rounds" where !arguments.isEmpty: rounds = Int(arguments.removeFirst()) ?? rounds
-    default:
-        FileHandle.standardError.write(Data("usage: compare [--filter TEXT] [--min-time SECONDS] [--rounds N] [--threads N] [--json]\n".utf8))
-        exit(2)
+    case "--min-time": minTime = value(of: argument, in: 0.001...3600.0)
+    case "--threads": threads = value(of: argument, in: 1...1024)
+    case "--rounds": rounds = value(of: argument, in: 1...1000)
+    default: usage("unknown argument \(argument)")
     }
 }
 

@@ -1,12 +1,11 @@
-// The benchmark harness: medians, calibration, the catalogue's names. (Timings are never
-// asserted: the machine is noisy and timings are benchmarks, not tests.)
+// The benchmark harness: medians, calibration, failing rows, the catalogue's names. (Timings
+// are never asserted: the machine is noisy and timings are benchmarks, not tests.)
 
-import BenchmarkKit
+@testable import BenchmarkKit
 import Foundation
 import Testing
 import TestSupport
 
-@Suite(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
 struct HarnessTests {
     @Test func medianOfOddAndEvenCounts() {
         #expect(BenchmarkHarness.median([3, 1, 2]) == 2)
@@ -14,7 +13,8 @@ struct HarnessTests {
         #expect(BenchmarkHarness.median([]).isNaN)
     }
 
-    @Test func calibrationRunsTheBodyUntilTheMinimumTime() throws {
+    @Test(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+    func calibrationRunsTheBodyUntilTheMinimumTime() throws {
         let row = BenchmarkCase("test/sleepless/op") { n in
             var x = 0
             for i in 0..<n { x &+= i }
@@ -26,7 +26,8 @@ struct HarnessTests {
         #expect(result.name == "test/sleepless/op" && result.nanosecondsPerOperation > 0 && result.bytesPerSecond == nil)
     }
 
-    @Test func catalogueNamesAreUniqueAndLayered() throws {
+    @Test(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+    func catalogueNamesAreUniqueAndLayered() throws {
         let names = try BenchmarkCatalog.all().map(\.name)
         #expect(Set(names).count == names.count)
         for required in ["sha256/64B", "sha256/1KiB", "sha256/1MiB", "hmac-sha256/32B", "hmac-sha256/1KiB",
@@ -43,12 +44,45 @@ struct HarnessTests {
         #expect(try BenchmarkCatalog.rows(matching: "aes128/ctr|cm/jwt").map(\.name) == ["aes128/ctr/1MiB", "cm/jwt"])
     }
 
-    /// Every row's body runs once without trapping, except the rows named here (each too slow
+    /// A row whose operation throws, whose check fails, or whose rejection path accepts is a
+    /// failure of that row, not a timing of the failure: measure, calibrate and a parallel
+    /// round all throw it, naming the row.
+    @Test func aFailingRowIsReportedNotTimed() {
+        struct Broken: Error {}
+        let throwing = BenchmarkCase("test/throws", repeating: { () throws -> Int in throw Broken() })
+        #expect(throws: BenchmarkFailure.self) { try BenchmarkHarness.measure(throwing, minTime: 0.001, rounds: 1) }
+        do {
+            _ = try BenchmarkHarness.calibrate(throwing, minTime: 0.001)
+            Issue.record("calibrate timed a row that throws")
+        } catch {
+            #expect(error.row == "test/throws" && error.reason.contains("Broken"))
+        }
+        let failingCheck = BenchmarkCase("test/verify", verifying: { false })
+        #expect(throws: BenchmarkFailure(row: "test/verify", reason: "the check returned false")) { try failingCheck.run(3) }
+        let passingCheck = BenchmarkCase("test/verify-ok", verifying: { true })
+        #expect(throws: Never.self) { try passingCheck.run(3) }
+        let accepted = BenchmarkCase("test/reject", rejecting: {})
+        #expect(throws: BenchmarkFailure.self) { try accepted.run(1) }
+        let rejected = BenchmarkCase("test/reject-ok", rejecting: { throw Broken() })
+        #expect(throws: Never.self) { try rejected.run(2) }
+    }
+
+    /// A family whose set-up throws is one failure naming the family (the catalog's rows are
+    /// built this way), not an empty list of rows.
+    @Test func aFamilyWhoseSetUpFailsIsReported() {
+        struct KeyRefused: Error {}
+        let failure = BenchmarkFailure(row: "rsa", reason: "set-up failed: KeyRefused()")
+        #expect(throws: failure) { try BenchmarkCatalog.family("rsa") { () throws -> [BenchmarkCase] in throw KeyRefused() } }
+        #expect(throws: Never.self) { try BenchmarkCatalog.family("empty") { [] } }
+    }
+
+    /// Every row's body runs once without failing, except the rows named here (each too slow
     /// to run once per test run): the exclusions are pinned by name, so a new row is run, never
     /// skipped by a pattern it happens to match. A digest, MAC or cipher row's throughput size
     /// is the size in its name. The rows the instruction-count guard measures
     /// (Benchmarks/instruction-baseline.txt) are all in the catalogue, once each.
-    @Test func everyRowRunsOnceAndTheGuardedRowsExist() throws {
+    @Test(.enabled(if: TestBuild.isOptimized, "heavy unoptimised; swift test -c release runs it"))
+    func everyRowRunsOnceAndTheGuardedRowsExist() throws {
         let skipped: Set<String> = ["sha256/1MiB", "aes128/cbc/encrypt/1MiB", "aes128/cbc/decrypt/1MiB", "aes128/ctr/1MiB", "pbkdf2/sha1/10000"]
         let all = try BenchmarkCatalog.all()
         let names = all.map(\.name)

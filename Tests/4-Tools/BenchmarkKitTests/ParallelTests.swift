@@ -37,16 +37,17 @@ struct ParallelTests {
     }
 
     /// A failure on any thread is the round's failure, thrown after every thread has finished
-    /// (the other shares still run: nothing is left running when it is thrown).
-    @Test(arguments: [0, 1, 2])
-    func aFailureOnAnyThreadFailsTheRound(failingShare: Int) {
+    /// (the other shares still run: nothing is left running when it is thrown): once with only
+    /// the calling thread failing, once with only the started threads failing.
+    @Test(arguments: [true, false])
+    func aFailureOnAnyThreadFailsTheRound(onCallingThread: Bool) {
         struct Broken: Error {}
+        let caller = UInt(bitPattern: Int(truncatingIfNeeded: pthread_self()))
         let finished = Atomic<Int>(0)
-        let next = Atomic<Int>(0)
         let row = BenchmarkCase("test/one-share-fails") { _ in
-            let share = next.add(1, ordering: .relaxed).oldValue
             defer { finished.add(1, ordering: .relaxed) }
-            if share == failingShare { throw Broken() }
+            let isCaller = UInt(bitPattern: Int(truncatingIfNeeded: pthread_self())) == caller
+            if isCaller == onCallingThread { throw Broken() }
         }
         do {
             try row.parallel(threads: 3).run(3)
