@@ -176,10 +176,12 @@ public actor CMAuthenticatorClient {
             throw CMClientError(.invalidInput, "not a CM environment QR code", protocolError: error)
         }
         var random = SharedRandomSource(configuration.random)
+        try records.sweepAbandonedKeys()
         // A secret imported into a token is deleted again when no record comes to name it.
-        let (environment, keyLabel) = try records.keepSecret(of: scanned, using: &random)
+        let kept = try records.keepSecret(of: scanned, using: &random)
+        let (environment, keyLabel) = (kept.environment, kept.keyLabel)
         var saved = false
-        defer { if !saved { records.discardUnsaved(keyLabel) } }
+        defer { records.settle(kept, saved: saved) }
         let registration: HTTPRequest
         do { registration = try requests.registerEnvironment(environment, now: now()) } catch {
             throw CMClientError(.invalidInput, "the registration cannot be signed", protocolError: error)

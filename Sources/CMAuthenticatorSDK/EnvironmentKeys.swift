@@ -31,52 +31,111 @@ extension DeviceRecords {
     /// hex digits), the environment then using the token's key. A token that cannot import
     /// secret keys (`DeviceKeyError.Code.unsupported`: tpm2-pkcs11) keeps the secret in the
     /// record as the software store does; any other token failure is
-    /// `deviceKey` and nothing is sent.
+    /// `deviceKey` and nothing is sent. An imported secret comes with the store's write-ahead
+    /// note of it (DeviceKeyIntents.swift), to end with ``settle(_:saved:)``.
     func keepSecret(of scanned: CMAuthenticator.Environment,
-                    using random: inout some RandomSource) throws(CMClientError) -> (environment: CMAuthenticator.Environment, keyLabel: String?) {
-        guard deviceKeys.holdsKeys, let secret = scanned.secret.softwareSecret else { return (scanned, nil) }
+                    using random: inout some RandomSource) throws(CMClientError) -> KeptSecret {
+        guard deviceKeys.holdsKeys, let secret = scanned.secret.softwareSecret else { return KeptSecret(environment: scanned) }
         let suffix: [UInt8]
         do { suffix = try random.bytes(count: 16) } catch {
             throw CMClientError(.invalidInput, "the random source failed", protocolError: ProtocolError(error, "key label"))
         }
         let label = "cm-" + Hex.encode(suffix)
+        // The intent first: a process killed after the import and before the environment's
+        // record is written leaves the intent, and the next enrolment's sweep deletes the key.
+        let intent: DeviceKeyIntent
+        do { intent = try store.beginDeviceKeyIntent(label: label) } catch {
+            throw CMClientError(.store, "the new key cannot be noted in the store", storeError: error)
+        }
         do {
             let key = try deviceKeys.makeHMACKey(label: label, secret: secret)
-            return (CMAuthenticator.Environment(id: scanned.id, secret: CMAuthenticator.EnvironmentSecret(held: DeviceEnvironmentKey(key: key, keyLabel: label))), label)
+            let held = CMAuthenticator.EnvironmentSecret(held: DeviceEnvironmentKey(key: key, keyLabel: label))
+            return KeptSecret(environment: CMAuthenticator.Environment(id: scanned.id, secret: held), keyLabel: label, intent: intent)
         } catch where error.code == .unsupported {
-            return (scanned, nil)  // the token cannot hold a secret key: sealed in the record, as documented
+            Self.finish(intent)  // no key was made
+            return KeptSecret(environment: scanned)  // the token cannot hold a secret key: sealed in the record, as documented
         } catch {
+            Self.finish(intent)
             throw CMClientError(.deviceKey, "the environment secret cannot be put in the token: \(error.code)",
                                 protocolError: ProtocolError(keyUnavailable: error, "the environment secret cannot be put in the token"))
         }
     }
 
     /// Deletes a secret imported for an environment that was never stored (the server refused
-    /// it, or the record could not be written). Best effort: the failure that got here is the
-    /// one reported, and a key left behind is only an unnamed object in the token.
-    func discardUnsaved(_ label: String?) {
-        guard let label else { return }
+    /// it, or the record could not be written), or replaced. Best effort: the failure that got
+    /// here is the one reported. Whether nothing is left: false when the token kept the key.
+    @discardableResult
+    func discardUnsaved(_ label: String?) -> Bool {
+        guard let label else { return true }
         do { try deviceKeys.deleteHMACKey(label: label) } catch {
-            // Left in the token under a label no record names; the caller's error is reported.
+            return false  // the caller's error is the one reported; an intent keeps the key named
+        }
+        return true
+    }
+
+    /// Ends the enrolment of `kept`: `saved` (its record names the key now), else the imported
+    /// key is deleted. The intent ends when the key is accounted for; a key that cannot be
+    /// deleted keeps its intent, so the next sweep deletes it.
+    func settle(_ kept: KeptSecret, saved: Bool) {
+        guard saved || discardUnsaved(kept.keyLabel) else { return }
+        if let intent = kept.intent { Self.finish(intent) }
+    }
+
+    /// Ends `intent`. A failure to remove it is left to the next sweep, which finds the key
+    /// named by its record (or gone) and only removes the intent.
+    static func finish(_ intent: DeviceKeyIntent) {
+        do { try intent.finish() } catch {
+            // Swept later: see above.
         }
     }
+
+    /// Deletes the token keys of enrolments killed between the import and the record that
+    /// names the key (their intents were left behind), unless a record names the key after
+    /// all. A key the token cannot delete now keeps its intent for the next sweep.
+    func sweepAbandonedKeys() throws(CMClientError) {
+        guard deviceKeys.holdsKeys else { return }
+        do {
+            try store.sweepAbandonedDeviceKeyIntents(prefix: "cm-") { label in
+                guard try !environmentRecords().contains(where: { $0.keyLabel == label }) else { return }
+                try deviceKeys.deleteHMACKey(label: label)
+            }
+        } catch {
+            throw CMClientError(.store, "the abandoned enrolments cannot be swept", storeError: error)
+        }
+    }
+}
+
+/// An environment's secret as enrolment keeps it: in the environment (software), or imported
+/// into the token under `keyLabel`, noted by `intent` until a record names it.
+struct KeptSecret: Sendable {
+    /// The environment, its secret software or held.
+    let environment: CMAuthenticator.Environment
+    /// The imported key's label; nil for a software secret.
+    var keyLabel: String? = nil
+    /// The store's write-ahead note of the imported key; nil for a software secret.
+    var intent: DeviceKeyIntent? = nil
 }
 
 extension DeviceRecords {
     /// The ids of the environments whose secret lives in a device key store.
     func environmentsWithHeldKeys() throws(CMClientError) -> [String] {
+        try environmentRecords().filter { $0.keyLabel != nil }.map(\.id).sorted()
+    }
+
+    /// Every environment record.
+    func environmentRecords() throws(CMClientError) -> [EnvironmentRecord] {
         let names: [String]
         do { names = try store.names().filter { $0.hasPrefix("cm.environment.") } } catch {
             throw CMClientError(.store, "the store cannot be listed", storeError: error)
         }
-        var ids: [String] = []
+        var found: [EnvironmentRecord] = []
         for name in names {
             let records: RecordStore<EnvironmentRecord> = try Self.record(store, name)
-            do { if let record = try records.read(), record.keyLabel != nil { ids.append(record.id) } } catch {
+            do { if let record = try records.read() { found.append(record) } } catch {
                 throw CMClientError(.store, "\(name) cannot be read", storeError: error)
             }
         }
-        return ids.sorted()
+        return found
     }
 }
 

@@ -42,6 +42,9 @@ struct NewConnectionKey: Sendable {
     let key: SaltEdge.ConnectionKey
     /// Its label in the device key store; nil for a software key.
     let label: String?
+    /// The store's write-ahead note of the token key (DeviceKeyIntents.swift), until a record
+    /// names it; nil for a software key.
+    var intent: DeviceKeyIntent? = nil
 }
 
 extension ConnectionRecords {
@@ -61,21 +64,64 @@ extension ConnectionRecords {
             throw SaltEdgeClientError(.invalidInput, "the random source failed", protocolError: ProtocolError(error, "key label"))
         }
         let label = "saltedge-" + Hex.encode(suffix)
-        do { return NewConnectionKey(key: SaltEdge.ConnectionKey(held: DeviceConnectionKey(key: try deviceKeys.makeRSAKey(label: label))), label: label) } catch {
+        // The intent first: a process killed after the token makes the key and before a
+        // record names it leaves the intent, and the next enrolment's sweep deletes the key.
+        let intent: DeviceKeyIntent
+        do { intent = try store.beginDeviceKeyIntent(label: label) } catch {
+            throw SaltEdgeClientError(.store, "the new key cannot be noted in the store", storeError: error)
+        }
+        do {
+            let key = try deviceKeys.makeRSAKey(label: label)
+            return NewConnectionKey(key: SaltEdge.ConnectionKey(held: DeviceConnectionKey(key: key)), label: label, intent: intent)
+        } catch {
+            Self.finish(intent)  // no key was made
             throw SaltEdgeClientError(.deviceKey, "the connection key cannot be made in the token: \(error.code)",
                                       protocolError: ProtocolError(keyUnavailable: error, "the connection key cannot be made in the token"))
+        }
+    }
+
+    /// Ends the enrolment of `key`: `saved` (a record names it now), else its token key is
+    /// deleted. The intent ends when the key is accounted for; a key that cannot be deleted
+    /// keeps its intent, so the next sweep deletes it.
+    func settle(_ key: NewConnectionKey, saved: Bool) {
+        guard saved || discardUnsaved(key.label) else { return }
+        if let intent = key.intent { Self.finish(intent) }
+    }
+
+    /// Ends `intent`. A failure to remove it is left to the next sweep, which finds the key
+    /// named by its record (or gone) and only removes the intent.
+    static func finish(_ intent: DeviceKeyIntent) {
+        do { try intent.finish() } catch {
+            // Swept later: see above.
+        }
+    }
+
+    /// Deletes the token keys of enrolments killed between making the key and writing the
+    /// record that names it (their intents were left behind), unless a record names the key
+    /// after all. A key the token cannot delete now keeps its intent for the next sweep.
+    func sweepAbandonedKeys() throws(SaltEdgeClientError) {
+        guard deviceKeys.holdsKeys else { return }
+        do {
+            try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-") { label in
+                guard try !records().contains(where: { $0.keyLabel == label }) else { return }
+                try deviceKeys.deleteRSAKey(label: label)
+            }
+        } catch {
+            throw SaltEdgeClientError(.store, "the abandoned enrolments cannot be swept", storeError: error)
         }
     }
 
     /// Deletes the key under `label` (nil: a software key, nothing to delete) that no record
     /// names: made for a connection that was never stored (the server refused it, or the
     /// pending record could not be written), or replaced by a re-link. Best effort: the failure that got here is the
-    /// one reported, and a key left behind is only an unnamed object in the token.
-    func discardUnsaved(_ label: String?) {
-        guard let label else { return }
+    /// one reported. Whether nothing is left: false when the token kept the key.
+    @discardableResult
+    func discardUnsaved(_ label: String?) -> Bool {
+        guard let label else { return true }
         do { try deviceKeys.deleteRSAKey(label: label) } catch {
-            // Left in the token under a label no record names; the caller's error is reported.
+            return false  // the caller's error is the one reported; an intent keeps the key named
         }
+        return true
     }
 }
 
@@ -83,15 +129,18 @@ extension ConnectionRecords {
     /// The ids of the connections (stored or pending) whose key pair lives in a device key
     /// store: moving the records to another store key provider leaves those keys behind.
     func connectionsWithHeldKeys() throws(SaltEdgeClientError) -> [String] {
+        Set(try records().filter { $0.keyLabel != nil }.map(\.id)).sorted()
+    }
+
+    /// Every connection record, stored and pending.
+    func records() throws(SaltEdgeClientError) -> [Record] {
         let names: [String]
         do { names = try store.names().filter { $0.hasPrefix("saltedge.connection.") || $0.hasPrefix("saltedge.pending.") } } catch {
             throw SaltEdgeClientError(.store, "the store cannot be listed", storeError: error)
         }
-        var ids: Set<String> = []
-        for name in names {
-            if let record = try read(name), record.keyLabel != nil { ids.insert(record.id) }
-        }
-        return ids.sorted()
+        var records: [Record] = []
+        for name in names { if let record = try read(name) { records.append(record) } }
+        return records
     }
 }
 

@@ -98,11 +98,12 @@ public actor SaltEdgeAuthenticatorClient {
             throw SaltEdgeClientError(.invalidInput, "an instant-action link, not a connect link")
         }
         var random = randomSource
+        try records.sweepAbandonedKeys()
         // The key first, so a token that cannot make it stops the enrolment before any request;
         // a key made in a token is deleted again when no pending record comes to name it.
         let key = try records.makeConnectionKey(using: &random)
         var saved = false
-        defer { if !saved { records.discardUnsaved(key.label) } }
+        defer { records.settle(key, saved: saved) }
         let configuration = try await providerConfiguration(at: configurationURL)
         let request: HTTPRequest
         do {

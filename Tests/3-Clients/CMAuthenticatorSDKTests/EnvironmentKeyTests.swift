@@ -88,6 +88,30 @@ import TestSupport
 /// checked here with the secret itself), re-linking the environment replaces its key and
 /// deletes the old one, and removing the environment deletes its key.
 @Suite struct EnvironmentHeldKeyFlowTests {
+    /// A linking killed after the import and before the environment's record was written leaves
+    /// its intent (made, then dropped, as a dead process leaves it); the next linking deletes
+    /// that key first and leaves no intent of its own.
+    @Test func theNextLinkingDeletesTheKeyOfAKilledOne() async throws {
+        let keys = MemoryDeviceKeyStore()
+        let temporary = try TemporaryDirectory("cm-killed")
+        defer { temporary.remove() }
+        let store = try SecureStore(directory: temporary.appending("store"))
+        let orphan = "cm-" + String(repeating: "cd", count: 16)
+        do {
+            let intent = try store.beginDeviceKeyIntent(label: orphan)
+            _ = try keys.makeHMACKey(label: orphan, secret: SecretBytes(Array("secret".utf8)))
+            _ = intent  // never finished
+        }
+        let transport = InProcessTransport { request in
+            request.method == .put ? HTTPResponse(status: 204, body: [])
+                                   : HTTPResponse(status: 200, body: Array(#"[{"id":"\#(EnvironmentKeyTests.id)","name":"Bank"}]"#.utf8))
+        }
+        let client = try EnvironmentKeyTests.client(store, transport, keys)
+        let stored = try await client.addEnvironment(qrCode: EnvironmentKeyTests.id + "," + EnvironmentKeyTests.secret)
+        #expect(keys.hmacLabels == [try #require(stored.keyLabel)])
+        #expect(try !store.names().contains { $0.hasPrefix("devicekey.intent.") })
+    }
+
     @Test func aLinkedSecretIsHeldReplacedAndDeleted() async throws {
         let keys = MemoryDeviceKeyStore()
         let temporary = try TemporaryDirectory("cm-held")

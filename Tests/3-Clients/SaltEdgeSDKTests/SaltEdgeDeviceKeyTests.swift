@@ -123,6 +123,25 @@ struct SaltEdgeHeldKeyFlowTests {
         #expect(try f.store.names().isEmpty)
     }
 
+    /// An enrolment killed after the token made its key and before the pending record was
+    /// written leaves its intent (here: made, then dropped, as a dead process leaves it); the
+    /// next enrolment deletes that key first.
+    @Test func theNextEnrolmentDeletesTheKeyOfAKilledOne() async throws {
+        let keys = try Self.keys()
+        let f = try SaltEdgeClientFixture.make(deviceKeys: keys)
+        let orphan = "saltedge-" + String(repeating: "ab", count: 16)
+        do {
+            let intent = try f.store.beginDeviceKeyIntent(label: orphan)
+            _ = try keys.makeRSAKey(label: orphan)
+            _ = intent  // never finished
+        }
+        #expect(keys.rsaLabels == [orphan])
+        let pending = try await f.client.beginConnection(deepLink: SaltEdgeProviderStandIn.connectLink)
+        let label = try #require(pending.keyLabel)
+        #expect(keys.rsaLabels == [label])
+        #expect(try f.store.names() == ["saltedge.pending.333"])  // no intent is left either
+    }
+
     @Test func aRefusedEnrolmentLeavesNoKey() async throws {
         let keys = try Self.keys()
         let provider = try SaltEdgeProviderStandIn()

@@ -1,0 +1,139 @@
+// Write-ahead for device keys. An enrolment makes its key in a token before the record that
+// names the key can be written (Salt Edge: the connection id comes from the server; CM: the
+// environment is stored once the server accepts it), and a process killed in between would
+// leave a key in the token that no record names — forever, in a token whose objects are few.
+//
+// So the maker first writes an intent record naming the label, and holds an exclusive `flock`
+// on the intent's lock file (`.intent-<label>`, a store file) for as long as it runs. Once the
+// naming record is written, or the key deleted again, it removes the intent. A maker that dies
+// leaves the intent behind, and the kernel releases its lock with the process: a later sweep
+// takes the lock without waiting, knows the maker is gone, lets the caller delete the key
+// unless a record names it after all, and removes the intent. Begin and sweep both run under
+// the store's lock, so a sweep never sees an intent whose lock is not taken yet.
+
+import CryptoPrimitives
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A key about to be made in a device key store for a record not written yet: named in the
+/// store, and held by this process until ``finish()``. Dropped without `finish()` (or left by a
+/// process that died), it is an abandoned intent for
+/// ``SecureStore/sweepAbandonedDeviceKeyIntents(prefix:discard:)``.
+public final class DeviceKeyIntent: Sendable {
+    /// The key's label in the device key store.
+    public let label: String
+    private let store: SecureStore
+    /// The locked descriptor of the intent's lock file; nil once finished.
+    private let lock: Mutex<Int32?>
+
+    init(label: String, store: SecureStore, descriptor: Int32) {
+        self.label = label
+        self.store = store
+        lock = Mutex(descriptor)
+    }
+
+    deinit {
+        // Not finished: the lock goes, the intent stays for a sweep (as when the process dies).
+        lock.withLock { descriptor in if let descriptor { close(descriptor) } }
+    }
+
+    /// Ends the intent once a record names the key or the key is deleted: removes the intent
+    /// record and its lock file. Idempotent. A failure leaves the intent for a sweep, which
+    /// finds the key named (or gone) and only removes it.
+    public func finish() throws(SecureStoreError) {
+        try store.withExclusiveAccess { () throws(SecureStoreError) in
+            guard let descriptor = lock.withLock({ $0 }) else { return }
+            try store.remove(SecureStore.intentRecordName(label))
+            FileSystem.removeIntentLock(label, in: store.directory)
+            lock.withLock { $0 = nil }
+            close(descriptor)
+        }
+    }
+}
+
+extension SecureStore {
+    /// The record that names an intent's label.
+    static func intentRecordName(_ label: String) -> String { "devicekey.intent." + label }
+
+    /// Names `label` as a key about to be made, held by this process until the returned
+    /// intent's ``DeviceKeyIntent/finish()``. Call it before making the key; `label` must fit a
+    /// record name (`[A-Za-z0-9._-]`, at most 111 characters).
+    public func beginDeviceKeyIntent(label: String) throws(SecureStoreError) -> DeviceKeyIntent {
+        let name = Self.intentRecordName(label)
+        try Self.check(name)
+        return try withExclusiveAccess { () throws(SecureStoreError) -> DeviceKeyIntent in
+            guard let descriptor = try FileSystem.lockIntent(label, in: directory, waiting: true) else {
+                throw SecureStoreError(.io, "the intent's lock cannot be taken", path: directory)
+            }
+            do throws(SecureStoreError) { try write(SecretBytes(Array(label.utf8)), to: name) } catch {
+                FileSystem.removeIntentLock(label, in: directory)
+                close(descriptor)
+                throw error
+            }
+            return DeviceKeyIntent(label: label, store: self, descriptor: descriptor)
+        }
+    }
+
+    /// Finds the intents for labels starting with `prefix` whose maker is gone (its lock is
+    /// free), calls `discard` with each label — the caller deletes the key unless a record
+    /// names it — and removes the intent. Runs under the store's lock. An intent whose
+    /// `discard` throws stays for the next sweep; the others are still swept. Returns the
+    /// labels swept.
+    @discardableResult
+    public func sweepAbandonedDeviceKeyIntents(prefix: String, discard: (String) throws -> Void) throws(SecureStoreError) -> [String] {
+        try withExclusiveAccess { () throws(SecureStoreError) -> [String] in
+            let intents = try names().filter { $0.hasPrefix(Self.intentRecordName(prefix)) }
+            var swept: [String] = []
+            for name in intents {
+                let label = String(name.dropFirst(Self.intentRecordName("").count))
+                // A lock still held: the maker is running. Taken: the maker is gone.
+                guard let descriptor = try FileSystem.lockIntent(label, in: directory, waiting: false) else { continue }
+                defer { close(descriptor) }
+                do { try discard(label) } catch { continue }
+                try remove(name)
+                FileSystem.removeIntentLock(label, in: directory)
+                swept.append(label)
+            }
+            return swept
+        }
+    }
+}
+
+extension FileSystem {
+    /// Opens (creating it, mode 0600, never through a symbolic link) and locks `.intent-<label>`:
+    /// waiting for the lock, or, with `waiting` false, nil when another descriptor holds it.
+    static func lockIntent(_ label: String, in directory: String, waiting: Bool) throws(SecureStoreError) -> Int32? {
+        let path = directory + "/.intent-" + label
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let error = Glibc.errno
+            if error == ELOOP { throw SecureStoreError(.insecurePermissions, "an intent lock file is a symbolic link", errno: error, path: path) }
+            throw SecureStoreError(.io, "cannot open an intent lock file", errno: error, path: path)
+        }
+        var info = stat()
+        do throws(SecureStoreError) {
+            guard fstat(fd, &info) == 0 else { throw SecureStoreError(.io, "cannot stat an intent lock file", errno: Glibc.errno, path: path) }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw SecureStoreError(.insecurePermissions, "an intent lock file is not a regular file", path: path) }
+            try checkOwnership(info, path: path, what: "an intent lock file")
+        } catch {
+            close(fd)
+            throw error
+        }
+        while flock(fd, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
+            let error = Glibc.errno
+            if error == EINTR { continue }
+            close(fd)
+            if error == EWOULDBLOCK { return nil }
+            throw SecureStoreError(.io, "cannot lock an intent lock file", errno: error, path: path)
+        }
+        return fd
+    }
+
+    /// Unlinks `.intent-<label>`; best effort (a leftover lock file names no key and is reused
+    /// by nothing: labels are random).
+    static func removeIntentLock(_ label: String, in directory: String) {
+        _ = unlink(directory + "/.intent-" + label)
+    }
+}
