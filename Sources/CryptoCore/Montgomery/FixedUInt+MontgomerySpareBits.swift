@@ -84,11 +84,12 @@ extension FixedUInt where limbCount == 4 {
         return reducedOnceSpareBits(s0, s1, s2, s3, modulus: m)
     }
 
-    /// `a − b mod m` for `a, b < m`: ``modularDifferenceStraightLine(_:_:modulus:)`` with the
-    /// borrows of ``Swift/UInt64/subtractingWithBorrowChained(_:_:borrow:)`` (one `sbb` a word
-    /// instead of five instructions). Any 4-limb modulus; BN254CX's Fp uses it.
+    /// `a − b mod m` for `a, b < m`, any 4-limb modulus (it needs no spare bit): the borrows of
+    /// ``Swift/UInt64/subtractingWithBorrowChained(_:_:borrow:)`` (one `sbb` a word instead of
+    /// five instructions), then m added back by mask where the subtraction borrowed. BN254CX's
+    /// Fp uses it.
     @inlinable @inline(__always)
-    package static func modularDifferenceSpareBits(_ a: FixedUInt<4>, _ b: FixedUInt<4>, modulus m: FixedUInt<4>) -> FixedUInt<4> {
+    package static func modularDifference(_ a: FixedUInt<4>, _ b: FixedUInt<4>, modulus m: FixedUInt<4>) -> FixedUInt<4> {
         var borrow: UInt64
         let d0, d1, d2, d3: UInt64
         (d0, borrow) = UInt64.subtractingWithBorrowChained(a.limbs[unchecked: 0], b.limbs[unchecked: 0], borrow: 0)
@@ -120,46 +121,6 @@ extension FixedUInt where limbCount == 4 {
         (s1, carry) = UInt64.addingWithCarry(a.limbs[unchecked: 1], b.limbs[unchecked: 1], carry: carry)
         (s2, carry) = UInt64.addingWithCarry(a.limbs[unchecked: 2], b.limbs[unchecked: 2], carry: carry)
         return FixedUInt<4>(limbs: [s0, s1, s2, a.limbs[unchecked: 3] &+ b.limbs[unchecked: 3] &+ carry])
-    }
-
-    /// `a + b mod m` for `a, b < m`, any 4-limb modulus: the carry out of a + b is folded into
-    /// the decision (P-256's p has no spare bits).
-    @inlinable @inline(__always)
-    package static func modularSumStraightLine(_ a: FixedUInt<4>, _ b: FixedUInt<4>, modulus m: FixedUInt<4>) -> FixedUInt<4> {
-        var carry: UInt64, borrow: UInt64
-        let s0, s1, s2, s3, d0, d1, d2, d3: UInt64
-        (s0, carry) = UInt64.addingWithCarry(a.limbs[unchecked: 0], b.limbs[unchecked: 0], carry: 0)
-        (s1, carry) = UInt64.addingWithCarry(a.limbs[unchecked: 1], b.limbs[unchecked: 1], carry: carry)
-        (s2, carry) = UInt64.addingWithCarry(a.limbs[unchecked: 2], b.limbs[unchecked: 2], carry: carry)
-        (s3, carry) = UInt64.addingWithCarry(a.limbs[unchecked: 3], b.limbs[unchecked: 3], carry: carry)
-        (d0, borrow) = UInt64.subtractingWithBorrow(s0, m.limbs[unchecked: 0], borrow: 0)
-        (d1, borrow) = UInt64.subtractingWithBorrow(s1, m.limbs[unchecked: 1], borrow: borrow)
-        (d2, borrow) = UInt64.subtractingWithBorrow(s2, m.limbs[unchecked: 2], borrow: borrow)
-        (d3, borrow) = UInt64.subtractingWithBorrow(s3, m.limbs[unchecked: 3], borrow: borrow)
-        // Keep the sum when it is below m: no carry out and the subtraction borrowed.
-        let keep = Choice(bit: borrow & ~carry).mask
-        return FixedUInt<4>(limbs: [d0 ^ ((s0 ^ d0) & keep), d1 ^ ((s1 ^ d1) & keep),
-                                    d2 ^ ((s2 ^ d2) & keep), d3 ^ ((s3 ^ d3) & keep)])
-    }
-
-    /// `a − b mod m` for `a, b < m`, any 4-limb modulus (the spare bits are not needed here).
-    @inlinable @inline(__always)
-    package static func modularDifferenceStraightLine(_ a: FixedUInt<4>, _ b: FixedUInt<4>, modulus m: FixedUInt<4>) -> FixedUInt<4> {
-        var borrow: UInt64
-        let d0, d1, d2, d3: UInt64
-        (d0, borrow) = UInt64.subtractingWithBorrow(a.limbs[unchecked: 0], b.limbs[unchecked: 0], borrow: 0)
-        (d1, borrow) = UInt64.subtractingWithBorrow(a.limbs[unchecked: 1], b.limbs[unchecked: 1], borrow: borrow)
-        (d2, borrow) = UInt64.subtractingWithBorrow(a.limbs[unchecked: 2], b.limbs[unchecked: 2], borrow: borrow)
-        (d3, borrow) = UInt64.subtractingWithBorrow(a.limbs[unchecked: 3], b.limbs[unchecked: 3], borrow: borrow)
-        // Add m back where the subtraction borrowed.
-        let mask = Choice(bit: borrow).mask
-        var carry: UInt64
-        let r0, r1, r2, r3: UInt64
-        (r0, carry) = UInt64.addingWithCarry(d0, m.limbs[unchecked: 0] & mask, carry: 0)
-        (r1, carry) = UInt64.addingWithCarry(d1, m.limbs[unchecked: 1] & mask, carry: carry)
-        (r2, carry) = UInt64.addingWithCarry(d2, m.limbs[unchecked: 2] & mask, carry: carry)
-        r3 = d3 &+ (m.limbs[unchecked: 3] & mask) &+ carry
-        return FixedUInt<4>(limbs: [r0, r1, r2, r3])
     }
 }
 

@@ -55,12 +55,12 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
 
     @inlinable @inline(__always)
     package static func - (a: Self, b: Self) -> Self {
-        Self(montgomeryForm: .modularDifferenceSpareBits(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
+        Self(montgomeryForm: .modularDifference(a.montgomeryForm, b.montgomeryForm, modulus: Modulus.modulus))
     }
 
     @inlinable @inline(__always)
     package static prefix func - (a: Self) -> Self {
-        Self(montgomeryForm: .modularDifferenceSpareBits(.zero, a.montgomeryForm, modulus: Modulus.modulus))
+        Self(montgomeryForm: .modularDifference(.zero, a.montgomeryForm, modulus: Modulus.modulus))
     }
 
     /// `self^exponent` on the spare-bits product (the generic `power` runs on the generic

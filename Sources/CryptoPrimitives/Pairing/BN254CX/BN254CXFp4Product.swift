@@ -37,7 +37,7 @@ enum BN254CXFp4Kernel {
     @inline(__always)
     static func fp2Square(_ x0: Limbs, _ x1: Limbs) -> (WideUInt512, WideUInt512) {
         let m = BN254CXFieldModulus.modulus
-        return (Limbs.wideProduct(.sumBelowTwiceModulus(x0, x1), .modularDifferenceSpareBits(x0, x1, modulus: m)),
+        return (Limbs.wideProduct(.sumBelowTwiceModulus(x0, x1), .modularDifference(x0, x1, modulus: m)),
                 Limbs.wideProduct(.sumBelowTwiceModulus(x0, x0), x1))
     }
 
