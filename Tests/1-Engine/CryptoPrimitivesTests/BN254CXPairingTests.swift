@@ -36,5 +36,24 @@ import TestSupport
         #expect(BN254CX.multiPairing([(q, a), (sQ, a)]) == BN254CX.pairing(q, a) * BN254CX.pairing(sQ, a))
         #expect(BN254CX.pairing(.infinity, a).isOne && BN254CX.pairing(q, .infinity).isOne)
         #expect(BN254CX.multiPairing([]).isOne)
+        // Three pairs: the loop multiplies lines two at a time, so one waits across pairs.
+        let b = BN254CX.G1.generator.multiplied(by: s)
+        #expect(BN254CX.multiPairing([(q, a), (sQ, a), (q, b)]) == BN254CX.pairing(q, a) * BN254CX.pairing(sQ, a) * BN254CX.pairing(q, b))
+    }
+
+    /// Two lines multiplied together first, then into f, against two separate line products
+    /// and against the general product by both sparse values.
+    @Test func lineProductMatchesTwoLineProducts() {
+        var random = TestRandom("BN254CX line product")
+        for _ in 0..<4 {
+            let f = BN254CX.Fp12.random(&random)
+            let l = BN254CX.EvaluatedLine(.random(&random), .random(&random), .random(&random))
+            let m = BN254CX.EvaluatedLine(.random(&random), .random(&random), .random(&random))
+            let expected = f.timesLine(l.l0, l.l1, l.l2).timesLine(m.l0, m.l1, m.l2)
+            #expect(f.timesLines(l, m).isEqual(to: expected).isTrueVartime)
+            let lineL = BN254CX.Fp12(BN254CX.Fp4(l.l0, l.l1), BN254CX.Fp4(l.l2, .zero), .zero)
+            let lineM = BN254CX.Fp12(BN254CX.Fp4(m.l0, m.l1), BN254CX.Fp4(m.l2, .zero), .zero)
+            #expect(f.timesLines(l, m).isEqual(to: f * lineL * lineM).isTrueVartime)
+        }
     }
 }

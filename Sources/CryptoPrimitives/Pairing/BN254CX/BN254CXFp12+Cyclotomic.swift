@@ -33,25 +33,36 @@ extension BN254CX.Fp12 {
         typealias Fp4 = BN254CX.Fp4
         @inline(__always) func threeMinusTwo(_ big: Fp2, _ x: Fp2) -> Fp2 { (big - x).doubled + big }
         @inline(__always) func threePlusTwo(_ big: Fp2, _ x: Fp2) -> Fp2 { (big + x).doubled + big }
-        let a2 = a.squared(), b2 = b.squared(), c2 = c.squared().timesS
-        // x̄ = x0 − x1·s, so 3X − 2x̄ = (3X0 − 2x0, 3X1 + 2x1) and 3X + 2x̄ the other way round.
-        return BN254CX.Fp12(Fp4(threeMinusTwo(a2.c0, a.c0), threePlusTwo(a2.c1, a.c1)),
-                            Fp4(threePlusTwo(c2.c0, b.c0), threeMinusTwo(c2.c1, b.c1)),
-                            Fp4(threeMinusTwo(b2.c0, c.c0), threePlusTwo(b2.c1, c.c1)))
+        let a2 = a.squared()
+        // x̄ = x0 − x1·s, so 3X − 2x̄ = (3X0 − 2x0, 3X1 + 2x1); b and c as Karabina's squaring.
+        let (newB, newC) = Self.karabinaSquared(b, c)
+        return BN254CX.Fp12(Fp4(threeMinusTwo(a2.c0, a.c0), threePlusTwo(a2.c1, a.c1)), newB, newC)
     }
 
     /// f^u for u = −|u| of BN254CX, for f in the cyclotomic subgroup: square-and-multiply over
     /// the non-adjacent form of |u| (public), a digit −1 multiplying by the conjugate, which is
     /// the inverse there; then the conjugate. The NAF has 9 nonzero digits where the binary
     /// form has 11 (2²⁶ − 2²² for bits 22–25, 2⁸ − 2⁶ − 2⁴ for 0xB0): two Fp12 products fewer
-    /// per call, six per final exponentiation.
+    /// per call, six per final exponentiation. A run of at least ``karabinaMinimumRun``
+    /// squarings (the 36 between digits 62 and 26) is done compressed (Karabina), the others
+    /// by Granger–Scott.
     package func powerByU() -> BN254CX.Fp12 {
         let inverse = conjugate
+        let digits = BN254CX.absoluteUNAF
         var result = self                                  // the leading digit, 1
-        for digit in BN254CX.absoluteUNAF.dropFirst() {
-            result = result.cyclotomicSquared()
-            if digit == 1 { result = result * self }
-            if digit == -1 { result = result * inverse }
+        var next = 1
+        while next < digits.count {
+            var end = next                                 // the next nonzero digit, or the last
+            while end < digits.count - 1 && digits[end] == 0 { end += 1 }
+            let squarings = end - next + 1
+            if squarings >= Self.karabinaMinimumRun {
+                result = result.karabinaSquared(repeatedly: squarings)
+            } else {
+                for _ in 0..<squarings { result = result.cyclotomicSquared() }
+            }
+            if digits[end] == 1 { result = result * self }
+            if digits[end] == -1 { result = result * inverse }
+            next = end + 1
         }
         return result.conjugate
     }

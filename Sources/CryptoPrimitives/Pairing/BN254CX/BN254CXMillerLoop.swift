@@ -111,26 +111,40 @@ extension BN254CX {
 
     /// The Miller loop value Π fᵢ for pairs (Qᵢ, Pᵢ), before the final exponentiation; pairs
     /// with a point at infinity contribute 1. The G1 points are affine (x, y) and may be
-    /// secret: the loop only multiplies by them.
+    /// secret: the loop only multiplies by them. The lines of one step (one or two per pair)
+    /// are multiplied into f two at a time (``Fp12/timesLines(_:_:)``), an odd one alone.
     package static func millerLoop(_ pairs: [(q: G2Prepared, px: Fp, py: Fp)]) -> Fp12 {
         let active = pairs.filter { !$0.q.isInfinity }
         var f = Fp12.one
         var index = 0
+        var pending: EvaluatedLine?
         func multiplyLines(_ f: inout Fp12) {
             for pair in active {
                 let line = pair.q.lines[index]
-                f = f.timesLine(line.c0 * pair.py, line.c1, line.c2 * pair.px)
+                let evaluated = EvaluatedLine(line.c0 * pair.py, line.c1, line.c2 * pair.px)
+                if let first = pending {
+                    f = f.timesLines(first, evaluated)
+                    pending = nil
+                } else {
+                    pending = evaluated
+                }
             }
             index += 1
+        }
+        func flush(_ f: inout Fp12) {
+            if let line = pending { f = f.timesLine(line.l0, line.l1, line.l2) }
+            pending = nil
         }
         for (step, digit) in millerDigits.enumerated() {
             if step != 0 { f = f.squared() }  // f is still 1 on the first step
             multiplyLines(&f)
             if digit != 0 { multiplyLines(&f) }
+            flush(&f)
         }
         f = f.conjugate
         multiplyLines(&f)
         multiplyLines(&f)
+        flush(&f)
         return f
     }
 }
