@@ -1,6 +1,5 @@
 // Karabina's compressed cyclotomic squarings against the Granger–Scott squaring and the plain
-// power, his decompression identities (both branches, and the identity element), and the
-// width-5 NAF of the variable-time G1 multiplication.
+// power, and his decompression identities (both branches, and the identity element).
 
 @testable import CryptoPrimitives
 import CryptoCore
@@ -50,33 +49,5 @@ import TestSupport
         let b1 = Fp2.random(&random), c = Fp4.random(&random)
         let forced = Fp12.karabinaDecompressed(Fp4(.zero, b1), c)
         #expect(forced.a.c1.isEqual(to: (c.c0 * c.c1).doubled * b1.inverted()).isTrueVartime)
-    }
-
-    @Test func widthFiveNAFRecombines() {
-        var random = TestRandom("BN254CX wNAF")
-        let one = ReferenceInteger.one
-        var values: [ReferenceInteger] = [.zero, one, (one << 129) - one, (one << 256) - one, (one << 255),
-                                          ReferenceInteger(words: [0x8888_8888_8888_8888, 0x8888_8888_8888_8888, 1, 0]),
-                                          ReferenceInteger(words: [0xFFFF_FFFF_FFFF_FFF0, 0xF0F0_F0F0_F0F0_F0F0, ~0, ~0])]
-        for _ in 0..<30 { values.append(ReferenceInteger(words: [random.next(), random.next(), random.next(), random.next()])) }
-        for k in values {
-            let digits = BN254CX.G1Projective.wNAFVartime(FixedUInt<4>(k), width: 5)
-            var positive = ReferenceInteger.zero, negative = ReferenceInteger.zero
-            for (i, digit) in digits.enumerated() {
-                #expect(digit == 0 || (digit & 1 != 0 && digit > -16 && digit < 16), "digit \(i) of \(k)")
-                let term = ReferenceInteger(UInt64(digit.magnitude)) << i
-                if digit < 0 { negative = negative + term } else { positive = positive + term }
-            }
-            #expect(positive == k + negative, "\(k) recombines")
-            #expect(digits.last.map { $0 != 0 } ?? true)
-            for i in digits.indices where digits[i] != 0 {
-                #expect(digits[(i + 1)..<min(i + 5, digits.count)].allSatisfy { $0 == 0 }, "non-adjacent at \(i)")
-            }
-        }
-        // The GLV multiplication against double-and-add, including 0, 1 and −1.
-        let p = BN254CX.G1.generator.multiplied(by: BN254CX.Scalar(reducing: random.bytes(32)))
-        for k in [BN254CX.Scalar(0), BN254CX.Scalar(1), -BN254CX.Scalar(1), BN254CX.Scalar(reducing: random.bytes(32))] {
-            #expect(p.point.multipliedGLVVartime(by: k.integer).isEqual(to: p.point.multipliedVartime(by: k.integer)).isTrueVartime)
-        }
     }
 }

@@ -56,4 +56,25 @@ import TestSupport
             #expect(f.timesLines(l, m).isEqual(to: f * lineL * lineM).isTrueVartime)
         }
     }
+
+    /// The simultaneous inversion of the pairing's affine conversion against one inversion
+    /// per point, G1 and G2 points mixed, and with no points at all.
+    @Test func affineBatchMatchesOneInversionPerPoint() {
+        var random = TestRandom("BN254CX affine batch")
+        let g1 = (0..<3).map { _ in BN254CX.G1.generator.multiplied(by: BN254CXGroupTests.scalar(&random)).point }
+        let g2 = (0..<2).map { _ in BN254CX.G2.generator.multiplied(by: BN254CXGroupTests.scalar(&random)).point }
+        let (a2, a1) = BN254CX.affineBatch(g2: g2, g1: g1)
+        for (i, p) in g1.enumerated() {
+            let (x, y) = p.affine()
+            #expect(a1[i].x.isEqual(to: x).isTrueVartime && a1[i].y.isEqual(to: y).isTrueVartime)
+        }
+        for (i, q) in g2.enumerated() {
+            let (x, y) = q.affine()
+            #expect(a2[i].x.isEqual(to: x).isTrueVartime && a2[i].y.isEqual(to: y).isTrueVartime)
+        }
+        let (b2, b1) = BN254CX.affineBatch(g2: [], g1: [g1[0]])
+        #expect(b2.isEmpty && b1.count == 1 && b1[0].x.isEqual(to: a1[0].x).isTrueVartime)
+        let (e2, e1) = BN254CX.affineBatch(g2: [], g1: [])
+        #expect(e2.isEmpty && e1.isEmpty)
+    }
 }

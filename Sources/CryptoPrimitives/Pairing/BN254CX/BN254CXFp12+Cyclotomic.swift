@@ -77,7 +77,8 @@ extension BN254CX.Fp12 {
         var f = conjugate * inverted()          // f^(p⁶ − 1)
         f = f.frobeniusSquared() * f            // f^((p⁶ − 1)(p² + 1))
         let fx = f.powerByU(), fx2 = fx.powerByU(), fx3 = fx2.powerByU()
-        let y0 = f.frobenius() * f.frobeniusSquared() * f.frobeniusCubed()
+        let fp2 = f.frobeniusSquared()
+        let y0 = f.frobenius() * fp2 * fp2.frobenius()     // f^p · f^(p²) · f^(p³)
         let y1 = f.conjugate
         let y2 = fx2.frobeniusSquared()
         let y3 = fx.frobenius().conjugate

@@ -112,31 +112,41 @@ extension BN254CX {
     /// The Miller loop value Π fᵢ for pairs (Qᵢ, Pᵢ), before the final exponentiation; pairs
     /// with a point at infinity contribute 1. The G1 points are affine (x, y) and may be
     /// secret: the loop only multiplies by them. The lines of one step (one or two per pair)
-    /// are multiplied into f two at a time (``Fp12/timesLines(_:_:)``), an odd one alone.
+    /// are multiplied into f two at a time (``Fp12/timesLines(_:_:)``), an odd one alone;
+    /// while f is still 1 (the first step) it is set to the lines instead.
     package static func millerLoop(_ pairs: [(q: G2Prepared, px: Fp, py: Fp)]) -> Fp12 {
         let active = pairs.filter { !$0.q.isInfinity }
         var f = Fp12.one
+        var fIsOne = true                  // public: whether any line has been multiplied in
         var index = 0
         var pending: EvaluatedLine?
         func multiplyLines(_ f: inout Fp12) {
             for pair in active {
                 let line = pair.q.lines[index]
                 let evaluated = EvaluatedLine(line.c0 * pair.py, line.c1, line.c2 * pair.px)
-                if let first = pending {
-                    f = f.timesLines(first, evaluated)
-                    pending = nil
-                } else {
+                guard let first = pending else {
                     pending = evaluated
+                    continue
                 }
+                if fIsOne {
+                    let (x, y, z) = Fp12.lineProduct(first, evaluated)
+                    f = Fp12(x, y, Fp4(z, .zero))
+                } else {
+                    f = f.timesLines(first, evaluated)
+                }
+                fIsOne = false
+                pending = nil
             }
             index += 1
         }
         func flush(_ f: inout Fp12) {
-            if let line = pending { f = f.timesLine(line.l0, line.l1, line.l2) }
+            guard let line = pending else { return }
+            f = fIsOne ? Fp12(Fp4(line.l0, line.l1), Fp4(line.l2, .zero), .zero) : f.timesLine(line.l0, line.l1, line.l2)
+            fIsOne = false
             pending = nil
         }
-        for (step, digit) in millerDigits.enumerated() {
-            if step != 0 { f = f.squared() }  // f is still 1 on the first step
+        for digit in millerDigits {
+            if !fIsOne { f = f.squared() }
             multiplyLines(&f)
             if digit != 0 { multiplyLines(&f) }
             flush(&f)
