@@ -45,7 +45,7 @@ extension MPin {
 
             package init(_ point: BN254CX.G2) {
                 self.point = point
-                lines = BN254CX.G2Prepared(point)
+                lines = BN254CX.G2Prepared(normalizing: point)
             }
 
             /// Decodes 128 bytes, with the subgroup check Milagro omits (mpin.md §2.2).

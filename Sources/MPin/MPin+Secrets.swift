@@ -160,7 +160,7 @@ extension MPin {
 
         package init(_ point: BN254CX.G2) {
             storage = SecretBytes(point.rawRepresentation)
-            lines = SecretLines(BN254CX.G2Prepared(point))
+            lines = SecretLines(BN254CX.G2Prepared(normalizing: point))
         }
 
         /// Decodes 128 bytes; throws like `BN254CX.G2.init(encoded:)`.

@@ -57,6 +57,23 @@ import TestSupport
         }
     }
 
+    /// Lines divided by their c0 give the same pairing values, alone or with other lines in one
+    /// loop; their c0 is then 1.
+    @Test func normalizedLinesGiveTheSameValues() {
+        var random = TestRandom("BN254CX normalized lines")
+        let a = BN254CX.G1.generator.multiplied(by: BN254CXGroupTests.scalar(&random))
+        let b = BN254CX.G1.generator.multiplied(by: BN254CXGroupTests.scalar(&random))
+        let sQ = BN254CX.G2.generator.multiplied(by: BN254CXGroupTests.scalar(&random))
+        let normalized = BN254CX.G2Prepared(normalizing: sQ)
+        #expect(normalized.isNormalized && normalized.lines.allSatisfy { $0.c0.isEqual(to: .one).isTrueVartime })
+        #expect(BN254CX.multiPairing(prepared: [(normalized, a)]) == BN254CX.pairing(sQ, a))
+        #expect(BN254CX.multiPairing(prepared: [(normalized, a), (BN254CX.G2Prepared(.generator), b)])
+            == BN254CX.pairing(sQ, a) * BN254CX.pairing(.generator, b))
+        #expect(BN254CX.multiPairing(prepared: [(BN254CX.generatorLines, b), (normalized, a)])
+            == BN254CX.pairing(.generator, b) * BN254CX.pairing(sQ, a))
+        #expect(BN254CX.G2Prepared(normalizing: .infinity).isInfinity)
+    }
+
     /// The simultaneous inversion of the pairing's affine conversion against one inversion
     /// per point, G1 and G2 points mixed, and with no points at all.
     @Test func affineBatchMatchesOneInversionPerPoint() {

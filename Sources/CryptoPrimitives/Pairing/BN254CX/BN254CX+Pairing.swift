@@ -92,11 +92,17 @@ extension BN254CX {
     }
 
     /// The Miller-loop lines of the G2 generator, computed once per process (the
-    /// M-Pin verifier pairs with Q on every authentication). Public values.
-    package static let generatorLines = G2Prepared(G2.generator)
+    /// M-Pin verifier pairs with Q on every authentication) and normalized. Public values.
+    package static let generatorLines = G2Prepared(normalizing: G2.generator)
 }
 
 extension BN254CX.G2Prepared {
+    /// The lines for a G2 point, normalized (``normalize()``): for lines that are kept.
+    package init(normalizing q: BN254CX.G2) {
+        self.init(q)
+        normalize()
+    }
+
     /// The lines for a G2 point (none needed for the point at infinity).
     package init(_ q: BN254CX.G2) {
         if q.isInfinity {

@@ -45,11 +45,39 @@ extension BN254CX {
         package private(set) var lines: [LineCoefficients]
         /// Whether Q is the point at infinity (the pairing is then 1).
         package let isInfinity: Bool
+        /// Whether every line was divided by its c0 (``normalize()``): c0 = 1, and the loop
+        /// evaluates a line as yP + c1·s + c2·xP·t, two Fp products fewer.
+        package private(set) var isNormalized = false
 
         /// Overwrites the lines with zeros in a way the optimiser may not remove, for lines of a
         /// secret point (they reveal it). Wipes this copy's buffer (a shared one is copied first).
         package mutating func wipe() {
             lines.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+        }
+
+        /// Divides every line by its c0 ∈ Fp2, with one inversion for all (Montgomery's
+        /// simultaneous inversion), for lines kept and replayed many times (a verifier's fixed
+        /// points). The Miller value changes by a factor in Fp2* ⊂ Fp6*, which the final
+        /// exponentiation's p⁶ − 1 removes, so every pairing value is unchanged. No c0 is zero
+        /// for a point of G2: c0 = 2Y·Z in a doubling step (T = kQ is neither infinity nor of
+        /// order 2) and X − x·Z in an addition step (T is never ±the added point). Constant
+        /// time in the lines; the products of c0s it keeps are wiped.
+        package mutating func normalize() {
+            guard !isInfinity, !isNormalized else { return }
+            var prefix = [Fp2](repeating: .one, count: lines.count)
+            var running = Fp2.one
+            for i in lines.indices {
+                prefix[i] = running
+                running = running * lines[i].c0
+            }
+            var inverse = running.inverted()                 // 1/(c0 of every line)
+            for i in lines.indices.reversed() {
+                let c0Inverse = inverse * prefix[i]
+                inverse = inverse * lines[i].c0
+                lines[i] = LineCoefficients(c0: .one, c1: lines[i].c1 * c0Inverse, c2: lines[i].c2 * c0Inverse)
+            }
+            prefix.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+            isNormalized = true
         }
 
         /// Precomputes the lines for the affine point (x, y) of the twist. Constant time in the
@@ -123,7 +151,9 @@ extension BN254CX {
         func multiplyLines(_ f: inout Fp12) {
             for pair in active {
                 let line = pair.q.lines[index]
-                let evaluated = EvaluatedLine(line.c0 * pair.py, line.c1, line.c2 * pair.px)
+                let evaluated = pair.q.isNormalized
+                    ? EvaluatedLine(Fp2(pair.py, .zero), line.c1, line.c2 * pair.px)
+                    : EvaluatedLine(line.c0 * pair.py, line.c1, line.c2 * pair.px)
                 guard let first = pending else {
                     pending = evaluated
                     continue
