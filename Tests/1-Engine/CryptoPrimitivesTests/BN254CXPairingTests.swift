@@ -54,6 +54,12 @@ import TestSupport
             let lineL = BN254CX.Fp12(BN254CX.Fp4(l.l0, l.l1), BN254CX.Fp4(l.l2, .zero), .zero)
             let lineM = BN254CX.Fp12(BN254CX.Fp4(m.l0, m.l1), BN254CX.Fp4(m.l2, .zero), .zero)
             #expect(f.timesLines(l, m).isEqual(to: f * lineL * lineM).isTrueVartime)
+            // Normalized lines: l0 in Fp takes the shorter product when both are.
+            let n = BN254CX.EvaluatedLine(BN254CX.Fp2(.random(&random), .zero), .random(&random), .random(&random), l0IsInFp: true)
+            let o = BN254CX.EvaluatedLine(BN254CX.Fp2(.random(&random), .zero), .random(&random), .random(&random), l0IsInFp: true)
+            let twoLines = f.timesLine(n.l0, n.l1, n.l2).timesLine(o.l0, o.l1, o.l2)
+            #expect(f.timesLines(n, o).isEqual(to: twoLines).isTrueVartime)
+            #expect(f.timesLines(n, l).isEqual(to: f.timesLine(n.l0, n.l1, n.l2).timesLine(l.l0, l.l1, l.l2)).isTrueVartime)
         }
     }
 
