@@ -36,7 +36,7 @@ extension MPin {
         /// Pa = z⁻¹·Q in G2, the public key the platform stores (128 bytes, mpin.md §5.1).
         ///
         /// A key also holds the Miller-loop lines of Pa, computed once when it is made (about a
-        /// sixth of a pairing), which every verification with it replays: a
+        /// quarter of a pairing with their normalization), which every verification with it replays: a
         /// verifier that keeps the key objects of its clients pays that cost once per client.
         public struct PublicKey: Sendable, Equatable {
             package let point: BN254CX.G2
@@ -45,7 +45,7 @@ extension MPin {
 
             package init(_ point: BN254CX.G2) {
                 self.point = point
-                lines = BN254CX.G2Prepared(point)
+                lines = BN254CX.G2Prepared(normalizing: point)
             }
 
             /// Decodes 128 bytes, with the subgroup check Milagro omits (mpin.md §2.2).

@@ -150,7 +150,7 @@ extension MPin {
     /// lets its holder verify, so it is kept like a key.
     ///
     /// The secret also holds the Miller-loop lines of s·Q, computed once when it is made (about
-    /// the cost of a sixth of a pairing), so that every ``Server/verify(identity:day:challenge:client:serverSecret:clientPublicKey:)``
+    /// a quarter of a pairing with their normalization), so that every ``Server/verify(identity:day:challenge:client:serverSecret:clientPublicKey:)``
     /// replays them instead of recomputing them. Keep one value for the
     /// server's lifetime. The lines reveal s·Q, so they are wiped when the last copy is released.
     public struct ServerSecret: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
@@ -160,7 +160,7 @@ extension MPin {
 
         package init(_ point: BN254CX.G2) {
             storage = SecretBytes(point.rawRepresentation)
-            lines = SecretLines(BN254CX.G2Prepared(point))
+            lines = SecretLines(BN254CX.G2Prepared(normalizing: point))
         }
 
         /// Decodes 128 bytes; throws like `BN254CX.G2.init(encoded:)`.

@@ -165,4 +165,36 @@ import TestSupport
         #expect(!unitary.isInGTVartime && unitary.finalExponentiation().isInGTVartime)
         #expect(throws: CryptoError.invalidEncoding) { try BN254CX.GT(rawRepresentation: g.rawRepresentation.dropLast()) }
     }
+
+    @Test func widthFiveNAFRecombines() {
+        var random = TestRandom("BN254CX wNAF")
+        let one = ReferenceInteger.one
+        var values: [ReferenceInteger] = [.zero, one, (one << 129) - one, (one << 256) - one, (one << 255),
+                                          ReferenceInteger(words: [0x8888_8888_8888_8888, 0x8888_8888_8888_8888, 1, 0]),
+                                          ReferenceInteger(words: [0xFFFF_FFFF_FFFF_FFF0, 0xF0F0_F0F0_F0F0_F0F0, ~0, ~0])]
+        for _ in 0..<30 { values.append(ReferenceInteger(words: [random.next(), random.next(), random.next(), random.next()])) }
+        for k in values {
+            let digits = BN254CX.G1Projective.wNAFVartime(FixedUInt<4>(k), width: 5)
+            var positive = ReferenceInteger.zero, negative = ReferenceInteger.zero
+            for (i, digit) in digits.enumerated() {
+                #expect(digit == 0 || (digit & 1 != 0 && digit > -16 && digit < 16), "digit \(i) of \(k)")
+                let term = ReferenceInteger(UInt64(digit.magnitude)) << i
+                if digit < 0 { negative = negative + term } else { positive = positive + term }
+            }
+            #expect(positive == k + negative, "\(k) recombines")
+            #expect(digits.last.map { $0 != 0 } ?? true)
+            for i in digits.indices where digits[i] != 0 {
+                #expect(digits[(i + 1)..<min(i + 5, digits.count)].allSatisfy { $0 == 0 }, "non-adjacent at \(i)")
+            }
+        }
+        // The GLV multiplication against double-and-add, including 0, 1, −1, small values
+        // (the first additions meet infinity and equal points) and the point at infinity.
+        let p = BN254CX.G1.generator.multiplied(by: Self.scalar(&random))
+        var scalars = [BN254CX.Scalar(0), BN254CX.Scalar(1), BN254CX.Scalar(2), BN254CX.Scalar(17), -BN254CX.Scalar(1)]
+        for _ in 0..<6 { scalars.append(Self.scalar(&random)) }
+        for k in scalars {
+            #expect(p.point.multipliedGLVVartime(by: k.integer).isEqual(to: p.point.multipliedVartime(by: k.integer)).isTrueVartime)
+        }
+        #expect(BN254CX.G1Projective.infinity.multipliedGLVVartime(by: Self.scalar(&random).integer).isInfinity.isTrueVartime)
+    }
 }

@@ -42,28 +42,67 @@ extension BN254CX {
     }
 
     /// Π e(Qᵢ, Pᵢ) with one shared Miller loop and one final exponentiation (Milagro
-    /// `PAIR_double_ate` for two pairs).
+    /// `PAIR_double_ate` for two pairs). All points are made affine with one inversion.
     public static func multiPairing(_ pairs: [(G2, G1)]) -> GT {
-        multiPairing(prepared: pairs.map { (G2Prepared($0.0), $0.1) })
+        // A pair with a point at infinity contributes 1: the loop leaves it out.
+        let finite = pairs.filter { !$0.0.isInfinity && !$0.1.isInfinity }
+        let (qs, ps) = affineBatch(g2: finite.map(\.0.point), g1: finite.map(\.1.point))
+        let loopPairs = finite.indices.map { i in
+            (q: G2Prepared(x: qs[i].x, y: qs[i].y, isInfinity: false), px: ps[i].x, py: ps[i].y)
+        }
+        return GT(millerLoop(loopPairs).finalExponentiation())
     }
 
     /// Π e(Qᵢ, Pᵢ) for G2 points whose Miller-loop lines were computed beforehand (a fixed Q,
     /// such as ``generatorLines``, is then prepared once, not once per pairing).
     package static func multiPairing(prepared pairs: [(q: G2Prepared, p: G1)]) -> GT {
-        var loopPairs: [(q: G2Prepared, px: Fp, py: Fp)] = []
-        for (q, p) in pairs where !q.isInfinity && !p.isInfinity {
-            let (px, py) = p.point.affine()
-            loopPairs.append((q, px, py))
-        }
+        let finite = pairs.filter { !$0.q.isInfinity && !$0.p.isInfinity }
+        let (_, ps) = affineBatch(g2: [], g1: finite.map(\.p.point))
+        let loopPairs = finite.indices.map { i in (q: finite[i].q, px: ps[i].x, py: ps[i].y) }
         return GT(millerLoop(loopPairs).finalExponentiation())
     }
 
+    /// The affine coordinates of points with Z ≠ 0, with one Fp inversion for all
+    /// (Montgomery's simultaneous inversion: prefix products, one inverse, then back; a G2
+    /// point's 1/Z is Z̄/N(Z) with the norm N(Z) = c0² + c1² in Fp). Constant time in the
+    /// points (only the counts steer it).
+    static func affineBatch(g2: [G2Projective], g1: [G1Projective]) -> (g2: [(x: Fp2, y: Fp2)], g1: [(x: Fp, y: Fp)]) {
+        let denominators = g2.map { $0.z.c0.squared() + $0.z.c1.squared() } + g1.map(\.z)
+        var prefix: [Fp] = []
+        prefix.reserveCapacity(denominators.count)
+        var running = Fp.one
+        for d in denominators {
+            prefix.append(running)
+            running = running * d
+        }
+        var inverse = running.inverted()                  // 1/(d0·…·d(n−1))
+        var inverses = [Fp](repeating: .zero, count: denominators.count)
+        for i in denominators.indices.reversed() {
+            inverses[i] = inverse * prefix[i]             // 1/di
+            inverse = inverse * denominators[i]
+        }
+        let g2Affine = g2.indices.map { i -> (x: Fp2, y: Fp2) in
+            let zInverse = g2[i].z.conjugate * inverses[i]
+            return (g2[i].x * zInverse, g2[i].y * zInverse)
+        }
+        let g1Affine = g1.indices.map { i -> (x: Fp, y: Fp) in
+            (g1[i].x * inverses[g2.count + i], g1[i].y * inverses[g2.count + i])
+        }
+        return (g2Affine, g1Affine)
+    }
+
     /// The Miller-loop lines of the G2 generator, computed once per process (the
-    /// M-Pin verifier pairs with Q on every authentication). Public values.
-    package static let generatorLines = G2Prepared(G2.generator)
+    /// M-Pin verifier pairs with Q on every authentication) and normalized. Public values.
+    package static let generatorLines = G2Prepared(normalizing: G2.generator)
 }
 
 extension BN254CX.G2Prepared {
+    /// The lines for a G2 point, normalized (``normalize()``): for lines that are kept.
+    package init(normalizing q: BN254CX.G2) {
+        self.init(q)
+        normalize()
+    }
+
     /// The lines for a G2 point (none needed for the point at infinity).
     package init(_ q: BN254CX.G2) {
         if q.isInfinity {

@@ -136,12 +136,10 @@ extension BN254CX.CurvePoint {
 }
 
 extension BN254CX.G1 {
-    /// k·P for a public k, by GLV with direct table reads. Leaks: k.
+    /// k·P for a public k, by GLV with width-5 NAFs
+    /// (``BN254CX/CurvePoint/multipliedGLVVartime(by:)``). Leaks: k.
     public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G1 {
-        let (k1, k2) = BN254CX.glvDecomposition(k.integer)
-        let p1 = point.negated(if: k1.isNegative), p2 = point.phi().negated(if: k2.isNegative)
-        let tables: InlineArray<2, InlineArray<16, BN254CX.G1Projective>> = [BN254CX.G1Projective.multiplesTable(p1), BN254CX.G1Projective.multiplesTable(p2)]
-        return BN254CX.G1(BN254CX.G1Projective.jointMultiplyVartime(tables, [k1.magnitude, k2.magnitude], windows: 33))
+        BN254CX.G1(point.multipliedGLVVartime(by: k.integer))
     }
 }
 
