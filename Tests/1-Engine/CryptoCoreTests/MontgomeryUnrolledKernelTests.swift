@@ -11,6 +11,16 @@ import TestSupport
         check(FixedUInt<16>.self)
     }
 
+    /// From 8 limbs (16 excepted) the product is the product-scanning loop and the square its
+    /// squaring loop (index and mirror per step, the middle term apart): checked against the
+    /// CIOS loop and the reference integer at even and odd widths, RSA-2048's 32 among them.
+    @Test func scanningLoopsMatchTheCIOSLoopAndTheReference() {
+        check(FixedUInt<8>.self)
+        check(FixedUInt<9>.self)
+        check(FixedUInt<32>.self)
+        check(FixedUInt<33>.self)
+    }
+
     /// `montgomeryProduct` and `montgomerySquare` dispatch to the kernels at this width; the
     /// `…Loop` functions are the generic code. Each result must be below m and satisfy
     /// result · R ≡ a · b (mod m).
