@@ -1,9 +1,16 @@
 // Montgomery squaring for the RSA widths, by product scanning (Koç, Acar, Kaliski 1996, FIPS
 // method, adapted to squaring): column k of a² + u·m is summed in registers, the products
 // aᵢ·aⱼ with i < j once (then doubled) in one accumulator and the reduction products uⱼ·mₖ₋ⱼ
-// in another, so the two carry chains run in parallel and nothing is stored until the column
+// in two others, so three carry chains run in parallel and nothing is stored until the column
 // is done. About 1.5n² word products against 2n² for a general product; squarings are ~80%
 // of a fixed-window exponentiation.
+//
+// One loop step takes index i and its mirror k − i together: aᵢ·aₖ₋ᵢ, uᵢ·mₖ₋ᵢ and uₖ₋ᵢ·mᵢ,
+// each into its own accumulator. Every accumulator then takes one product per step, so the
+// compiler keeps each as a plain add/adc/adc chain in registers (two products into one
+// accumulator in one step, it regroups the carries through setb/movzx), and the step reads
+// the four arrays through two index registers only: about 6.3 instructions per word product
+// in ~200 bytes of loop, where the previous loops spent 12.8.
 
 /// A three-word accumulator (up to 192 bits) for product scanning.
 @usableFromInline
@@ -74,45 +81,44 @@ extension FixedUInt {
     }
 
     /// `a² · R⁻¹ mod m` for `a < m`, `m` odd, at any width, by the product scanning
-    /// described at the top of this file; fully reduced. Constant time: every loop bound and
-    /// memory index depends on the width only.
+    /// described at the top of this file, index and mirror per step; fully reduced. The loop
+    /// is a few hundred bytes of code, which stays in the instruction cache whatever the caller
+    /// (a 32-limb square written out in full is 67 KB). Constant time: every loop bound and
+    /// memory index depends on the width and the column number only.
     @inlinable
     package static func montgomerySquareLoop(_ a: FixedUInt, modulus m: FixedUInt, inverse: UInt64) -> FixedUInt {
-        var u = FixedUInt.zero
+        let x = a.limbs, modulusLimbs = m.limbs
+        var u = InlineArray<limbCount, UInt64>(repeating: 0)
         var result = FixedUInt.zero
         var column = ColumnAccumulator()
-        for k in 0..<(2 * limbCount) {
-            let first = Swift.max(0, k &- limbCount &+ 1)
-            // Σ aᵢ·aₖ₋ᵢ over i < k − i, doubled, plus aₖ/₂² when k is even.
+        for k in 0..<(2 &* limbCount) {
+            // Column k pairs index i with its mirror k − i, for lower ≤ i < k − i: the cross
+            // product aᵢ·aₖ₋ᵢ, and the reduction products uᵢ·mₖ₋ᵢ and uₖ₋ᵢ·mᵢ, which together
+            // cover every uⱼ·mₖ₋ⱼ (lower ≤ j ≤ k, j < n) but the middle one. Below column n,
+            // uₖ is still zero here (it is chosen at the end of this column), so its term is 0.
+            let lower = Swift.max(0, k &- limbCount &+ 1)
+            let half = (k &+ 1) >> 1
             var crossTerms = ColumnAccumulator()
-            var i = first
-            while i &<< 1 < k {
-                crossTerms.add(a.limbs[unchecked: i], times: a.limbs[unchecked: k &- i])
+            var reduction = ColumnAccumulator()
+            var i = lower
+            while i < half {
+                crossTerms.add(x[unchecked: i], times: x[unchecked: k &- i])
+                reduction.add(u[unchecked: i], times: modulusLimbs[unchecked: k &- i])
+                column.add(u[unchecked: k &- i], times: modulusLimbs[unchecked: i])
                 i &+= 1
             }
-            // Σ uⱼ·mₖ₋ⱼ over the uⱼ already known (j < k, j < n), in two interleaved sums so
-            // that their carry chains overlap.
-            var j = first
-            let end = Swift.min(k, limbCount)
-            var otherHalf = ColumnAccumulator()
-            while j &+ 1 < end {
-                column.add(u.limbs[unchecked: j], times: m.limbs[unchecked: k &- j])
-                otherHalf.add(u.limbs[unchecked: j &+ 1], times: m.limbs[unchecked: k &- j &- 1])
-                j &+= 2
-            }
-            if j < end {
-                column.add(u.limbs[unchecked: j], times: m.limbs[unchecked: k &- j])
-            }
-            column.add(otherHalf)
+            column.add(reduction)
             column.addDoubled(crossTerms)
             if k & 1 == 0 {
-                column.add(a.limbs[unchecked: k >> 1], times: a.limbs[unchecked: k >> 1])
+                // The middle: aₖ/₂² and uₖ/₂·mₖ/₂.
+                column.add(x[unchecked: k >> 1], times: x[unchecked: k >> 1])
+                column.add(u[unchecked: k >> 1], times: modulusLimbs[unchecked: k >> 1])
             }
             if k < limbCount {
                 // Choose uₖ so that the column's low word becomes zero.
                 let uk = column.low &* inverse
-                u.limbs[unchecked: k] = uk
-                column.add(uk, times: m.limbs[unchecked: 0])
+                u[unchecked: k] = uk
+                column.add(uk, times: modulusLimbs[unchecked: 0])
                 _ = column.shiftOut()
             } else {
                 result.limbs[unchecked: k &- limbCount] = column.shiftOut()

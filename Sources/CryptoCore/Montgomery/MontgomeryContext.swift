@@ -58,6 +58,20 @@ package struct MontgomeryContext<let limbCount: Int>: Sendable {
         .montgomeryPower(base, exponent, modulus: modulus, inverse: inverse, one: montgomeryOne)
     }
 
+    /// `base^exponent` modulo this modulus and `otherBase^otherExponent` modulo `other`'s, bases
+    /// and results in Montgomery form, computed in lockstep (the CRT halves of an RSA private
+    /// operation; see ``FixedUInt/montgomeryPowers(_:_:modulus:inverse:one:alongside:_:modulus:inverse:one:)``).
+    /// Constant time in both bases and both exponents.
+    @inlinable
+    package func powers<let exponentLimbs: Int>(
+        _ base: FixedUInt<limbCount>, _ exponent: FixedUInt<exponentLimbs>,
+        alongside other: MontgomeryContext, _ otherBase: FixedUInt<limbCount>, _ otherExponent: FixedUInt<exponentLimbs>
+    ) -> (FixedUInt<limbCount>, FixedUInt<limbCount>) {
+        FixedUInt.montgomeryPowers(base, exponent, modulus: modulus, inverse: inverse, one: montgomeryOne,
+                                   alongside: otherBase, otherExponent, modulus: other.modulus, inverse: other.inverse,
+                                   one: other.montgomeryOne)
+    }
+
     /// `base^exponent` for a base in Montgomery form. Leaks: the exponent (public exponents only).
     @inlinable
     package func powerVartime<let exponentLimbs: Int>(

@@ -64,8 +64,9 @@ final class RSAPrivateCore<let limbCount: Int, let halfCount: Int>: @unchecked S
         // c mod p in Montgomery form: high·R³ + low·R² (each product reduced by R once).
         let cp = FixedUInt.modularSum(p.product(high, pRCubed), p.product(low, p.rSquared), modulus: p.modulus)
         let cq = FixedUInt.modularSum(q.product(high, qRCubed), q.product(low, q.rSquared), modulus: q.modulus)
-        let m1 = p.power(cp, exponentP)                         // Montgomery form mod p
-        let m2 = q.canonical(of: q.power(cq, exponentQ))        // m2 < q
+        // Both exponentiations in lockstep (each step mod p, then the same step mod q).
+        let (m1, m2Montgomery) = p.powers(cp, exponentP, alongside: q, cq, exponentQ)  // Montgomery form
+        let m2 = q.canonical(of: m2Montgomery)                   // m2 < q
         // Garner: h = qInv·(m1 − m2) mod p; m = m2 + h·q.
         let difference = FixedUInt.modularDifference(m1, p.montgomeryForm(of: m2), modulus: p.modulus)
         let h = p.canonical(of: p.product(difference, coefficient))

@@ -1,6 +1,7 @@
 // The generated straight-line Montgomery kernels of RSA-2048's CRT halves (16 limbs, written by
 // .ci/montgomery-kernels) against the generic loops they replace and against the reference
-// integer, on random values and on the edges where carries run long.
+// integer, on random values and on the edges where carries run long; the product-scanning
+// loops of the other widths, and the lockstep powers of the CRT halves, the same way.
 
 import CryptoCore
 import Testing
@@ -9,6 +10,49 @@ import TestSupport
 @Suite struct MontgomeryUnrolledKernelTests {
     @Test func sixteenLimbKernelsMatchTheLoopsAndTheReference() {
         check(FixedUInt<16>.self)
+    }
+
+    /// From 8 limbs (16 excepted) the product is the product-scanning loop and the square its
+    /// squaring loop (index and mirror per step, the middle term apart): checked against the
+    /// CIOS loop and the reference integer at even and odd widths, RSA-2048's 32 among them.
+    @Test func scanningLoopsMatchTheCIOSLoopAndTheReference() {
+        check(FixedUInt<8>.self)
+        check(FixedUInt<9>.self)
+        check(FixedUInt<32>.self)
+        check(FixedUInt<33>.self)
+    }
+
+    /// The lockstep powers of RSA's CRT halves against two single powers and the reference
+    /// integer: at 16 limbs (RSA-2048's halves, on the written-out kernels) and at 9 (the loops).
+    @Test func lockstepPowersMatchSinglePowersAndTheReference() {
+        checkPowers(FixedUInt<16>.self)
+        checkPowers(FixedUInt<9>.self)
+    }
+
+    private func checkPowers<let n: Int>(_: FixedUInt<n>.Type) {
+        var random = TestRandom("MontgomeryPowers<\(n)>")
+        for round in 0..<3 {
+            var m1 = FixedUInt<n>.random(using: &random), m2 = FixedUInt<n>.random(using: &random)
+            m1.limbs[0] |= 1
+            m2.limbs[0] |= 1
+            if round == 0 { for i in 0..<n { m2.limbs[i] = .max } }           // R − 1: every column carries
+            // Not `try #require(…)`: it crashes the compiler in a function generic over a value.
+            guard let first = MontgomeryContext(modulus: m1), let second = MontgomeryContext(modulus: m2) else {
+                Issue.record("no Montgomery context for an odd modulus of width \(n)")
+                return
+            }
+            let a = FixedUInt<n>(FixedUInt<n>.random(using: &random).reference % m1.reference)
+            let b = FixedUInt<n>(m2.reference - .one)                           // the largest residue
+            var e1 = FixedUInt<2>.random(using: &random)
+            if round == 2 { e1 = FixedUInt<2>(limbs: [.max, .max]) }           // every 5-bit window 31
+            let e2 = round == 1 ? FixedUInt<2>.zero : FixedUInt<2>.random(using: &random)
+            let am = first.montgomeryForm(of: a), bm = second.montgomeryForm(of: b)
+            let (x, y) = first.powers(am, e1, alongside: second, bm, e2)
+            #expect(x.isEqual(to: first.power(am, e1)).isTrueVartime, "width \(n), round \(round)")
+            #expect(y.isEqual(to: second.power(bm, e2)).isTrueVartime, "width \(n), round \(round)")
+            #expect(first.canonical(of: x).reference == a.reference.power(e1.reference, modulo: m1.reference))
+            #expect(second.canonical(of: y).reference == b.reference.power(e2.reference, modulo: m2.reference))
+        }
     }
 
     /// `montgomeryProduct` and `montgomerySquare` dispatch to the kernels at this width; the
