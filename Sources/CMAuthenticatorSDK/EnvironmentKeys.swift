@@ -52,10 +52,12 @@ extension DeviceRecords {
             let held = CMAuthenticator.EnvironmentSecret(held: DeviceEnvironmentKey(key: key, keyLabel: label))
             return KeptSecret(environment: CMAuthenticator.Environment(id: scanned.id, secret: held), keyLabel: label, intent: intent)
         } catch where error.code == .unsupported {
-            Self.finish(intent)  // no key was made
+            Self.finish(intent)  // the token refused the import: no key was made
             return KeptSecret(environment: scanned)  // the token cannot hold a secret key: sealed in the record, as documented
         } catch {
-            Self.finish(intent)
+            // The token may have imported the key before it failed: deleted, the intent ends;
+            // not deletable, the intent stays for the next sweep.
+            if discardUnsaved(label) { Self.finish(intent) }
             throw CMClientError(.deviceKey, "the environment secret cannot be put in the token: \(error.code)",
                                 protocolError: ProtocolError(keyUnavailable: error, "the environment secret cannot be put in the token"))
         }
@@ -74,11 +76,18 @@ extension DeviceRecords {
     }
 
     /// Ends the enrolment of `kept`: `saved` (its record names the key now), else the imported
-    /// key is deleted. The intent ends when the key is accounted for; a key that cannot be
-    /// deleted keeps its intent, so the next sweep deletes it.
+    /// key is deleted — unless a record names it after all (a write that threw after the record
+    /// was in place) or the records cannot be read, when the intent is left for the next sweep
+    /// to decide. The intent ends when the key is accounted for; a key that cannot be deleted
+    /// keeps its intent, so the next sweep deletes it.
     func settle(_ kept: KeptSecret, saved: Bool) {
-        guard saved || discardUnsaved(kept.keyLabel) else { return }
-        if let intent = kept.intent { Self.finish(intent) }
+        guard let intent = kept.intent else { return }
+        if !saved {
+            let named: Bool
+            do { named = try environmentRecords().contains { $0.keyLabel == kept.keyLabel } } catch { return }
+            guard !named, discardUnsaved(kept.keyLabel) else { return }
+        }
+        Self.finish(intent)
     }
 
     /// Ends `intent`. A failure to remove it is left to the next sweep, which finds the key

@@ -74,18 +74,27 @@ extension ConnectionRecords {
             let key = try deviceKeys.makeRSAKey(label: label)
             return NewConnectionKey(key: SaltEdge.ConnectionKey(held: DeviceConnectionKey(key: key)), label: label, intent: intent)
         } catch {
-            Self.finish(intent)  // no key was made
+            // The token may have made the key before it failed: deleted, the intent ends; not
+            // deletable, the intent stays for the next sweep.
+            if discardUnsaved(label) { Self.finish(intent) }
             throw SaltEdgeClientError(.deviceKey, "the connection key cannot be made in the token: \(error.code)",
                                       protocolError: ProtocolError(keyUnavailable: error, "the connection key cannot be made in the token"))
         }
     }
 
     /// Ends the enrolment of `key`: `saved` (a record names it now), else its token key is
-    /// deleted. The intent ends when the key is accounted for; a key that cannot be deleted
+    /// deleted — unless a record names it after all (a write that threw after the record was
+    /// in place) or the records cannot be read, when the intent is left for the next sweep to
+    /// decide. The intent ends when the key is accounted for; a key that cannot be deleted
     /// keeps its intent, so the next sweep deletes it.
     func settle(_ key: NewConnectionKey, saved: Bool) {
-        guard saved || discardUnsaved(key.label) else { return }
-        if let intent = key.intent { Self.finish(intent) }
+        guard let intent = key.intent else { return }
+        if !saved {
+            let named: Bool
+            do { named = try records().contains { $0.keyLabel == key.label } } catch { return }
+            guard !named, discardUnsaved(key.label) else { return }
+        }
+        Self.finish(intent)
     }
 
     /// Ends `intent`. A failure to remove it is left to the next sweep, which finds the key

@@ -78,9 +78,10 @@ extension SecureStore {
 
     /// Finds the intents for labels starting with `prefix` whose maker is gone (its lock is
     /// free), calls `discard` with each label — the caller deletes the key unless a record
-    /// names it — and removes the intent. Runs under the store's lock. An intent whose
-    /// `discard` throws stays for the next sweep; the others are still swept. Returns the
-    /// labels swept.
+    /// names it — and removes the intent. Runs under the store's lock. Each intent is swept on
+    /// its own: one whose lock file cannot be opened (refused as a store file), whose `discard`
+    /// throws or whose removal fails stays for the next sweep, and the others are still swept.
+    /// Throws only when the store cannot be listed. Returns the labels swept.
     @discardableResult
     public func sweepAbandonedDeviceKeyIntents(prefix: String, discard: (String) throws -> Void) throws(SecureStoreError) -> [String] {
         try withExclusiveAccess { () throws(SecureStoreError) -> [String] in
@@ -89,10 +90,16 @@ extension SecureStore {
             for name in intents {
                 let label = String(name.dropFirst(Self.intentRecordName("").count))
                 // A lock still held: the maker is running. Taken: the maker is gone.
-                guard let descriptor = try FileSystem.lockIntent(label, in: directory, waiting: false) else { continue }
+                let locked: Int32?
+                do { locked = try FileSystem.lockIntent(label, in: directory, waiting: false) } catch { continue }
+                guard let descriptor = locked else { continue }
                 defer { close(descriptor) }
-                do { try discard(label) } catch { continue }
-                try remove(name)
+                do {
+                    try discard(label)
+                    try remove(name)
+                } catch {
+                    continue  // kept: the next sweep tries again
+                }
                 FileSystem.removeIntentLock(label, in: directory)
                 swept.append(label)
             }

@@ -158,8 +158,10 @@ enum KeysCommand {
     /// What pins `store` to its token, one refusal each, with how to lift it: a PowerAuth
     /// activation whose possession key is derived in the token (moving the store would change
     /// that factor), a Salt Edge connection's key pair and a CM environment's secret held there
-    /// under this store's identifier (moving the store would leave them behind).
+    /// under this store's identifier (moving the store would leave them behind), and an
+    /// enrolment whose token key is not named by a record yet (running, or killed: its intent).
     static func tokenPins(_ store: SecureStore) throws(SecureStoreError) -> [UsageError] {
+        let enrolments = try store.names().filter { $0.hasPrefix("devicekey.intent.") }.map { $0.dropFirst("devicekey.intent.".count) }
         let connections: [String], environments: [String]
         do { connections = try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: store) } catch {
             throw error.storeError ?? SecureStoreError(.corrupt, error.message, path: store.directory)
@@ -174,6 +176,8 @@ enum KeysCommand {
             UsageError(description: "the Salt Edge connection \(connection) keeps its key pair in the store's token, \(moving) the key behind: remove the connection first (mfa saltedge remove \(connection); --local for one never completed)")
         } + environments.map { environment in
             UsageError(description: "the CM environment \(environment) keeps its secret in the store's token, \(moving) it behind: unlink the environment (mfa cm environment remove \(environment)) first")
+        } + enrolments.map { label in
+            UsageError(description: "an enrolment made the token key \(label) and no record names it yet, \(moving) the key behind: let a running enrolment finish; after one that was killed, the next Salt Edge or CM enrolment deletes its key")
         }
     }
 

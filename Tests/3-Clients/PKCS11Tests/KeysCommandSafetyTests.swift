@@ -114,9 +114,11 @@ extension SoftHSMSuite {
         }
 
         /// A Salt Edge connection or CM environment whose key lives in the token (its record names
-        /// it by label) pins the store to that token: a migration would leave the key behind.
+        /// it by label), or an enrolment's key no record names yet (its intent), pins the store to
+        /// that token: a migration would leave the key behind.
         @Test(arguments: [("saltedge.connection.333", #"{"id":"333","providerID":"1","providerName":"Bank","scaServiceURL":"https://sca.example.com","providerPublicKeyPEM":"","name":"Bank","isActive":true,"geolocationRequired":false,"keyLabel":"saltedge-00"}"#, "Salt Edge connection 333"),
-                          ("cm.environment.7f0c2a52-3d1e-4c4b-9a51-2f1e8d0b6c11", #"{"id":"7f0c2a52-3d1e-4c4b-9a51-2f1e8d0b6c11","name":"Bank","keyLabel":"cm-00"}"#, "CM environment 7f0c2a52")])
+                          ("cm.environment.7f0c2a52-3d1e-4c4b-9a51-2f1e8d0b6c11", #"{"id":"7f0c2a52-3d1e-4c4b-9a51-2f1e8d0b6c11","name":"Bank","keyLabel":"cm-00"}"#, "CM environment 7f0c2a52"),
+                          ("devicekey.intent.saltedge-01", "saltedge-01", "token key saltedge-01")])
         func aKeyHeldInTheTokenPinsTheStoreToIt(record: String, json: String, named: String) throws {
             let token = try SoftHSMToken()
             let (parent, pinFile) = try workspace()
