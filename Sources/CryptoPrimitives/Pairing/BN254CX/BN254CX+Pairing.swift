@@ -46,7 +46,7 @@ extension BN254CX {
     public static func multiPairing(_ pairs: [(G2, G1)]) -> GT {
         // A pair with a point at infinity contributes 1: the loop leaves it out.
         let finite = pairs.filter { !$0.0.isInfinity && !$0.1.isInfinity }
-        let (qs, ps) = affineBatch(g2: finite.map(\.0.point), g1: finite.map(\.1.point))
+        let (qs, ps) = affineBatch(g2: finite.map { $0.0.point }, g1: finite.map { $0.1.point })
         let loopPairs = finite.indices.map { i in
             (q: G2Prepared(x: qs[i].x, y: qs[i].y, isInfinity: false), px: ps[i].x, py: ps[i].y)
         }
@@ -57,7 +57,7 @@ extension BN254CX {
     /// such as ``generatorLines``, is then prepared once, not once per pairing).
     package static func multiPairing(prepared pairs: [(q: G2Prepared, p: G1)]) -> GT {
         let finite = pairs.filter { !$0.q.isInfinity && !$0.p.isInfinity }
-        let (_, ps) = affineBatch(g2: [], g1: finite.map(\.p.point))
+        let (_, ps) = affineBatch(g2: [], g1: finite.map { $0.p.point })
         let loopPairs = finite.indices.map { i in (q: finite[i].q, px: ps[i].x, py: ps[i].y) }
         return GT(millerLoop(loopPairs).finalExponentiation())
     }
@@ -67,7 +67,7 @@ extension BN254CX {
     /// point's 1/Z is Z̄/N(Z) with the norm N(Z) = c0² + c1² in Fp). Constant time in the
     /// points (only the counts steer it).
     static func affineBatch(g2: [G2Projective], g1: [G1Projective]) -> (g2: [(x: Fp2, y: Fp2)], g1: [(x: Fp, y: Fp)]) {
-        let denominators = g2.map { $0.z.c0.squared() + $0.z.c1.squared() } + g1.map(\.z)
+        let denominators = g2.map { $0.z.c0.squared() + $0.z.c1.squared() } + g1.map { $0.z }
         var prefix: [Fp] = []
         prefix.reserveCapacity(denominators.count)
         var running = Fp.one
