@@ -137,7 +137,7 @@ extension BN254CX.CurvePoint {
 
 extension BN254CX.G1 {
     /// k·P for a public k, by GLV with width-5 NAFs
-    /// (``BN254CX/CurvePoint/multipliedGLVVartime(by:)``). Leaks: k.
+    /// (`CurvePoint.multipliedGLVVartime(by:)`). Leaks: k.
     public func multipliedVartime(by k: BN254CX.Scalar) -> BN254CX.G1 {
         BN254CX.G1(point.multipliedGLVVartime(by: k.integer))
     }
