@@ -52,12 +52,12 @@ extension DeviceRecords {
             let held = CMAuthenticator.EnvironmentSecret(held: DeviceEnvironmentKey(key: key, keyLabel: label))
             return KeptSecret(environment: CMAuthenticator.Environment(id: scanned.id, secret: held), keyLabel: label, intent: intent)
         } catch where error.code == .unsupported {
-            Self.finish(intent)  // the token refused the import: no key was made
+            intent.settle(saved: false, isNamed: { false }, delete: { true })  // the token refused the import: no key was made
             return KeptSecret(environment: scanned)  // the token cannot hold a secret key: sealed in the record, as documented
         } catch {
             // The token may have imported the key before it failed: deleted, the intent ends;
             // not deletable, the intent stays for the next sweep.
-            if discardUnsaved(label) { Self.finish(intent) }
+            intent.settle(saved: false, isNamed: { false }, delete: { discardUnsaved(label) })
             throw CMClientError(.deviceKey, "the environment secret cannot be put in the token: \(error.code)",
                                 protocolError: ProtocolError(keyUnavailable: error, "the environment secret cannot be put in the token"))
         }
@@ -75,27 +75,14 @@ extension DeviceRecords {
         return true
     }
 
-    /// Ends the enrolment of `kept`: `saved` (its record names the key now), else the imported
-    /// key is deleted — unless a record names it after all (a write that threw after the record
-    /// was in place) or the records cannot be read, when the intent is left for the next sweep
-    /// to decide. The intent ends when the key is accounted for; a key that cannot be deleted
-    /// keeps its intent, so the next sweep deletes it.
+    /// Ends the enrolment of `kept` (``DeviceKeyIntent/settle(saved:isNamed:delete:)``).
     func settle(_ kept: KeptSecret, saved: Bool) {
-        guard let intent = kept.intent else { return }
-        if !saved {
-            let named: Bool
-            do { named = try environmentRecords().contains { $0.keyLabel == kept.keyLabel } } catch { return }
-            guard !named, discardUnsaved(kept.keyLabel) else { return }
-        }
-        Self.finish(intent)
+        kept.intent?.settle(saved: saved, isNamed: { try names(kept.keyLabel) }, delete: { discardUnsaved(kept.keyLabel) })
     }
 
-    /// Ends `intent`. A failure to remove it is left to the next sweep, which finds the key
-    /// named by its record (or gone) and only removes the intent.
-    static func finish(_ intent: DeviceKeyIntent) {
-        do { try intent.finish() } catch {
-            // Swept later: see above.
-        }
+    /// Whether an environment's record names `label`.
+    func names(_ label: String?) throws(CMClientError) -> Bool {
+        try environmentRecords().contains { $0.keyLabel == label }
     }
 
     /// Deletes the token keys of enrolments killed between the import and the record that
@@ -104,10 +91,8 @@ extension DeviceRecords {
     func sweepAbandonedKeys() throws(CMClientError) {
         guard deviceKeys.holdsKeys else { return }
         do {
-            try store.sweepAbandonedDeviceKeyIntents(prefix: "cm-") { label in
-                guard try !environmentRecords().contains(where: { $0.keyLabel == label }) else { return }
-                try deviceKeys.deleteHMACKey(label: label)
-            }
+            try store.sweepAbandonedDeviceKeyIntents(prefix: "cm-", isNamed: { try names($0) },
+                                                     delete: { try deviceKeys.deleteHMACKey(label: $0) })
         } catch {
             throw CMClientError(.store, "the abandoned enrolments cannot be swept", storeError: error)
         }

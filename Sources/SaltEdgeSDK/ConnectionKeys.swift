@@ -76,33 +76,20 @@ extension ConnectionRecords {
         } catch {
             // The token may have made the key before it failed: deleted, the intent ends; not
             // deletable, the intent stays for the next sweep.
-            if discardUnsaved(label) { Self.finish(intent) }
+            intent.settle(saved: false, isNamed: { false }, delete: { discardUnsaved(label) })
             throw SaltEdgeClientError(.deviceKey, "the connection key cannot be made in the token: \(error.code)",
                                       protocolError: ProtocolError(keyUnavailable: error, "the connection key cannot be made in the token"))
         }
     }
 
-    /// Ends the enrolment of `key`: `saved` (a record names it now), else its token key is
-    /// deleted — unless a record names it after all (a write that threw after the record was
-    /// in place) or the records cannot be read, when the intent is left for the next sweep to
-    /// decide. The intent ends when the key is accounted for; a key that cannot be deleted
-    /// keeps its intent, so the next sweep deletes it.
+    /// Ends the enrolment of `key` (``DeviceKeyIntent/settle(saved:isNamed:delete:)``).
     func settle(_ key: NewConnectionKey, saved: Bool) {
-        guard let intent = key.intent else { return }
-        if !saved {
-            let named: Bool
-            do { named = try records().contains { $0.keyLabel == key.label } } catch { return }
-            guard !named, discardUnsaved(key.label) else { return }
-        }
-        Self.finish(intent)
+        key.intent?.settle(saved: saved, isNamed: { try names(key.label) }, delete: { discardUnsaved(key.label) })
     }
 
-    /// Ends `intent`. A failure to remove it is left to the next sweep, which finds the key
-    /// named by its record (or gone) and only removes the intent.
-    static func finish(_ intent: DeviceKeyIntent) {
-        do { try intent.finish() } catch {
-            // Swept later: see above.
-        }
+    /// Whether a stored or pending connection's record names `label`.
+    func names(_ label: String?) throws(SaltEdgeClientError) -> Bool {
+        try records().contains { $0.keyLabel == label }
     }
 
     /// Deletes the token keys of enrolments killed between making the key and writing the
@@ -111,10 +98,8 @@ extension ConnectionRecords {
     func sweepAbandonedKeys() throws(SaltEdgeClientError) {
         guard deviceKeys.holdsKeys else { return }
         do {
-            try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-") { label in
-                guard try !records().contains(where: { $0.keyLabel == label }) else { return }
-                try deviceKeys.deleteRSAKey(label: label)
-            }
+            try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", isNamed: { try names($0) },
+                                                     delete: { try deviceKeys.deleteRSAKey(label: $0) })
         } catch {
             throw SaltEdgeClientError(.store, "the abandoned enrolments cannot be swept", storeError: error)
         }

@@ -51,6 +51,22 @@ public final class DeviceKeyIntent: Sendable {
             close(descriptor)
         }
     }
+
+    /// Ends the enrolment this intent noted: `saved` (a record names the key now), else the key
+    /// is deleted with `delete` — unless `isNamed` finds a record naming it after all (a write
+    /// that threw once the record was in place) or cannot tell, when the intent is left for the
+    /// next sweep to decide. The intent ends once the key is accounted for; a key `delete`
+    /// could not remove keeps its intent, so the next sweep retries.
+    public func settle(saved: Bool, isNamed: () throws -> Bool, delete: () -> Bool) {
+        if !saved {
+            let named: Bool
+            do { named = try isNamed() } catch { return }
+            guard !named, delete() else { return }
+        }
+        do { try finish() } catch {
+            // Left to the next sweep, which finds the key named (or gone) and removes only the intent.
+        }
+    }
 }
 
 extension SecureStore {
@@ -77,13 +93,14 @@ extension SecureStore {
     }
 
     /// Finds the intents for labels starting with `prefix` whose maker is gone (its lock is
-    /// free), calls `discard` with each label — the caller deletes the key unless a record
-    /// names it — and removes the intent. Runs under the store's lock. Each intent is swept on
-    /// its own: one whose lock file cannot be opened (refused as a store file), whose `discard`
-    /// throws or whose removal fails stays for the next sweep, and the others are still swept.
+    /// free); for each label, unless `isNamed` finds a record naming it, deletes the key with
+    /// `delete`; then removes the intent. Runs under the store's lock. Each intent is swept on
+    /// its own: one whose lock file cannot be opened (refused as a store file), whose check or
+    /// delete throws, or whose removal fails stays for the next sweep, and the others are still swept.
     /// Throws only when the store cannot be listed. Returns the labels swept.
     @discardableResult
-    public func sweepAbandonedDeviceKeyIntents(prefix: String, discard: (String) throws -> Void) throws(SecureStoreError) -> [String] {
+    public func sweepAbandonedDeviceKeyIntents(prefix: String, isNamed: (String) throws -> Bool,
+                                               delete: (String) throws -> Void) throws(SecureStoreError) -> [String] {
         try withExclusiveAccess { () throws(SecureStoreError) -> [String] in
             let intents = try names().filter { $0.hasPrefix(Self.intentRecordName(prefix)) }
             var swept: [String] = []
@@ -95,7 +112,7 @@ extension SecureStore {
                 guard let descriptor = locked else { continue }
                 defer { close(descriptor) }
                 do {
-                    try discard(label)
+                    if try !isNamed(label) { try delete(label) }
                     try remove(name)
                 } catch {
                     continue  // kept: the next sweep tries again

@@ -28,13 +28,13 @@ import TestSupport
         let intent = try store.beginDeviceKeyIntent(label: "saltedge-0001")
         #expect(try store.names() == ["devicekey.intent.saltedge-0001"])
         let discards = Discards()
-        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", discard: discards.discard).isEmpty)
+        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", isNamed: { _ in false }, delete: discards.discard).isEmpty)
         #expect(discards.labels.isEmpty)
         try intent.finish()
         try intent.finish()  // idempotent
         #expect(try store.names().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: store.directory + "/.intent-saltedge-0001"))
-        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", discard: discards.discard).isEmpty)
+        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", isNamed: { _ in false }, delete: discards.discard).isEmpty)
     }
 
     @Test func anAbandonedIntentIsSweptOnceAndARefusedDiscardKeepsIt() throws {
@@ -45,14 +45,33 @@ import TestSupport
         _ = try store.beginDeviceKeyIntent(label: "saltedge-00bb")  // another prefix: not this sweep's
         let discards = Discards()
         discards.refuse = true
-        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "cm-", discard: discards.discard).isEmpty)
+        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "cm-", isNamed: { _ in false }, delete: discards.discard).isEmpty)
         #expect(discards.labels == ["cm-00aa"])
         #expect(try store.names().contains("devicekey.intent.cm-00aa"))
         discards.refuse = false
-        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "cm-", discard: discards.discard) == ["cm-00aa"])
-        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "cm-", discard: discards.discard).isEmpty)
+        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "cm-", isNamed: { _ in false }, delete: discards.discard) == ["cm-00aa"])
+        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "cm-", isNamed: { _ in false }, delete: discards.discard).isEmpty)
         #expect(discards.labels == ["cm-00aa", "cm-00aa"])
         #expect(try store.names() == ["devicekey.intent.saltedge-00bb"])
+    }
+
+    /// Settling an unsaved enrolment: a key a record names is never deleted (the intent stays for
+    /// the sweep), an unnamed one is deleted and the intent ends, a delete that fails keeps it.
+    @Test func anUnsavedEnrolmentDeletesOnlyAnUnnamedKey() throws {
+        let temporary = try TemporaryDirectory("intent-settle")
+        defer { temporary.remove() }
+        let store = try SecureStore(directory: temporary.appending("store"))
+        var deleted: [String] = []
+        let named = try store.beginDeviceKeyIntent(label: "cm-01")
+        named.settle(saved: false, isNamed: { true }, delete: { deleted.append("cm-01"); return true })
+        let refused = try store.beginDeviceKeyIntent(label: "cm-02")
+        refused.settle(saved: false, isNamed: { false }, delete: { deleted.append("cm-02"); return false })
+        let unnamed = try store.beginDeviceKeyIntent(label: "cm-03")
+        unnamed.settle(saved: false, isNamed: { false }, delete: { deleted.append("cm-03"); return true })
+        let saved = try store.beginDeviceKeyIntent(label: "cm-04")
+        saved.settle(saved: true, isNamed: { true }, delete: { deleted.append("cm-04"); return true })
+        #expect(deleted == ["cm-02", "cm-03"])
+        #expect(try store.names() == ["devicekey.intent.cm-01", "devicekey.intent.cm-02"])
     }
 
     /// Another process holds the intent's lock (as a running enrolment does): not swept. Killed
@@ -72,10 +91,10 @@ import TestSupport
         defer { if maker.isRunning { kill(maker.processIdentifier, SIGKILL) } }
         #expect(output.fileHandleForReading.availableData == Data("locked\n".utf8))  // it holds the lock now
         let discards = Discards()
-        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", discard: discards.discard).isEmpty)
+        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", isNamed: { _ in false }, delete: discards.discard).isEmpty)
         kill(maker.processIdentifier, SIGKILL)
         maker.waitUntilExit()
-        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", discard: discards.discard) == ["saltedge-00cc"])
+        #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", isNamed: { _ in false }, delete: discards.discard) == ["saltedge-00cc"])
         #expect(discards.labels == ["saltedge-00cc"])
         #expect(try store.names().isEmpty)
     }
