@@ -130,21 +130,7 @@ extension FileSystem {
     /// waiting for the lock, or, with `waiting` false, nil when another descriptor holds it.
     static func lockIntent(_ label: String, in directory: String, waiting: Bool) throws(SecureStoreError) -> Int32? {
         let path = directory + "/.intent-" + label
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            let error = Glibc.errno
-            if error == ELOOP { throw SecureStoreError(.insecurePermissions, "an intent lock file is a symbolic link", errno: error, path: path) }
-            throw SecureStoreError(.io, "cannot open an intent lock file", errno: error, path: path)
-        }
-        var info = stat()
-        do throws(SecureStoreError) {
-            guard fstat(fd, &info) == 0 else { throw SecureStoreError(.io, "cannot stat an intent lock file", errno: Glibc.errno, path: path) }
-            guard info.st_mode & S_IFMT == S_IFREG else { throw SecureStoreError(.insecurePermissions, "an intent lock file is not a regular file", path: path) }
-            try checkOwnership(info, path: path, what: "an intent lock file")
-        } catch {
-            close(fd)
-            throw error
-        }
+        let (fd, _) = try openLockFile(path, what: "an intent lock file")
         while flock(fd, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
             let error = Glibc.errno
             if error == EINTR { continue }

@@ -241,6 +241,27 @@ enum FileSystem {
         guard fsync(fd) == 0 else { throw SecureStoreError(.io, "cannot fsync the store directory", errno: Glibc.errno, path: directory) }
     }
 
+    /// Opens (creating it, mode 0600, never through a symbolic link) a lock file at `path` and
+    /// checks it like every store file (StrictModes ownership), on its open descriptor.
+    static func openLockFile(_ path: String, what: String) throws(SecureStoreError) -> (descriptor: Int32, info: stat) {
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let error = Glibc.errno
+            if error == ELOOP { throw SecureStoreError(.insecurePermissions, "\(what) is a symbolic link", errno: error, path: path) }
+            throw SecureStoreError(.io, "cannot open \(what)", errno: error, path: path)
+        }
+        var info = stat()
+        do throws(SecureStoreError) {
+            guard fstat(fd, &info) == 0 else { throw SecureStoreError(.io, "cannot stat \(what)", errno: Glibc.errno, path: path) }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw SecureStoreError(.insecurePermissions, "\(what) is not a regular file", path: path) }
+            try checkOwnership(info, path: path, what: what)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return (fd, info)
+    }
+
     /// Runs `body` holding an exclusive `flock` on `directory/.lock` (opened with O_NOFOLLOW and
     /// checked like every store file); released when `body` returns. A nested call on the thread
     /// that already holds the lock for `directory` runs `body` directly.
@@ -249,21 +270,7 @@ enum FileSystem {
         let reentrant = lockHolders.withLock { holders in holders[directory].map { pthread_equal($0, me) != 0 } ?? false }
         if reentrant { return try body() }
         let path = directory + "/.lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            let error = Glibc.errno
-            if error == ELOOP { throw SecureStoreError(.insecurePermissions, "the lock file is a symbolic link", errno: error, path: path) }
-            throw SecureStoreError(.io, "cannot open the lock file", errno: error, path: path)
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            close(fd)
-            throw SecureStoreError(.io, "cannot stat the lock file", errno: Glibc.errno, path: path)
-        }
-        do { try checkOwnership(info, path: path, what: "the lock file") } catch {
-            close(fd)
-            throw error
-        }
+        let (fd, info) = try openLockFile(path, what: "the lock file")
         while flock(fd, LOCK_EX) != 0 {
             guard Glibc.errno == EINTR else {
                 let error = Glibc.errno
