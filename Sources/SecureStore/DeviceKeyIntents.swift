@@ -20,7 +20,7 @@ import Glibc
 /// A key about to be made in a device key store for a record not written yet: named in the
 /// store, and held by this process until ``finish()``. Dropped without `finish()` (or left by a
 /// process that died), it is an abandoned intent for
-/// ``SecureStore/sweepAbandonedDeviceKeyIntents(prefix:discard:)``.
+/// ``SecureStore/sweepAbandonedDeviceKeyIntents(prefix:isNamed:delete:)``.
 public final class DeviceKeyIntent: Sendable {
     /// The key's label in the device key store.
     public let label: String
