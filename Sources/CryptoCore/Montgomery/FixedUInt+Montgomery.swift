@@ -6,7 +6,7 @@
 extension FixedUInt {
     /// `a · b · R⁻¹ mod m`. Requires `m` odd, `a · b < R · m` (true when one operand is below
     /// `m` and the other below `R`); the result is fully reduced. 16 limbs (the CRT halves of
-    /// RSA-2048) run the generated straight-line kernel (FixedUInt+MontgomeryUnrolled16.swift),
+    /// RSA-2048) run the generated straight-line kernel (FixedUInt+MontgomeryProductUnrolled16.swift),
     /// other widths from 8 limbs the product-scanning loop, narrower ones the CIOS loop; the
     /// choice folds away when the width is known. A 32-limb kernel, written out the same way, is
     /// 67 KB of code: it ran 4 % faster in one binary and twice as slow in another, so wider

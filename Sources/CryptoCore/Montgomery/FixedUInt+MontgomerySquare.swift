@@ -67,7 +67,7 @@ struct ColumnAccumulator {
 extension FixedUInt {
     /// `a² · R⁻¹ mod m` for `a < m`, `m` odd; the result is fully reduced. Widths below 8 limbs
     /// use the general product, which is faster there; 16 limbs the generated straight-line kernel
-    /// (FixedUInt+MontgomeryUnrolled16.swift); every other width the loop of
+    /// (FixedUInt+MontgomerySquareUnrolled16.swift); every other width the loop of
     /// ``montgomerySquareLoop(_:modulus:inverse:)``.
     @inlinable
     package static func montgomerySquare(_ a: FixedUInt, modulus m: FixedUInt, inverse: UInt64) -> FixedUInt {
