@@ -86,15 +86,25 @@ extension FixedUInt {
             for i in 0..<excess { nonzero |= array[i] }
             guard nonzero == 0 else { return nil }
         }
+        // From the last byte back, one limb per eight bytes (a word load where all eight are
+        // there); at most `byteWidth` bytes remain after the zero prefix, so at most `limbCount`
+        // limbs. Only the lengths, which are public, steer the loops.
         var limbs = InlineArray<limbCount, UInt64>(repeating: 0)
-        var shift: UInt64 = 0
-        var limb = 0
-        var index = array.count - 1
-        while index >= 0 && limb < limbCount {
-            limbs[limb] |= UInt64(array[index]) << shift
-            shift += 8
-            if shift == 64 { shift = 0; limb += 1 }
-            index -= 1
+        let first = Swift.max(0, excess)
+        array.withUnsafeBytes { raw in
+            var end = raw.count, limb = 0
+            while end > first {
+                let start = Swift.max(first, end &- 8)
+                var word: UInt64 = 0
+                if end &- start == 8 {
+                    word = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+                } else {
+                    for i in start..<end { word = word << 8 | UInt64(raw[i]) }
+                }
+                limbs[limb] = word
+                limb &+= 1
+                end = start
+            }
         }
         self.limbs = limbs
     }
@@ -105,8 +115,23 @@ extension FixedUInt {
     package func bigEndianBytes(count: Int? = nil) -> [UInt8] {
         let count = count ?? Self.byteWidth
         var out = [UInt8](repeating: 0, count: count)
-        for i in 0..<min(count, Self.byteWidth) {
-            out[count - 1 - i] = UInt8(truncatingIfNeeded: limbs[i >> 3] >> UInt64((i & 7) * 8))
+        let significant = Swift.min(count, Self.byteWidth)
+        // From the last byte back, one limb per eight bytes (a word store where all eight fit).
+        out.withUnsafeMutableBytes { raw in
+            var written = 0, limb = 0
+            while written < significant {
+                let word = limbs[limb]
+                if significant &- written >= 8 {
+                    raw.storeBytes(of: word.bigEndian, toByteOffset: count &- written &- 8, as: UInt64.self)
+                    written &+= 8
+                } else {
+                    for j in 0..<(significant &- written) {
+                        raw[count &- 1 &- written &- j] = UInt8(truncatingIfNeeded: word >> UInt64(8 &* j))
+                    }
+                    written = significant
+                }
+                limb &+= 1
+            }
         }
         return out
     }

@@ -107,6 +107,22 @@ import TestSupport
         #expect(FixedUInt<2>(0xABCD).bigEndianBytes(count: 3) == [0x00, 0xAB, 0xCD])
     }
 
+    /// Every length, so that each partial-limb path of both encodings runs: decoding L random
+    /// bytes (a zero prefix beyond the width) gives the integer the reference reads from them,
+    /// and c bytes out are the full encoding's last c bytes, zero-extended past the width.
+    @Test func byteEncodingsAtEveryLength() {
+        var random = TestRandom("FixedUInt byte lengths")
+        for length in 0...36 {
+            let value = (0..<min(length, 32)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let bytes = [UInt8](repeating: 0, count: max(0, length - 32)) + value
+            #expect(FixedUInt<4>(bigEndian: bytes)?.reference == ReferenceInteger(bigEndian: bytes), "length \(length)")
+            let a = FixedUInt<4>.random(using: &random)
+            let full = a.reference.bigEndian(count: 32)
+            let expected = [UInt8](repeating: 0, count: max(0, length - 32)) + full.suffix(min(length, 32))
+            #expect(a.bigEndianBytes(count: length) == expected, "count \(length)")
+        }
+    }
+
     @Test func selectionAndSwapFollowTheChoice() {
         var random = TestRandom("FixedUInt select")
         for _ in 0..<50 {
