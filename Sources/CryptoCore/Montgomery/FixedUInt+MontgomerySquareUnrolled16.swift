@@ -2,11 +2,12 @@
 // `.ci/montgomery-kernels --check` to compare.
 //
 // Straight-line Montgomery arithmetic at 16 limbs (1024 bits: the CRT halves of RSA-2048), by product
-// scanning (Koç, Acar, Kaliski 1996, FIPS method): column k's operand products and its
-// reduction products are summed in two three-word accumulators, one product to each in
-// turn, then added to the running column; uₖ clears the column's low word. Every index is a
-// literal — no branch, no loop, no secret-dependent address: constant time. The generic
-// core dispatches here for this width.
+// scanning (Koç, Acar, Kaliski 1996, FIPS method): column k's operand (or cross) products
+// and its reduction products are summed in two three-word accumulators, one product to
+// each in turn, then added to the running column, which also takes a square's middle term
+// and uₖ·m₀; uₖ clears the column's low word. Every index is a literal — no branch, no
+// loop, no secret-dependent address: constant time. The generic core dispatches here for
+// this width.
 
 extension FixedUInt where limbCount == 16 {
     /// `a² · 2⁻¹⁰²⁴ mod m` for `a < m`, `m` odd; fully reduced. Each cross product aᵢ·aⱼ
