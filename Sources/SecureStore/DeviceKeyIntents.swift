@@ -92,6 +92,13 @@ extension SecureStore {
         }
     }
 
+    /// The labels of the store's device-key intents: keys being made, or made by an enrolment
+    /// that was killed, that no record names yet.
+    public func deviceKeyIntentLabels() throws(SecureStoreError) -> [String] {
+        let prefix = Self.intentRecordName("")
+        return try names().filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+
     /// Finds the intents for labels starting with `prefix` whose maker is gone (its lock is
     /// free); for each label, unless `isNamed` finds a record naming it, deletes the key with
     /// `delete`; then removes the intent. Runs under the store's lock. Each intent is swept on
@@ -102,10 +109,8 @@ extension SecureStore {
     public func sweepAbandonedDeviceKeyIntents(prefix: String, isNamed: (String) throws -> Bool,
                                                delete: (String) throws -> Void) throws(SecureStoreError) -> [String] {
         try withExclusiveAccess { () throws(SecureStoreError) -> [String] in
-            let intents = try names().filter { $0.hasPrefix(Self.intentRecordName(prefix)) }
             var swept: [String] = []
-            for name in intents {
-                let label = String(name.dropFirst(Self.intentRecordName("").count))
+            for label in try deviceKeyIntentLabels() where label.hasPrefix(prefix) {
                 // A lock still held: the maker is running. Taken: the maker is gone.
                 let locked: Int32?
                 do { locked = try FileSystem.lockIntent(label, in: directory, waiting: false) } catch { continue }
@@ -113,7 +118,7 @@ extension SecureStore {
                 defer { close(descriptor) }
                 do {
                     if try !isNamed(label) { try delete(label) }
-                    try remove(name)
+                    try remove(Self.intentRecordName(label))
                 } catch {
                     continue  // kept: the next sweep tries again
                 }

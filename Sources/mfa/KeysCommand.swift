@@ -161,7 +161,7 @@ enum KeysCommand {
     /// under this store's identifier (moving the store would leave them behind), and an
     /// enrolment whose token key is not named by a record yet (running, or killed: its intent).
     static func tokenPins(_ store: SecureStore) throws(SecureStoreError) -> [UsageError] {
-        let enrolments = try store.names().filter { $0.hasPrefix("devicekey.intent.") }.map { $0.dropFirst("devicekey.intent.".count) }
+        let enrolments = try store.deviceKeyIntentLabels()
         let connections: [String], environments: [String]
         do { connections = try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: store) } catch {
             throw error.storeError ?? SecureStoreError(.corrupt, error.message, path: store.directory)

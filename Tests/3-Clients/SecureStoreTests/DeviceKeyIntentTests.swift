@@ -27,6 +27,7 @@ import TestSupport
         let store = try SecureStore(directory: temporary.appending("store"))
         let intent = try store.beginDeviceKeyIntent(label: "saltedge-0001")
         #expect(try store.names() == ["devicekey.intent.saltedge-0001"])
+        #expect(try store.deviceKeyIntentLabels() == ["saltedge-0001"])
         let discards = Discards()
         #expect(try store.sweepAbandonedDeviceKeyIntents(prefix: "saltedge-", isNamed: { _ in false }, delete: discards.discard).isEmpty)
         #expect(discards.labels.isEmpty)
