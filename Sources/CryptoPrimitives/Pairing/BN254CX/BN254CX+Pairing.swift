@@ -67,7 +67,7 @@ extension BN254CX {
     /// point's 1/Z is Z̄/N(Z) with the norm N(Z) = c0² + c1² in Fp). Constant time in the
     /// points (only the counts steer it).
     static func affineBatch(g2: [G2Projective], g1: [G1Projective]) -> (g2: [(x: Fp2, y: Fp2)], g1: [(x: Fp, y: Fp)]) {
-        let denominators = g2.map { $0.z.c0.squared() + $0.z.c1.squared() } + g1.map { $0.z }
+        var denominators = g2.map { $0.z.c0.squared() + $0.z.c1.squared() } + g1.map { $0.z }
         var prefix: [Fp] = []
         prefix.reserveCapacity(denominators.count)
         var running = Fp.one
@@ -88,6 +88,12 @@ extension BN254CX {
         let g1Affine = g1.indices.map { i -> (x: Fp, y: Fp) in
             (g1[i].x * inverses[g2.count + i], g1[i].y * inverses[g2.count + i])
         }
+        // The points may be secret (a client's share), and so are the Zs and their inverses.
+        prefix.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+        denominators.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+        inverses.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+        withUnsafeMutableBytes(of: &running) { SecretBytes.wipe($0) }
+        withUnsafeMutableBytes(of: &inverse) { SecretBytes.wipe($0) }
         return (g2Affine, g1Affine)
     }
 

@@ -62,7 +62,8 @@ extension BN254CX {
         /// exponentiation's p⁶ − 1 removes, so every pairing value is unchanged. No c0 is zero
         /// for a point of G2: c0 = 2Y·Z in a doubling step (T = kQ is neither infinity nor of
         /// order 2) and X − x·Z in an addition step (T is never ±the added point). Constant
-        /// time in the lines; the products of c0s it keeps are wiped.
+        /// time in the lines; the products of c0s it keeps (the prefix products, their running
+        /// product and its inverse) are wiped.
         package mutating func normalize() {
             guard !isInfinity, !isNormalized else { return }
             var prefix = [Fp2](repeating: .one, count: lines.count)
@@ -78,6 +79,8 @@ extension BN254CX {
                 lines[i] = LineCoefficients(c0: .one, c1: lines[i].c1 * c0Inverse, c2: lines[i].c2 * c0Inverse)
             }
             prefix.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+            withUnsafeMutableBytes(of: &running) { SecretBytes.wipe($0) }
+            withUnsafeMutableBytes(of: &inverse) { SecretBytes.wipe($0) }
             isNormalized = true
         }
 
