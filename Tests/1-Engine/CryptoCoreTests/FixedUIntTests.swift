@@ -111,15 +111,32 @@ import TestSupport
     /// bytes (a zero prefix beyond the width) gives the integer the reference reads from them,
     /// and c bytes out are the full encoding's last c bytes, zero-extended past the width.
     @Test func byteEncodingsAtEveryLength() {
-        var random = TestRandom("FixedUInt byte lengths")
-        for length in 0...36 {
-            let value = (0..<min(length, 32)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            let bytes = [UInt8](repeating: 0, count: max(0, length - 32)) + value
-            #expect(FixedUInt<4>(bigEndian: bytes)?.reference == ReferenceInteger(bigEndian: bytes), "length \(length)")
-            let a = FixedUInt<4>.random(using: &random)
-            let full = a.reference.bigEndian(count: 32)
-            let expected = [UInt8](repeating: 0, count: max(0, length - 32)) + full.suffix(min(length, 32))
-            #expect(a.bigEndianBytes(count: length) == expected, "count \(length)")
+        checkByteEncodings(FixedUInt<1>.self)
+        checkByteEncodings(FixedUInt<4>.self)
+        checkByteEncodings(FixedUInt<5>.self)
+        checkByteEncodings(FixedUInt<32>.self)
+    }
+
+    /// Every length from 0 to four bytes past the width, against the reference integer:
+    /// decoding (a longer input with a zero prefix decodes, with a non-zero byte in the prefix
+    /// it does not) and encoding to `count` bytes (zero-padded on the left, or the low bytes).
+    private func checkByteEncodings<let n: Int>(_: FixedUInt<n>.Type) {
+        var random = TestRandom("FixedUInt byte lengths \(n)")
+        let width = 8 * n
+        for length in 0...(width + 4) {
+            let value = (0..<min(length, width)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let padding = max(0, length - width)
+            let bytes = [UInt8](repeating: 0, count: padding) + value
+            #expect(FixedUInt<n>(bigEndian: bytes)?.reference == ReferenceInteger(bigEndian: bytes), "width \(width), length \(length)")
+            if padding > 0 {
+                var overflowing = bytes
+                overflowing[Int(random.next() % UInt64(padding))] = UInt8(truncatingIfNeeded: random.next() | 1)
+                #expect(FixedUInt<n>(bigEndian: overflowing) == nil, "width \(width), length \(length), non-zero prefix")
+            }
+            let a = FixedUInt<n>.random(using: &random)
+            let full = a.reference.bigEndian(count: width)
+            let expected = [UInt8](repeating: 0, count: padding) + full.suffix(min(length, width))
+            #expect(a.bigEndianBytes(count: length) == expected, "width \(width), count \(length)")
         }
     }
 
