@@ -129,6 +129,11 @@ extension SoftHSMSuite {
             token.activate()
             let opened = try SecureStore(directory: store, keyProvider: try #require(try tokenProvider(store)))
             try opened.write(SecretBytes(Array(json.utf8)), to: record)
+            // `keys status` lists the enrolment's key (an intent) as pending, and nothing else.
+            let status = try mfa(["keys", "status", "--json", "--store", store], token: token)
+            #expect(status.status == 0, "\(status.error)")
+            let pending = (try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])?["pendingKeys"] as? [String]
+            #expect(pending == (record.hasPrefix("devicekey.intent.") ? [json] : []), "\(status.output)")
             let before = try StoreSettings.provider(in: store)
             let moved = try mfa(["keys", "migrate", "--to", "file", "--store", store], token: token)
             #expect(moved.status == 2 && moved.error.contains(named), "\(moved.status) \(moved.error)")
