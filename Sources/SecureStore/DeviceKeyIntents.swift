@@ -95,8 +95,17 @@ extension SecureStore {
     /// The labels of the store's device-key intents: keys being made, or made by an enrolment
     /// that was killed, that no record names yet.
     public func deviceKeyIntentLabels() throws(SecureStoreError) -> [String] {
-        let prefix = Self.intentRecordName("")
-        return try names().filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+        try Self.deviceKeyIntentLabels(in: directory)
+    }
+
+    /// The labels of the device-key intents of the store at `directory`, from its listing
+    /// alone: no key is needed and nothing is written (for a status report); none when the
+    /// directory does not exist.
+    public static func deviceKeyIntentLabels(in directory: String) throws(SecureStoreError) -> [String] {
+        let prefix = intentRecordName("")
+        let names: [String]
+        do { names = try FileSystem.names(in: directory) } catch where error.errno == ENOENT { return [] }
+        return names.filter { $0.hasPrefix(prefix) && (try? check($0)) != nil }.map { String($0.dropFirst(prefix.count)) }
     }
 
     /// Finds the intents for labels starting with `prefix` whose maker is gone (its lock is

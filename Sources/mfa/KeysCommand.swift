@@ -213,9 +213,9 @@ enum KeysCommand {
         }
     }
 
-    /// Which provider opens the store and, for a token, which token, whether its key exists,
-    /// and (when it does) the token keys enrolments made that no record names yet (their intents: an enrolment
-    /// running, or one that was killed, whose key the next enrolment of its family deletes).
+    /// Which provider opens the store and, for a token, which token and whether its key
+    /// exists; then the device keys enrolments made that no record names yet (their intents:
+    /// an enrolment running, or one killed, whose key the family's next enrolment deletes).
     static func status(_ options: CommandOptions, directory: String) throws {
         let choice = try recorded(directory)
         var object: [String: Any] = ["store": directory, "provider": choice.setting]
@@ -229,12 +229,11 @@ enum KeysCommand {
             object["keyPresent"] = status.keyPresent
             text += "\ntoken \(line(status.token.label)) (\(line(status.token.manufacturer)) \(line(status.token.model)), serial \(line(status.token.serialNumber)))"
             text += "\nkey \(line(status.keyLabel)) " + (status.keyPresent ? "present" : "absent")
-            if status.keyPresent {  // without its key the store does not open (a copy beside another token)
-                let pending = try SecureStore(directory: directory, keyProvider: provider).deviceKeyIntentLabels().sorted()
-                object["pendingKeys"] = pending
-                for label in pending { text += "\npending key \(line(label)) (made by an enrolment, named by no record yet)" }
-            }
         }
+        // From the directory listing: the store is not opened (no key, no session, no write).
+        let pending = try SecureStore.deviceKeyIntentLabels(in: directory).sorted()
+        object["pendingKeys"] = pending
+        for label in pending { text += "\npending key \(line(label)) (made by an enrolment, named by no record yet)" }
         CommandSupport.output(options, object, text: text)
     }
 }

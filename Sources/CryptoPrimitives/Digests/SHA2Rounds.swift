@@ -99,7 +99,7 @@ enum SHA2Rounds<Word: SHA2Word> {
         w16 &+ Word.smallSigma0(w15) &+ w7 &+ Word.smallSigma1(w2)
     }
 
-    /// One round (FIPS 180-4 §6.2.2 step 3) with its roles rotated by the caller. Maj(a, b, c)
+    /// One round (FIPS 180-4 §6.2.2 and §6.4.2, step 3) with its roles rotated by the caller. Maj(a, b, c)
     /// is computed as b ⊕ ((a ⊕ b) ∧ (b ⊕ c)); the next round's b ⊕ c is this round's a ⊕ b
     /// (its b and c are this a and b), so `bc` carries it over and each round forms one ⊕, not
     /// two.
@@ -141,8 +141,8 @@ extension UInt32: SHA2Word {
     static var byteCount: Int { 4 }
     static var roundCount: Int { 64 }
     static var roundConstants: [UInt32] { sha256RoundConstants }
-    // ROTR² ⊕ ROTR¹³ ⊕ ROTR²² = ROTR²(ROTR¹¹(ROTR⁹x ⊕ x) ⊕ x), and so on: one copy of x where
-    // three separate rotations need two (x86-64 rotates in place).
+    // The functions of §4.1.2 nested: ROTR² ⊕ ROTR¹³ ⊕ ROTR²² = ROTR²(ROTR¹¹(ROTR⁹x ⊕ x) ⊕ x),
+    // and so on, one copy of x where three separate rotations need two (x86-64 rotates in place).
     @inline(__always) static func bigSigma0(_ x: UInt32) -> UInt32 { ((x.rotatedRight(9) ^ x).rotatedRight(11) ^ x).rotatedRight(2) }
     @inline(__always) static func bigSigma1(_ x: UInt32) -> UInt32 { ((x.rotatedRight(14) ^ x).rotatedRight(5) ^ x).rotatedRight(6) }
     @inline(__always) static func smallSigma0(_ x: UInt32) -> UInt32 { (x.rotatedRight(11) ^ x).rotatedRight(7) ^ (x >> 3) }
@@ -153,6 +153,7 @@ extension UInt64: SHA2Word {
     static var byteCount: Int { 8 }
     static var roundCount: Int { 80 }
     static var roundConstants: [UInt64] { sha512RoundConstants }
+    // §4.1.3, nested in the same way.
     @inline(__always) static func bigSigma0(_ x: UInt64) -> UInt64 { ((x.rotatedRight(5) ^ x).rotatedRight(6) ^ x).rotatedRight(28) }
     @inline(__always) static func bigSigma1(_ x: UInt64) -> UInt64 { ((x.rotatedRight(23) ^ x).rotatedRight(4) ^ x).rotatedRight(14) }
     @inline(__always) static func smallSigma0(_ x: UInt64) -> UInt64 { (x.rotatedRight(7) ^ x).rotatedRight(1) ^ (x >> 7) }

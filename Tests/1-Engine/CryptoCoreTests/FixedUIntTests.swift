@@ -131,6 +131,7 @@ import TestSupport
             if padding > 0 {
                 var overflowing = bytes
                 overflowing[Int(random.next() % UInt64(padding))] = UInt8(truncatingIfNeeded: random.next() | 1)
+                #expect(ReferenceInteger(bigEndian: overflowing).bitLength > 64 * n)  // the input does overflow
                 #expect(FixedUInt<n>(bigEndian: overflowing) == nil, "width \(width), length \(length), non-zero prefix")
             }
             let a = FixedUInt<n>.random(using: &random)

@@ -1,8 +1,9 @@
 // The debug `mfa` against SoftHSM2 tokens, no server: `powerauth configure --key-provider` keys a
 // new store in the token and stores no possession key (it is derived in the token), `keys
 // status` names the token and the key object, and the same store directory copied beside another
-// token (same label, same PIN) does not open: `keys status` finds no key and `powerauth status`
-// fails with the store's exit status.
+// token (same label, same PIN) does not open: `keys status` finds no key (and still lists an
+// enrolment's pending key, from the directory) and `powerauth status` fails with the store's exit
+// status.
 
 import CryptoPrimitives
 import Foundation
@@ -77,9 +78,13 @@ extension SoftHSMSuite {
             // The directory copied to another device: same label, same PIN, another token.
             try FileManager.default.copyItem(atPath: store, toPath: parent + "/copy")
             let second = try SoftHSMToken()
+            // An enrolment's intent in the copy: listed from the directory, though its key is absent.
+            #expect(FileManager.default.createFile(atPath: parent + "/copy/devicekey.intent.saltedge-07", contents: Data()))
             let copyStatus = try mfa(["keys", "status", "--json", "--store", parent + "/copy"], token: second)
             #expect(copyStatus.0 == 0)
-            #expect((try JSONSerialization.jsonObject(with: Data(copyStatus.1.utf8)) as? [String: Any])?["keyPresent"] as? Bool == false)
+            let copyJSON = try JSONSerialization.jsonObject(with: Data(copyStatus.1.utf8)) as? [String: Any]
+            #expect(copyJSON?["keyPresent"] as? Bool == false)
+            #expect(copyJSON?["pendingKeys"] as? [String] == ["saltedge-07"], "\(copyStatus.1)")
             let copyUse = try mfa(["powerauth", "status", "--store", parent + "/copy"], token: second)
             #expect(copyUse.0 == 3)
             #expect(copyUse.2.contains("keyUnavailable"), "\(copyUse.2)")

@@ -67,7 +67,10 @@ extension BN254CX {
     /// point's 1/Z is Z̄/N(Z) with the norm N(Z) = c0² + c1² in Fp). Constant time in the
     /// points (only the counts steer it).
     static func affineBatch(g2: [G2Projective], g1: [G1Projective]) -> (g2: [(x: Fp2, y: Fp2)], g1: [(x: Fp, y: Fp)]) {
-        var denominators = g2.map { $0.z.c0.squared() + $0.z.c1.squared() } + g1.map { $0.z }
+        var denominators: [Fp] = []
+        denominators.reserveCapacity(g2.count + g1.count)  // one buffer, wiped below
+        for point in g2 { denominators.append(point.z.c0.squared() + point.z.c1.squared()) }
+        for point in g1 { denominators.append(point.z) }
         var prefix: [Fp] = []
         prefix.reserveCapacity(denominators.count)
         var running = Fp.one
@@ -82,7 +85,8 @@ extension BN254CX {
             inverse = inverse * denominators[i]
         }
         let g2Affine = g2.indices.map { i -> (x: Fp2, y: Fp2) in
-            let zInverse = g2[i].z.conjugate * inverses[i]
+            var zInverse = g2[i].z.conjugate * inverses[i]
+            defer { withUnsafeMutableBytes(of: &zInverse) { SecretBytes.wipe($0) } }
             return (g2[i].x * zInverse, g2[i].y * zInverse)
         }
         let g1Affine = g1.indices.map { i -> (x: Fp, y: Fp) in
