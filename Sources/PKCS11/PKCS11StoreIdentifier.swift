@@ -4,7 +4,7 @@
 // one token have different store keys and different possession keys, and a store given another
 // store's identifier opens none of that store's records.
 
-public import CryptoPrimitives
+import CryptoPrimitives
 
 /// The 16 random bytes that tell one token-keyed store from another.
 public struct PKCS11StoreIdentifier: Sendable, Equatable, CustomStringConvertible {
