@@ -5,6 +5,20 @@ import CryptoCore
 package enum RSASignaturePadding {
     /// EMSA-PKCS1-v1_5: 00 ‖ 01 ‖ FF… ‖ 00 ‖ DigestInfo(hash, digest), emLen bytes.
     package static func pkcs1Encode(digest: [UInt8], hash: HashAlgorithm, emLength: Int) throws(CryptoError) -> [UInt8] {
+        // A digest of the algorithm's length follows the algorithm's fixed prefix (§9.2 note 1).
+        let t = digest.count == hash.byteCount ? digestInfoPrefix(hash) + digest : digestInfo(hash: hash, digest: digest)
+        guard emLength >= t.count + 11 else { throw .incorrectLength }  // §9.2 step 3
+        var em = [UInt8](repeating: 0xFF, count: emLength)                // PS, then the rest over it
+        em[0] = 0x00
+        em[1] = 0x01
+        em[emLength - t.count - 1] = 0x00
+        em.replaceSubrange((emLength - t.count)..., with: t)
+        return em
+    }
+
+    /// DigestInfo ::= SEQUENCE { SEQUENCE { hash OID, NULL }, OCTET STRING digest } in DER
+    /// (§9.2 step 2).
+    static func digestInfo(hash: HashAlgorithm, digest: [UInt8]) -> [UInt8] {
         var writer = DER.Writer()
         writer.sequence { info in
             info.sequence { algorithm in
@@ -13,10 +27,30 @@ package enum RSASignaturePadding {
             }
             info.octetString(digest)
         }
-        let t = writer.bytes
-        guard emLength >= t.count + 11 else { throw .incorrectLength }  // §9.2 step 3
-        return [0x00, 0x01] + [UInt8](repeating: 0xFF, count: emLength - t.count - 3) + [0x00] + t
+        return writer.bytes
     }
+
+    /// The DigestInfo bytes before a digest of `hash`'s length: the fixed prefixes of §9.2 note 1,
+    /// each encoded once, so a signature or verification does not build the DER again.
+    static func digestInfoPrefix(_ hash: HashAlgorithm) -> [UInt8] {
+        switch hash {
+        case .insecureSHA1: sha1Prefix
+        case .sha224: sha224Prefix
+        case .sha256: sha256Prefix
+        case .sha384: sha384Prefix
+        case .sha512: sha512Prefix
+        }
+    }
+
+    private static func encodedPrefix(_ hash: HashAlgorithm) -> [UInt8] {
+        Array(digestInfo(hash: hash, digest: [UInt8](repeating: 0, count: hash.byteCount)).dropLast(hash.byteCount))
+    }
+
+    private static let sha1Prefix = encodedPrefix(.insecureSHA1)
+    private static let sha224Prefix = encodedPrefix(.sha224)
+    private static let sha256Prefix = encodedPrefix(.sha256)
+    private static let sha384Prefix = encodedPrefix(.sha384)
+    private static let sha512Prefix = encodedPrefix(.sha512)
 
     /// EMSA-PSS encoding of a message digest with a salt, for emBits = modBits − 1.
     static func pssEncode(digest: [UInt8], hash: HashAlgorithm, salt: [UInt8], emBits: Int) throws(CryptoError) -> [UInt8] {
