@@ -98,14 +98,14 @@ extension SecureStore {
         try Self.deviceKeyIntentLabels(in: directory)
     }
 
-    /// The labels of the device-key intents of the store at `directory`, from its listing
-    /// alone: no key is needed and nothing is written (for a status report); none when the
-    /// directory does not exist.
+    /// The labels of the device-key intents of the store at `directory`, sorted, from its
+    /// listing alone: no key is needed and nothing is written (for a status report); none when
+    /// the directory does not exist.
     public static func deviceKeyIntentLabels(in directory: String) throws(SecureStoreError) -> [String] {
         let prefix = intentRecordName("")
         let names: [String]
-        do { names = try FileSystem.names(in: directory) } catch where error.errno == ENOENT { return [] }
-        return names.filter { $0.hasPrefix(prefix) && (try? check($0)) != nil }.map { String($0.dropFirst(prefix.count)) }
+        do { names = try Self.names(in: directory) } catch where error.errno == ENOENT { return [] }
+        return names.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 
     /// Finds the intents for labels starting with `prefix` whose maker is gone (its lock is

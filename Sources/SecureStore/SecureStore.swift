@@ -120,7 +120,13 @@ public final class SecureStore: Sendable {
 
     /// The names of the records, sorted.
     public func names() throws(SecureStoreError) -> [String] {
-        try FileSystem.names(in: directory).filter { (try? Self.check($0)) != nil }  // foreign files are not records
+        try Self.names(in: directory)
+    }
+
+    /// The names of the records in `directory`, sorted, from its listing alone (no key is
+    /// needed, nothing is written).
+    static func names(in directory: String) throws(SecureStoreError) -> [String] {
+        try FileSystem.names(in: directory).filter { (try? check($0)) != nil }  // foreign files are not records
     }
 
     /// Runs `body` holding an exclusive lock on the store that other processes (and other

@@ -231,7 +231,7 @@ enum KeysCommand {
             text += "\nkey \(line(status.keyLabel)) " + (status.keyPresent ? "present" : "absent")
         }
         // From the directory listing: the store is not opened (no key, no session, no write).
-        let pending = try SecureStore.deviceKeyIntentLabels(in: directory).sorted()
+        let pending = try SecureStore.deviceKeyIntentLabels(in: directory)
         object["pendingKeys"] = pending
         for label in pending { text += "\npending key \(line(label)) (made by an enrolment, named by no record yet)" }
         CommandSupport.output(options, object, text: text)
