@@ -24,7 +24,7 @@ extension FixedUInt {
         var result = self
         var borrow = borrow
         for i in 0..<limbCount {
-            (result.limbs[unchecked: i], borrow) = UInt64.subtractingWithBorrow(limbs[unchecked: i], other.limbs[unchecked: i], borrow: borrow)
+            (result.limbs[unchecked: i], borrow) = UInt64.subtractingWithBorrowChained(limbs[unchecked: i], other.limbs[unchecked: i], borrow: borrow)
         }
         return withExtendedLifetime(result) { (result, borrow) }
     }
