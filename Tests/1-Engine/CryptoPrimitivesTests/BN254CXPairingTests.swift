@@ -100,4 +100,20 @@ import TestSupport
         let (e2, e1) = BN254CX.affineBatch(g2: [], g1: [])
         #expect(e2.isEmpty && e1.isEmpty)
     }
+
+    /// The shared simultaneous inversion against one inversion per value, in Fp2 (the lines'
+    /// c0s) and in Fp (the Zs), for one value and for none.
+    @Test func invertedTogetherMatchesOneInversionPerValue() {
+        var random = TestRandom("BN254CX inverted together")
+        let points = (0..<4).map { _ in BN254CX.G2.generator.multiplied(by: BN254CXGroupTests.scalar(&random)).point }
+        let values = points.map(\.x) + points.map(\.y)
+        let inverses = BN254CX.Fp2.invertedTogether(values)
+        #expect(inverses.count == values.count)
+        for (value, inverse) in zip(values, inverses) {
+            #expect(inverse.isEqual(to: value.inverted()).isTrueVartime && (inverse * value).isEqual(to: .one).isTrueVartime)
+        }
+        let z = points[0].x.c0
+        #expect(BN254CX.Fp.invertedTogether([z]).count == 1 && BN254CX.Fp.invertedTogether([z])[0].isEqual(to: z.inverted()).isTrueVartime)
+        #expect(BN254CX.Fp.invertedTogether([]).isEmpty)
+    }
 }

@@ -63,27 +63,14 @@ extension BN254CX {
     }
 
     /// The affine coordinates of points with Z ≠ 0, with one Fp inversion for all
-    /// (Montgomery's simultaneous inversion: prefix products, one inverse, then back; a G2
-    /// point's 1/Z is Z̄/N(Z) with the norm N(Z) = c0² + c1² in Fp). Constant time in the
-    /// points (only the counts steer it).
+    /// (``BN254CXCurveField/invertedTogether(_:)``; a G2 point's 1/Z is Z̄/N(Z) with the norm
+    /// N(Z) = c0² + c1² in Fp). Constant time in the points (only the counts steer it).
     static func affineBatch(g2: [G2Projective], g1: [G1Projective]) -> (g2: [(x: Fp2, y: Fp2)], g1: [(x: Fp, y: Fp)]) {
         var denominators: [Fp] = []
         denominators.reserveCapacity(g2.count + g1.count)  // one buffer, wiped below
         for point in g2 { denominators.append(point.z.c0.squared() + point.z.c1.squared()) }
         for point in g1 { denominators.append(point.z) }
-        var prefix: [Fp] = []
-        prefix.reserveCapacity(denominators.count)
-        var running = Fp.one
-        for d in denominators {
-            prefix.append(running)
-            running = running * d
-        }
-        var inverse = running.inverted()                  // 1/(d0·…·d(n−1))
-        var inverses = [Fp](repeating: .zero, count: denominators.count)
-        for i in denominators.indices.reversed() {
-            inverses[i] = inverse * prefix[i]             // 1/di
-            inverse = inverse * denominators[i]
-        }
+        var inverses = Fp.invertedTogether(denominators)  // 1/di
         let g2Affine = g2.indices.map { i -> (x: Fp2, y: Fp2) in
             var zInverse = g2[i].z.conjugate * inverses[i]
             defer { withUnsafeMutableBytes(of: &zInverse) { SecretBytes.wipe($0) } }
@@ -93,11 +80,8 @@ extension BN254CX {
             (g1[i].x * inverses[g2.count + i], g1[i].y * inverses[g2.count + i])
         }
         // The points may be secret (a client's share), and so are the Zs and their inverses.
-        prefix.withUnsafeMutableBytes { SecretBytes.wipe($0) }
         denominators.withUnsafeMutableBytes { SecretBytes.wipe($0) }
         inverses.withUnsafeMutableBytes { SecretBytes.wipe($0) }
-        withUnsafeMutableBytes(of: &running) { SecretBytes.wipe($0) }
-        withUnsafeMutableBytes(of: &inverse) { SecretBytes.wipe($0) }
         return (g2Affine, g1Affine)
     }
 

@@ -26,6 +26,33 @@ package protocol BN254CXCurveField: Sendable {
     static func select(_ a: Self, _ b: Self, if choice: Choice) -> Self
 }
 
+extension BN254CXCurveField {
+    /// The inverses of `values`, every one nonzero, with a single inversion (Montgomery's
+    /// simultaneous inversion: prefix products, one inverse of their product, then back through
+    /// them, three products a value). Constant time in the values: only their count steers it.
+    /// The values may be secret, so the prefix products, their running product and its inverse
+    /// are wiped; the caller wipes the values and the inverses it gets.
+    package static func invertedTogether(_ values: [Self]) -> [Self] {
+        var prefix: [Self] = []
+        prefix.reserveCapacity(values.count)
+        var running = Self.one
+        for value in values {
+            prefix.append(running)
+            running = running * value
+        }
+        var inverse = running.inverted()                  // 1/(v0·…·v(n−1))
+        var inverses = [Self](repeating: .zero, count: values.count)
+        for i in values.indices.reversed() {
+            inverses[i] = inverse * prefix[i]             // 1/vi
+            inverse = inverse * values[i]
+        }
+        prefix.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+        withUnsafeMutableBytes(of: &running) { SecretBytes.wipe($0) }
+        withUnsafeMutableBytes(of: &inverse) { SecretBytes.wipe($0) }
+        return inverses
+    }
+}
+
 extension BN254CX.Fp: BN254CXCurveField {
     /// 6 in Montgomery form (6·2²⁵⁶ mod p), a literal so that no formula spends a product
     /// converting it (a test checks it against `Fp(small: 6)`).

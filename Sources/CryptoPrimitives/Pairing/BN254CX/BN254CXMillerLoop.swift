@@ -56,31 +56,23 @@ extension BN254CX {
             lines.withUnsafeMutableBytes { SecretBytes.wipe($0) }
         }
 
-        /// Divides every line by its c0 ∈ Fp2, with one inversion for all (Montgomery's
-        /// simultaneous inversion), for lines kept and replayed many times (a verifier's fixed
-        /// points). The Miller value changes by a factor in Fp2* ⊂ Fp6*, which the final
-        /// exponentiation's p⁶ − 1 removes, so every pairing value is unchanged. No c0 is zero
-        /// for a point of G2: c0 = 2Y·Z in a doubling step (T = kQ is neither infinity nor of
-        /// order 2) and X − x·Z in an addition step (T is never ±the added point). Constant
-        /// time in the lines; the products of c0s it keeps (the prefix products, their running
-        /// product and its inverse) are wiped.
+        /// Divides every line by its c0 ∈ Fp2, with one inversion for all
+        /// (``BN254CXCurveField/invertedTogether(_:)``), for lines kept and replayed many times
+        /// (a verifier's fixed points). The Miller value changes by a factor in Fp2* ⊂ Fp6*,
+        /// which the final exponentiation's p⁶ − 1 removes, so every pairing value is
+        /// unchanged. No c0 is zero for a point of G2: c0 = 2Y·Z in a doubling step (T = kQ is
+        /// neither infinity nor of order 2) and X − x·Z in an addition step (T is never ±the
+        /// added point). Constant time in the lines; the copies of the c0s and their inverses
+        /// are wiped.
         package mutating func normalize() {
             guard !isInfinity, !isNormalized else { return }
-            var prefix = [Fp2](repeating: .one, count: lines.count)
-            var running = Fp2.one
+            var c0s = lines.map(\.c0)
+            var c0Inverses = Fp2.invertedTogether(c0s)
             for i in lines.indices {
-                prefix[i] = running
-                running = running * lines[i].c0
+                lines[i] = LineCoefficients(c0: .one, c1: lines[i].c1 * c0Inverses[i], c2: lines[i].c2 * c0Inverses[i])
             }
-            var inverse = running.inverted()                 // 1/(c0 of every line)
-            for i in lines.indices.reversed() {
-                let c0Inverse = inverse * prefix[i]
-                inverse = inverse * lines[i].c0
-                lines[i] = LineCoefficients(c0: .one, c1: lines[i].c1 * c0Inverse, c2: lines[i].c2 * c0Inverse)
-            }
-            prefix.withUnsafeMutableBytes { SecretBytes.wipe($0) }
-            withUnsafeMutableBytes(of: &running) { SecretBytes.wipe($0) }
-            withUnsafeMutableBytes(of: &inverse) { SecretBytes.wipe($0) }
+            c0s.withUnsafeMutableBytes { SecretBytes.wipe($0) }
+            c0Inverses.withUnsafeMutableBytes { SecretBytes.wipe($0) }
             isNormalized = true
         }
 
