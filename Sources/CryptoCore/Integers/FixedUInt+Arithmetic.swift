@@ -18,7 +18,8 @@ extension FixedUInt {
         return withExtendedLifetime(result) { (result, carry) }
     }
 
-    /// `self − other` modulo 2^bitWidth, with the borrow out (0 or 1).
+    /// `self − other − borrow` modulo 2^bitWidth for a `borrow` of 0 or 1, with the borrow out
+    /// (0 or 1).
     @inlinable @inline(__always)
     package func subtractingReportingBorrow(_ other: FixedUInt, borrow: UInt64 = 0) -> (difference: FixedUInt, borrow: UInt64) {
         var result = self

@@ -101,8 +101,8 @@ import TestSupport
         #expect(e2.isEmpty && e1.isEmpty)
     }
 
-    /// The shared simultaneous inversion against one inversion per value, in Fp2 (the lines'
-    /// c0s) and in Fp (the Zs), for one value and for none.
+    /// The shared simultaneous inversion against one inversion per value, for nonzero Fp2
+    /// values (what the lines' c0s are) and Fp values (what the Zs are), one value and none.
     @Test func invertedTogetherMatchesOneInversionPerValue() {
         var random = TestRandom("BN254CX inverted together")
         let points = (0..<4).map { _ in BN254CX.G2.generator.multiplied(by: BN254CXGroupTests.scalar(&random)).point }

@@ -66,7 +66,7 @@ extension BN254CX {
         /// are wiped.
         package mutating func normalize() {
             guard !isInfinity, !isNormalized else { return }
-            var c0s = lines.map(\.c0)
+            var c0s = lines.map { $0.c0 }
             var c0Inverses = Fp2.invertedTogether(c0s)
             for i in lines.indices {
                 lines[i] = LineCoefficients(c0: .one, c1: lines[i].c1 * c0Inverses[i], c2: lines[i].c2 * c0Inverses[i])
