@@ -136,19 +136,33 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
     /// The `mfa` executable of this build (beside the test bundle: debug or release alike).
     static let executable = BuiltProducts.executable("mfa")
 
-    /// A configured instance activated with the password `1234` against a fresh back end.
-    static func activated() async throws -> (InProcessCommand, PowerAuthVaultBackEnd, LoopbackHTTPServer) {
+    /// An instance configured for a fresh back end on 127.0.0.1 (protocol 3.2), not activated;
+    /// `afterAnswer` runs on the server's thread after each answer is made and before it is
+    /// written.
+    static func configured(afterAnswer: @escaping @Sendable (HTTPRequest) -> Void = { _ in })
+        async throws -> (InProcessCommand, PowerAuthVaultBackEnd, LoopbackHTTPServer) {
         let command = try InProcessCommand()
         let backEnd = try PowerAuthVaultBackEnd()
-        let server = try LoopbackHTTPServer { backEnd.answer($0) }
+        let server = try LoopbackHTTPServer { request in
+            let response = backEnd.answer(request)
+            afterAnswer(request)
+            return response
+        }
         let configuration = try backEnd.application.clientConfiguration(baseURL: server.baseURL).configurationString
-        var (status, printed) = await command.run(["powerauth", "configure", "--config-string", configuration, "--base-url", server.baseURL,
+        let (status, printed) = await command.run(["powerauth", "configure", "--config-string", configuration, "--base-url", server.baseURL,
                                                    "--protocol", "3.2", "--allow-http-loopback"])
         #expect(status == 0, "\(printed)")
-        let code = try command.secretFile("code", try backEnd.activationCode())
         _ = try command.secretFile("password", "1234")
         _ = try command.secretFile("wrong", "9999")
-        (status, printed) = await command.run(["powerauth", "activate", "--code-file", code, "--password-file", command.directory + "/password", "--json"])
+        return (command, backEnd, server)
+    }
+
+    /// A configured instance activated with the password `1234` against a fresh back end.
+    static func activated(afterAnswer: @escaping @Sendable (HTTPRequest) -> Void = { _ in })
+        async throws -> (InProcessCommand, PowerAuthVaultBackEnd, LoopbackHTTPServer) {
+        let (command, backEnd, server) = try await configured(afterAnswer: afterAnswer)
+        let code = try command.secretFile("code", try backEnd.activationCode())
+        let (status, printed) = await command.run(["powerauth", "activate", "--code-file", code, "--password-file", command.directory + "/password", "--json"])
         #expect(status == 0 && InProcessCommand.object(printed)?["recoveryData"] as? Bool == true, "\(printed)")
         return (command, backEnd, server)
     }

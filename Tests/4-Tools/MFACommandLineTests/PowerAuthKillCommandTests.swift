@@ -1,0 +1,134 @@
+// The built `mfa` killed with SIGKILL in the middle of PowerAuth work against a back end on
+// 127.0.0.1, as a crash or a pulled plug would end it: a signed request killed after the server
+// took its counter must not make the next request reuse that counter (the step is on disk
+// before the request leaves), and an activation killed at any point must leave a store that
+// still answers and activates.
+
+import Foundation
+import ProtocolSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: PowerAuthVaultCommandTests.executable), "the mfa executable is not built"))
+struct PowerAuthKillCommandTests {
+    /// A gate the back end's handler passes after it has answered (and so verified and
+    /// consumed a counter) and before the answer is written: it counts the answers, and holds
+    /// one there when asked to.
+    final class Gate: @unchecked Sendable {
+        private let lock = NSLock()
+        private var holding = false
+        private var arrived = 0
+        private let release = DispatchSemaphore(value: 0)
+
+        /// Holds the next request whose path is gated.
+        func holdNext() { lock.withLock { holding = true } }
+
+        /// How many gated requests have reached the gate.
+        var arrivals: Int { lock.withLock { arrived } }
+
+        /// Called by the handler: waits when a hold was asked for.
+        func pass() {
+            let wait = lock.withLock { () -> Bool in
+                arrived += 1
+                defer { holding = false }
+                return holding
+            }
+            if wait { release.wait() }
+        }
+
+        /// Lets a held handler finish (its client is gone: the write fails and is dropped).
+        func open() { release.signal() }
+    }
+
+    /// Starts the built `mfa` with `arguments` and the store of `command`.
+    func start(_ arguments: [String], _ command: InProcessCommand) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PowerAuthVaultCommandTests.executable)
+        process.arguments = arguments + ["--store", command.store]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits until `condition` holds or `process` ended; whether it held.
+    func wait(for condition: () -> Bool, while process: Process) -> Bool {
+        while process.isRunning {
+            if condition() { return true }
+            usleep(500)
+        }
+        return condition()
+    }
+
+    @Test func aSignedRequestKilledAfterTheServerTookItsCounterDoesNotReuseTheCounter() async throws {
+        let gate = Gate()
+        let (command, _, server) = try await PowerAuthVaultCommandTests.activated { request in
+            if request.path == "pa/v3/vault/unlock" { gate.pass() }
+        }
+        defer { server.stop(); command.cleanUp() }
+        let password = command.directory + "/password"
+
+        // The server verifies the signature (its counter moves past it), then holds the answer
+        // while the client is killed.
+        gate.holdNext()
+        let child = try start(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password], command)
+        let reached = wait(for: { gate.arrivals == 1 }, while: child)
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        gate.open()
+        #expect(reached && child.terminationReason == .uncaughtSignal, "the request did not reach the server before the child ended")
+
+        // Had the counter been saved only with the answer, this request would sign with the
+        // step the server already took, and its window would refuse it.
+        let (status, printed) = await command.run(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password, "--json"])
+        #expect(status == 0 && InProcessCommand.object(printed)?["index"] as? Int == 3, "\(printed)")
+        #expect(gate.arrivals == 2)
+    }
+
+    @Test func anActivationKilledAtAnyPointLeavesAStoreThatAnswersAndActivates() async throws {
+        // A debug child spends seconds starting before it sends anything, so the kills are
+        // timed from its first request: the first round runs to the end to measure how long the
+        // rest takes (its requests, the server's answers, the keys stored), and every later
+        // round kills at a random point of that span, or a little after it.
+        var tail: TimeInterval = 0
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<6 {
+            let gate = Gate()  // never asked to hold: it only counts the answers
+            let (command, backEnd, server) = try await PowerAuthVaultCommandTests.configured { _ in gate.pass() }
+            defer { server.stop(); command.cleanUp() }
+            let password = command.directory + "/password"
+            let code = try command.secretFile("code", try backEnd.activationCode())
+            let child = try start(["powerauth", "activate", "--code-file", code, "--password-file", password], command)
+            let reached = wait(for: { gate.arrivals > 0 }, while: child)
+            let firstAnswer = Date()
+            #expect(reached, "round \(round): the child sent nothing")
+            if round == 0 {
+                child.waitUntilExit()
+                tail = Date().timeIntervalSince(firstAnswer)
+                #expect(child.terminationStatus == 0)
+                continue
+            }
+            usleep(UInt32(Double.random(in: 0...(tail * 1.2), using: &generator) * 1_000_000))
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+
+            // Whatever the kill interrupted, the store opens and answers.
+            var (status, printed) = await command.run(["powerauth", "status", "--json"])
+            let object = try #require(InProcessCommand.object(printed), "round \(round): \(printed)")
+            #expect(status == 0, "round \(round): \(printed)")
+            if object["activationId"] as? String != PowerAuthVaultBackEnd.activationID {
+                // Not activated on this device: a fresh code activates it.
+                let again = try command.secretFile("code-again", try backEnd.activationCode())
+                (status, printed) = await command.run(["powerauth", "activate", "--code-file", again, "--password-file", password, "--json"])
+                #expect(status == 0, "round \(round): \(printed)")
+            }
+            // Activated either way: a signed request with the password is accepted.
+            (status, printed) = await command.run(["powerauth", "fetch-encryption-key", "--index", "1", "--password-file", password, "--json"])
+            #expect(status == 0, "round \(round): \(printed)")
+        }
+    }
+}
