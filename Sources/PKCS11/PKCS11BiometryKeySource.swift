@@ -86,16 +86,9 @@ public struct PKCS11BiometryKeySource: Sendable {
         }
         // Matched by the token, not the module's path text: one library reached through two
         // paths (a symlink, a multiarch directory) is one module, and a token the store's URI
-        // names in it is the store's token. Only "no such token in this module" clears the
-        // check; any other failure to tell (the slot list, a token's information) refuses.
+        // names in it is the store's token.
         if possession.pin != nil {
-            let storeSlot: UInt?
-            do { storeSlot = try module.slot(matching: possession.uri) } catch where error.kind == .tokenNotFound {
-                storeSlot = nil
-            }
-            if storeSlot == slot {
-                throw PKCS11Error(.invalidArgument, "the biometry token is the store's token, whose PIN is stored: use a token whose PIN is never stored")
-            }
+            try Self.refuseStoresToken(slot) { () throws(PKCS11Error) in try module.slot(matching: possession.uri) }
         }
         let session = try module.openSession(slot: slot, readWrite: readWrite)
         defer { session.close() }
@@ -109,5 +102,20 @@ public struct PKCS11BiometryKeySource: Sendable {
         try session.login(pin: typed)
         defer { _ = try? session.logout() }  // a failed logout leaves the token as C_CloseSession and C_Finalize leave it
         return try body(session)
+    }
+
+    /// Throws ``PKCS11Error/Kind/invalidArgument`` when the biometry token in `slot` is the
+    /// store's token, which `storeSlot` finds in the same module. Only "no such token in this
+    /// module" (``PKCS11Error/Kind/tokenNotFound``) clears the check; any other failure to
+    /// tell (the slot list, a token's information) is rethrown, so a module that cannot answer
+    /// never lets the factor run on a token whose PIN is stored.
+    static func refuseStoresToken(_ slot: UInt, storeSlot: () throws(PKCS11Error) -> UInt) throws(PKCS11Error) {
+        let found: UInt?
+        do { found = try storeSlot() } catch where error.kind == .tokenNotFound {
+            found = nil
+        }
+        if found == slot {
+            throw PKCS11Error(.invalidArgument, "the biometry token is the store's token, whose PIN is stored: use a token whose PIN is never stored")
+        }
     }
 }

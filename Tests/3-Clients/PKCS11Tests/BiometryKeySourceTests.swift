@@ -2,6 +2,8 @@
 // module: the store's token (its PIN stored, as a pin-source would) and a biometry token whose
 // PIN only the caller's closure gives. The key needs the typed PIN every time, the login does
 // not outlive the call, and a set-up whose stored PIN would open the biometry key is refused.
+// The same-token decision is also tested alone, with module failures SoftHSM2 cannot be made
+// to give.
 
 import CryptoPrimitives
 import Foundation
@@ -117,5 +119,31 @@ extension SoftHSMSuite {
             }
             #expect(error?.reason.contains("store's token") == true)
         }
+    }
+}
+
+/// The same-token decision alone, for the failures a SoftHSM2 token cannot be made to give: a
+/// module whose slot list or token information fails must refuse, not count as "another token".
+@Suite struct BiometrySameTokenDecisionTests {
+    @Test func anotherTokenOrNoneInTheModuleIsAllowed() throws {
+        try PKCS11BiometryKeySource.refuseStoresToken(3) { () throws(PKCS11Error) in 4 }
+        try PKCS11BiometryKeySource.refuseStoresToken(3) { () throws(PKCS11Error) in throw PKCS11Error(.tokenNotFound, "no token matches") }
+    }
+
+    @Test func theStoresOwnTokenIsRefused() {
+        let error = #expect(throws: PKCS11Error.self) {
+            try PKCS11BiometryKeySource.refuseStoresToken(3) { () throws(PKCS11Error) in 3 }
+        }
+        #expect(error?.kind == .invalidArgument && error?.reason.contains("store's token") == true)
+    }
+
+    @Test(arguments: [PKCS11Error(.returned(CKReturnValue(rawValue: 0x30)), "CKR_DEVICE_ERROR", function: "C_GetSlotList"),
+                      PKCS11Error(.returned(.cryptokiNotInitialized), "not initialised", function: "C_GetTokenInfo"),
+                      PKCS11Error(.unexpectedOutput, "the module reports 5000 slots", function: "C_GetSlotList")])
+    func aModuleThatCannotTellRefusesWithItsError(_ failure: PKCS11Error) {
+        let error = #expect(throws: PKCS11Error.self) {
+            try PKCS11BiometryKeySource.refuseStoresToken(3) { () throws(PKCS11Error) in throw failure }
+        }
+        #expect(error?.kind == failure.kind && error?.reason == failure.reason)
     }
 }
