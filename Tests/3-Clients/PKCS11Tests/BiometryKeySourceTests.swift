@@ -144,6 +144,6 @@ extension SoftHSMSuite {
         let error = #expect(throws: PKCS11Error.self) {
             try PKCS11BiometryKeySource.refuseStoresToken(3) { () throws(PKCS11Error) in throw failure }
         }
-        #expect(error?.kind == failure.kind && error?.reason == failure.reason)
+        #expect(error == failure)
     }
 }

@@ -1,8 +1,9 @@
 // The built `mfa` killed with SIGKILL in the middle of PowerAuth work against a back end on
 // 127.0.0.1, as a crash or a pulled plug would end it: a signed request killed after the server
 // took its counter must not make the next request reuse that counter (the step is on disk
-// before the request leaves), and an activation killed at any point must leave a store that
-// still answers and activates.
+// before the request leaves), and an activation killed after its first request — while the
+// server holds its create answer, or at a random point — must leave a store that still answers
+// and activates.
 
 import Foundation
 import ProtocolSupport
@@ -12,7 +13,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: PowerAuthVaultCommandTests.executable), "the mfa executable is not built"))
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: PowerAuthVaultCommandTests.executable), "the mfa executable is not built"))
 struct PowerAuthKillCommandTests {
     /// A gate the back end's handler passes after it has answered (and so verified and
     /// consumed a counter) and before the answer is written: it counts the answers, and holds
@@ -23,23 +24,23 @@ struct PowerAuthKillCommandTests {
         private var arrived = 0
         private let release = DispatchSemaphore(value: 0)
 
-        /// Holds the next request whose path is gated.
+        /// Holds the next request that passes.
         func holdNext() { lock.withLock { holding = true } }
 
-        /// How many gated requests have reached the gate.
+        /// How many requests have passed (or are held).
         var arrivals: Int { lock.withLock { arrived } }
 
-        /// Called by the handler: waits when a hold was asked for.
+        /// Called by the handler: waits (at most a minute) when a hold was asked for.
         func pass() {
             let wait = lock.withLock { () -> Bool in
                 arrived += 1
                 defer { holding = false }
                 return holding
             }
-            if wait { release.wait() }
+            if wait { _ = release.wait(timeout: .now() + 60) }
         }
 
-        /// Lets a held handler finish (its client is gone: the write fails and is dropped).
+        /// Lets a held handler finish; its client is gone, so the answer is lost.
         func open() { release.signal() }
     }
 
@@ -55,13 +56,21 @@ struct PowerAuthKillCommandTests {
         return process
     }
 
-    /// Waits until `condition` holds or `process` ended; whether it held.
-    func wait(for condition: () -> Bool, while process: Process) -> Bool {
-        while process.isRunning {
+    /// Waits until `condition` holds, `process` ended or a minute passed; whether it held.
+    func wait(for condition: () -> Bool, while process: Process) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning, ContinuousClock.now < deadline {
             if condition() { return true }
-            usleep(500)
+            try await Task.sleep(for: .microseconds(500))
         }
         return condition()
+    }
+
+    /// SIGKILL for a child still running (one that ended may have been reaped, and its
+    /// process id given to another process), then waits for it.
+    func killAndWait(_ child: Process) {
+        if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+        child.waitUntilExit()
     }
 
     @Test func aSignedRequestKilledAfterTheServerTookItsCounterDoesNotReuseTheCounter() async throws {
@@ -76,11 +85,10 @@ struct PowerAuthKillCommandTests {
         // while the client is killed.
         gate.holdNext()
         let child = try start(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password], command)
-        let reached = wait(for: { gate.arrivals == 1 }, while: child)
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        let reached = try await wait(for: { gate.arrivals >= 1 }, while: child)
+        killAndWait(child)
         gate.open()
-        #expect(reached && child.terminationReason == .uncaughtSignal, "the request did not reach the server before the child ended")
+        try #require(reached && child.terminationReason == .uncaughtSignal, "the request did not reach the server before the child ended")
 
         // Had the counter been saved only with the answer, this request would sign with the
         // step the server already took, and its window would refuse it.
@@ -89,37 +97,48 @@ struct PowerAuthKillCommandTests {
         #expect(gate.arrivals == 2)
     }
 
-    @Test func anActivationKilledAtAnyPointLeavesAStoreThatAnswersAndActivates() async throws {
+    @Test func anActivationKilledAfterItsFirstRequestLeavesAStoreThatAnswersAndActivates() async throws {
         // A debug child spends seconds starting before it sends anything, so the kills are
-        // timed from its first request: the first round runs to the end to measure how long the
-        // rest takes (its requests, the server's answers, the keys stored), and every later
-        // round kills at a random point of that span, or a little after it.
-        var tail: TimeInterval = 0
-        var generator = SystemRandomNumberGenerator()
+        // timed from its first request. The first round runs to the end to measure how long the
+        // rest takes (its requests, the server's answers, the keys stored); the second kills
+        // while the server holds its create answer (the server has the activation, the device
+        // not); the others at a random point of the measured span, or a little after it.
+        var tail = Duration.zero
         for round in 0..<6 {
-            let gate = Gate()  // never asked to hold: it only counts the answers
-            let (command, backEnd, server) = try await PowerAuthVaultCommandTests.configured { _ in gate.pass() }
+            let answers = Gate(), create = Gate()
+            let (command, backEnd, server) = try await PowerAuthVaultCommandTests.configured { request in
+                answers.pass()
+                if request.path == "pa/v3/activation/create" { create.pass() }
+            }
             defer { server.stop(); command.cleanUp() }
+            if round == 1 { create.holdNext() }
             let password = command.directory + "/password"
             let code = try command.secretFile("code", try backEnd.activationCode())
             let child = try start(["powerauth", "activate", "--code-file", code, "--password-file", password], command)
-            let reached = wait(for: { gate.arrivals > 0 }, while: child)
-            let firstAnswer = Date()
-            #expect(reached, "round \(round): the child sent nothing")
-            if round == 0 {
+            let reached = try await wait(for: { answers.arrivals > 0 }, while: child)
+            let firstAnswer = ContinuousClock.now
+            try #require(reached, "round \(round): the child sent nothing")
+            switch round {
+            case 0:
                 child.waitUntilExit()
-                tail = Date().timeIntervalSince(firstAnswer)
-                #expect(child.terminationStatus == 0)
+                tail = ContinuousClock.now - firstAnswer
+                try #require(child.terminationStatus == 0)
                 continue
+            case 1:
+                let held = try await wait(for: { create.arrivals == 1 }, while: child)
+                #expect(held, "the create request never came")
+                killAndWait(child)
+                create.open()
+            default:
+                try await Task.sleep(for: tail * Double.random(in: 0...1.2))
+                killAndWait(child)
             }
-            usleep(UInt32(Double.random(in: 0...(tail * 1.2), using: &generator) * 1_000_000))
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
 
             // Whatever the kill interrupted, the store opens and answers.
             var (status, printed) = await command.run(["powerauth", "status", "--json"])
             let object = try #require(InProcessCommand.object(printed), "round \(round): \(printed)")
             #expect(status == 0, "round \(round): \(printed)")
+            if round == 1 { #expect(object["activated"] as? Bool == false, "round 1: \(object)") }
             if object["activationId"] as? String != PowerAuthVaultBackEnd.activationID {
                 // Not activated on this device: a fresh code activates it.
                 let again = try command.secretFile("code-again", try backEnd.activationCode())

@@ -136,7 +136,8 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
     /// The `mfa` executable of this build (beside the test bundle: debug or release alike).
     static let executable = BuiltProducts.executable("mfa")
 
-    /// An instance configured for a fresh back end on 127.0.0.1 (protocol 3.2), not activated;
+    /// An instance configured for a fresh back end on 127.0.0.1 (protocol 3.2), not activated,
+    /// with the secret files `password` (1234) and `wrong` (9999) in its directory;
     /// `afterAnswer` runs on the server's thread after each answer is made and before it is
     /// written.
     static func configured(afterAnswer: @escaping @Sendable (HTTPRequest) -> Void = { _ in })
@@ -157,7 +158,7 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
         return (command, backEnd, server)
     }
 
-    /// A configured instance activated with the password `1234` against a fresh back end.
+    /// A ``configured(afterAnswer:)`` instance activated with the password `1234`.
     static func activated(afterAnswer: @escaping @Sendable (HTTPRequest) -> Void = { _ in })
         async throws -> (InProcessCommand, PowerAuthVaultBackEnd, LoopbackHTTPServer) {
         let (command, backEnd, server) = try await configured(afterAnswer: afterAnswer)
