@@ -734,7 +734,9 @@ def render(doc):
 def main():
     check = "--check" in sys.argv
     files = {}
-    for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr, p256, rsa_vectors, acvp_vectors]:
+    import generate_tls_primitives as tls  # imports this module's helpers, so not at the top
+    for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr, p256, rsa_vectors, acvp_vectors,
+                     tls.aead, tls.x25519_vectors, tls.p384_vectors]:
         files.update(producer())
     stale = []
     for relative, doc in sorted(files.items()):

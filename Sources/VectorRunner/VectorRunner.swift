@@ -108,17 +108,29 @@ public enum VectorRunner {
         switch (file.schema, file.algorithm) {
         case ("ind_cpa_test_schema_v1.json", "AES-CBC-PKCS5"):
             WycheproofSymmetric.checkCBC(file, &log)
+        case ("hkdf_test_schema_v1.json", let algorithm) where algorithm.hasPrefix("HKDF-"):
+            guard let hash = HashChoice(name: String(algorithm.dropFirst(5))) else { return false }
+            WycheproofSymmetric.checkHKDF(file, hash: hash, &log)
+        case ("xdh_comp_schema_v1.json", "XDH") where file.groups.allSatisfy({ $0.fields["curve"]?.string == "curve25519" }):
+            WycheproofXDH.check(file, &log)
+        case ("aead_test_schema_v1.json", let name):
+            guard let algorithm = WycheproofAEAD.Algorithm(name) else { return false }
+            WycheproofAEAD.check(file, algorithm: algorithm, &log)
         case ("mac_test_schema_v1.json", let algorithm) where algorithm.hasPrefix("HMAC"):
             guard let hash = HashChoice(name: String(algorithm.dropFirst(4))) else { return false }
             WycheproofSymmetric.checkMAC(file, hash: hash, &log)
-        case ("ecdsa_verify_schema_v1.json", "ECDSA") where isP256(file):
-            WycheproofEC.checkECDSA(file, p1363: false, &log)
-        case ("ecdsa_p1363_verify_schema_v1.json", "ECDSA") where isP256(file):
-            WycheproofEC.checkECDSA(file, p1363: true, &log)
-        case ("ecdh_test_schema_v1.json", "ECDH") where isP256(file):
-            WycheproofEC.checkECDH(file, ecpoint: false, &log)
-        case ("ecdh_ecpoint_test_schema_v1.json", "ECDH") where isP256(file):
-            WycheproofEC.checkECDH(file, ecpoint: true, &log)
+        case ("ecdsa_verify_schema_v1.json", "ECDSA"):
+            guard let curve = CurveChoice(file) else { return false }
+            WycheproofEC.checkECDSA(file, curve: curve, p1363: false, &log)
+        case ("ecdsa_p1363_verify_schema_v1.json", "ECDSA"):
+            guard let curve = CurveChoice(file) else { return false }
+            WycheproofEC.checkECDSA(file, curve: curve, p1363: true, &log)
+        case ("ecdh_test_schema_v1.json", "ECDH"):
+            guard let curve = CurveChoice(file) else { return false }
+            WycheproofEC.checkECDH(file, curve: curve, ecpoint: false, &log)
+        case ("ecdh_ecpoint_test_schema_v1.json", "ECDH"):
+            guard let curve = CurveChoice(file) else { return false }
+            WycheproofEC.checkECDH(file, curve: curve, ecpoint: true, &log)
         case ("rsaes_oaep_decrypt_schema_v1.json", _):
             WycheproofRSA.check(file, kind: .oaepDecrypt, &log)
         case ("rsaes_pkcs1_decrypt_schema_v1.json", _):
@@ -136,10 +148,6 @@ public enum VectorRunner {
         return true
     }
 
-    /// Whether every group of an EC file is on secp256r1.
-    private static func isP256(_ file: WycheproofFile) -> Bool {
-        file.groups.allSatisfy { ($0.fields["curve"] ?? $0.fields["publicKey"]?["curve"])?.string == "secp256r1" }
-    }
 
     private static func checkCAVP(_ file: CAVPFile, _ log: inout CaseLog) -> Bool {
         let header = file.headerText

@@ -58,6 +58,8 @@ extension DER {
         package static let ecPublicKey = ObjectIdentifier([1, 2, 840, 10045, 2, 1])
         /// secp256r1 / prime256v1 (RFC 5480 §2.1.1.1).
         package static let secp256r1 = ObjectIdentifier([1, 2, 840, 10045, 3, 1, 7])
+        /// secp384r1 (RFC 5480 §2.1.1.1).
+        package static let secp384r1 = ObjectIdentifier([1, 3, 132, 0, 34])
         /// rsaEncryption (RFC 8017 Appendix A.1).
         package static let rsaEncryption = ObjectIdentifier([1, 2, 840, 113549, 1, 1, 1])
         /// id-sha1 (RFC 8017 Appendix B.1).

@@ -1,31 +1,33 @@
-// ACVP ECDSA (keyGen, keyVer, sigGen, sigVer; FIPS 186-4/186-5) and KAS-ECC-SSC
-// (SP 800-56A rev 3 shared secret) vector sets, P-256 only; other curves are skipped.
+// ACVP ECDSA (keyGen, keyVer, sigGen, sigVer; FIPS 186-4/186-5) on P-256 and P-384, and
+// KAS-ECC-SSC (SP 800-56A rev 3 shared secret) on P-256; other curves are skipped.
 
 import CryptoPrimitives
 import VectorFormats
 
 enum ACVPECDSA {
     static func curveReason(_ curve: String) -> String {
-        "curve \(curve) is not in the engine (P-256 only)"
+        "curve \(curve) is not in the engine (P-256 and P-384 only)"
     }
 
     static func check(_ file: ACVPFile, _ log: inout CaseLog) {
         ACVPRunner.forEachCase(file, &log) { (group, test, log) throws(ACVPFormatError) in
             let id = ACVPRunner.id(test), comment = ACVPRunner.comment(group)
-            let curve = try group.fields.string("curve")
-            guard curve == "P-256" else { return log.skip(id, reason: curveReason(curve)) }
+            let name = try group.fields.string("curve")
+            guard let curve = CurveChoice(nistName: name) else { return log.skip(id, reason: curveReason(name)) }
+            let width = curve.scalarByteCount
             switch file.mode {
             case "keyGen":
                 // The IUT's key pair: Q must be d·G.
-                let key: P256.Signing.PrivateKey? = ECInputs.privateKey(try test.fields.hex("d", answer: true))
-                let expected = (ECInputs.fixed(try test.fields.hex("qx", answer: true)) ?? []) + (ECInputs.fixed(try test.fields.hex("qy", answer: true)) ?? [])
-                log.expect(key?.publicKey.rawRepresentation, equals: expected, id, comment + " Q = d·G")
+                let publicKey = curve.publicKey(privateKey: try test.fields.hex("d", answer: true))
+                let expected = [0x04] + (ECInputs.fixed(try test.fields.hex("qx", answer: true), width) ?? [])
+                    + (ECInputs.fixed(try test.fields.hex("qy", answer: true), width) ?? [])
+                log.expect(publicKey, equals: expected, id, comment + " Q = d·G")
             case "keyVer":
-                let key: P256.Signing.PublicKey? = ECInputs.publicKey(x: try test.fields.hex("qx"), y: try test.fields.hex("qy"))
+                let key = curve.verificationKey(x: try test.fields.hex("qx"), y: try test.fields.hex("qy"))
                 let expected = try test.fields.bool("testPassed", answer: true)
                 log.expect((key != nil) == expected, id, comment, expected: expected ? "accepted" : "rejected", got: key != nil ? "accepted" : "rejected")
             default:
-                try checkSignature(file.mode == "sigVer", group, test, &log)
+                try checkSignature(file.mode == "sigVer", curve, group, test, &log)
             }
         }
     }
@@ -36,7 +38,7 @@ enum ACVPECDSA {
     /// Verifies (r, s) over the case's message under (qx, qy): from the case (sigVer) or from
     /// the group's expected results (sigGen, `fromGroup`). `componentTest` groups give the
     /// digest itself as the message.
-    static func outcome(_ group: ACVPGroup, _ test: ACVPCase, keyFromGroup: Bool) throws(ACVPFormatError) -> Outcome {
+    static func outcome(_ curve: CurveChoice, _ group: ACVPGroup, _ test: ACVPCase, keyFromGroup: Bool) throws(ACVPFormatError) -> Outcome {
         if let conformance = group.fields.value("conformance")?.string, !conformance.isEmpty {
             return .unsupported("\(conformance) randomized hashing is not in the engine")
         }
@@ -51,16 +53,17 @@ enum ACVPECDSA {
             digest = hash.hash(message)
         }
         let fields = keyFromGroup ? group.fields : test.fields
-        let key: P256.Signing.PublicKey? = ECInputs.publicKey(x: try fields.hex("qx", answer: true), y: try fields.hex("qy", answer: true))
-        let signature = ECInputs.signature(r: try test.fields.hex("r", answer: true), s: try test.fields.hex("s", answer: true))
-        return .verifies(signature.map { P256Check.isValid($0, key: key, digest: digest) } ?? false)
+        let key = curve.verificationKey(x: try fields.hex("qx", answer: true), y: try fields.hex("qy", answer: true))
+        let r = try test.fields.hex("r", answer: true), s = try test.fields.hex("s", answer: true)
+        return .verifies(key.map { curve.isValid(r: r, s: s, digest: digest, key: $0) } ?? false)
     }
 
     /// sigVer: (r, s) verifies exactly when testPassed. sigGen: ECDSA signing is randomised, so
     /// the IUT's (r, s) must verify under the group's key.
-    private static func checkSignature(_ verification: Bool, _ group: ACVPGroup, _ test: ACVPCase, _ log: inout CaseLog) throws(ACVPFormatError) {
+    private static func checkSignature(_ verification: Bool, _ curve: CurveChoice, _ group: ACVPGroup, _ test: ACVPCase,
+                                       _ log: inout CaseLog) throws(ACVPFormatError) {
         let id = ACVPRunner.id(test), comment = ACVPRunner.comment(group)
-        switch try outcome(group, test, keyFromGroup: !verification) {
+        switch try outcome(curve, group, test, keyFromGroup: !verification) {
         case .unsupported(let reason):
             log.skip(id, reason: reason)
         case .verifies(let valid):

@@ -71,12 +71,13 @@ enum ACVPResponder {
         case ("KTS-IFC", _):
             return try ACVPKTS.respond(group, test)
         case ("ECDSA", "keyVer"):
-            guard try group.fields.string("curve") == "P-256" else { return .unanswered(ACVPECDSA.curveReason(try group.fields.string("curve"))) }
-            let key: P256.Signing.PublicKey? = ECInputs.publicKey(x: try fields.hex("qx"), y: try fields.hex("qy"))
-            return .fields(["testPassed": .bool(key != nil)])
+            let name = try group.fields.string("curve")
+            guard let curve = CurveChoice(nistName: name) else { return .unanswered(ACVPECDSA.curveReason(name)) }
+            return .fields(["testPassed": .bool(curve.verificationKey(x: try fields.hex("qx"), y: try fields.hex("qy")) != nil)])
         case ("ECDSA", "sigVer"):
-            guard try group.fields.string("curve") == "P-256" else { return .unanswered(ACVPECDSA.curveReason(try group.fields.string("curve"))) }
-            return verdict(try ACVPECDSA.outcome(group, test, keyFromGroup: false))
+            let name = try group.fields.string("curve")
+            guard let curve = CurveChoice(nistName: name) else { return .unanswered(ACVPECDSA.curveReason(name)) }
+            return verdict(try ACVPECDSA.outcome(curve, group, test, keyFromGroup: false))
         case ("RSA", "sigVer"):
             return verdict(try ACVPRSA.outcome(group, test, signatureIsAnswer: false))
         case ("kdf-components", "ansix9.63"):

@@ -102,7 +102,9 @@ enum OwnSymmetric {
     }
 
     static func check(_ file: OwnVectorFile, _ log: inout CaseLog) -> Bool {
-        guard let checker = checker(for: file.algorithm) ?? OwnP256.checker(for: file.algorithm) ?? OwnRSA.checker(for: file.algorithm)
+        guard let checker = checker(for: file.algorithm) ?? OwnAEAD.checker(for: file.algorithm) ?? OwnCurves.checker(for: file.algorithm)
+                ?? OwnP256.checker(for: file.algorithm)
+                ?? OwnRSA.checker(for: file.algorithm)
                 ?? OwnPowerAuth.checker(for: file.algorithm) ?? OwnSaltEdgeCM.checker(for: file.algorithm)
                 ?? OwnBN254CX.checker(for: file.algorithm) ?? OwnMPin.checker(for: file.algorithm) else { return false }
         for c in file.cases {

@@ -1,4 +1,5 @@
-// Wycheproof EcdsaVerify, EcdsaP1363Verify, EcdhTest and EcdhEcpointTest files for secp256r1.
+// Wycheproof EcdsaVerify, EcdsaP1363Verify, EcdhTest and EcdhEcpointTest files for secp256r1
+// and secp384r1 (the curve's calls in CurveChoice.swift).
 
 import CryptoPrimitives
 import VectorFormats
@@ -31,11 +32,13 @@ enum WycheproofEC {
         "LargeCofactor", "ModifiedPrime", "ModifiedGroup", "WeakPublicKey", "InvalidCompressedPublic",
     ])
 
-    /// EcdsaVerify (DER signatures) or EcdsaP1363Verify (r‖s) with SHA-256.
-    static func checkECDSA(_ file: WycheproofFile, p1363: Bool, _ log: inout CaseLog) {
+    /// EcdsaVerify (DER signatures) or EcdsaP1363Verify (r‖s) with SHA-256 on P-256, or with
+    /// SHA-256, SHA-384 or SHA-512 on P-384.
+    static func checkECDSA(_ file: WycheproofFile, curve: CurveChoice, p1363: Bool, _ log: inout CaseLog) {
         for group in file.groups {
-            guard group.fields["sha"]?.string == "SHA-256", let keyHex = group.fields["publicKey"]?["uncompressed"]?.string else {
-                for test in group.tests { log.skip("#\(test.id)", reason: "only SHA-256 with an uncompressed key is run") }
+            guard let hash = group.fields["sha"]?.string.flatMap(HashChoice.init(name:)), curve.verifies(with: hash),
+                  let keyHex = group.fields["publicKey"]?["uncompressed"]?.string else {
+                for test in group.tests { log.skip("#\(test.id)", reason: "\(curve) with this hash or key form is not run") }
                 continue
             }
             let keyBytes: [UInt8], der: [UInt8]?
@@ -49,11 +52,11 @@ enum WycheproofEC {
                 log.fileError("a test group: \(error.description)")  // a malformed key is the file's fault, not a skip
                 continue
             }
-            let key = try? P256.Signing.PublicKey(x963Representation: keyBytes)
+            let key = curve.verificationKey(x963: keyBytes)
             if let der {
                 // Both encodings must decode, to the same point (two refusals are no agreement).
-                let fromDER = try? P256.Signing.PublicKey(derRepresentation: der)
-                if key == nil || fromDER == nil || fromDER?.x963Representation != key?.x963Representation {
+                let fromDER = curve.verificationKey(der: der)
+                if key == nil || fromDER == nil || fromDER != key {
                     log.fileError("publicKeyDer and the uncompressed key of a group do not both decode to one key")
                 }
             }
@@ -62,10 +65,7 @@ enum WycheproofEC {
                 guard let expected = WycheproofDecisions.expectsSuccess(test, [:], &log) else { continue }
                 do throws(VectorFormatError) {
                     let message = try test.bytes("msg"), signatureBytes = try test.bytes("sig")
-                    let signature = p1363
-                        ? try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
-                        : try? P256.Signing.ECDSASignature(derRepresentation: signatureBytes)
-                    let verifies = signature.map { key?.isValidSignature($0, for: message) ?? false } ?? false
+                    let verifies = key.map { curve.isValid(signatureBytes, p1363: p1363, message: message, hash: hash, key: $0) } ?? false
                     log.expect(verifies == expected, "#\(test.id)", test.comment,
                                expected: expected ? "valid" : "invalid", got: verifies ? "valid" : "invalid")
                 } catch {
@@ -76,7 +76,7 @@ enum WycheproofEC {
     }
 
     /// EcdhTest (SubjectPublicKeyInfo public keys) or EcdhEcpointTest (SEC 1 points).
-    static func checkECDH(_ file: WycheproofFile, ecpoint: Bool, _ log: inout CaseLog) {
+    static func checkECDH(_ file: WycheproofFile, curve: CurveChoice, ecpoint: Bool, _ log: inout CaseLog) {
         for group in file.groups {
             for test in group.tests {
                 let id = "#\(test.id)"
@@ -84,13 +84,9 @@ enum WycheproofEC {
                 guard let expectSuccess = WycheproofDecisions.expectsSuccess(test, ecdhDecisions, &log) else { continue }
                 do throws(VectorFormatError) {
                     let publicBytes = try test.bytes("public"), shared = try test.bytes("shared")
-                    let peer = ecpoint
-                        ? try? P256.KeyAgreement.PublicKey(sec1Representation: publicBytes)
-                        : try? P256.KeyAgreement.PublicKey(derRepresentation: publicBytes)
-                    let ours: P256.KeyAgreement.PrivateKey? = ECInputs.privateKey(try test.bytes("private"))
-                    let result = peer.flatMap { peer in try? ours?.sharedSecretFromKeyAgreement(with: peer) }
+                    let result = curve.agree(privateKey: try test.bytes("private"), peer: publicBytes, ecpoint: ecpoint)
                     if expectSuccess {
-                        log.expect(result?.secret.unsafeExposedBytes, equals: shared, id, test.comment)
+                        log.expect(result, equals: shared, id, test.comment)
                     } else {
                         log.expect(result == nil, id, test.comment, expected: "rejected", got: "shared secret computed")
                     }

@@ -7,7 +7,8 @@ enum WycheproofSymmetric {
     /// Flags these files use; none of them is on an "acceptable" case, so each only needs to
     /// be known. A flag outside this list is noted; an "acceptable" case, having no decision
     /// here, fails (DESIGN.md §2, habit 12).
-    static let knownFlags: Set<String> = ["BadPadding", "NoPadding", "Pseudorandom", "ModifiedTag"]
+    static let knownFlags: Set<String> = ["BadPadding", "NoPadding", "Pseudorandom", "ModifiedTag",
+                                          "Normal", "EmptySalt", "MaximalOutputSize", "SizeTooLarge", "OutputCollision"]
 
     /// Checks an `AES-CBC-PKCS5` file: valid cases must encrypt to `ct` and decrypt back;
     /// invalid ones (bad or missing padding) must fail to decrypt.
@@ -59,6 +60,35 @@ enum WycheproofSymmetric {
                         }
                     } else {
                         log.expect(!verifies, id, test.comment, expected: "tag rejected", got: "accepted")
+                    }
+                } catch {
+                    log.fail(id, test.comment, expected: "well-formed case", got: error.description)
+                }
+            }
+        }
+    }
+
+    /// Checks an `HKDF-SHA-*` file: valid cases must derive `okm` of `size` bytes; a size past
+    /// 255·HashLen (RFC 5869 §2.3) must be refused.
+    static func checkHKDF(_ file: WycheproofFile, hash: HashChoice, _ log: inout CaseLog) {
+        for group in file.groups {
+            for test in group.tests {
+                let id = "#\(test.id)"
+                WycheproofDecisions.knownFlags(test, knownFlags, &log)
+                guard let mustSucceed = WycheproofDecisions.expectsSuccess(test, [:], &log) else { continue }
+                do throws(VectorFormatError) {
+                    let ikm = try test.bytes("ikm"), salt = try test.bytes("salt"), info = try test.bytes("info")
+                    guard let size = test.fields["size"]?.int else { throw .missingField("size") }
+                    let derived: [UInt8]?
+                    do throws(CryptoError) {
+                        derived = try hash.hkdf(ikm: ikm, salt: salt, info: info, length: size)
+                    } catch {
+                        derived = nil
+                    }
+                    if mustSucceed {
+                        log.expect(derived, equals: try test.bytes("okm"), id, test.comment)
+                    } else {
+                        log.expect(derived == nil, id, test.comment, expected: "refused", got: "\(size) bytes derived")
                     }
                 } catch {
                     log.fail(id, test.comment, expected: "well-formed case", got: error.description)

@@ -24,6 +24,20 @@ struct RunnerTests {
         ("powerauth/kdf-x963-sha256.json", 20), ("powerauth/crc16-arc.json", 10),
     ]
 
+    /// Every third-party file of the primitives under TLS, with its case count: every case must
+    /// pass (the AEADs, X25519, P-384 and HKDF-SHA384 have no skipped groups).
+    static let tlsPrimitiveFiles: [(String, Int)] = [
+        ("wycheproof/testvectors_v1/aes_gcm_test.json", 316), ("wycheproof/testvectors_v1/chacha20_poly1305_test.json", 325),
+        ("wycheproof/testvectors_v1/x25519_test.json", 518), ("wycheproof/testvectors_v1/hkdf_sha384_test.json", 83),
+        ("wycheproof/testvectors_v1/hmac_sha384_test.json", 174),
+        ("wycheproof/testvectors_v1/ecdsa_secp384r1_sha384_test.json", 504),
+        ("wycheproof/testvectors_v1/ecdsa_secp384r1_sha384_p1363_test.json", 280),
+        ("wycheproof/testvectors_v1/ecdh_secp384r1_test.json", 1047),
+        ("wycheproof/testvectors_v1/rsa_pss_2048_sha384_mgf1_48_test.json", 141),
+        ("wycheproof/testvectors_v1/rsa_signature_2048_sha384_test.json", 258),
+        ("wycheproof/testvectors_v1/rsa_signature_3072_sha384_test.json", 259),
+    ]
+
     /// Every third-party P-256 file, with its case count.
     static let p256Files: [(String, Int)] = [
         ("wycheproof/testvectors_v1/ecdsa_secp256r1_sha256_test.json", 484),
@@ -109,7 +123,7 @@ struct RunnerTests {
 
     @Test(.enabled(if: SharedVectors.isAvailable, "needs ../shared/vectors"))
     func everyNamedThirdPartyFileIsRecognisedAndPasses() {
-        for (path, cases) in Self.foundationFiles + Self.p256Files + Self.rsaFiles + Self.mpinFiles + Self.saltEdgeAndCMFiles + Self.powerAuthFiles {
+        for (path, cases) in Self.foundationFiles + Self.tlsPrimitiveFiles + Self.p256Files + Self.rsaFiles + Self.mpinFiles + Self.saltEdgeAndCMFiles + Self.powerAuthFiles {
             let report = VectorRunner.check(path: SharedVectors.path(path))
             #expect(report.recognized, "\(path) not recognised")
             #expect(report.failed == 0, "\(path): \(report.failures.prefix(3)) \(report.fileError ?? "")")
