@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "AuthNetworking", targets: ["AuthNetworking"]),
         .library(name: "URLSessionTransport", targets: ["URLSessionTransport"]),
         .library(name: "PlainHTTPTransport", targets: ["PlainHTTPTransport"]),
+        .library(name: "TLS", targets: ["TLS"]),
+        .library(name: "TLSTransport", targets: ["TLSTransport"]),
         .library(name: "PowerAuthSDK", targets: ["PowerAuthSDK"]),
         .library(name: "PowerAuthNetworking", targets: ["PowerAuthNetworking"]),
         .library(name: "SaltEdgeSDK", targets: ["SaltEdgeSDK"]),
@@ -77,8 +79,14 @@ let package = Package(
         .target(name: "AuthNetworking", dependencies: ["ProtocolSupport", "CryptoPrimitives"]),
         // Layer 3 support: the default transport, the one target that imports FoundationNetworking.
         .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
+        // Layer 3 support: a TLS 1.3 and 1.2 client and X.509 path validation, sans-I/O, on the
+        // engine's primitives (DESIGN.md §1, "TLS of our own").
+        .target(name: "TLS", dependencies: ["CryptoPrimitives"]),
         // Layer 3 support: plain HTTP/1.1 over a Glibc socket, no Foundation, no TLS.
         .target(name: "PlainHTTPTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
+        // Layer 3 support: the default transport, HTTP/1.1 over the TLS target on the plain
+        // transport's socket and reader; Glibc only.
+        .target(name: "TLSTransport", dependencies: ["TLS", "PlainHTTPTransport", "AuthNetworking", "ProtocolSupport"]),
         // Layer 3: the PowerAuth SDK (in progress: the stored activation and crash-safe signing).
         .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
         // The Salt Edge Authenticator v2 client: connections in SecureStore, polling, decisions.
@@ -145,6 +153,8 @@ let package = Package(
                                                          "CryptoPrimitives", "PKCS11", "TestSupport"]),
         .testTarget(name: "MPinSDKTests", dependencies: ["ClientTestSupport", "MPinSDK", "MPin", "MPinPlatform", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                        "CryptoPrimitives", "TestSupport"]),
+        // The TLS client against OpenSSL, GnuTLS, nginx and a hostile server on 127.0.0.1.
+        .testTarget(name: "TLSTransportTests", dependencies: ["TLSTransport", "TLS", "AuthNetworking", "ProtocolSupport", "TestSupport"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
         // `mfa`'s verbs run in process against loopback servers (PowerAuthServer answers PowerAuth).
@@ -163,7 +173,7 @@ let package = Package(
 let layers: [(folder: String, targets: [String])] = [
     ("1-Engine", ["CryptoCore", "CryptoPrimitives"]),
     ("2-Protocols", ["ProtocolSupport", "PowerAuth", "PowerAuthServer", "MPin", "MPinPlatform", "SaltEdge", "CMAuthenticator"]),
-    ("3-Clients", ["AuthNetworking", "SecureStore", "PKCS11", "URLSessionTransport", "PlainHTTPTransport",
+    ("3-Clients", ["AuthNetworking", "SecureStore", "PKCS11", "URLSessionTransport", "PlainHTTPTransport", "TLS", "TLSTransport",
                    "PowerAuthSDK", "PowerAuthNetworking", "MPinSDK", "SaltEdgeSDK", "CMAuthenticatorSDK"]),
     ("4-Tools", ["VectorFormats", "VectorRunner", "BenchmarkKit", "MFACommandLine", "mfa"]),
 ]

@@ -24,14 +24,15 @@ public enum HTTP1Message {
     public typealias Limits = ResponseLimits
 
     /// The request head and body as bytes: request line with the origin-form target (RFC 9112
-    /// §3.2.1), `Host`, the fields, `Content-Length` when there is a body, `Connection: close`.
-    /// The bytes are written as given: run `HTTPSendPolicy.validate(method:target:headers:)`
-    /// on them first, as ``PlainHTTPTransport`` does.
-    public static func requestBytes(method: String, target: String, host: String, headers: [HTTPHeader], body: [UInt8]?) -> [UInt8] {
+    /// §3.2.1), `Host`, the fields, `Content-Length` when there is a body, and `Connection:
+    /// close` unless `keepAlive`. The bytes are written as given: run
+    /// `HTTPSendPolicy.validate(method:target:headers:)` on them first, as ``PlainHTTPTransport`` does.
+    public static func requestBytes(method: String, target: String, host: String, headers: [HTTPHeader], body: [UInt8]?,
+                                    keepAlive: Bool = false) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
         for header in headers { head += "\(header.name): \(header.value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
-        head += "Connection: close\r\n\r\n"
+        head += keepAlive ? "\r\n" : "Connection: close\r\n\r\n"
         return Array(head.utf8) + (body ?? [])
     }
 

@@ -35,6 +35,13 @@ public struct HTTP1ResponseReader: Sendable {
     /// The status and header fields, once the head has arrived (before the body).
     public private(set) var head: HTTPResponse?
 
+    /// Whether the body ends only when the peer closes (RFC 9112 §6.3 rule 8), so the
+    /// connection cannot carry another exchange.
+    public var isCloseDelimited: Bool {
+        if case .untilClose = state { return true }
+        return false
+    }
+
     /// A reader for one response; `hasNoBody` is true for an answer to HEAD (RFC 9112 §6.3 rule 1).
     public init(hasNoBody: Bool = false, limits: ResponseLimits = ResponseLimits()) {
         self.hasNoBody = hasNoBody
@@ -147,6 +154,7 @@ public struct HTTP1ResponseReader: Sendable {
                 throw .malformed("Content-Length \(lengthText)")
             }
             guard length <= limits.bodyBytes else { throw .tooLarge }
+            body.reserveCapacity(length)  // one allocation, not a doubling past the limit
             state = .fixedLength(remaining: length)
         } else {
             state = .untilClose

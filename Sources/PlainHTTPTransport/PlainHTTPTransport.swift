@@ -10,15 +10,19 @@ public import ProtocolSupport
 
 /// Sends requests over plain HTTP/1.1 on a TCP socket; `http://` base URLs only.
 ///
-/// Blocking I/O bounded by the request timeout, run on the calling task's thread: meant for
-/// command-line tools and devices with one request in flight, not for a server's event loop.
+/// Blocking I/O bounded by the request timeout and an idle timeout, on a thread of its own
+/// (BlockingIO.swift), so it never holds a thread of the cooperative pool; cancelling the task
+/// stops it within 100 ms. One connection per request.
 public struct PlainHTTPTransport: HTTPTransport {
     /// What the transport adds to every request.
     public struct Configuration: Sendable {
         /// `http://host[:port][/prefix]`; a request's path is appended.
         public var baseURL: String
-        /// Seconds to wait for the whole exchange (default 20).
+        /// Seconds the whole exchange may take, connecting included (default 20).
         public var timeout: Double = 20
+        /// Seconds a read may wait for its next byte (default 20); a peer that trickles a byte
+        /// at a time is still stopped by ``timeout``.
+        public var idleTimeout: Double = 20
         /// `User-Agent`.
         public var userAgent = SwiftMFAVersion.userAgent(component: "PlainHTTPTransport")
         /// `Accept-Language`, when set.
@@ -54,63 +58,49 @@ public struct PlainHTTPTransport: HTTPTransport {
     /// never followed.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw TransportError(.cancelled) }
-        let endpoint = try Endpoint(request.url(relativeTo: configuration.baseURL))
+        let endpoint = try URLEndpoint(request.url(relativeTo: configuration.baseURL))
         var headers = [HTTPHeader("User-Agent", configuration.userAgent)]
         if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }
+        headers.append(HTTPHeader("Accept-Encoding", "identity"))  // RFC 9110 §12.5.3: no compressed answer
         headers += configuration.additionalHeaders
         headers = headers.filter { request.header($0.name) == nil } + request.headers
         try HTTPSendPolicy.validate(method: request.method, target: endpoint.target, headers: headers + [HTTPHeader("Host", endpoint.hostField)])
         let bytes = HTTP1Message.requestBytes(method: request.method.rawValue, target: endpoint.target, host: endpoint.hostField,
                                               headers: headers, body: request.body)
         let deadline = Deadline(seconds: request.timeout ?? configuration.timeout)
-        let socket = try TCPConnection(host: endpoint.host, port: endpoint.port, deadline: deadline)
-        defer { socket.close() }
-        try socket.write(bytes, deadline: deadline)
-        var reader = HTTP1ResponseReader(hasNoBody: request.method == .init(rawValue: "HEAD"), limits: configuration.limits)
-        var received: [UInt8] = []
-        received.reserveCapacity(TCPConnection.readSize)
-        var headChecked = false
-        while true {
-            guard !Task.isCancelled else { throw TransportError(.cancelled) }
-            received.removeAll(keepingCapacity: true)
-            let closed = try socket.read(into: &received, deadline: deadline)
-            let response: HTTPResponse?
-            do {
-                response = closed ? try reader.finish() : try reader.consume(received)
-            } catch {
-                try Self.refuseRedirect(reader.head)
-                throw error == .tooLarge
-                    ? TransportError(.responseTooLarge, underlying: "the answer passed the head, chunk-line or \(configuration.limits.bodyBytes)-byte body limit")
-                    : TransportError(.badResponse, underlying: "\(error)")
-            }
-            if !headChecked {
-                // DESIGN.md §1: a 3xx is an error, never followed — refused before its body is read.
-                try Self.refuseRedirect(reader.head)
-                headChecked = reader.head != nil
-            }
-            if let response { return response }
+        let limits = configuration.limits, idle = configuration.idleTimeout
+        let hasNoBody = request.method == .init(rawValue: "HEAD")
+        return try await BlockingIO.run { () throws(TransportError) in
+            var socket = try TCPConnection(host: endpoint.host, port: endpoint.port, deadline: deadline)
+            defer { socket.close() }
+            return try HTTP1Exchange.run(bytes, over: &socket, hasNoBody: hasNoBody, limits: limits, deadline: deadline, idleTimeout: idle).response
         }
-    }
-
-    private static func refuseRedirect(_ head: HTTPResponse?) throws(TransportError) {
-        guard let head else { return }
-        try HTTPSendPolicy.refuseRedirect(status: head.status, location: head.header("Location"))
     }
 }
 
-/// Host, port and request target of an `http://` URL.
-struct Endpoint {
-    let host: String
-    let port: UInt16
-    let target: String
-    /// The `Host` field: the host, and the port when it is not 80.
-    var hostField: String { port == 80 ? host : "\(host):\(port)" }
+/// Scheme, host, port and request target of an `http://` or `https://` URL.
+package struct URLEndpoint: Sendable {
+    package let isSecure: Bool
+    package let host: String
+    package let port: UInt16
+    package let target: String
+    /// The `Host` field: the host, and the port when it is not the scheme's default.
+    package var hostField: String { port == (isSecure ? 443 : 80) ? host : "\(host):\(port)" }
 
-    init(_ url: String) throws(TransportError) {
-        guard url.lowercased().hasPrefix("http://") else {
-            throw TransportError(.invalidRequest, underlying: "PlainHTTPTransport speaks no TLS: only http:// URLs (got \(url.prefix(8))…)")
+    /// Parses `url`; `https://` only when `allowingTLS`. User info and IPv6 literals are refused.
+    package init(_ url: String, allowingTLS: Bool = false) throws(TransportError) {
+        let lowered = url.lowercased()
+        let rest: Substring
+        if lowered.hasPrefix("http://") {
+            isSecure = false
+            rest = url.dropFirst(7)
+        } else if allowingTLS, lowered.hasPrefix("https://") {
+            isSecure = true
+            rest = url.dropFirst(8)
+        } else {
+            throw TransportError(.invalidRequest, underlying: allowingTLS ? "only http:// and https:// URLs (got \(url.prefix(8))…)"
+                                                                          : "PlainHTTPTransport speaks no TLS: only http:// URLs (got \(url.prefix(8))…)")
         }
-        let rest = url.dropFirst(7)
         let authority = rest.prefix { $0 != "/" && $0 != "?" }
         target = rest.count == authority.count ? "/" : (rest[authority.endIndex] == "?" ? "/" : "") + String(rest[authority.endIndex...])
         guard !authority.contains("@"), !authority.hasPrefix("[") else {
@@ -123,7 +113,7 @@ struct Endpoint {
             guard let number = UInt16(parts[1]), number > 0 else { throw TransportError(.invalidRequest, underlying: "port in \(url)") }
             port = number
         } else {
-            port = 80
+            port = isSecure ? 443 : 80
         }
     }
 }

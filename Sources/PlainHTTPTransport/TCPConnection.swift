@@ -2,37 +2,45 @@
 // reads and writes that wait with poll(2) until the exchange's deadline, so one timeout bounds
 // the whole request. Errors map to TransportError kinds.
 
-import AuthNetworking
+package import AuthNetworking
 import Glibc
 
 /// A point on the monotonic clock that an exchange must finish by.
-struct Deadline {
-    private let end: Double
+package struct Deadline: Sendable {
+    private var end: Double
 
-    init(seconds: Double) { end = Self.now() + max(0, seconds) }
+    package init(seconds: Double) { end = Self.now() + max(0, seconds) }
 
-    static func now() -> Double {
+    package static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Whether the deadline has passed.
-    var hasPassed: Bool { Self.now() >= end }
+    package var hasPassed: Bool { Self.now() >= end }
+
+    /// The earlier of this deadline and one `seconds` from now (an idle timeout inside an
+    /// overall deadline).
+    package func capped(atMost seconds: Double) -> Deadline {
+        var capped = self
+        capped.end = Swift.min(end, Self.now() + Swift.max(0, seconds))
+        return capped
+    }
 
     /// Milliseconds left, at least 0 (poll's timeout argument).
-    var remainingMilliseconds: Int32 {
+    package var remainingMilliseconds: Int32 {
         let left = (end - Self.now()) * 1000
         return left <= 0 ? 0 : Int32(min(left.rounded(.up), Double(Int32.max)))
     }
 }
 
 /// One TCP connection, closed by ``close()``.
-struct TCPConnection {
+package struct TCPConnection: Sendable {
     private let descriptor: Int32
 
     /// Resolves `host` and connects to the first address that answers before `deadline`.
-    init(host: String, port: UInt16, deadline: Deadline) throws(TransportError) {
+    package init(host: String, port: UInt16, deadline: Deadline) throws(TransportError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -73,7 +81,7 @@ struct TCPConnection {
     }
 
     /// Writes all of `bytes`.
-    func write(_ bytes: [UInt8], deadline: Deadline) throws(TransportError) {
+    package func write(_ bytes: [UInt8], deadline: Deadline) throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -88,12 +96,12 @@ struct TCPConnection {
     }
 
     /// The most one ``read(into:deadline:)`` appends.
-    static let readSize = 16 * 1024
+    package static let readSize = 16 * 1024
 
     /// Appends what arrives next to `buffer`; true when the peer has closed the connection.
     /// The deadline is checked before every read, not only when one would block, so a peer
     /// that trickles a byte at a time cannot hold the exchange past it.
-    func read(into buffer: inout [UInt8], deadline: Deadline) throws(TransportError) -> Bool {
+    package func read(into buffer: inout [UInt8], deadline: Deadline) throws(TransportError) -> Bool {
         var chunk = [UInt8](repeating: 0, count: Self.readSize)
         while true {
             guard !deadline.hasPassed else { throw TransportError(.timedOut, underlying: "the answer did not end before the deadline") }
@@ -108,15 +116,29 @@ struct TCPConnection {
         }
     }
 
-    func close() { Glibc.close(descriptor) }
+    package func close() { Glibc.close(descriptor) }
+
+    /// Whether the peer has closed or sent something unasked while the connection sat idle (a
+    /// kept-alive connection in that state is not reused). Does not block.
+    package var isStale: Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) != 0
+    }
 
     /// Waits until `descriptor` is ready for `events`, or throws `.timedOut` at the deadline.
+    /// Waits in slices of at most 100 ms, so a cancelled task (``BlockingIO/isCancelled``)
+    /// stops waiting within that time.
     static func wait(_ descriptor: Int32, for events: Int16, deadline: Deadline) throws(TransportError) {
         while true {
+            guard !BlockingIO.isCancelled else { throw TransportError(.cancelled) }
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let ready = poll(&entry, 1, deadline.remainingMilliseconds)
+            let slice = Swift.min(deadline.remainingMilliseconds, 100)
+            let ready = poll(&entry, 1, slice)
             if ready > 0 { return }
-            if ready == 0 { throw TransportError(.timedOut, underlying: "no answer before the deadline") }
+            if ready == 0 {
+                if deadline.hasPassed { throw TransportError(.timedOut, underlying: "no answer before the deadline") }
+                continue
+            }
             guard errno == EINTR else { throw error(errno, "poll") }
         }
     }

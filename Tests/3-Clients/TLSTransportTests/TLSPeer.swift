@@ -1,0 +1,127 @@
+// Real TLS servers on 127.0.0.1 for the interop tests: OpenSSL's `s_server`, GnuTLS's
+// `gnutls-serv`, and the hostile server of Tests/TLSPeers, started as child processes on a free
+// port and stopped when the test ends; certificates made by OpenSSL's CLI
+// (Tests/TLSPeers/make-certificates). A peer whose program is missing makes the test say so:
+// under CI (`CI=true`) that is a failure, elsewhere the test is skipped with the reason.
+
+import Foundation
+import Glibc
+import TestSupport
+
+/// A server process and the port it listens on.
+final class TLSPeer: @unchecked Sendable {
+    let port: UInt16
+    private let process: Process
+    private let errors: Pipe
+
+    /// Where the test certificates live (made once per run).
+    static let certificates: String = {
+        let directory = NSTemporaryDirectory() + "swiftmfa-tls-certificates-\(getpid())"
+        let maker = Process()
+        maker.executableURL = URL(fileURLWithPath: SharedVectors.packageRoot + "/Tests/TLSPeers/make-certificates")
+        maker.arguments = [directory]
+        try? maker.run()  // a failure shows as missing files in the test that needs them
+        maker.waitUntilExit()
+        return directory
+    }()
+
+    /// Whether `program` is on the PATH.
+    static func isInstalled(_ program: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
+        }
+    }
+
+    /// Whether missing peers fail the run (CI) rather than skip.
+    static let isRequired = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// Starts `arguments` (the first the program) and waits for the line holding the port,
+    /// found by `portFrom`, on standard output.
+    init(_ arguments: [String], directory: String? = nil, portFrom: @escaping (String) -> UInt16?) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let output = Pipe()
+        errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = Pipe()
+        try process.run()
+        let handle = output.fileHandleForReading
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        var found: UInt16?
+        while found == nil, Date() < deadline {
+            var entry = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 200) >= 0 else { break }
+            guard entry.revents != 0 else { continue }
+            let data = handle.availableDataNonBlocking
+            if data.isEmpty && !process.isRunning { break }
+            text += String(decoding: data, as: UTF8.self)
+            found = text.split(separator: "\n").lazy.compactMap { portFrom(String($0)) }.first
+        }
+        guard let found else {
+            process.terminate()
+            throw PeerError.noPort(arguments.joined(separator: " ") + ": " + text)
+        }
+        port = found
+        // Keep draining standard output so a chatty server never blocks on a full pipe.
+        handle.readabilityHandler = { _ = $0.availableData }
+    }
+
+    enum PeerError: Error { case noPort(String) }
+
+    /// What the server wrote to standard error so far.
+    var errorOutput: String {
+        String(decoding: errors.fileHandleForReading.availableDataNonBlocking, as: UTF8.self)
+    }
+
+    /// Sends a line to the server's standard input (s_server's commands, such as `R`).
+    func command(_ line: String) {
+        (process.standardInput as? Pipe)?.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    deinit {
+        // SIGKILL, not a wait: Foundation reaps the child on its own thread, and waiting for it
+        // from a test's executor can hang on Linux.
+        kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// `openssl s_server` serving the files of `directory` (-WWW) with `kind`'s chain.
+    static func openSSL(_ kind: String, _ options: [String], serving directory: String) throws -> TLSPeer {
+        let base = certificates + "/" + kind
+        return try TLSPeer(["stdbuf", "-oL", "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", base + "/leaf.pem", "-key", base + "/leaf.key",
+                            "-cert_chain", base + "/intermediate.pem", "-WWW"] + options, directory: directory) { line in
+            line.hasPrefix("ACCEPT ") ? line.split(separator: ":").last.flatMap { UInt16($0) } : nil
+        }
+    }
+
+    /// `gnutls-serv --http` with `kind`'s chain and a priority string.
+    static func gnuTLS(_ kind: String, priority: String) throws -> TLSPeer {
+        let base = certificates + "/" + kind
+        let port = UInt16.random(in: 20000...60000)
+        return try TLSPeer(["gnutls-serv", "--http", "--port", String(port), "--x509certfile", base + "/chain.pem",
+                            "--x509keyfile", base + "/leaf.key", "--priority", priority]) { line in
+            line.contains("listening") || line.contains("Echo") || line.contains("HTTP Server") ? port : nil
+        }
+    }
+}
+
+extension FileHandle {
+    /// What can be read now without waiting.
+    var availableDataNonBlocking: Data {
+        let descriptor = fileDescriptor
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(descriptor, F_SETFL, flags) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
+    }
+}
