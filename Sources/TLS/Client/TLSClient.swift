@@ -42,7 +42,8 @@ public struct TLSClient {
     var hello: ClientHelloParameters?
     var keyShares: [KeyShare] = []
     var sentChangeCipherSpec = false
-    var receivedHelloRetry = false
+    /// Whether the server answered with a HelloRetryRequest (RFC 8446 §4.1.4).
+    public internal(set) var receivedHelloRetry = false
     var retrySuite: TLSCipherSuite?
 
     // What the server chose.

@@ -88,13 +88,27 @@ final class TLSPeer: @unchecked Sendable {
         kill(process.processIdentifier, SIGKILL)
     }
 
-    /// `openssl s_server` serving the files of `directory` (-WWW) with `kind`'s chain.
-    static func openSSL(_ kind: String, _ options: [String], serving directory: String) throws -> TLSPeer {
+    /// `openssl s_server` with `kind`'s chain (`leaf` names another leaf of the kind), serving
+    /// the files of `directory` (-WWW) when one is given, else interactive (commands on stdin).
+    static func openSSL(_ kind: String, _ options: [String], serving directory: String?, leaf: String = "leaf") throws -> TLSPeer {
         let base = certificates + "/" + kind
-        return try TLSPeer(["stdbuf", "-oL", "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", base + "/leaf.pem", "-key", base + "/leaf.key",
-                            "-cert_chain", base + "/intermediate.pem", "-WWW"] + options, directory: directory) { line in
+        return try TLSPeer(["stdbuf", "-oL", "openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", base + "/\(leaf).pem",
+                            "-key", base + "/leaf.key", "-cert_chain", base + "/intermediate.pem"]
+                           + (directory == nil ? [] : ["-WWW"]) + options, directory: directory) { line in
             line.hasPrefix("ACCEPT ") ? line.split(separator: ":").last.flatMap { UInt16($0) } : nil
         }
+    }
+
+    /// The SHA-256 of a certificate's SubjectPublicKeyInfo, computed by OpenSSL's CLI.
+    static func spkiPin(_ certificate: String) throws -> [UInt8] {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "openssl x509 -in '\(certificate)' -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary"]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        return Array(data)
     }
 
     /// `gnutls-serv --http` with `kind`'s chain and a priority string.
