@@ -103,7 +103,7 @@ let package = Package(
         // Top layer: runs parsed vectors against the engine; shared by `mfa` and the tests.
         // It also reads CryptoCore's integers directly (Milagro's arithmetic dumps, CAVP inputs).
         .target(name: "VectorRunner", dependencies: ["CryptoCore", "CryptoPrimitives", "MPin", "MPinPlatform", "PowerAuth", "ProtocolSupport",
-                                                     "SaltEdge", "CMAuthenticator", "VectorFormats"]),
+                                                     "SaltEdge", "CMAuthenticator", "TLS", "VectorFormats"]),
         // Top layer: the benchmark rows and their timing harness, shared by `mfa bench` and the
         // nested Benchmarks/ package (which adds swift-crypto beside them).
         // It times CryptoCore's field and Montgomery rows directly.

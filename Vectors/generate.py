@@ -735,8 +735,9 @@ def main():
     check = "--check" in sys.argv
     files = {}
     import generate_tls_primitives as tls  # imports this module's helpers, so not at the top
+    import generate_x509 as x509_paths
     for producer in [digests, hmacs, pbkdf2, hkdf, x963, aes_cbc, aes_ctr, p256, rsa_vectors, acvp_vectors,
-                     tls.aead, tls.x25519_vectors, tls.p384_vectors]:
+                     tls.aead, tls.x25519_vectors, tls.p384_vectors, x509_paths.x509_vectors]:
         files.update(producer())
     stale = []
     for relative, doc in sorted(files.items()):

@@ -10,20 +10,27 @@
 import CryptoPrimitives
 
 /// The trust anchors and time a chain is validated against.
-struct PathValidator {
+package struct PathValidator {
     /// The trusted certificates (self-signed roots, or any certificate the caller trusts).
-    let anchors: [X509Certificate]
+    package let anchors: [X509Certificate]
     /// The validation time, seconds since 1970.
-    let time: Int64
-    /// The longest path, anchor included (the WebPKI rarely goes past four).
-    static let maximumDepth = 8
+    package let time: Int64
+
+    /// A validator for `anchors` at `time`.
+    package init(anchors: [X509Certificate], time: Int64) {
+        self.anchors = anchors
+        self.time = time
+    }
+    /// The longest path, leaf and anchor included: eight intermediates, as pyca/cryptography's
+    /// verifier allows (the WebPKI rarely goes past two).
+    static let maximumDepth = 10
     /// The most signature checks one validation may make (a peer cannot make path building
     /// exponential with many look-alike intermediates).
     static let signatureBudget = 64
 
     /// The path from `leaf` to an anchor (leaf first, anchor last), or the most telling reason
     /// none exists. `identity` nil skips the host check.
-    func validate(leaf: X509Certificate, intermediates: [X509Certificate], identity: ServerIdentity?) throws(X509ValidationError) -> [X509Certificate] {
+    package func validate(leaf: X509Certificate, intermediates: [X509Certificate], identity: ServerIdentity?) throws(X509ValidationError) -> [X509Certificate] {
         try checkCommon(leaf)
         try checkLeaf(leaf, identity: identity)
         var search = Search(intermediates: intermediates, budget: Self.signatureBudget)
@@ -50,6 +57,12 @@ struct PathValidator {
         for anchor in anchors where anchor.subject == current.issuer {
             guard isSigned(current, by: anchor, &search) else { continue }
             do throws(X509ValidationError) {
+                // An anchor is checked as OpenSSL and pyca/cryptography check theirs: valid now,
+                // no critical extension we do not understand, and (version 3) a CA allowed to
+                // sign certificates; a version 1 root has no extensions to check.
+                try checkValidity(anchor)
+                guard anchor.extensions.unknownCritical.isEmpty else { throw .unknownCriticalExtension }
+                if anchor.version == 3 { try checkIssuer(anchor) }
                 try checkConstraints(of: anchor, over: path)
                 return path + [anchor]
             } catch {
@@ -92,10 +105,18 @@ struct PathValidator {
         }
     }
 
-    /// Every certificate below the anchor: validity (§4.1.2.5, inclusive at both ends) and no
-    /// critical extension we do not understand (§4.2).
+    /// Every certificate below the anchor: a positive serial number (§4.1.2.2), validity, no
+    /// critical extension we do not understand (§4.2), and no name constraints unless it is a
+    /// CA (§4.2.1.10: "MUST be used only in a CA certificate").
     private func checkCommon(_ certificate: X509Certificate) throws(X509ValidationError) {
+        guard certificate.serialNumber.first.map({ $0 & 0x80 == 0 }) ?? false else { throw .malformed("a negative serial number") }
         guard certificate.extensions.unknownCritical.isEmpty else { throw .unknownCriticalExtension }
+        try checkValidity(certificate)
+        guard certificate.extensions.nameConstraints == nil || certificate.extensions.isCA else { throw .nameConstraints }
+    }
+
+    /// §4.1.2.5: notBefore ≤ time ≤ notAfter, inclusive at both ends.
+    private func checkValidity(_ certificate: X509Certificate) throws(X509ValidationError) {
         guard time >= certificate.notBefore else { throw .notYetValid }
         guard time <= certificate.notAfter else { throw .expired }
     }
@@ -105,6 +126,8 @@ struct PathValidator {
     /// with, and naming the host (RFC 6125).
     private func checkLeaf(_ leaf: X509Certificate, identity: ServerIdentity?) throws(X509ValidationError) {
         guard !leaf.extensions.isCA else { throw .notCA }
+        // §4.2.1.3: keyCertSign only with cA; a leaf that claims it is refused.
+        if let usage = leaf.extensions.keyUsage, usage.count > 5, usage[5] { throw .keyUsage }
         if let purposes = leaf.extensions.extendedKeyUsage, !purposes.contains(.serverAuth) { throw .extendedKeyUsage }
         _ = try X509PublicKey(subjectPublicKeyInfo: leaf.subjectPublicKeyInfo)
         if let identity, !identity.isNamed(by: leaf) { throw .hostnameMismatch }

@@ -47,12 +47,12 @@ public enum ServerIdentity: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// RFC 6125 §6.4: case-insensitive, a trailing dot ignored, a wildcard as the whole first
-    /// label of a name with at least three labels, matching one non-empty label.
+    /// RFC 6125 §6.4: case-insensitive, a wildcard as the whole first label of a name with at
+    /// least three labels, matching one non-empty label. A presented name with a trailing dot
+    /// is not in RFC 5280's preferred syntax (§4.2.1.6) and matches nothing.
     static func matches(presented: String, reference: String) -> Bool {
-        var pattern = presented.lowercased()
-        if pattern.hasSuffix(".") { pattern.removeLast() }
-        guard !pattern.isEmpty else { return false }
+        let pattern = presented.lowercased()
+        guard !pattern.isEmpty, !pattern.hasSuffix(".") else { return false }
         guard pattern.hasPrefix("*.") else { return pattern == reference }
         let suffix = pattern.dropFirst(2)
         guard suffix.split(separator: ".", omittingEmptySubsequences: false).count >= 2, !suffix.contains("*"),

@@ -14,6 +14,9 @@ struct X509GeneralNames: Sendable, Equatable {
     var ipAddresses: [[UInt8]] = []
     /// Whether a name of another form (rfc822Name, directoryName, URI, …) is present.
     var hasOtherForms = false
+
+    /// Whether no name at all is present.
+    var isEmpty: Bool { dnsNames.isEmpty && ipAddresses.isEmpty && !hasOtherForms }
 }
 
 /// A name-constraints extension: permitted and excluded subtrees (§4.2.1.10).
@@ -104,6 +107,11 @@ struct X509Extensions: Sendable, Equatable {
                 constraints.excluded = try Self.subtrees(try sequence.readConstructed(tag: DER.Tag.context(1, constructed: true)))
             }
             try sequence.finish()
+            // §4.2.1.10: at least one of permittedSubtrees and excludedSubtrees, neither empty.
+            guard constraints.permitted != nil || constraints.excluded != nil,
+                  constraints.permitted.map({ !$0.isEmpty }) ?? true, constraints.excluded.map({ !$0.isEmpty }) ?? true else {
+                throw .invalidEncoding
+            }
             nameConstraints = constraints
         case .subjectKeyIdentifier, .authorityKeyIdentifier, .certificatePolicies, .crlDistributionPoints,
              .authorityInformationAccess, .signedCertificateTimestamps:
