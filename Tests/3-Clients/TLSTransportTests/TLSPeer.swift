@@ -99,6 +99,91 @@ final class TLSPeer: @unchecked Sendable {
         }
     }
 
+    /// A port free on 127.0.0.1 now (bound, read back, released).
+    static func freePort() -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(descriptor, raw, length) == 0 ? getsockname(descriptor, raw, &length) : -1
+            }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Whether something accepts connections on `port`.
+    static func isListening(_ port: UInt16) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// Starts a server that prints nothing useful, on a port chosen here, and waits until it
+    /// accepts connections.
+    init(_ arguments: [String], listeningOn port: UInt16) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        process.standardInput = Pipe()
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !Self.isListening(port) {
+            guard Date() < deadline, process.isRunning else {
+                process.terminate()
+                throw PeerError.noPort(arguments.joined(separator: " ") + ": " + String(decoding: errors.fileHandleForReading.availableDataNonBlocking, as: UTF8.self))
+            }
+            usleep(50_000)
+        }
+        self.port = port
+    }
+
+    /// nginx serving `root` over TLS 1.2 and 1.3 with `kind`'s chain, keeping connections
+    /// alive; each answer names its connection (`X-Connection`) and its number on it
+    /// (`X-Connection-Requests`).
+    static func nginx(_ kind: String, root: String) throws -> TLSPeer {
+        let base = certificates + "/" + kind
+        let prefix = NSTemporaryDirectory() + "swiftmfa-nginx-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
+        let port = freePort()
+        let configuration = """
+        daemon off;
+        master_process off;
+        error_log stderr warn;
+        pid \(prefix)/nginx.pid;
+        events { worker_connections 64; }
+        http {
+            access_log off;
+            client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy; fastcgi_temp_path \(prefix)/fastcgi;
+            uwsgi_temp_path \(prefix)/uwsgi; scgi_temp_path \(prefix)/scgi;
+            keepalive_timeout 30s;
+            server {
+                listen 127.0.0.1:\(port) ssl;
+                ssl_certificate \(base)/chain.pem;
+                ssl_certificate_key \(base)/leaf.key;
+                ssl_protocols TLSv1.2 TLSv1.3;
+                root \(root);
+                add_header X-Connection $connection always;
+                add_header X-Connection-Requests $connection_requests always;
+            }
+        }
+        """
+        try configuration.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+        return try TLSPeer(["nginx", "-p", prefix, "-c", prefix + "/nginx.conf"], listeningOn: port)
+    }
+
     /// The SHA-256 of a certificate's SubjectPublicKeyInfo, computed by OpenSSL's CLI.
     static func spkiPin(_ certificate: String) throws -> [UInt8] {
         let shell = Process()
@@ -111,14 +196,13 @@ final class TLSPeer: @unchecked Sendable {
         return Array(data)
     }
 
-    /// `gnutls-serv --http` with `kind`'s chain and a priority string.
+    /// `gnutls-serv --http` with `kind`'s chain and a GnuTLS priority string (it listens on
+    /// every interface: the tool has no address option).
     static func gnuTLS(_ kind: String, priority: String) throws -> TLSPeer {
         let base = certificates + "/" + kind
-        let port = UInt16.random(in: 20000...60000)
+        let port = freePort()
         return try TLSPeer(["gnutls-serv", "--http", "--port", String(port), "--x509certfile", base + "/chain.pem",
-                            "--x509keyfile", base + "/leaf.key", "--priority", priority]) { line in
-            line.contains("listening") || line.contains("Echo") || line.contains("HTTP Server") ? port : nil
-        }
+                            "--x509keyfile", base + "/leaf.key", "--priority", priority], listeningOn: port)
     }
 }
 

@@ -1,0 +1,56 @@
+// A real HTTP exchange with nginx over our TLS: small and 16 MiB answers, the connection kept
+// alive between requests (nginx names each answer's connection), and an answer over the
+// transport's limit refused while it arrives.
+
+import AuthNetworking
+import Foundation
+import ProtocolSupport
+import Testing
+import TestSupport
+import TLS
+import TLSTransport
+
+@Suite(.serialized, .enabled(if: TLSPeer.isInstalled("nginx") || TLSPeer.isRequired, "needs nginx"))
+struct NginxInteropTests {
+    /// hello.txt and a 16 MiB file of a repeating pattern.
+    static let site: String = {
+        let directory = NSTemporaryDirectory() + "swiftmfa-nginx-site-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: directory + "/hello.txt", contents: Data("hello from nginx\n".utf8))
+        FileManager.default.createFile(atPath: directory + "/big.bin", contents: Data((0..<(16 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+        return directory
+    }()
+
+    static func transport(_ server: TLSPeer, _ kind: String, limit: Int = 16 << 20) throws -> TLSTransport {
+        var configuration = TLSTransport.Configuration(baseURL: "https://localhost:\(server.port)")
+        configuration.trust = .anchors(TrustAnchors(pemBundle: try String(contentsOfFile: TLSPeer.certificates + "/\(kind)/root.pem", encoding: .utf8)))
+        configuration.limits = ResponseLimits(bodyBytes: limit)
+        return TLSTransport(configuration: configuration)
+    }
+
+    @Test(arguments: ["rsa", "p256", "p384"])
+    func keepsTheConnectionAliveBetweenRequests(kind: String) async throws {
+        let server = try TLSPeer.nginx(kind, root: Self.site)
+        let transport = try Self.transport(server, kind)
+        let first = try await transport.send(HTTPRequest(method: .get, path: "hello.txt"))
+        let second = try await transport.send(HTTPRequest(method: .get, path: "hello.txt"))
+        #expect(first.status == 200 && String(decoding: first.body, as: UTF8.self) == "hello from nginx\n", "\(server.errorOutput)")
+        #expect(second.status == 200)
+        #expect(first.header("X-Connection") != nil)
+        #expect(second.header("X-Connection") == first.header("X-Connection"), "the second request did not reuse the connection")
+        #expect(second.header("X-Connection-Requests") == "2")
+        let missing = try await transport.send(HTTPRequest(method: .get, path: "no-such-file"))
+        #expect(missing.status == 404)
+    }
+
+    @Test func readsASixteenMebibyteAnswerAndRefusesOneOverTheLimit() async throws {
+        let server = try TLSPeer.nginx("p256", root: Self.site)
+        let big = try await Self.transport(server, "p256").send(HTTPRequest(method: .get, path: "big.bin"))
+        #expect(big.status == 200 && big.body.count == 16 << 20)
+        #expect(big.body.prefix(4) == [0, 31, 62, 93])
+        let error = await #expect(throws: TransportError.self) {
+            try await Self.transport(server, "p256", limit: 1 << 20).send(HTTPRequest(method: .get, path: "big.bin"))
+        }
+        #expect(error?.kind == .responseTooLarge)
+    }
+}
