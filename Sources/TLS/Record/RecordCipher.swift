@@ -103,7 +103,9 @@ final class RecordCipher {
             guard text.count <= 1 << 14 else { throw .violation(.recordOverflow, "a TLS 1.2 record over 2^14 bytes of content") }
             return (type, text)
         }
-        // RFC 8446 §5.4: strip the zero padding; the last non-zero byte is the real type.
+        // RFC 8446 §5.4: the whole TLSInnerPlaintext is at most 2¹⁴ + 1 bytes; then strip the
+        // zero padding, the last non-zero byte being the real type.
+        guard text.count <= (1 << 14) + 1 else { throw .violation(.recordOverflow, "a TLSInnerPlaintext over 2^14 + 1 bytes") }
         guard let last = text.lastIndex(where: { $0 != 0 }) else { throw .unexpected("a record of padding only") }
         let innerType = TLSContentType(rawValue: text[last])
         text.removeSubrange(last...)

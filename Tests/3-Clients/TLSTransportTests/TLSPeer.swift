@@ -184,6 +184,16 @@ final class TLSPeer: @unchecked Sendable {
         return try TLSPeer(["nginx", "-p", prefix, "-c", prefix + "/nginx.conf"], listeningOn: port)
     }
 
+    /// The hostile server of Tests/TLSPeers in `mode`, with the P-256 chain of the test
+    /// certificates.
+    static func hostile(_ mode: String, _ extra: [String] = []) throws -> TLSPeer {
+        let base = certificates + "/p256"
+        return try TLSPeer(["python3", SharedVectors.packageRoot + "/Tests/TLSPeers/hostile_tls_server.py", "--mode", mode,
+                            "--cert", base + "/chain.pem", "--key", base + "/leaf.key"] + extra) { line in
+            line.hasPrefix("PORT ") ? UInt16(line.dropFirst(5)) : nil
+        }
+    }
+
     /// The SHA-256 of a certificate's SubjectPublicKeyInfo, computed by OpenSSL's CLI.
     static func spkiPin(_ certificate: String) throws -> [UInt8] {
         let shell = Process()
