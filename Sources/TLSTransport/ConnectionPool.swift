@@ -24,7 +24,7 @@ final class ConnectionPool: Sendable {
     func take(_ origin: String, now: Double) -> TLSStream? {
         while let candidate = idle.withLock({ (table: inout [String: [Idle]]) -> Idle? in table[origin]?.popLast() }) {
             var stream = candidate.stream
-            if now - candidate.since <= Self.maximumIdleSeconds, stream.isReusable { return stream }
+            if now - candidate.since <= Self.maximumIdleSeconds, stream.isReusable() { return stream }
             stream.close()
         }
         return nil

@@ -1,6 +1,7 @@
-// The system's trust anchors, read once per process from the first bundle that exists:
-// `$SSL_CERT_FILE`, then the places Linux distributions keep one (Debian and Ubuntu, Fedora and
-// RHEL, Alpine, openSUSE), then every `.pem`/`.crt` of `$SSL_CERT_DIR` or `/etc/ssl/certs`.
+// The system's trust anchors, read once per process: `$SSL_CERT_FILE` alone when it is set, else
+// the first bundle of the places Linux distributions keep one (Debian and Ubuntu, Fedora and
+// RHEL, Alpine, openSUSE), else every `.pem`/`.crt` of `$SSL_CERT_DIR`'s directories or
+// `/etc/ssl/certs`.
 // Files are read with Glibc (no Foundation) and bounded in size.
 
 import AuthNetworking
@@ -27,23 +28,33 @@ enum SystemTrustStore {
     }
 
     private static func load() throws(TransportError) -> TrustAnchors {
-        var files: [String] = []
-        if let path = environment("SSL_CERT_FILE") { files.append(path) }
-        files += bundlePaths
+        // As OpenSSL: `$SSL_CERT_FILE`, when set, is the bundle; one that gives no certificate
+        // is an error, not a reason to trust the distribution's instead.
+        if let path = environment("SSL_CERT_FILE") {
+            let anchors = readFile(path).map { TrustAnchors(pemBundle: $0) }
+            guard let anchors, anchors.count > 0 else {
+                throw TransportError(.tls, underlying: "no trust anchors: SSL_CERT_FILE=\(path) holds no readable certificate")
+            }
+            return anchors
+        }
+        let files = bundlePaths
         for path in files {
             if let text = readFile(path) {
                 let anchors = TrustAnchors(pemBundle: text)
                 if anchors.count > 0 { return anchors }
             }
         }
-        let directory = environment("SSL_CERT_DIR") ?? "/etc/ssl/certs"
+        // `$SSL_CERT_DIR` is a colon-separated list, as OpenSSL reads it.
+        let directories = (environment("SSL_CERT_DIR") ?? "/etc/ssl/certs").split(separator: ":").map(String.init)
         var texts = ""
-        for name in listDirectory(directory) where name.hasSuffix(".pem") || name.hasSuffix(".crt") {
-            if let text = readFile(directory + "/" + name) { texts += text + "\n" }
+        for directory in directories {
+            for name in listDirectory(directory) where name.hasSuffix(".pem") || name.hasSuffix(".crt") {
+                if let text = readFile(directory + "/" + name) { texts += text + "\n" }
+            }
         }
         let anchors = TrustAnchors(pemBundle: texts)
         guard anchors.count > 0 else {
-            throw TransportError(.tls, underlying: "no trust anchors: none of \(files.joined(separator: ", ")) nor \(directory) holds a certificate")
+            throw TransportError(.tls, underlying: "no trust anchors: none of \(files.joined(separator: ", ")) nor \(directories.joined(separator: ":")) holds a certificate")
         }
         return anchors
     }

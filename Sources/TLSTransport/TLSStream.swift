@@ -63,8 +63,24 @@ struct TLSStream: HTTP1Stream, @unchecked Sendable {
         return peerClosed
     }
 
-    /// Whether the connection can carry another exchange (not closed, nothing arrived unasked).
-    var isReusable: Bool { !peerClosed && pending.isEmpty && !socket.isStale }
+    /// Whether the connection can carry another exchange: records that arrived while it sat
+    /// idle are read first (a TLS 1.3 server's NewSessionTicket often comes after the answer);
+    /// a close, application data nobody asked for, or any error means it cannot.
+    mutating func isReusable() -> Bool {
+        guard !peerClosed, pending.isEmpty else { return false }
+        var received: [UInt8] = []
+        while socket.isStale {
+            received.removeAll(keepingCapacity: true)
+            do throws(TransportError) {
+                guard !(try socket.read(into: &received, deadline: Deadline(seconds: 0.1))) else { return false }
+                let output = try receive(received, deadline: Deadline(seconds: 0.1))
+                guard output.applicationData.isEmpty, !output.peerClosed else { return false }
+            } catch {
+                return false
+            }
+        }
+        return true
+    }
 
     /// Sends close_notify and closes the socket.
     mutating func close() {

@@ -8,6 +8,7 @@
 
 public import AuthNetworking
 import PlainHTTPTransport
+import Synchronization
 public import ProtocolSupport
 public import TLS
 
@@ -135,8 +136,14 @@ public struct TLSTransport: HTTPTransport {
 extension HTTPTransportFactory {
     /// A ``TLSTransport`` per base URL, configured by `configure`; asked for pins (the CM
     /// client), it enforces them on top of the trust anchors.
+    /// The factory keeps the transport it made for each base URL and pin set, so clients that
+    /// ask for a transport per request (M-Pin, Salt Edge, CM) still reuse its kept-alive
+    /// connections.
     public static func tls(_ configure: @escaping @Sendable (inout TLSTransport.Configuration) -> Void = { _ in }) -> HTTPTransportFactory {
-        HTTPTransportFactory { (baseURL, pins) throws(TransportError) in
+        let made = Mutex<[String: TLSTransport]>([:])
+        return HTTPTransportFactory { (baseURL, pins) throws(TransportError) in
+            let key = baseURL + "\u{0}" + (pins.map(String.init(describing:)) ?? "")
+            if let existing = made.withLock({ $0[key] }) { return existing }
             var configuration = TLSTransport.Configuration(baseURL: baseURL)
             configure(&configuration)
             if let pins {
@@ -144,7 +151,9 @@ extension HTTPTransportFactory {
                 configuration.pins = TLSPins(spkiSHA256: pins.spkiSHA256.union(configuration.pins?.spkiSHA256 ?? []),
                                              certificateSHA256: pins.certificateSHA256.union(configuration.pins?.certificateSHA256 ?? []))
             }
-            return TLSTransport(configuration: configuration)
+            let transport = TLSTransport(configuration: configuration)
+            made.withLock { if $0.count < 64 { $0[key] = transport } }  // a bound: a client names few origins
+            return transport
         }
     }
 

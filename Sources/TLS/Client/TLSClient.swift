@@ -152,7 +152,8 @@ public struct TLSClient {
     /// bytes for an error the peer caused by its own alert or that carries no alert.
     public func alertRecord(for error: TLSError) -> [UInt8] {
         guard error.kind != .peerAlert, let alert = error.alert else { return [] }
-        return alertRecord(alert, fatal: true)
+        // RFC 5246 §7.2.2: no_renegotiation is a warning; the connection closes all the same.
+        return alertRecord(alert, fatal: alert != .noRenegotiation)
     }
 
     func alertRecord(_ alert: TLSAlert, fatal: Bool) -> [UInt8] {
@@ -252,6 +253,9 @@ public struct TLSClient {
         let type = TLSHandshakeType(rawValue: message[0])
         let body = Array(message[4...])
         if state == .connected { return try receivePostHandshake(type, body, &output) }
+        // RFC 5246 §7.4.1.1: a HelloRequest while a TLS 1.2 handshake runs is ignored (and is
+        // not part of the transcript).
+        if version == .tls12, type == .helloRequest, body.isEmpty { return }
         switch state {
         case .waitServerHello:
             guard type == .serverHello else { throw .unexpected("handshake message \(type.rawValue) before ServerHello") }

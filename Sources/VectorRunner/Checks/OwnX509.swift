@@ -31,9 +31,10 @@ enum OwnX509 {
     /// rule for the CA), GeneralizedTime only from 2050. Every other case of the file
     /// must get cryptography's verdict.
     static let profileRulesNotFollowed = [
-        "without authorityKeyIdentifier", "authorityKeyIdentifier critical", "authorityKeyIdentifier without keyIdentifier",
-        "subjectKeyIdentifier critical", "basicConstraints not critical", "without keyUsage", "extKeyUsage critical",
-        "subjectAltName critical", "non-critical subjectAltName", "GeneralizedTime before 2050",
+        "leaf without authorityKeyIdentifier", "authorityKeyIdentifier critical", "authorityKeyIdentifier without keyIdentifier",
+        "intermediate subjectKeyIdentifier critical", "basicConstraints not critical", "intermediate without keyUsage",
+        "root without keyUsage", "leaf extKeyUsage critical", "leaf subjectAltName critical under a non-empty subject",
+        "empty subject and a non-critical subjectAltName", "GeneralizedTime before 2050",
     ]
 
     private static func check(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> OwnSymmetric.Outcome {
