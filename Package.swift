@@ -37,19 +37,20 @@ let package = Package(
         .library(name: "_VectorFormats", targets: ["VectorFormats"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
-    // `mfa` sends with URLSessionTransport by default. Without the trait
-    // (`--disable-default-traits`) it sends with PlainHTTPTransport instead and links no
-    // FoundationNetworking and no libcurl: the build that becomes a static binary needing only
-    // glibc (docs/static-and-embedded.md).
+    // `mfa` sends with TLSTransport, the package's own HTTPS, in every build. With the trait it
+    // also links URLSessionTransport (chosen by MFA_TRANSPORT=urlsession); without it
+    // (`--disable-default-traits`) it links no FoundationNetworking and no libcurl: the build
+    // that becomes a static binary needing only glibc (docs/static-and-embedded.md).
     traits: [
-        .trait(name: "URLSession", description: "mfa sends with URLSessionTransport (https, the system trust store)"),
+        .trait(name: "URLSession", description: "mfa links URLSessionTransport too (MFA_TRANSPORT=urlsession chooses it)"),
         .default(enabledTraits: ["URLSession"]),
     ],
     targets: [
         // Layer 0: fixed-width integers, Montgomery arithmetic, constant-time helpers, secrets,
         // randomness and encodings. Standard library and Glibc only.
         .target(name: "CryptoCore"),
-        // Layer 1: digests, MACs, KDFs, AES, DER/PEM, P-256, RSA, the BN254CX pairing.
+        // Layer 1: digests, MACs, KDFs, AES (with GCM), ChaCha20-Poly1305, DER/PEM, P-256, P-384,
+        // X25519, RSA, the BN254CX pairing.
         .target(name: "CryptoPrimitives", dependencies: ["CryptoCore"]),
         // Layer 2: the M-Pin / DVS protocol of the MIRACL MFA platform, sans-I/O.
         .target(name: "MPin", dependencies: ["CryptoPrimitives"]),
@@ -77,7 +78,7 @@ let package = Package(
         // Layer 3 support: the HTTPTransport protocol, logging with redaction, a replaying
         // transport. No Foundation networking: a device may bring its own HTTP stack.
         .target(name: "AuthNetworking", dependencies: ["ProtocolSupport", "CryptoPrimitives"]),
-        // Layer 3 support: the default transport, the one target that imports FoundationNetworking.
+        // Layer 3 support: URLSession's transport (libcurl), the one target that imports FoundationNetworking.
         .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
         // Layer 3 support: a TLS 1.3 and 1.2 client and X.509 path validation, sans-I/O, on the
         // engine's primitives (DESIGN.md §1, "TLS of our own").
@@ -88,15 +89,15 @@ let package = Package(
         // transport's socket and reader; Glibc only.
         .target(name: "TLSTransport", dependencies: ["TLS", "PlainHTTPTransport", "AuthNetworking", "ProtocolSupport"]),
         // Layer 3: the PowerAuth SDK (in progress: the stored activation and crash-safe signing).
-        .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking", "TLSTransport"]),
         // The Salt Edge Authenticator v2 client: connections in SecureStore, polling, decisions.
-        .target(name: "SaltEdgeSDK", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        .target(name: "SaltEdgeSDK", dependencies: ["SaltEdge", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking", "TLSTransport"]),
         // The CM Authenticator client: device and environments in SecureStore, pinned transports, polling.
-        .target(name: "CMAuthenticatorSDK", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        .target(name: "CMAuthenticatorSDK", dependencies: ["CMAuthenticator", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking", "TLSTransport"]),
         // The MIRACL MFA client: users in SecureStore, discovery, registration, authentication, DVS.
-        .target(name: "MPinSDK", dependencies: ["MPin", "MPinPlatform", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking"]),
+        .target(name: "MPinSDK", dependencies: ["MPin", "MPinPlatform", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking", "TLSTransport"]),
         // The Wultra networking layer: typed endpoints signed, token-signed and E2EE through PowerAuthSDK.
-        .target(name: "PowerAuthNetworking", dependencies: ["PowerAuthSDK", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "AuthNetworking"]),
+        .target(name: "PowerAuthNetworking", dependencies: ["PowerAuthSDK", "PowerAuth", "ProtocolSupport", "CryptoPrimitives", "AuthNetworking", "TLSTransport"]),
         // Side layer: parsers for third-party and our own vector files. FoundationEssentials only;
         // it never imports a crypto target, so a parser cannot agree with the code it checks.
         .target(name: "VectorFormats"),
@@ -112,7 +113,7 @@ let package = Package(
         // The argument parser of mfa's command families (a library so Fuzz/ can reach it).
         .target(name: "MFACommandLine"),
         .executableTarget(name: "mfa", dependencies: ["MFACommandLine", "CryptoPrimitives", "VectorRunner", "BenchmarkKit", "PowerAuth", "PowerAuthSDK",
-                                                      "PowerAuthNetworking", "SecureStore", "AuthNetworking", "PlainHTTPTransport",
+                                                      "PowerAuthNetworking", "SecureStore", "AuthNetworking", "PlainHTTPTransport", "TLS", "TLSTransport",
                                                       .target(name: "URLSessionTransport", condition: .when(traits: ["URLSession"])),
                                                       "ProtocolSupport", "SaltEdge", "SaltEdgeSDK", "CMAuthenticator",
                                                       "CMAuthenticatorSDK", "MPinSDK", "MPin", "PKCS11"]),

@@ -20,8 +20,8 @@ public struct HTTPTransportFactory: Sendable {
         self.make = make
     }
 
-    /// A factory that makes an unpinned transport per base URL (`URLSessionTransport` for
-    /// `baseURL`). Asked for pins, it fails closed with ``TransportError/Kind/tls``.
+    /// A factory that makes an unpinned transport per base URL (a `URLSessionTransport` for
+    /// `baseURL`, say). Asked for pins, it fails closed with ``TransportError/Kind/tls``.
     public static func perBaseURL(_ make: @escaping @Sendable (_ baseURL: String) -> any HTTPTransport) -> HTTPTransportFactory {
         HTTPTransportFactory { (baseURL, pins) throws(TransportError) in
             guard pins == nil else { throw TransportError(.tls, underlying: "this transport cannot pin certificates") }

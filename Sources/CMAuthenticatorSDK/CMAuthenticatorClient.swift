@@ -9,6 +9,7 @@ public import CryptoPrimitives
 public import FoundationEssentials
 public import ProtocolSupport
 public import SecureStore
+public import TLSTransport
 
 /// A CM Authenticator device: phone registration, environments linked by QR code, pending
 /// authentication requests answered with approve / deny, OTPs shown until they expire.
@@ -85,7 +86,7 @@ public actor CMAuthenticatorClient {
     /// A client keeping its state in `store`, sending through the transport `transport` makes
     /// for the base URL and the pins in force. Throws `CMClientError.Reason.invalidInput` when
     /// the configuration's URL policy refuses its base URL (https only by default).
-    public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory) throws(CMClientError) {
+    public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory = .standard) throws(CMClientError) {
         guard configuration.urlPolicy.permits(configuration.baseURL) else {
             throw CMClientError(.invalidInput, "\(configuration.baseURL) is refused by the URL policy")
         }

@@ -15,6 +15,10 @@ public enum MFACommands {
     static let loopback = OptionSpec.flag("--allow-http-loopback",
                                           "accept http:// to 127.0.0.1 / localhost (test servers only; stored: later verbs use it)")
     static let local = OptionSpec.flag("--local", "forget it on this device only (the server is not told)")
+    static let caFile = OptionSpec.value("--ca-file", "F", "trust the CA certificates of this PEM file instead of the system's ($SSL_CERT_FILE)")
+    static let pinnedKey = OptionSpec.value("--pinned-key", "sha256//BASE64",
+                                            "require the server's key: the SHA-256 of its SubjectPublicKeyInfo, as curl's --pinnedpubkey "
+                                            + "(alone it authenticates the server; with --ca-file both must hold)", repeatable: true)
     static let exitNote = "Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store."
     static let secretNote = "Secrets (passwords, PINs, codes, QR secrets) never come from an argument, which every local user can read: "
         + "from the file `NAME-file F` names (mode 0600; a file others may read is refused), else from the terminal without echo, "
@@ -70,7 +74,7 @@ public enum MFACommands {
         "generate", "Print a generated source table: p256-tables or bn254cx-constants", arguments: ["TABLE"]))
 
     static let powerAuth = FamilySpec("powerauth", "PowerAuth 3.x: activate this device, check its status, sign requests, call your API, use the vault",
-                                      sharedOptions: [store, .value("--instance", "NAME", "the activation namespace (default \"default\")"), json],
+                                      sharedOptions: [store, .value("--instance", "NAME", "the activation namespace (default \"default\")"), json, caFile, pinnedKey],
                                       verbs: [
         VerbSpec("configure", "Store the application's configuration string and the server's base URL", options: [
             .value("--config-string", "S", "the configuration string (APP_KEY, APP_SECRET, the master server key)"),
@@ -122,7 +126,7 @@ public enum MFACommands {
     ], notes: [secretNote, exitNote])
 
     static let saltEdge = FamilySpec("saltedge", "Salt Edge Authenticator v2: connect to a bank, watch and confirm authorizations, consents",
-                                     sharedOptions: [store, json], verbs: [
+                                     sharedOptions: [store, json, caFile, pinnedKey], verbs: [
         VerbSpec("configure", "Store the settings every later verb uses (the loopback opt-out; nothing is sent)", options: [loopback]),
         VerbSpec("status", "What is stored: configured? the loopback opt-out, the connections"),
         VerbSpec("connect", "Create a connection from the bank's deep link; prints the page to open", arguments: ["deep-link"]),
@@ -141,7 +145,7 @@ public enum MFACommands {
     ], notes: [exitNote])
 
     static let cm = FamilySpec("cm", "CM Authenticator: register this device, link environments, approve or deny requests",
-                               sharedOptions: [store, json], verbs: [
+                               sharedOptions: [store, json, caFile, pinnedKey], verbs: [
         VerbSpec("configure", "Store the service URL and the key its certificate list is signed with", options: [
             .value("--base-url", "URL", "the CM service"), .value("--list-key-file", "F", "the list-signing public key (DER or PEM)"),
             .flag("--no-pinning", "do not pin certificates (an explicit opt-out)"), loopback,
@@ -163,7 +167,7 @@ public enum MFACommands {
     ], notes: [secretNote, exitNote])
 
     static let mpin = FamilySpec("mpin", "MIRACL MFA (M-Pin): register a user with a PIN, authenticate, sign",
-                                 sharedOptions: [store, json], verbs: [
+                                 sharedOptions: [store, json, caFile, pinnedKey], verbs: [
         VerbSpec("configure", "Store the platform's backend (or find it from a QR text)", options: [
             .value("--backend", "URL", "the platform's backend"), .value("--qr", "TEXT", "a QR text naming the backend"),
             .value("--client-id", "ID", "the OIDC client id"), .value("--trusted-domain", "DOMAIN", "a domain the platform may send the client to"),

@@ -10,6 +10,7 @@ import FoundationEssentials
 public import ProtocolSupport
 public import SecureStore
 public import MPinPlatform
+public import TLSTransport
 
 /// The configuration's former name.
 @available(*, deprecated, renamed: "MPinClient.Configuration")
@@ -66,7 +67,7 @@ public actor MPinClient {
 
     /// A client keeping its users in `store` and sending through the transport `transport`
     /// makes for each origin.
-    public init(configuration: Configuration = Configuration(), store: SecureStore, transport: HTTPTransportFactory) {
+    public init(configuration: Configuration = Configuration(), store: SecureStore, transport: HTTPTransportFactory = .standard) {
         self.configuration = configuration
         records = UserRecords(store: store)
         transportFor = transport

@@ -1,8 +1,7 @@
-// A transport with no Foundation: HTTP/1.1 over a TCP
-// socket from Glibc, one connection per request, plain http:// only. It is what `mfa` sends
-// with when built without the `URLSession` trait — the build that links statically into a
-// binary needing nothing but glibc (docs/static-and-embedded.md): FoundationNetworking would pull in
-// libcurl and its TLS stack. It speaks no TLS, so it refuses https:// rather than send in clear.
+// A transport with no Foundation and no TLS: HTTP/1.1 over a TCP socket from Glibc, one
+// connection per request, plain http:// only (loopback and test servers); it refuses https://
+// rather than send in clear. Its socket, exchange and reader are what TLSTransport, the default
+// transport, runs HTTPS on.
 
 public import AuthNetworking
 import Glibc

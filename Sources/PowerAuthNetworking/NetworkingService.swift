@@ -8,6 +8,7 @@ public import FoundationEssentials
 import PowerAuth
 public import PowerAuthSDK
 public import ProtocolSupport
+public import TLSTransport
 
 /// A typed HTTP client for one application back end (`WPNNetworkingService`), in the layer-3
 /// shape every client shares: an actor with a nested ``Configuration``, made with
@@ -114,7 +115,7 @@ public actor NetworkingService {
     /// refuses the base URL — signatures, token headers and bodies must not travel in clear — or
     /// the transport cannot be made for it; nothing is sent.
     public init(configuration: Configuration = Configuration(), client: PowerAuthClient,
-                transport: HTTPTransportFactory) throws(NetworkingError) {
+                transport: HTTPTransportFactory = .standard) throws(NetworkingError) {
         let baseURL: String
         let policy: URLPolicy
         if let configured = configuration.baseURL {

@@ -11,6 +11,7 @@ public import FoundationEssentials
 public import PowerAuth
 public import ProtocolSupport
 public import SecureStore
+public import TLSTransport
 
 /// A PowerAuth client for one activation namespace (`instanceId`).
 ///
@@ -102,7 +103,7 @@ public actor PowerAuthClient {
     /// Throws `PowerAuthSDKError.Reason.invalidConfiguration` for a protocol outside 3.0–3.3
     /// or a base URL the configuration's ``Configuration/urlPolicy`` refuses, and
     /// `PowerAuthSDKError.Reason.transport` when the factory cannot make the transport.
-    public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory) throws(PowerAuthSDKError) {
+    public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory = .standard) throws(PowerAuthSDKError) {
         guard configuration.version >= .v3_0, configuration.version <= .v3_3 else {
             throw PowerAuthSDKError(.invalidConfiguration, "protocol \(configuration.version) is not 3.0–3.3")
         }

@@ -9,6 +9,7 @@ public import FoundationEssentials
 public import ProtocolSupport
 public import SaltEdge
 public import SecureStore
+public import TLSTransport
 
 /// A Salt Edge Authenticator (API v2) for one device.
 public actor SaltEdgeAuthenticatorClient {
@@ -58,7 +59,7 @@ public actor SaltEdgeAuthenticatorClient {
 
     /// A client keeping its connections in `store`, sending through the transport `transport`
     /// makes for each base URL.
-    public init(configuration: Configuration = Configuration(), store: SecureStore, transport: HTTPTransportFactory) {
+    public init(configuration: Configuration = Configuration(), store: SecureStore, transport: HTTPTransportFactory = .standard) {
         records = ConnectionRecords(store: store, deviceKeys: configuration.deviceKeys)
         transportFor = transport
         self.configuration = configuration

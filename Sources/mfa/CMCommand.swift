@@ -1,10 +1,9 @@
 // `mfa cm <verb>` (DESIGN.md §3): the CM Authenticator client from a shell — configure the
 // service, register the phone with its SMS code, link environments from QR text (both read from
 // a file or standard input, never an argument), list or watch pending requests, approve or deny.
-// `mfa` sends with URLSessionTransport (or, built without the trait, PlainHTTPTransport), neither of which can pin on Linux (AuthNetworking's
-// CertificatePins): with pinning on (the default) the signed certificate list is still fetched
-// and verified, and an https:// service is refused rather than reached unpinned; `--no-pinning`
-// at configure time is the explicit way round. Plain http:// is for loopback test servers.
+// `mfa` sends with TLSTransport, which enforces the pins of CM's signed certificate list
+// (cm-authenticator.md §6) on top of the trust anchors; `--no-pinning` at configure time is the
+// explicit way out. Plain http:// is for loopback test servers.
 
 import MFACommandLine
 import Glibc
@@ -67,13 +66,7 @@ enum CMCommand {
             clientDescription: .linux(app: "mfa", version: SwiftMFAVersion.current, system: release, architecture: machine, locale: "en"),
             pinning: stored.pinning ? .enforced(listKey: listKey) : .disabledTransportCannotPin,
             urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly, deviceKeys: opened.deviceKeys)
-        return try CMAuthenticatorClient(configuration: configuration, store: store,
-                                         transport: HTTPTransportFactory { base, pins throws(TransportError) in
-                                             if pins != nil, base.lowercased().hasPrefix("https://") {
-                                                 throw TransportError(.tls, underlying: "\(CommandTransport.name) cannot pin on Linux; configure with --no-pinning to rely on the system trust store alone")
-                                             }
-                                             return CommandTransport.make(baseURL: base)
-                                         })
+        return try CMAuthenticatorClient(configuration: configuration, store: store, transport: try CommandTransport.factory(options))
     }
 
     /// What is stored (the configuration, the device id, the environments) and, once the

@@ -34,7 +34,7 @@ enum MPinCommand {
         let configuration = MPinClient.Configuration(clientID: stored.clientID, trustedDomains: stored.trustedDomains,
                                                      urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly,
                                                      clientName: SwiftMFAVersion.userAgent(component: "mfa"))
-        return MPinClient(configuration: configuration, store: try options.store(), transport: .perBaseURL { CommandTransport.make(baseURL: $0) })
+        return MPinClient(configuration: configuration, store: try options.store(), transport: try CommandTransport.factory(options))
     }
 
     /// The stored configuration; nil before `configure`.

@@ -96,7 +96,7 @@ enum PowerAuthCommand {
         }
         let key = try possessionKey(options, opened)
         guard let version = PowerAuth.ProtocolVersion(rawValue: stored.version) else { throw UsageError(description: "stored protocol \(stored.version)") }
-        let transport = CommandTransport.make(baseURL: stored.baseURL)
+        let transport = try CommandTransport.make(baseURL: stored.baseURL, options)
         let configuration = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: stored.configurationString,
                                                              baseURL: stored.baseURL, version: version,
                                                              urlPolicy: urlPolicy(allowingLoopback: stored.allowHTTPLoopback == true))

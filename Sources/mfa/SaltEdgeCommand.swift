@@ -37,7 +37,7 @@ enum SaltEdgeCommand {
         let opened = try options.openStore()
         return SaltEdgeAuthenticatorClient(configuration: .init(urlPolicy: loopback ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly,
                                                                 deviceKeys: opened.deviceKeys),
-                                           store: opened.store, transport: .perBaseURL { CommandTransport.make(baseURL: $0) })
+                                           store: opened.store, transport: try CommandTransport.factory(options))
     }
 
     /// Stores the settings (the loopback opt-out); nothing is sent.
