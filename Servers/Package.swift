@@ -47,19 +47,6 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "mfa-server", dependencies: ["MFAServerCore"]),
-        // An HTTPTransport that enforces certificate pins (SwiftNIO SSL): the hook's other side.
-        .target(
-            name: "PinnedTLSTransport",
-            dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "AuthNetworking", package: rootIdentity),
-                .product(name: "ProtocolSupport", package: rootIdentity),
-                .product(name: "CryptoPrimitives", package: rootIdentity),
-            ]
-        ),
         // Signs in a loop until killed: the child process of the kill -9 test.
         .executableTarget(
             name: "pa-sign-loop",
@@ -135,7 +122,8 @@ let package = Package(
                 .product(name: "PowerAuthSDK", package: rootIdentity),
                 .product(name: "PowerAuthServer", package: rootIdentity),
                 .product(name: "PowerAuthNetworking", package: rootIdentity),
-                "PinnedTLSTransport",
+                .product(name: "TLS", package: rootIdentity),
+                .product(name: "TLSTransport", package: rootIdentity),
                 .product(name: "PlainHTTPTransport", package: rootIdentity),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "SaltEdgeSDK", package: rootIdentity),

@@ -1,7 +1,7 @@
-// A self-signed TLS identity for mfa-server:
-// a fresh P-256 key and certificate for 127.0.0.1 and localhost, made with
-// swift-certificates at start-up, so the pinning test runs over real TLS on loopback with no
-// file to ship. Its digests are what the CM stand-in's signed list pins.
+// A TLS identity for mfa-server: a fresh P-256 root CA and, under it, a server certificate for
+// 127.0.0.1 and localhost, made with swift-certificates at start-up, so the tests run over real
+// TLS on loopback with no file to ship. A client trusts the root (``rootPEM``); the CM
+// stand-in's signed list pins the leaf by the digests below.
 
 import Crypto
 import Foundation
@@ -9,37 +9,58 @@ public import NIOSSL
 import SwiftASN1
 import X509
 
-/// A server certificate and key for loopback TLS, with the digests a client pins.
+/// A server certificate chain and key for loopback TLS, with the digests a client pins.
 public struct TestTLSIdentity: Sendable {
-    /// The certificate, to serve and for a client to trust as its root.
-    public let certificate: NIOSSLCertificate
-    /// The server's TLS configuration.
+    /// The root certificate, for a client to trust.
+    public let rootCertificate: NIOSSLCertificate
+    /// The root as PEM (for `TrustAnchors(pemBundle:)` or `mfa --ca-file`).
+    public let rootPEM: String
+    /// The server's TLS configuration (the leaf and its key).
     public let serverConfiguration: TLSConfiguration
-    /// Lower-case hex SHA-256 of the certificate's DER (the iOS-style CM pin).
+    /// Lower-case hex SHA-256 of the leaf's DER (the iOS-style CM pin).
     public let certificateSHA256Hex: String
-    /// Base64 SHA-256 of the SubjectPublicKeyInfo (the Android-style CM pin).
+    /// Base64 SHA-256 of the leaf's SubjectPublicKeyInfo (the Android-style CM pin, curl's
+    /// `--pinnedpubkey sha256//…`).
     public let spkiSHA256Base64: String
 
-    /// A new identity valid from an hour ago for a day.
+    /// A new root and leaf, valid from an hour ago for a day.
     public init(commonName: String = "mfa-server loopback") throws {
-        let key = P256.Signing.PrivateKey()
-        let name = try DistinguishedName { CommonName(commonName) }
+        let rootKey = P256.Signing.PrivateKey(), leafKey = P256.Signing.PrivateKey()
+        let rootName = try DistinguishedName { CommonName(commonName + " root") }
+        let leafName = try DistinguishedName { CommonName(commonName) }
         let now = Date()
-        let extensions = try Certificate.Extensions {
-            Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-            SubjectAlternativeNames([.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
-        }
-        let x509 = try Certificate(version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
-                                   notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(86_400),
-                                   issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
-                                   issuerPrivateKey: .init(key))
+        let root = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(rootKey.publicKey),
+            notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(86_400),
+            issuer: rootName, subject: rootName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true))
+            },
+            issuerPrivateKey: .init(rootKey))
+        let leaf = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(leafKey.publicKey),
+            notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(86_400),
+            issuer: rootName, subject: leafName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames([.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
+            },
+            issuerPrivateKey: .init(rootKey))
+        let rootDER = try Self.der(root), leafDER = try Self.der(leaf)
+        rootCertificate = try NIOSSLCertificate(bytes: rootDER, format: .der)
+        rootPEM = try root.serializeAsPEM().pemString
+        let leafCertificate = try NIOSSLCertificate(bytes: leafDER, format: .der)
+        let privateKey = try NIOSSLPrivateKey(bytes: Array(leafKey.pemRepresentation.utf8), format: .pem)
+        serverConfiguration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(leafCertificate)], privateKey: .privateKey(privateKey))
+        certificateSHA256Hex = SHA256.hash(data: leafDER).map { String(format: "%02x", $0) }.joined()
+        spkiSHA256Base64 = Data(SHA256.hash(data: try leafCertificate.extractPublicKey().toSPKIBytes())).base64EncodedString()
+    }
+
+    private static func der(_ certificate: Certificate) throws -> [UInt8] {
         var serializer = DER.Serializer()
-        try serializer.serialize(x509)
-        let der = serializer.serializedBytes
-        certificate = try NIOSSLCertificate(bytes: der, format: .der)
-        let privateKey = try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)
-        serverConfiguration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(privateKey))
-        certificateSHA256Hex = SHA256.hash(data: der).map { String(format: "%02x", $0) }.joined()
-        spkiSHA256Base64 = Data(SHA256.hash(data: try certificate.extractPublicKey().toSPKIBytes())).base64EncodedString()
+        try serializer.serialize(certificate)
+        return serializer.serializedBytes
     }
 }

@@ -8,6 +8,7 @@ var host = "127.0.0.1"
 var port = 0
 var stateFile: String?
 var tls = false
+var caOut: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -20,14 +21,17 @@ while let argument = arguments.popFirst() {
         port = value
     case "--state" where !arguments.isEmpty: stateFile = arguments.removeFirst()
     case "--tls": tls = true
+    case "--ca-out" where !arguments.isEmpty: caOut = arguments.removeFirst()
     case "--help", "-h":
         print("""
-            usage: mfa-server [--host 127.0.0.1] [--port 0] [--state FILE] [--tls]
+            usage: mfa-server [--host 127.0.0.1] [--port 0] [--state FILE] [--tls [--ca-out FILE]]
             Serves the PowerAuth stand-in (/pa/v3/…, /app/…, /integration/powerauth/…), a Salt
             Edge v2 provider (/saltedge/…, /integration/saltedge/…), a CM Authenticator service
             (/cm/…, /integration/cm/…) and a MIRACL MFA platform with its two D-TAs and a relying
-            party (backend <url>/mpin; /mpin/…, /integration/mpin/…). With --tls it serves https with a fresh self-signed
-            certificate for 127.0.0.1, prints its SHA-256, and the CM certificate list pins it.
+            party (backend <url>/mpin; /mpin/…, /integration/mpin/…). With --tls it serves https with a
+            fresh root CA and a certificate under it for 127.0.0.1 and localhost, writes the root's
+            PEM to the --ca-out file (for mfa --ca-file), prints the certificate's SHA-256 and its
+            key's pin (for mfa --pinned-key), and the CM certificate list pins it.
             With --state, the PowerAuth
             application, activations, recovery codes and tokens are read from FILE at start and
             written back (0600, atomically) after every request; without it they live in memory.
@@ -46,7 +50,9 @@ let mpin = try MPinStandIn()
 let identity = tls ? try TestTLSIdentity() : nil
 if let identity {
     await cm.setPins([(identity.certificateSHA256Hex, identity.spkiSHA256Base64)])
+    if let caOut { try identity.rootPEM.write(toFile: caOut, atomically: true, encoding: .utf8) }
     FileHandle.standardOutput.write(Data("mfa-server certificate SHA-256 \(identity.certificateSHA256Hex)\n".utf8))
+    FileHandle.standardOutput.write(Data("mfa-server key pin sha256//\(identity.spkiSHA256Base64)\n".utf8))
 }
 let app = try MFAServer.application(host: host, port: port, powerAuth: powerAuth, saltEdge: saltEdge, cm: cm, mpin: mpin,
                                     tls: identity?.serverConfiguration) { url in

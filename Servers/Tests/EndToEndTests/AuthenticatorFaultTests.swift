@@ -21,9 +21,10 @@ final class RestartableServer: @unchecked Sendable {
     private var group: ServiceGroup?
     private var task: Task<Void, any Error>?
 
-    func start(port: Int, saltEdge: SaltEdgeStandIn, cm: CMStandIn? = nil) async throws -> String {
+    func start(port: Int, saltEdge: SaltEdgeStandIn, cm: CMStandIn? = nil, tls: TestTLSIdentity? = nil) async throws -> String {
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-        let app = try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), saltEdge: saltEdge, cm: cm) { continuation.yield($0) }
+        let app = try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), saltEdge: saltEdge, cm: cm,
+                                            tls: tls?.serverConfiguration) { continuation.yield($0) }
         let group = ServiceGroup(services: [app])
         self.group = group
         task = Task { try await group.run() }

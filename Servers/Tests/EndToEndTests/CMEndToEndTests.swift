@@ -1,5 +1,5 @@
 // The CM Authenticator client over real HTTP on 127.0.0.1 against mfa-server's CM service.
-// Over TLS with pins enforced by PinnedTLSTransport: register → SMS code → environment QR → instant
+// Over TLS with pins enforced by the package's TLSTransport: register → SMS code → environment QR → instant
 // request → approve → OTP request shown → deny → an expired request never shown → 410 and 401
 // typed → unregister. A pin that does not match refuses the connection before a request is
 // sent; a list signed by another key pins nothing and the client fails closed. Over plain HTTP:
@@ -12,7 +12,8 @@ import CryptoPrimitives
 import Foundation
 import MFAServerCore
 import NIOSSL
-import PinnedTLSTransport
+import TLS
+import TLSTransport
 import ProtocolSupport
 import SecureStore
 import ServiceLifecycle
@@ -40,18 +41,26 @@ extension EndToEnd {
 
         /// An admin call to the stand-in (over TLS trusting `identity` when given).
         static func admin(_ url: String, _ path: String, _ object: [String: Any] = [:], identity: TestTLSIdentity? = nil) async throws -> [String: Any] {
-            let transport: any HTTPTransport = identity.map { PinnedTLSTransport(baseURL: url, pins: nil, trustRoots: [$0.certificate]) }
-                ?? URLSessionTransport(configuration: ActivatedClient.quiet(url))
+            let transport: any HTTPTransport = identity.map { TLSTransport(configuration: Self.trusting($0, url)) } ?? TestTrust.transport(url)
             let body = Array(try JSONSerialization.data(withJSONObject: object))
             let response = try await transport.send(HTTPRequest(method: .post, path: "integration/cm/" + path,
                                                                 headers: [HTTPHeader("Content-Type", "application/json")], body: body))
             return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
         }
 
-        /// A client of the TLS service at `url`, pins enforced, trusting the stand-in's list key.
+        /// TLSTransport's configuration for `url`, trusting the identity's root.
+        static func trusting(_ identity: TestTLSIdentity, _ url: String) -> TLSTransport.Configuration {
+            var configuration = TLSTransport.Configuration(baseURL: url)
+            configuration.trust = .anchors(TrustAnchors(pemBundle: identity.rootPEM))
+            return configuration
+        }
+
+        /// A client of the TLS service at `url`, pins enforced (by the package's TLSTransport, the
+        /// clients' default, here trusting the identity's root), trusting the stand-in's list key.
         static func pinnedClient(_ store: SecureStore, url: String, identity: TestTLSIdentity, listKey: RSA.Signing.PublicKey) throws -> CMAuthenticatorClient {
-            try CMAuthenticatorClient(configuration: .init(baseURL: url + "/cm", device: device, pinning: .enforced(listKey: listKey)), store: store,
-                                      transport: HTTPTransportFactory { base, pins in PinnedTLSTransport(baseURL: base, pins: pins, trustRoots: [identity.certificate]) })
+            let root = TrustAnchors(pemBundle: identity.rootPEM)
+            return try CMAuthenticatorClient(configuration: .init(baseURL: url + "/cm", device: device, pinning: .enforced(listKey: listKey)), store: store,
+                                             transport: .tls { $0.trust = .anchors(root) })
         }
 
         static func listKey(_ url: String, identity: TestTLSIdentity) async throws -> RSA.Signing.PublicKey {
@@ -60,7 +69,7 @@ extension EndToEnd {
         }
 
         @Test func registerLinkApproveShowOTPDenyAndUnregister() async throws {
-            let identity = try TestTLSIdentity()
+            let identity = try TestTrust.identity()
             try await withCMServer(tls: identity) { url, cm in
                 #expect(url.hasPrefix("https://"))
                 let store = try Self.store()
@@ -143,11 +152,11 @@ extension EndToEnd {
         }
 
         @Test func aWrongPinOrAnUnverifiedListRefusesTheConnection() async throws {
-            let identity = try TestTLSIdentity()
+            let identity = try TestTrust.identity()
             try await withCMServer(tls: identity) { url, cm in
                 let listKey = try await Self.listKey(url, identity: identity)
                 // The list pins another certificate: the TLS handshake is refused, no request is sent.
-                let other = try TestTLSIdentity()
+                let other = try TestTrust.identity()
                 await cm.setPins([(other.certificateSHA256Hex, other.spkiSHA256Base64)])
                 let store = try Self.store()
                 defer { try? FileManager.default.removeItem(atPath: store.directory) }

@@ -64,13 +64,17 @@ extension EndToEnd {
             }
         }
 
-        @Test func saltEdgeFromAShell() async throws {
+        /// Over http to loopback and over https with `--ca-file`.
+        @Test(arguments: [false, true]) func saltEdgeFromAShell(https: Bool) async throws {
+            let identity = https ? try TestTrust.identity() : nil
+            let caFile = try identity.map(TestTrust.caFile)
+            defer { if let caFile { try? FileManager.default.removeItem(atPath: caFile) } }
             let saltEdge = try SaltEdgeStandIn(providerKey: TestKeys.saltEdgeProvider)
             let server = RestartableServer()
-            let url = try await server.start(port: 0, saltEdge: saltEdge)
+            let url = try await server.start(port: 0, saltEdge: saltEdge, tls: identity)
             let store = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-se-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: store) }
-            let s = ["--store", store, "--json"]
+            let s = ["--store", store, "--json"] + (caFile.map { ["--ca-file", $0] } ?? [])
             // The loopback opt-out is stored by configure; no later verb is told again.
             #expect(try Self.run("saltedge", ["configure", "--allow-http-loopback"] + s).0 == 0)
 
@@ -79,7 +83,7 @@ extension EndToEnd {
             #expect(status == 0, "\(err)")
             let pending = try #require(try Self.json(out) as? [String: Any])
             let page = try #require(pending["authentication_url"] as? String)
-            let redirect = try await URLSessionTransport(configuration: ActivatedClient.quiet(page)).send(HTTPRequest(method: .get, path: ""))
+            let redirect = try await TestTrust.transport(page).send(HTTPRequest(method: .get, path: ""))
             (status, out, err) = try Self.run("saltedge", ["complete", try #require(pending["connection_id"] as? String),
                                                            String(decoding: redirect.body, as: UTF8.self)] + s)
             #expect(status == 0, "\(err)")
@@ -117,16 +121,22 @@ extension EndToEnd {
             try await server.stop()
         }
 
-        @Test func cmFromAShell() async throws {
+        /// Over http to loopback, and over https with `--ca-file` and the pins of CM's signed
+        /// certificate list enforced by mfa's own transport.
+        @Test(arguments: [false, true]) func cmFromAShell(https: Bool) async throws {
+            let identity = https ? try TestTrust.identity() : nil
+            let caFile = try identity.map(TestTrust.caFile)
+            defer { if let caFile { try? FileManager.default.removeItem(atPath: caFile) } }
             let cm = try CMStandIn(listKey: TestKeys.cmList)
+            if let identity { await cm.setPins([(identity.certificateSHA256Hex, identity.spkiSHA256Base64)]) }
             let server = RestartableServer()
-            let url = try await server.start(port: 0, saltEdge: try SaltEdgeStandIn(providerKey: TestKeys.saltEdgeProvider), cm: cm)
+            let url = try await server.start(port: 0, saltEdge: try SaltEdgeStandIn(providerKey: TestKeys.saltEdgeProvider), cm: cm, tls: identity)
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-cm-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let keyFile = directory + "/list-key.der"
             try Data(await cm.listPublicKeyDER).write(to: URL(fileURLWithPath: keyFile))
-            let s = ["--store", directory + "/store", "--json"]
+            let s = ["--store", directory + "/store", "--json"] + (caFile.map { ["--ca-file", $0] } ?? [])
 
             var (status, out, err) = try Self.run("cm", ["configure", "--base-url", url + "/cm", "--list-key-file", keyFile, "--allow-http-loopback"] + s)
             #expect(status == 0, "\(err)")

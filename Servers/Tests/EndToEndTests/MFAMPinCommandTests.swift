@@ -29,11 +29,15 @@ extension EndToEnd {
             ((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any])?[key]
         }
 
-        @Test func aDeviceOwnersSession() async throws {
+        /// Over http to loopback and over https with `--ca-file`.
+        @Test(arguments: [false, true]) func aDeviceOwnersSession(https: Bool) async throws {
+            let identity = https ? try TestTrust.identity() : nil
+            let caFile = try identity.map(TestTrust.caFile)
+            defer { if let caFile { try? FileManager.default.removeItem(atPath: caFile) } }
             let store = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-mpin-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: store) }
-            let s = ["--store", store, "--json"]
-            try await withMPinServer { url, _ in
+            let s = ["--store", store, "--json"] + (caFile.map { ["--ca-file", $0] } ?? [])
+            try await withMPinServer(tls: identity) { url, _ in
                 let session = try await MPinHarness.admin(url, "session")
                 let qr = try #require(session["qrURL"] as? String)
                 let accessCode = try #require(session["accessCode"] as? String)

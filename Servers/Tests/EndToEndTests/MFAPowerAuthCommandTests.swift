@@ -41,17 +41,23 @@ extension EndToEnd {
             return (child.terminationStatus, out, err)
         }
 
-        @Test func aDeviceOwnersSession() async throws {
+        /// The session over http to loopback and over https, trusting the server's root with
+        /// `--ca-file` (the package's own TLS, as in the static build).
+        @Test(arguments: [false, true]) func aDeviceOwnersSession(https: Bool) async throws {
+            let identity = https ? try TestTrust.identity() : nil
+            let caFile = try identity.map(TestTrust.caFile)
+            defer { if let caFile { try? FileManager.default.removeItem(atPath: caFile) } }
             let store = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-cli-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: store) }
             let body = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-cli-body-\(UUID().uuidString).json").path
             defer { try? FileManager.default.removeItem(atPath: body) }
             try Data(#"{"amount":"10.00","to":"alice"}"#.utf8).write(to: URL(fileURLWithPath: body))
             var activationID = ""
-            try await withMFAServer { url, powerAuth in
+            try await withMFAServer(tls: identity) { url, powerAuth in
+                #expect(url.hasPrefix(https ? "https://" : "http://"))
                 let configuration = try #require(try await integration(url, "integration/powerauth/application")["configurationString"] as? String)
                 let code = try #require(try await integration(url, "integration/powerauth/activation/init")["activationCode"] as? String)
-                let s = ["--store", store]
+                let s = ["--store", store] + (caFile.map { ["--ca-file", $0] } ?? [])
 
                 var (status, out, err) = try Self.run(["configure", "--config-string", configuration, "--base-url", url, "--allow-http-loopback"] + s)
                 #expect(status == 0, "\(err)")

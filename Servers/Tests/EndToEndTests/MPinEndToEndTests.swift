@@ -16,9 +16,10 @@ import Testing
 import URLSessionTransport
 
 /// mfa-server with its M-Pin platform running for the duration of `body` (the server's URL).
-func withMPinServer(port: Int = 0, _ body: (String, MPinStandIn) async throws -> Void) async throws {
+func withMPinServer(port: Int = 0, tls: TestTLSIdentity? = nil, _ body: (String, MPinStandIn) async throws -> Void) async throws {
     let mpin = try MPinStandIn()
-    try await withRunning({ try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), mpin: mpin, onRunning: $0) }) { url in
+    try await withRunning({ try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), mpin: mpin, tls: tls?.serverConfiguration,
+                                                      onRunning: $0) }) { url in
         try await body(url, mpin)
     }
 }
@@ -36,7 +37,7 @@ enum MPinHarness {
 
     /// A call to the stand-in's integration API, or any JSON POST below the server.
     static func post(_ url: String, _ path: String, _ object: [String: Any] = [:]) async throws -> (Int, [String: Any]) {
-        let transport = URLSessionTransport(configuration: ActivatedClient.quiet(url))
+        let transport = TestTrust.transport(url)
         let response = try await transport.send(HTTPRequest(method: .post, path: path, headers: [HTTPHeader("Content-Type", "application/json")],
                                                             body: Array(try JSONSerialization.data(withJSONObject: object))))
         return (response.status, (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:])

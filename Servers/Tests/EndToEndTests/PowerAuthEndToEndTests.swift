@@ -36,15 +36,19 @@ func withRunning<App: Service>(_ make: (@escaping @Sendable (String) async -> Vo
     try await server.value
 }
 
-/// mfa-server with its PowerAuth stand-in running for the duration of `body`.
-func withMFAServer(_ standIn: PowerAuthStandIn? = nil, _ body: (String, PowerAuthStandIn) async throws -> Void) async throws {
+/// mfa-server with its PowerAuth stand-in running for the duration of `body` (over TLS with
+/// `tls`'s chain when given).
+func withMFAServer(_ standIn: PowerAuthStandIn? = nil, tls: TestTLSIdentity? = nil,
+                   _ body: (String, PowerAuthStandIn) async throws -> Void) async throws {
     let powerAuth = try standIn ?? PowerAuthStandIn()
-    try await withRunning({ try MFAServer.application(powerAuth: powerAuth, onRunning: $0) }) { url in try await body(url, powerAuth) }
+    try await withRunning({ try MFAServer.application(powerAuth: powerAuth, tls: tls?.serverConfiguration, onRunning: $0) }) { url in
+        try await body(url, powerAuth)
+    }
 }
 
 /// POSTs JSON to the integration API and returns the answer object.
 func integration(_ url: String, _ path: String, _ object: [String: Any] = [:]) async throws -> [String: Any] {
-    let transport = URLSessionTransport(configuration: .init(baseURL: url))
+    let transport = TestTrust.transport(url)
     let body = try JSONSerialization.data(withJSONObject: object)
     let response = try await transport.send(ProtocolSupport.HTTPRequest(method: .post, path: path, headers: [HTTPHeader("Content-Type", "application/json")],
                                                         body: Array(body)))

@@ -1,5 +1,5 @@
-// PinnedTLSTransport applies the same send policy as the root transports, over real TLS on
-// 127.0.0.1: a 307 to another origin is refused and that origin receives nothing, an answer over
+// TLSTransport, the clients' default, applies the same send policy as the plain transport,
+// over real TLS on 127.0.0.1 against Hummingbird's NIO SSL: a 307 to another origin is refused and that origin receives nothing, an answer over
 // the size limit is refused, control characters in a header or the target never reach the wire,
 // and a percent-encoded target is sent encoded (url.path would have decoded %0D%0A into CRLF).
 
@@ -9,7 +9,8 @@ import Hummingbird
 import HummingbirdTLS
 import MFAServerCore
 import NIOCore
-import PinnedTLSTransport
+import TLS
+import TLSTransport
 import ProtocolSupport
 import ServiceLifecycle
 import Testing
@@ -23,7 +24,7 @@ final class SeenTargets: @unchecked Sendable {
 }
 
 extension EndToEnd {
-    @Suite struct PinnedTransportPolicyTests {
+    @Suite struct TLSTransportPolicyTests {
         /// A TLS server on 127.0.0.1 answering `/redirect` with a 307 to `location`, `/big` with
         /// 1 MiB, and anything else with the target it received.
         static func withPolicyServer(_ identity: TestTLSIdentity, redirectTo location: String, seen: SeenTargets,
@@ -54,7 +55,10 @@ extension EndToEnd {
                 try await Self.withPolicyServer(identity, redirectTo: otherURL + "/collect", seen: seen) { url in
                     var limits = ResponseLimits()
                     limits.bodyBytes = 64 * 1024
-                    let transport = PinnedTLSTransport(baseURL: url, pins: nil, trustRoots: [identity.certificate], limits: limits)
+                    var configuration = TLSTransport.Configuration(baseURL: url)
+                    configuration.trust = .anchors(TrustAnchors(pemBundle: identity.rootPEM))
+                    configuration.limits = limits
+                    let transport = TLSTransport(configuration: configuration)
                     let credentials = [HTTPHeader("X-PowerAuth-Authorization", "PowerAuth pa_signature=\"secret\""), HTTPHeader("Authorization", "Bearer t")]
                     await #expect(throws: TransportError(.redirectRefused)) {
                         try await transport.send(ProtocolSupport.HTTPRequest(method: .get, path: "redirect", headers: credentials))
