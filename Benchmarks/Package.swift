@@ -24,5 +24,11 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // Full TLS handshakes a second against a local server, for Benchmarks/tls-handshakes,
+        // which runs OpenSSL's `s_time` against the same server in the same run.
+        .executableTarget(
+            name: "handshakes",
+            dependencies: [.product(name: "TLS", package: rootIdentity)]
+        ),
     ]
 )

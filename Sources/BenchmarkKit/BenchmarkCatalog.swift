@@ -6,7 +6,7 @@ public enum BenchmarkCatalog {
     /// refused, an activation not made): its rows cannot be measured, and silently leaving
     /// them out would read as a smaller catalog.
     public static func all() throws(BenchmarkFailure) -> [BenchmarkCase] {
-        try family("core", coreRows) + family("symmetric", symmetricRows) + family("p256", p256Rows)
+        try family("core", coreRows) + family("symmetric", symmetricRows) + family("p256", p256Rows) + family("curves", curveRows)
             + family("rsa", rsaRows) + family("bn254cx", pairingRows) + family("mpin", mpinRows)
             + family("powerauth", powerAuthRows) + family("powerauth/activation", powerAuthActivationRows)
             + family("saltedge+cm", protocolRows) + family("powerauth/store", storeRows)

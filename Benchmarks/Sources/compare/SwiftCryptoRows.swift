@@ -43,7 +43,7 @@ enum SwiftCryptoRows {
                                                    outputByteCount: 16, unsafeUncheckedRounds: 10_000)
             }),
         ]
-        return Dictionary(uniqueKeysWithValues: (try rows + p256() + rsa()).map { ($0.name, $0) })
+        return Dictionary(uniqueKeysWithValues: (try rows + p256() + rsa() + tls()).map { ($0.name, $0) })
     }
 }
 
