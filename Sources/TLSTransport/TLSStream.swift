@@ -72,8 +72,10 @@ struct TLSStream: HTTP1Stream, @unchecked Sendable {
         while socket.isStale {
             received.removeAll(keepingCapacity: true)
             do throws(TransportError) {
-                guard !(try socket.read(into: &received, deadline: Deadline(seconds: 0.1))) else { return false }
-                let output = try receive(received, deadline: Deadline(seconds: 0.1))
+                // Readable now, so the read does not wait; the deadline only has to outlast a
+                // busy machine's scheduling delay (a tenth of a second was not always enough).
+                guard !(try socket.read(into: &received, deadline: Deadline(seconds: 2))) else { return false }
+                let output = try receive(received, deadline: Deadline(seconds: 2))
                 guard output.applicationData.isEmpty, !output.peerClosed else { return false }
             } catch {
                 return false

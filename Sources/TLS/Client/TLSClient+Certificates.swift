@@ -1,5 +1,5 @@
 // The server's certificates, judged by the configured trust (TLSTrust): a validated chain to an
-// anchor that names the host (X509/PathValidator.swift), a pin on the leaf, or both. The leaf's
+// anchor that names the host (X509/X509PathValidator.swift), a pin on the leaf, or both. The leaf's
 // key is kept to verify the handshake signature that proves the server holds it.
 
 extension TLSClient {
@@ -22,7 +22,7 @@ extension TLSClient {
                 do throws(X509ValidationError) { intermediates.append(try X509Certificate(derRepresentation: der)) } catch { continue }
             }
             if let anchors = trust.anchors {
-                let validator = PathValidator(anchors: anchors.certificates, time: configuration.validationTime())
+                let validator = X509PathValidator(anchors: anchors.certificates, time: configuration.validationTime())
                 _ = try validator.validate(leaf: leaf, intermediates: intermediates, identity: configuration.serverIdentity)
             }
             leafKey = try X509PublicKey(subjectPublicKeyInfo: leaf.subjectPublicKeyInfo)

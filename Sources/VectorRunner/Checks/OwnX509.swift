@@ -53,7 +53,7 @@ enum OwnX509 {
             let parsedIntermediates = intermediates.compactMap { der -> X509Certificate? in
                 do throws(X509ValidationError) { return try X509Certificate(derRepresentation: der) } catch { return nil }
             }
-            let validator = PathValidator(anchors: parsedAnchors, time: Int64(time))
+            let validator = X509PathValidator(anchors: parsedAnchors, time: Int64(time))
             _ = try validator.validate(leaf: try X509Certificate(derRepresentation: leaf), intermediates: parsedIntermediates, identity: identity)
             verdict = "valid"
         } catch {

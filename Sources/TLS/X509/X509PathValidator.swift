@@ -9,15 +9,16 @@
 
 import CryptoPrimitives
 
-/// The trust anchors and time a chain is validated against.
-package struct PathValidator {
+/// Validates a server's certificate chain against trust anchors at a time, as the TLS client
+/// does (RFC 5280 §6 as the WebPKI applies it; docs/tls.md lists the policy).
+public struct X509PathValidator: Sendable {
     /// The trusted certificates (self-signed roots, or any certificate the caller trusts).
-    package let anchors: [X509Certificate]
+    public let anchors: [X509Certificate]
     /// The validation time, seconds since 1970.
-    package let time: Int64
+    public let time: Int64
 
     /// A validator for `anchors` at `time`.
-    package init(anchors: [X509Certificate], time: Int64) {
+    public init(anchors: [X509Certificate], time: Int64) {
         self.anchors = anchors
         self.time = time
     }
@@ -30,7 +31,7 @@ package struct PathValidator {
 
     /// The path from `leaf` to an anchor (leaf first, anchor last), or the most telling reason
     /// none exists. `identity` nil skips the host check.
-    package func validate(leaf: X509Certificate, intermediates: [X509Certificate], identity: ServerIdentity?) throws(X509ValidationError) -> [X509Certificate] {
+    public func validate(leaf: X509Certificate, intermediates: [X509Certificate], identity: ServerIdentity?) throws(X509ValidationError) -> [X509Certificate] {
         try checkCommon(leaf)
         try checkLeaf(leaf, identity: identity)
         var search = Search(intermediates: intermediates, budget: Self.signatureBudget)
