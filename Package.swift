@@ -37,13 +37,13 @@ let package = Package(
         .library(name: "_VectorFormats", targets: ["VectorFormats"]),
         .executable(name: "mfa", targets: ["mfa"]),
     ],
-    // `mfa` sends with TLSTransport, the package's own HTTPS, in every build. With the trait it
-    // also links URLSessionTransport (chosen by MFA_TRANSPORT=urlsession); without it
-    // (`--disable-default-traits`) it links no FoundationNetworking and no libcurl: the build
-    // that becomes a static binary needing only glibc (docs/static-and-embedded.md).
+    // `mfa` sends with TLSTransport, the package's own HTTPS, and links no FoundationNetworking,
+    // no libcurl and no ICU: the build that becomes a static binary needing only glibc
+    // (docs/static-and-embedded.md), and a third of the resident memory. The opt-in trait
+    // (`--traits URLSession`) also links URLSessionTransport, chosen by MFA_TRANSPORT=urlsession.
     traits: [
         .trait(name: "URLSession", description: "mfa links URLSessionTransport too (MFA_TRANSPORT=urlsession chooses it)"),
-        .default(enabledTraits: ["URLSession"]),
+        .default(enabledTraits: []),
     ],
     targets: [
         // Layer 0: fixed-width integers, Montgomery arithmetic, constant-time helpers, secrets,
@@ -155,7 +155,8 @@ let package = Package(
         .testTarget(name: "MPinSDKTests", dependencies: ["ClientTestSupport", "MPinSDK", "MPin", "MPinPlatform", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                        "CryptoPrimitives", "TestSupport"]),
         // The TLS client against OpenSSL, GnuTLS, nginx and a hostile server on 127.0.0.1.
-        .testTarget(name: "TLSTransportTests", dependencies: ["TLSTransport", "TLS", "AuthNetworking", "ProtocolSupport", "TestSupport"]),
+        .testTarget(name: "TLSTransportTests", dependencies: ["TLSTransport", "TLS", "AuthNetworking", "ProtocolSupport", "TestSupport",
+                                                            "PowerAuth", "PowerAuthServer", "CryptoPrimitives", "mfa"]),
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
         // `mfa`'s verbs run in process against loopback servers (PowerAuthServer answers PowerAuth).

@@ -60,6 +60,44 @@ enum CommandSupport {
         CommandErrors.report(tool, message: message, code: status == .usage ? "usage" : "failure", status: status)
     }
 
+    /// Writes one result made of `parts` to standard output in chunks, without a copy of the
+    /// whole; a part marked `sanitizing` has the control characters ``TerminalText/sanitized(_:)``
+    /// replaces replaced (its bytes are UTF-8 already checked: C0 but tab and newline, DEL, and
+    /// C1 as C2 80–C2 9F).
+    static func outputRaw(_ parts: [(bytes: ArraySlice<UInt8>, sanitizing: Bool)]) {
+        if let capture {
+            let text = parts.map { part in
+                let text = String(decoding: part.bytes, as: UTF8.self)
+                return part.sanitizing ? TerminalText.sanitized(text) : text
+            }.joined()
+            return capture.append(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        }
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(64 << 10)
+        for part in parts { outputRaw(part.bytes, sanitizing: part.sanitizing, through: &chunk) }
+        StandardStreams.writeOutput(bytes: chunk)
+    }
+
+    private static func outputRaw(_ bytes: ArraySlice<UInt8>, sanitizing: Bool, through chunk: inout [UInt8]) {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if sanitizing, (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F {
+                chunk.append(UInt8(ascii: "?"))
+            } else if sanitizing, byte == 0xC2, index + 1 < bytes.endIndex, (0x80...0x9F).contains(bytes[index + 1]) {
+                chunk.append(UInt8(ascii: "?"))
+                index += 1
+            } else {
+                chunk.append(byte)
+            }
+            index += 1
+            if chunk.count >= 64 << 10 {
+                StandardStreams.writeOutput(bytes: chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
     /// Prints `object` as one line of JSON with `--json`, else `text`; flushed at once, so a
     /// `--watch` consumer sees each update as it happens. Text output carries server-supplied
     /// names and titles, so control characters and escape sequences are stripped from it.

@@ -1,9 +1,11 @@
 // `mfa powerauth call` (DESIGN.md §3): one request to the application's own API, signed with a
-// URI identifier, with a token, or not at all, optionally end-to-end encrypted. A POST without
-// query parameters goes through NetworkingService (powerauth.md §16: `{"requestObject": …}`,
-// encryption, the token recreated once on a 401); any other method or a query goes through the
+// URI identifier, with a token, or not at all, optionally end-to-end encrypted. Bodies are
+// `{"requestObject": …}` (powerauth.md §16) and a token is recreated once on a 401 on either
+// path; the
 // SDK's own signed send, which signs a GET's canonical query (powerauth.md §7.2) — the user
-// never builds a canonical form. A token call proves possession of the token only, so it asks
+// never builds a canonical form. An encrypted POST goes through NetworkingService (it decrypts);
+// every other call through the SDK's own send, whose answer is printed straight from the
+// received bytes after one validating scan (JSONSlice.swift), so a large answer is held once. A token call proves possession of the token only, so it asks
 // for no password (powerauth.md §11.3).
 
 import AuthNetworking
@@ -87,6 +89,10 @@ extension PowerAuthCommand {
         } else {
             authentication = nil
         }
+        if request.encryption == .notEncrypted {
+            let response = try await send(request, configured, authentication: authentication)
+            return try printAnswer(options, response)
+        }
         let answer: JSONText?
         if request.method == .post, request.query.isEmpty {
             let endpoint: Endpoint<JSONText, JSONText> = if let uriID = request.uriID {
@@ -100,14 +106,33 @@ extension PowerAuthCommand {
                                                 transport: .single(configured.transport))
             answer = try await service.post(request.object ?? .object([]), to: endpoint, authentication: authentication)
         } else {
-            answer = try await send(request, configured, authentication: authentication)
+            answer = try self.answer(try await send(request, configured, authentication: authentication))
         }
         output(options, ["responseObject": answer.map { $0 as Any } ?? JSONOutput.null], text: answer?.text ?? "null")
     }
 
+    /// Prints the answer's `responseObject` (or the whole JSON answer) from its bytes: as
+    /// `{"responseObject": …}` under `--json`, else as text with control characters replaced.
+    static func printAnswer(_ options: Options, _ response: HTTPResponse) throws {
+        try requireSuccess(response)
+        guard !response.body.isEmpty else {
+            return output(options, ["responseObject": JSONOutput.null], text: "null")
+        }
+        let range: Range<Int>
+        do { range = try JSONSlice.responseObject(in: response.body) } catch {
+            throw PowerAuthSDKError(.invalidResponse, "the answer is not JSON", httpStatus: response.status)
+        }
+        let slice = response.body[range]
+        if options.json {
+            CommandSupport.outputRaw([(Array("{\"responseObject\":".utf8)[...], false), (slice, false), (Array("}\n".utf8)[...], false)])
+        } else {
+            CommandSupport.outputRaw([(slice, true), (Array("\n".utf8)[...], false)])
+        }
+    }
+
     /// Any method, with a query: signed by the SDK (a GET's canonical query, powerauth.md §7.2),
     /// with the token's header, or plain; through the same send policy as the SDK's own requests.
-    static func send(_ call: CallRequest, _ configured: Configured, authentication: Authentication?) async throws -> JSONText? {
+    static func send(_ call: CallRequest, _ configured: Configured, authentication: Authentication?) async throws -> HTTPResponse {
         let client = configured.client
         var body: [UInt8]?
         if call.method != .get, call.object != nil || call.method != .delete {
@@ -117,15 +142,14 @@ extension PowerAuthCommand {
         let request = HTTPRequest(method: call.method, path: path, query: call.query.map { HTTPHeader($0.0, $0.1) },
                                   headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")], body: body)
         if let uriID = call.uriID, let authentication {
-            return try answer(try await client.sendSignedRequest(request, uriID: uriID, factors: authentication.factors,
-                                                                 authentication: authentication))
+            return try await client.sendSignedRequest(request, uriID: uriID, factors: authentication.factors, authentication: authentication)
         }
         let pipeline = SendPipeline(transport: configured.transport, middlewares: [
             URLPolicyMiddleware(baseURL: configured.stored.baseURL, policy: urlPolicy(allowingLoopback: configured.stored.allowHTTPLoopback == true)),
             HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "mfa")), HeaderValidationMiddleware(),
             ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
         ])
-        guard let token = call.token, let authentication else { return try answer(try await transmit(request, pipeline)) }
+        guard let token = call.token, let authentication else { return try await transmit(request, pipeline) }
         // A 401 means the server no longer knows the token: forget it, create it again, repeat once
         // (as NetworkingService does for a POST).
         for attempt in 0..<2 {
@@ -137,7 +161,7 @@ extension PowerAuthCommand {
                 try await client.removeLocalToken(name: token)
                 continue
             }
-            return try answer(response)
+            return response
         }
         throw PowerAuthSDKError(.authenticationFailed, "the token was refused twice")
     }
@@ -146,14 +170,20 @@ extension PowerAuthCommand {
         do { return try await pipeline.send(request) } catch { throw PowerAuthSDKError(.transport, "no answer from the server", transport: error) }
     }
 
-    /// The `responseObject` of an OK envelope (powerauth.md §14.2); nil for an empty body; an
-    /// error envelope or status is the server's refusal, with its code.
-    static func answer(_ response: HTTPResponse) throws -> JSONText? {
+    /// Throws the server's refusal (its error envelope's code, or the status) for any answer
+    /// but a 2xx (powerauth.md §14.2).
+    static func requireSuccess(_ response: HTTPResponse) throws {
         do { try PowerAuth.requireSuccess(response) } catch {
             throw PowerAuthSDKError(response.status == 401 ? .authenticationFailed : .server, "the server answered HTTP \(response.status)",
                                     protocolError: error, httpStatus: response.status)
         }
         guard response.isSuccess else { throw PowerAuthSDKError(.server, "the server answered HTTP \(response.status)", httpStatus: response.status) }
+    }
+
+    /// The `responseObject` of an OK envelope (powerauth.md §14.2); nil for an empty body; an
+    /// error envelope or status is the server's refusal, with its code.
+    static func answer(_ response: HTTPResponse) throws -> JSONText? {
+        try requireSuccess(response)
         if response.body.isEmpty { return nil }
         let body: JSONText
         do { body = try JSONResponse.decode(JSONText.self, from: response.body, what: "answer") } catch {

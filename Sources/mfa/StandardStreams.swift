@@ -8,12 +8,19 @@ enum StandardStreams {
     /// Writes `text` to standard output.
     static func writeOutput(_ text: String) { write(text, to: STDOUT_FILENO) }
 
+    /// Writes `bytes` to standard output.
+    static func writeOutput(bytes: [UInt8]) { write(bytes[...], to: STDOUT_FILENO) }
+
     /// Writes `text` to standard error.
     static func writeError(_ text: String) { write(text, to: STDERR_FILENO) }
 
     private static func write(_ text: String, to descriptor: Int32) {
+        write(Array(text.utf8)[...], to: descriptor)
+    }
+
+    private static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) {
         fflush(nil)  // keep order with print(), which buffers standard output
-        var bytes = Array(text.utf8)[...]
+        var bytes = bytes
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written > 0 {
