@@ -1,4 +1,5 @@
-// The operations the secret-tracking run covers (AES, CBC/CTR, HMAC verify, P-256
+// The operations the secret-tracking run covers (AES, CBC/CTR, AES-GCM and ChaCha20-Poly1305
+// with their GHASH, Poly1305 and tag checks, X25519 and P-384 ECDH, HMAC verify, P-256
 // sign / ECDH / scalar multiplication, RSA decryption and signing, the Salt Edge bundle, BN254CX
 // multiplications and the M-Pin client passes, PowerAuth key unlock and signatures, PUK and MAC
 // comparisons, Base64 and hex decoding of secrets). Each marks its secrets, runs, and publishes
@@ -14,7 +15,7 @@ struct Check: Sendable {
 }
 
 extension Check {
-    static let all: [Check] = symmetric + curves + rsa + protocols + [canary]
+    static let all: [Check] = symmetric + aead + curves + tlsCurves + rsa + protocols + [canary]
 
     static let symmetric: [Check] = [
         Check(name: "aes-block") {
