@@ -7,7 +7,7 @@ import PackageDescription
 
 /// The root's libraries whose parsers the targets reach.
 let engineProducts = ["CryptoPrimitives", "PowerAuth", "PowerAuthServer", "ProtocolSupport", "SaltEdge", "CMAuthenticator", "MPin",
-                      "SecureStore", "_BenchmarkKit", "_VectorFormats", "PlainHTTPTransport", "MPinSDK", "MPinPlatform", "_MFACommandLine"]
+                      "SecureStore", "_BenchmarkKit", "_VectorFormats", "PlainHTTPTransport", "MPinSDK", "MPinPlatform", "_MFACommandLine", "TLS"]
 
 let package = Package(
     name: "SwiftMFAFuzz",

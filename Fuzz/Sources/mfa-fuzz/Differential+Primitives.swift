@@ -8,7 +8,7 @@
 
 extension FuzzTarget {
     /// The primitives differential targets.
-    static let differentialPrimitives: [FuzzTarget] = differentialHashes + differentialAES + differentialP256 + differentialRSA
+    static let differentialPrimitives: [FuzzTarget] = differentialHashes + differentialAES + differentialTLSPrimitives + differentialP256 + differentialRSA
 }
 
 /// The fuzzer's bytes, read front to back. Past the end every read yields zeros or fewer bytes

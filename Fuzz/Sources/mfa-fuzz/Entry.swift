@@ -81,7 +81,7 @@ struct FuzzTarget: Sendable {
     }
 
     /// Every target, in the order `mfa-fuzz list` prints them.
-    static let all: [FuzzTarget] = encodings + keys + curvePoints + rsaInputs + powerAuth + saltEdge + cm + mpin + commandLine + store + http + vectorFiles + differential
+    static let all: [FuzzTarget] = encodings + keys + curvePoints + rsaInputs + powerAuth + saltEdge + cm + mpin + commandLine + store + http + tls + vectorFiles + differential
 
     /// The input as text, invalid UTF-8 repaired (the parsers take `String`).
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
