@@ -32,7 +32,7 @@ func readFile(_ path: String) -> String {
 
 func userSeconds() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
 }
 
@@ -43,7 +43,7 @@ func wallSeconds() -> Double {
 }
 
 /// One connection: handshake, GET /, read to close. False on any failure.
-func handshake(_ configuration: TLSConfiguration) -> Bool {
+func handshake(_ configuration: TLSConfiguration, port: UInt16) -> Bool {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(descriptor) }
     var address = sockaddr_in()
@@ -85,7 +85,7 @@ func handshake(_ configuration: TLSConfiguration) -> Bool {
     }
 }
 
-func standardError(_ text: String) { fputs(text, stderr) }
+func standardError(_ text: String) { _ = text.withCString { write(2, $0, strlen($0)) } }
 
 let anchors = TrustAnchors(pemBundle: readFile(caPath))
 guard anchors.count > 0, let identity = ServerIdentity(host: "localhost") else {
@@ -94,11 +94,11 @@ guard anchors.count > 0, let identity = ServerIdentity(host: "localhost") else {
 }
 var configuration = TLSConfiguration(serverIdentity: identity, trust: .certificateAuthorities(anchors))
 configuration.versions = versions
-_ = handshake(configuration)  // warm-up
+_ = handshake(configuration, port: port)  // warm-up
 let startUser = userSeconds(), startWall = wallSeconds()
 var count = 0, failures = 0
 while wallSeconds() - startWall < seconds {
-    if handshake(configuration) { count += 1 } else { failures += 1 }
+    if handshake(configuration, port: port) { count += 1 } else { failures += 1 }
 }
 let user = userSeconds() - startUser, wall = wallSeconds() - startWall
 /// `value` with one decimal.
