@@ -8,6 +8,8 @@ against pyca/cryptography's `x509.verification` ServerVerifier (Rust, the CA/B-F
 and, unless a difference is written next to the case, against `openssl verify -x509_strict
 -purpose sslserver -auth_level 2 -partial_chain` when the files are written and openssl is
 installed (not under --check; SWIFTMFA_VECTORS_NO_OPENSSL=1 skips it; the files do not depend on it).
+A few cases refuse what both path validators accept, for a rule of TLS rather than of the path
+(a leaf key that may not sign, RFC 8446 §4.4.2.2); each says so in its comment.
 
 Files (inputs: leaf, intermediates, anchors as DER hex, host, time in Unix seconds):
   x509/server-path.json          RFC 5280 path validation as the WebPKI does it (X509-SERVER-PATH)
@@ -25,8 +27,8 @@ Cases left out because the validators disagree (our intended verdict vs pyca 48,
   - dNSName constraint written `.example.com`: pyca refuses it as a malformed constraint;
     OpenSSL reads it as "subdomains of example.com" and accepts www.example.com.
   - Wildcard SAN `*.example.com` under a permitted subtree `www.example.com`: pyca 48 accepts,
-    OpenSSL refuses; under an excluded subtree `bad.example.com`: pyca refuses (the pattern
-    overlaps it), OpenSSL accepts.
+    OpenSSL refuses. (Under an excluded subtree pyca refuses, as we do, and OpenSSL accepts:
+    that case is in the suite.)
   - anyExtendedKeyUsage alone on an intermediate: pyca accepts, OpenSSL refuses.
   - The leaf itself in the anchor store (self-signed, or with its issuer absent): pyca accepts
     without looking for an issuer; our "chain to an anchor through issuers" would not.
@@ -93,12 +95,15 @@ class Suite:
                 certs[i] = post(certs[i], keys[up])
         return Chain(certs, keys, names)
 
-    def add(self, comment, chain=None, host=HOST, time=NOW, reason=None, leaf=None, ints=None, anchors=None, openssl=None):
+    def add(self, comment, chain=None, host=HOST, time=NOW, reason=None, leaf=None, ints=None, anchors=None, openssl=None, pyca=None):
+        """`openssl` names, when given, why OpenSSL's verdict differs from pyca's; `pyca`, why
+        pyca's differs from `reason` (a rule of TLS that a path validator alone does not
+        apply, in which OpenSSL then agrees with pyca). Each difference is asserted."""
         leaf = leaf if leaf is not None else chain.leaf
         ints = ints if ints is not None else chain.ints
         anchors = anchors if anchors is not None else [chain.root]
         valid, why = pyca_verdict(leaf, ints, anchors, host, time)
-        assert valid == (reason is None), "pyca disagrees on %r: %s" % (comment, why)
+        assert (valid == (reason is None)) == (pyca is None), "pyca %s on %r: %s" % ("disagrees" if pyca is None else "agrees", comment, why)
         checked = openssl_verdict(leaf, ints, anchors, host, time)
         if checked is not None:
             agrees = checked[0] == valid
@@ -306,6 +311,21 @@ def name_constraints(s):
         s.add("%s constraints %s; SAN %s, host %s" % (where, "; ".join(parts), ", ".join(sans), host), c, host=host, reason=reason)
 
 
+def signing_leaf(s):
+    """Appended last, so the cases before keep their certificates: a wildcard that could name a
+    host of an excluded subtree, and a leaf whose keyUsage does not allow the handshake's
+    signature (RFC 8446 §4.4.2.2)."""
+    for where in ["int", "root"]:
+        options = {"permitted": ["example.com"], "excluded": ["secret.example.com"]}
+        c = s.chain(("P-256", "P-256", "P-256"), leaf={"sans": ["*.example.com"]}, ints={0: options} if where == "int" else None,
+                    root=options if where == "root" else None)
+        s.add("%s constraints permitted example.com; excluded secret.example.com; SAN *.example.com, host www.example.com" % where,
+              c, host="www.example.com", reason="nameConstraints", openssl=OPENSSL_LENIENT)
+    for shape in [("P-256", "P-256", "P-256"), ("RSA-2048", "RSA-2048", "RSA-3072")]:
+        s.add("%s: leaf keyUsage keyEncipherment only (no digitalSignature): %s" % (describe(shape), HANDSHAKE_SIGNATURE),
+              s.chain(shape, leaf={"ku": {"key_encipherment"}}), reason="keyUsage", pyca=HANDSHAKE_SIGNATURE)
+
+
 def replace_validity(not_before, not_after):
     def edit(fields):
         return fields[:4] + [tlv(0x30, tlv(0x17, not_before) + tlv(0x17, not_after))] + fields[5:]
@@ -383,6 +403,8 @@ def malformed(s):
 # Differences from OpenSSL in the profile file.
 X509_STRICT = "OpenSSL -x509_strict requires an AKI in every non-root certificate and an SKI in CA certificates"
 OPENSSL_LENIENT = "OpenSSL does not enforce this CA/B profile rule"
+HANDSHAKE_SIGNATURE = ("path validators accept it (OpenSSL's sslserver purpose takes any of digitalSignature, keyEncipherment "
+                       "and keyAgreement); the handshake's signature needs digitalSignature (RFC 8446 §4.4.2.2, as BoringSSL checks)")
 
 
 def profile(s):
@@ -480,6 +502,7 @@ def x509_vectors():
     building(suite)
     weak(suite)
     malformed(suite)
+    signing_leaf(suite)
     profile_suite, pss_suite = Suite("server-path-profile", keys), Suite("server-path-rsa-pss", keys)
     profile(profile_suite)
     pss(pss_suite)

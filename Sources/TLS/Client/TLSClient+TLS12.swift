@@ -123,8 +123,9 @@ extension TLSClient {
         masterSecret12 = master
         // RFC 5246 §6.3: the key block, client keys first.
         let lengths = RecordCipher.keyAndIVLengths(suite, tls13: false)
-        let block = hash.prf(master, label: "key expansion", seed: serverRandom + hello.random, length: 2 * (lengths.key + lengths.iv))
+        var block = hash.prf(master, label: "key expansion", seed: serverRandom + hello.random, length: 2 * (lengths.key + lengths.iv))
             .secret.unsafeExposedBytes
+        defer { SecretBytes.wipe(&block) }
         func slice(_ start: Int, _ count: Int) -> SymmetricKey { SymmetricKey(data: block[start..<(start + count)]) }
         let clientWriter = try RecordCipher(suite: suite, key: slice(0, lengths.key), iv: slice(2 * lengths.key, lengths.iv), isTLS13: false)
         pendingServerCipher12 = try RecordCipher(suite: suite, key: slice(lengths.key, lengths.key),
@@ -155,6 +156,7 @@ extension TLSClient {
         guard reassembler.isEmpty else { throw .unexpected("data after the server's Finished in its record") }
         transcript.append(message)
         state = .connected
+        masterSecret12 = nil  // no resumption, no renegotiation: nothing needs it any more
         recordsWithoutData = 0
         output.handshakeCompleted = true
     }

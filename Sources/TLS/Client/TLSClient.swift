@@ -253,9 +253,10 @@ public struct TLSClient {
         let type = TLSHandshakeType(rawValue: message[0])
         let body = Array(message[4...])
         if state == .connected { return try receivePostHandshake(type, body, &output) }
-        // RFC 5246 §7.4.1.1: a HelloRequest while a TLS 1.2 handshake runs is ignored (and is
-        // not part of the transcript).
-        if version == .tls12, type == .helloRequest, body.isEmpty { return }
+        // RFC 5246 §7.4.1.1 lets a client ignore a HelloRequest while a handshake runs; none is
+        // sent by a server that means well, and handshake records are exempt from the flood
+        // limit, so it is refused like any message out of order.
+        if type == .helloRequest { throw .unexpected("a HelloRequest during the handshake") }
         switch state {
         case .waitServerHello:
             guard type == .serverHello else { throw .unexpected("handshake message \(type.rawValue) before ServerHello") }

@@ -61,9 +61,10 @@ public struct TLSTrust: Sendable, Equatable {
     public let pins: TLSPins?
 
     /// A chain to one of `anchors`, naming the host, valid now; and a pin match when `pins`
-    /// is given (both must hold).
+    /// is given (both must hold). A given pin set that is empty — every digest dropped for
+    /// not being 32 bytes — matches no leaf: a mistyped pin fails closed.
     public static func certificateAuthorities(_ anchors: TrustAnchors, pins: TLSPins? = nil) -> TLSTrust {
-        TLSTrust(anchors: anchors, pins: pins.flatMap { $0.isEmpty ? nil : $0 })
+        TLSTrust(anchors: anchors, pins: pins)
     }
 
     /// The leaf's key or certificate matches a pin; no chain, dates or host are checked (the

@@ -11,7 +11,7 @@ extension X509NameConstraints {
             // §4.2.1.10: a name form with no permitted subtree of its own form is unconstrained.
             if let permitted, !permitted.dnsNames.isEmpty,
                !permitted.dnsNames.contains(where: { Self.dnsName(name, isWithin: $0) }) { return false }
-            if let excluded, excluded.dnsNames.contains(where: { Self.dnsName(name, isWithin: $0) }) { return false }
+            if let excluded, excluded.dnsNames.contains(where: { Self.dnsName(name, mayReach: $0) }) { return false }
         }
         for address in names.ipAddresses {
             if let permitted, !permitted.ipAddresses.isEmpty,
@@ -30,6 +30,19 @@ extension X509NameConstraints {
         if constraint.isEmpty { return true }  // the empty constraint covers every name
         if constraint.hasPrefix(".") { return name.hasSuffix(constraint) }
         return name == constraint || name.hasSuffix("." + constraint)
+    }
+
+    /// Whether `name` may name a host in the subtree `constraint`: within it, or a wildcard
+    /// `*.base` whose one label could name a host of the constraint (`secret.base`, or any
+    /// name under `base`). An excluded subtree refuses a wildcard that could cover it.
+    static func dnsName(_ name: String, mayReach constraint: String) -> Bool {
+        if dnsName(name, isWithin: constraint) { return true }
+        var name = name.lowercased(), constraint = constraint.lowercased()
+        guard name.hasPrefix("*.") else { return false }
+        if name.hasSuffix(".") { name.removeLast() }
+        if constraint.hasSuffix(".") { constraint.removeLast() }
+        if constraint.hasPrefix(".") { constraint.removeFirst() }
+        return constraint.hasSuffix(String(name.dropFirst(1)))
     }
 
     /// Whether `address` (4 or 16 bytes) lies in `constraint` (address ‖ mask, 8 or 32 bytes).

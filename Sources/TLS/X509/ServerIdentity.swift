@@ -26,7 +26,10 @@ public enum ServerIdentity: Sendable, Equatable, CustomStringConvertible {
             if name.hasSuffix(".") { name.removeLast() }
             let labels = name.split(separator: ".", omittingEmptySubsequences: false)
             guard !name.isEmpty, name.utf8.count <= 253,
-                  labels.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 && $0.utf8.allSatisfy(Self.isHostCharacter) }) else { return nil }
+                  labels.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 && $0.utf8.allSatisfy(Self.isHostCharacter) }),
+                  // A last label of digits only is an address in some resolvers' reading
+                  // ("1.2.3.4.", "0x7f.1"), never a name a CA certifies.
+                  let last = labels.last, !last.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
             self = .dnsName(name)
         }
     }
@@ -112,6 +115,7 @@ public enum ServerIdentity: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .dnsName(let name): return name
         case .ipAddress(let bytes) where bytes.count == 4: return bytes.map(String.init).joined(separator: ".")
+        case .ipAddress(let bytes) where bytes.count != 16: return "invalid address"
         case .ipAddress(let bytes):
             return stride(from: 0, to: bytes.count, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
                 .joined(separator: ":")

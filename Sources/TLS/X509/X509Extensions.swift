@@ -78,8 +78,9 @@ struct X509Extensions: Sendable, Equatable {
             var sequence = try reader.readSequence()
             if sequence.nextTag == 0x01 {
                 let flag = try sequence.read(tag: 0x01)
-                guard flag.count == 1 else { throw .invalidEncoding }
-                isCA = flag.first == 0xFF
+                // X.690 §11.1: DER's TRUE is 0xFF; FALSE (0x00) should be omitted but is read.
+                guard flag.count == 1, let byte = flag.first, byte == 0xFF || byte == 0x00 else { throw .invalidEncoding }
+                isCA = byte == 0xFF
             }
             if sequence.nextTag == DER.Tag.integer {
                 let length = try sequence.readSmallInteger()

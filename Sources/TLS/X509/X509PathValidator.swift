@@ -129,6 +129,9 @@ public struct X509PathValidator: Sendable {
         guard !leaf.extensions.isCA else { throw .notCA }
         // §4.2.1.3: keyCertSign only with cA; a leaf that claims it is refused.
         if let usage = leaf.extensions.keyUsage, usage.count > 5, usage[5] { throw .keyUsage }
+        // RFC 8446 §4.4.2.2 (and RFC 5246 §7.4.2 for ECDHE): the key signs the handshake, so a
+        // keyUsage that is present must include digitalSignature (bit 0).
+        if let usage = leaf.extensions.keyUsage, usage.first != true { throw .keyUsage }
         if let purposes = leaf.extensions.extendedKeyUsage, !purposes.contains(.serverAuth) { throw .extendedKeyUsage }
         _ = try X509PublicKey(subjectPublicKeyInfo: leaf.subjectPublicKeyInfo)
         if let identity, !identity.isNamed(by: leaf) { throw .hostnameMismatch }
