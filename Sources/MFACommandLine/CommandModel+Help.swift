@@ -1,7 +1,7 @@
 // Help at every level, written from the command model: `mfa --help` (what each command is
 // for), `mfa <family> --help` (its verbs and shared options), `mfa <family> <verb> --help` (the
 // verb's arguments and options). The CLI reference in docs/cli-reference.md is the same text
-// (`mfa help-reference`), checked against the binary in CI.
+// (`mfa help --reference`), checked against the binary in CI.
 
 extension CommandModel {
     /// `mfa --help`.
@@ -41,7 +41,7 @@ extension CommandModel {
 
     /// Every help text of the model, in order: the reference page of docs/cli-reference.md.
     public func reference() -> String {
-        var sections = ["# `\(tool)` command reference", "", "Generated from the command model (`\(tool) help-reference`); CI checks it against the binary.",
+        var sections = ["# `\(tool)` command reference", "", "Generated from the command model (`\(tool) help --reference`); CI checks it against the binary.",
                         "", "```", help(), "```"]
         for family in families {
             sections += ["", "## `\(tool) \(family.name)`", "", "```", help(family: family, path: []), "```"]
