@@ -22,7 +22,7 @@ package enum DER {
 
     /// Reads DER elements from a byte buffer, front to back.
     ///
-    /// Every method throws ``CryptoError/invalidEncoding`` on malformed input, so a caller never
+    /// Every method throws `CryptoError.invalidEncoding` on malformed input, so a caller never
     /// traps on data from outside.
     package struct Reader {
         private let bytes: [UInt8]

@@ -22,7 +22,7 @@ package enum PEM {
     ///
     /// Accepts LF or CRLF line endings, surrounding whitespace and body lines of any length up
     /// to 64; rejects mismatched labels, text between or after blocks, and malformed Base64
-    /// with ``CryptoError/invalidEncoding``.
+    /// with `CryptoError.invalidEncoding`.
     package static func decode(_ text: some StringProtocol) throws(CryptoError) -> (label: String, der: [UInt8]) {
         let lines: [Substring] = String(text).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { ($0.hasSuffix("\r") ? $0.dropLast() : $0).trimmingASCIIWhitespace() }

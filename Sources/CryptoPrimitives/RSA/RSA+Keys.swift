@@ -37,7 +37,7 @@ extension RSA {
             storage = try RSAPublicKeyStorage(modulus: modulus, exponent: Self.boundedExponent(exponent))
         }
 
-        /// `exponent` when it is at most ``maximumPublicExponent``; ``CryptoError/invalidKey``
+        /// `exponent` when it is at most ``maximumPublicExponent``; `CryptoError.invalidKey`
         /// otherwise, before any arithmetic is set up. Leaks: e (public).
         private static func boundedExponent(_ exponent: [UInt8]) throws(CryptoError) -> [UInt8] {
             let significant = exponent.drop { $0 == 0 }

@@ -12,7 +12,7 @@ enum RSAPublicArithmetic: Sendable {
     case bits8192(RSAPublicCore<128>)
 
     /// The arithmetic for a modulus of 1024 to 8192 bits and an odd exponent in [3, n).
-    /// Throws ``CryptoError/invalidKey`` otherwise.
+    /// Throws `CryptoError.invalidKey` otherwise.
     init(modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) {
         let bits = RSAPublicArithmetic.bitLength(modulus)
         switch bits {

@@ -86,7 +86,7 @@ enum RSAKeyGenerator {
 extension RSA.PrivateKey {
     /// A key with e = 65537 on two given primes of equal size (1024 bits each for RSA-2048),
     /// after Miller–Rabin checks with bases from `random`. For known-answer tests that provide
-    /// primes; throws ``CryptoError/invalidKey`` when they fail.
+    /// primes; throws `CryptoError.invalidKey` when they fail.
     package init(primes p: SecretBytes, _ q: SecretBytes, using random: inout some RandomSource) throws(CryptoError) {
         guard let pValue = p.withUnsafeBytes({ FixedUInt<16>(bigEndian: $0) }), let qValue = q.withUnsafeBytes({ FixedUInt<16>(bigEndian: $0) }),
               pValue.bitLengthVartime == 1024, qValue.bitLengthVartime == 1024,

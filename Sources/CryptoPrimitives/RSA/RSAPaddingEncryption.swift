@@ -17,7 +17,7 @@ enum RSAEncryptionPadding {
         return [0x00] + maskedSeed + maskedDB
     }
 
-    /// EME-OAEP decoding; every failure is ``CryptoError/authenticationFailure``.
+    /// EME-OAEP decoding; every failure is `CryptoError.authenticationFailure`.
     static func oaepDecode(_ em: [UInt8], label: [UInt8], hash: HashAlgorithm, mgf1Hash: HashAlgorithm) throws(CryptoError) -> [UInt8] {
         let k = em.count, hLen = hash.byteCount
         guard k >= 2 * hLen + 2 else { throw .authenticationFailure }
@@ -51,7 +51,7 @@ enum RSAEncryptionPadding {
         return [0x00, 0x02] + padding + [0x00] + message
     }
 
-    /// EME-PKCS1-v1_5 decoding; every failure is ``CryptoError/authenticationFailure``.
+    /// EME-PKCS1-v1_5 decoding; every failure is `CryptoError.authenticationFailure`.
     static func pkcs1Decode(_ em: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard em.count >= 11 else { throw .authenticationFailure }
         var good = UInt64(em[0]).isZero & UInt64(em[1]).isEqual(to: 2)

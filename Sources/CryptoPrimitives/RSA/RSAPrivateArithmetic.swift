@@ -15,7 +15,7 @@ struct RSAPrivateArithmetic: Sendable {
     private let operation: RSAPrivateOperation
 
     /// The arithmetic from a key's components, checked for consistency; throws
-    /// ``CryptoError/invalidKey`` when they are inconsistent.
+    /// `CryptoError.invalidKey` when they are inconsistent.
     init(_ key: RSAKeyComponents) throws(CryptoError) {
         switch try RSAPublicArithmetic(modulus: key.modulus, exponent: key.publicExponent) {
         case .bits1024(let c): operation = try Self.operation(c, key, half: 8)

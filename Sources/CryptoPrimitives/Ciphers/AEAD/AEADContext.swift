@@ -11,7 +11,7 @@ package protocol AEADContext: AnyObject {
     func seal(_ text: UnsafeMutableRawBufferPointer, nonce: UnsafeRawBufferPointer,
               authenticating aad: UnsafeRawBufferPointer, tag: UnsafeMutableRawBufferPointer) throws(CryptoError)
     /// Checks the tag, then decrypts `text` in place; every failure is
-    /// ``CryptoError/authenticationFailure``.
+    /// `CryptoError.authenticationFailure`.
     func open(_ text: UnsafeMutableRawBufferPointer, nonce: UnsafeRawBufferPointer,
               authenticating aad: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer) throws(CryptoError)
 }

@@ -29,7 +29,7 @@ extension AES {
                 return try Nonce()
             }
 
-            /// A nonce from `data`; an empty one throws ``CryptoError/incorrectLength``.
+            /// A nonce from `data`; an empty one throws `CryptoError.incorrectLength`.
             public init(data: some Sequence<UInt8>) throws(CryptoError) {
                 bytes = Array(data)
                 guard !bytes.isEmpty else { throw .incorrectLength }
@@ -45,7 +45,7 @@ extension AES {
             /// The 16-byte tag.
             public let tag: [UInt8]
 
-            /// A box from its parts; a tag that is not 16 bytes throws ``CryptoError/incorrectLength``.
+            /// A box from its parts; a tag that is not 16 bytes throws `CryptoError.incorrectLength`.
             public init(nonce: Nonce, ciphertext: some Sequence<UInt8>, tag: some Sequence<UInt8>) throws(CryptoError) {
                 self.nonce = nonce
                 self.ciphertext = Array(ciphertext)
@@ -54,7 +54,7 @@ extension AES {
             }
 
             /// A box from nonce ‖ ciphertext ‖ tag with a 12-byte nonce (CryptoKit's
-            /// `combined`); fewer than 28 bytes throw ``CryptoError/incorrectLength``.
+            /// `combined`); fewer than 28 bytes throw `CryptoError.incorrectLength`.
             public init(combined: some Sequence<UInt8>) throws(CryptoError) {
                 let bytes = Array(combined)
                 guard bytes.count >= 12 + GCM.tagByteCount else { throw .incorrectLength }
@@ -84,7 +84,7 @@ extension AES {
         }
 
         /// The message of `sealedBox`, after its tag is checked against `key` and
-        /// `authenticatedData`. Any mismatch throws ``CryptoError/authenticationFailure`` and
+        /// `authenticatedData`. Any mismatch throws `CryptoError.authenticationFailure` and
         /// returns nothing.
         public static func open(_ sealedBox: SealedBox, using key: SymmetricKey,
                                 authenticating authenticatedData: some Sequence<UInt8>) throws(CryptoError) -> [UInt8] {

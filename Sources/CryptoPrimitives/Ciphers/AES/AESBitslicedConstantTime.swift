@@ -20,7 +20,7 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
     private var roundKeyWordCount: Int { 16 * (rounds + 1) }
 
     /// Expands a 16-, 24- or 32-byte key (FIPS 197 §5.2); other lengths throw
-    /// ``CryptoError/incorrectLength``.
+    /// `CryptoError.incorrectLength`.
     init(key: UnsafeRawBufferPointer) throws(CryptoError) {
         guard [16, 24, 32].contains(key.count) else { throw .incorrectLength }
         let nk = key.count / 4

@@ -22,7 +22,7 @@ package final class AESGCMContext {
     /// Built on the first long input (its table costs about 1 KiB of encryption).
     private var firstRound: AESCTRFirstRound?
 
-    /// Expands a 16-, 24- or 32-byte key; other lengths throw ``CryptoError/incorrectLength``.
+    /// Expands a 16-, 24- or 32-byte key; other lengths throw `CryptoError.incorrectLength`.
     package init(key: SymmetricKey) throws(CryptoError) {
         cipher = try AES.expand(key)
         // Four blocks of zeros through the cipher; block 0 is H = E_K(0¹²⁸) (§6.4).
@@ -50,7 +50,7 @@ package final class AESGCMContext {
     }
 
     /// Checks the tag of `text` (ciphertext) and, only if it matches, decrypts it in place
-    /// (SP 800-38D §7.2). A mismatch throws ``CryptoError/authenticationFailure`` and leaves
+    /// (SP 800-38D §7.2). A mismatch throws `CryptoError.authenticationFailure` and leaves
     /// `text` as it was; the comparison is constant time.
     package func open(_ text: UnsafeMutableRawBufferPointer, nonce: UnsafeRawBufferPointer,
                       authenticating aad: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer) throws(CryptoError) {

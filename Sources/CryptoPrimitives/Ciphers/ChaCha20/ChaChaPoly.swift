@@ -25,7 +25,7 @@ public enum ChaChaPoly {
             return try Nonce()
         }
 
-        /// A nonce from `data`; any length but 12 throws ``CryptoError/incorrectLength``.
+        /// A nonce from `data`; any length but 12 throws `CryptoError.incorrectLength`.
         public init(data: some Sequence<UInt8>) throws(CryptoError) {
             bytes = Array(data)
             guard bytes.count == 12 else { throw .incorrectLength }
@@ -41,7 +41,7 @@ public enum ChaChaPoly {
         /// The 16-byte tag.
         public let tag: [UInt8]
 
-        /// A box from its parts; a tag that is not 16 bytes throws ``CryptoError/incorrectLength``.
+        /// A box from its parts; a tag that is not 16 bytes throws `CryptoError.incorrectLength`.
         public init(nonce: Nonce, ciphertext: some Sequence<UInt8>, tag: some Sequence<UInt8>) throws(CryptoError) {
             self.nonce = nonce
             self.ciphertext = Array(ciphertext)
@@ -66,7 +66,7 @@ public enum ChaChaPoly {
     }
 
     /// The message of `sealedBox` after its tag is checked; any mismatch throws
-    /// ``CryptoError/authenticationFailure``.
+    /// `CryptoError.authenticationFailure`.
     public static func open(_ sealedBox: SealedBox, using key: SymmetricKey,
                             authenticating authenticatedData: some Sequence<UInt8>) throws(CryptoError) -> [UInt8] {
         let context = try ChaChaPolyContext(key: key)
@@ -86,7 +86,7 @@ package final class ChaChaPolyContext {
 
     private let key: SecretBytes
 
-    /// A context for a 32-byte key; other lengths throw ``CryptoError/incorrectLength``.
+    /// A context for a 32-byte key; other lengths throw `CryptoError.incorrectLength`.
     package init(key: SymmetricKey) throws(CryptoError) {
         guard key.byteCount == 32 else { throw .incorrectLength }
         self.key = key.secret
@@ -105,7 +105,7 @@ package final class ChaChaPolyContext {
     }
 
     /// Checks the tag and only then decrypts `text` in place; a mismatch throws
-    /// ``CryptoError/authenticationFailure`` and leaves `text` as it was.
+    /// `CryptoError.authenticationFailure` and leaves `text` as it was.
     package func open(_ text: UnsafeMutableRawBufferPointer, nonce: UnsafeRawBufferPointer,
                       authenticating aad: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer) throws(CryptoError) {
         guard nonce.count == 12, tag.count == ChaChaPoly.tagByteCount, text.count <= Self.maximumTextByteCount else {

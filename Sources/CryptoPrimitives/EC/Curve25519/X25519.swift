@@ -13,7 +13,7 @@ public enum Curve25519 {
             /// The 32 bytes.
             public let rawRepresentation: [UInt8]
 
-            /// A key from its 32 bytes; another length throws ``CryptoError/incorrectLength``.
+            /// A key from its 32 bytes; another length throws `CryptoError.incorrectLength`.
             /// Every 32-byte string is a u-coordinate (RFC 7748 §5); small-order points are
             /// refused at agreement, where their all-zero result shows.
             public init(rawRepresentation: some Sequence<UInt8>) throws(CryptoError) {
@@ -40,7 +40,7 @@ public enum Curve25519 {
             }
 
             /// A key from its 32 bytes (clamped when used, RFC 7748 §5); another length throws
-            /// ``CryptoError/incorrectLength``.
+            /// `CryptoError.incorrectLength`.
             public init(rawRepresentation: some Sequence<UInt8>) throws(CryptoError) {
                 try self.init(secret: SecretBytes(rawRepresentation))
             }
@@ -60,7 +60,7 @@ public enum Curve25519 {
             public var rawRepresentation: SecretBytes { secret }
 
             /// X25519(k, u) with the peer's key (RFC 7748 §6.1). An all-zero result — the
-            /// peer's point has small order — throws ``CryptoError/invalidKey``, as TLS 1.3
+            /// peer's point has small order — throws `CryptoError.invalidKey`, as TLS 1.3
             /// requires (RFC 8446 §7.4.2); the check runs in constant time over the result.
             public func sharedSecretFromKeyAgreement(with publicKey: PublicKey) throws(CryptoError) -> SharedSecret {
                 let shared = secret.withUnsafeBytes { scalar in

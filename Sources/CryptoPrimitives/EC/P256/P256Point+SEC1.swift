@@ -7,8 +7,8 @@ import CryptoCore
 extension P256.AffinePoint {
     /// Decodes an uncompressed (65 B) or compressed (33 B) SEC 1 point.
     ///
-    /// Throws ``CryptoError/invalidEncoding`` for a wrong length or prefix byte (including the
-    /// one-byte encoding of infinity) and ``CryptoError/invalidKey`` for coordinates ≥ p, a point
+    /// Throws `CryptoError.invalidEncoding` for a wrong length or prefix byte (including the
+    /// one-byte encoding of infinity) and `CryptoError.invalidKey` for coordinates ≥ p, a point
     /// off the curve, or an x with no square root.
     package init(sec1 bytes: some Collection<UInt8>) throws(CryptoError) {
         let bytes = Array(bytes)

@@ -122,7 +122,7 @@ extension P384 {
                 try self.init(using: &random)
             }
 
-            /// A key from its 48-byte big-endian scalar; throws ``CryptoError/invalidKey``
+            /// A key from its 48-byte big-endian scalar; throws `CryptoError.invalidKey`
             /// unless 1 ≤ d < n.
             public init(rawRepresentation: some Sequence<UInt8>) throws(CryptoError) {
                 try self.init(validating: SecretBytes(rawRepresentation))
@@ -141,7 +141,7 @@ extension P384 {
 
             /// The x-coordinate of d·Q (48 bytes), computed in constant time. A result at
             /// infinity (impossible for a checked point on this prime-order curve) throws
-            /// ``CryptoError/invalidKey``.
+            /// `CryptoError.invalidKey`.
             public func sharedSecretFromKeyAgreement(with publicKey: PublicKey) throws(CryptoError) -> SharedSecret {
                 let scalar = secret.withUnsafeBytes { Scalar(canonicalBytes48: $0) } ?? .zero
                 let (point, isIdentity) = P384.multiply(publicKey.point, by: scalar.canonical).affine

@@ -134,8 +134,8 @@ extension P384.ProjectivePoint {
 
 extension P384.AffinePoint {
     /// Decodes an uncompressed (97 B) or compressed (49 B) SEC 1 point. Throws
-    /// ``CryptoError/invalidEncoding`` for a wrong length or prefix (the point at infinity
-    /// included) and ``CryptoError/invalidKey`` for a coordinate ≥ p, a point off the curve or
+    /// `CryptoError.invalidEncoding` for a wrong length or prefix (the point at infinity
+    /// included) and `CryptoError.invalidKey` for a coordinate ≥ p, a point off the curve or
     /// an x with no square root.
     package init(sec1 bytes: some Collection<UInt8>) throws(CryptoError) {
         let bytes = Array(bytes)
