@@ -36,8 +36,8 @@ public struct URLPolicyMiddleware: HTTPMiddleware {
         guard permits(url) else {
             // The query may carry data from the server; the error names the origin only.
             // …and never a `user:password@` part of the authority.
-            let origin = URLText.components(of: url).map { "\($0.scheme)://\(URLPolicy.displayHost($0.host))" } ?? "a malformed URL"
-            throw TransportError(.urlRefused, underlying: "\(origin) is refused by the URL policy")
+            let origin = URLText.components(of: url).map { "\($0.scheme)://\($0.host)" }
+            throw TransportError(.urlRefused, underlying: origin.map(URLPolicy.refusal(of:)) ?? "a malformed URL is refused by the URL policy")
         }
     }
 }

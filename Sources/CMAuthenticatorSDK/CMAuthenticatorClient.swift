@@ -88,7 +88,7 @@ public actor CMAuthenticatorClient {
     /// the configuration's URL policy refuses its base URL (https only by default).
     public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory = .standard) throws(CMClientError) {
         guard configuration.urlPolicy.permits(configuration.baseURL) else {
-            throw CMClientError(.invalidInput, "\(configuration.baseURL) is refused by the URL policy")
+            throw CMClientError(.invalidInput, URLPolicy.refusal(of: configuration.baseURL))
         }
         records = DeviceRecords(store: store, deviceKeys: configuration.deviceKeys)
         transportFor = transport

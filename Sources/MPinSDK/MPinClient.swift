@@ -239,15 +239,15 @@ public actor MPinClient {
     /// The URL rule (sdk-surfaces.md §3.1): https in a trusted domain or a subdomain once any
     /// is set (`AddTrustedDomain:`), else the URL policy.
     static func permits(_ url: String, _ configuration: Configuration) -> Bool {
-        guard let location = MPinPlatform.Location(url) else { return false }
+        guard let location = MPinPlatform.Location(url), !URLPolicy.hasUserInformation(url: url) else { return false }
         guard !configuration.trustedDomains.isEmpty else { return configuration.urlPolicy.permits(url) }
         let host = location.host
         return location.isHTTPS && configuration.trustedDomains.contains { host == $0 || host.hasSuffix("." + $0) }
     }
 
     static func untrusted(_ origin: String, _ configuration: Configuration) -> MPinError {
-        configuration.trustedDomains.isEmpty ? MPinError(.untrustedDomain, "\(origin) is refused by the URL policy (https to a named host)")
-            : MPinError(.untrustedDomain, "\(origin) is not https in a trusted domain")
+        configuration.trustedDomains.isEmpty ? MPinError(.untrustedDomain, URLPolicy.refusal(of: origin))
+            : MPinError(.untrustedDomain, "\(URLPolicy.displayURL(origin)) is not https in a trusted domain")
     }
 
     /// Every request's middlewares (DESIGN.md §1), around the caller's transport for `origin`:

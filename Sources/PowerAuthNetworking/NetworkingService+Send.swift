@@ -107,6 +107,8 @@ extension NetworkingService {
                 return answer
             }
             do { try await client.removeLocalToken(name: tokenName) } catch { throw NetworkingError.sdk(error) }
+            // Forgotten here; made again only when the configuration says so.
+            if !configuration.recreatesRefusedTokens { throw Self.failure(answer, reason: .tokenError) }
         }
         throw NetworkingError(.tokenError, "the token was refused twice")
     }

@@ -50,6 +50,11 @@ public actor NetworkingService {
         /// When set, every exchange of the service is logged through
         /// `LoggingMiddleware`, signature and token headers redacted.
         public var logger: Logger? = ClientDefaults.logger
+        /// Whether a token the server refuses (HTTP 401) is created again, with the call's
+        /// authentication, and the call repeated once (networking-apple's behaviour, the default).
+        /// When false the token is forgotten and the call fails with `tokenError`: a caller whose
+        /// tokens are made on request only (`mfa`) never gets one with other factors.
+        public var recreatesRefusedTokens = true
 
         /// The defaults: the client's base URL, service name `networking`, `en`, the library's
         /// User-Agent, the transport's timeout, `serialSigned`, no observer, and `ClientDefaults`
@@ -120,7 +125,7 @@ public actor NetworkingService {
         let policy: URLPolicy
         if let configured = configuration.baseURL {
             guard configuration.urlPolicy.permits(configured) else {
-                throw NetworkingError(.invalidConfiguration, "the base URL \(configured) is refused by the URL policy (https to a named host only)")
+                throw NetworkingError(.invalidConfiguration, URLPolicy.refusal(of: configured))
             }
             (baseURL, policy) = (configured, configuration.urlPolicy)
         } else {

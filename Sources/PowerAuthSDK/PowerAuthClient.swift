@@ -73,7 +73,7 @@ public actor PowerAuthClient {
         /// Throws ``PowerAuthSDKError/Reason/invalidConfiguration`` when ``urlPolicy`` refuses the base URL.
         func checkURLPolicy() throws(PowerAuthSDKError) {
             guard urlPolicy.permits(core.baseURL) else {
-                throw PowerAuthSDKError(.invalidConfiguration, "the base URL \(core.baseURL) is refused by the URL policy (https to a named host only)")
+                throw PowerAuthSDKError(.invalidConfiguration, URLPolicy.refusal(of: core.baseURL))
             }
         }
     }

@@ -108,8 +108,9 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         ProtocolError(.decryptionFailed, "decryption failed", file: file, line: line)
     }
 
-    /// `code: reason (file:line)`.
-    public var description: String { "\(code): \(reason) (\(file):\(line))" }
+    /// `code: reason`. The place it was raised stays in ``file`` and ``line`` for a debugger or
+    /// a log that wants it; text a user reads carries no Swift source location.
+    public var description: String { "\(code): \(reason)" }
 
     /// Errors are equal when their codes are.
     public static func == (lhs: ProtocolError, rhs: ProtocolError) -> Bool { lhs.code == rhs.code }

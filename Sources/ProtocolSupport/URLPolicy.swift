@@ -22,9 +22,11 @@ public struct URLPolicy: Sendable, Equatable {
     /// recordings). Not offered to users: the one opt-out they have is loopback.
     package static let insecureAllowingPlainHTTPForReplayTests = URLPolicy(kind: .plainHTTPAllowed)
 
-    /// Whether `url` may be used under this policy.
+    /// Whether `url` may be used under this policy. A URL with user information
+    /// (`user:password@host`) is refused under every policy: RFC 9110 §4.2.4 forbids it in an
+    /// http(s) target, and a password in a configured URL would reach status lines and logs.
     public func permits(_ url: String) -> Bool {
-        guard let components = URLText.components(of: url) else { return false }
+        guard let components = URLText.components(of: url), !Self.hasUserInformation(components.host) else { return false }
         let host = Self.hostName(components.host)
         if kind == .plainHTTPAllowed { return components.scheme == "https" || components.scheme == "http" }
         if kind == .loopbackHTTPAllowed, Self.isLoopback(host) {
@@ -32,6 +34,56 @@ public struct URLPolicy: Sendable, Equatable {
         }
         return components.scheme == "https" && host.contains(".") && !host.hasPrefix(".") && !host.hasSuffix(".")
     }
+
+    /// Whether the URL's authority carries user information (`user@` or `user:password@`);
+    /// false for text that is not an absolute URL (which no policy permits either).
+    public static func hasUserInformation(url: String) -> Bool {
+        URLText.components(of: url).map { hasUserInformation($0.host) } ?? false
+    }
+
+    static func hasUserInformation(_ authority: String) -> Bool { authority.contains("@") }
+
+    /// `url` with the `user:password@` part of its authority removed, nothing else changed
+    /// (for a configured URL shown whole, as `status --json` does).
+    public static func withoutUserInformation(_ url: String) -> String {
+        guard let authorityStart = startOfAuthority(url) else { return url }
+        let rest = url[authorityStart...]
+        let authorityEnd: String.Index = rest.firstIndex { (c: Character) in c == "/" || c == "?" || c == "#" } ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
+        let scheme = String(url[..<authorityStart])
+        return scheme + String(rest[rest.index(after: at)...])
+    }
+
+    /// Where the authority begins: just after the first `://`; nil when there is none.
+    static func startOfAuthority(_ url: String) -> String.Index? {
+        var index = url.startIndex
+        while index < url.endIndex {
+            if url[index...].hasPrefix("://") { return url.index(index, offsetBy: 3) }
+            index = url.index(after: index)
+        }
+        return nil
+    }
+
+    /// `url` as a message may show it: no `user:password@`, no query or fragment (they may carry
+    /// data from a server or a QR code), cut to 200 characters.
+    public static func displayURL(_ url: String) -> String {
+        var shown = withoutUserInformation(url)
+        if let end = shown.firstIndex(where: { $0 == "?" || $0 == "#" }) { shown = String(shown[..<end]) }
+        return shown.count > 200 ? String(shown.prefix(200)) + "…" : shown
+    }
+
+    /// The one message of every client that refuses a URL by its policy: the URL as
+    /// ``displayURL(_:)`` shows it, and the rule it broke.
+    public static func refusal(of url: String) -> String {
+        // Text that is not a URL is not repeated: it could be anything, a password included.
+        guard URLText.components(of: url) != nil else { return "a URL that is not absolute (scheme://host/…) is refused by the URL policy" }
+        return hasUserInformation(url: url)
+            ? "\(displayURL(url)) is refused by the URL policy: it carries a user:password@ part"
+            : "\(displayURL(url)) is refused by the URL policy (\(httpsRule))"
+    }
+
+    /// The rule of ``httpsOnly`` as ``refusal(of:)`` words it.
+    public static let httpsRule = "https to a named host only"
 
     /// An authority without its `user:password@` part (for error messages and logs).
     public static func displayHost(_ authority: String) -> String {

@@ -28,9 +28,11 @@ extension SaltEdge {
             }
             switch components.path.last {
             case "connect":
-                guard let configuration = value("configuration"), let target = URLText.components(of: configuration),
-                      urlPolicy.permits(configuration) else {
-                    throw ProtocolError(.invalidDeepLink, "connect link without a usable configuration URL")
+                guard let configuration = value("configuration"), let target = URLText.components(of: configuration) else {
+                    throw ProtocolError(.invalidDeepLink, "connect link without a configuration URL")
+                }
+                guard urlPolicy.permits(configuration) else {
+                    throw ProtocolError(.invalidDeepLink, "connect link: the configuration " + URLPolicy.refusal(of: configuration))
                 }
                 self = .connect(configurationURL: configuration, connectQuery: value("connect_query"),
                                 apiVersion: Self.apiVersion(ofConfigurationPath: target.path))

@@ -32,7 +32,7 @@ extension SaltEdge {
         public init(responseBody body: some Sequence<UInt8>, urlPolicy: URLPolicy = .httpsOnly) throws(ProtocolError) {
             let wire = try JSONResponse.decode(Envelope<Wire>.self, from: body, what: "provider configuration").data
             guard urlPolicy.permits(wire.sca_service_url) else {
-                throw ProtocolError(.insecureURL, "sca_service_url is not an https URL the policy accepts")
+                throw ProtocolError(.insecureURL, "sca_service_url: " + URLPolicy.refusal(of: wire.sca_service_url))
             }
             scaServiceURL = wire.sca_service_url
             apiVersion = wire.api_version

@@ -220,7 +220,7 @@ public actor SaltEdgeAuthenticatorClient {
     func send(_ request: HTTPRequest, to baseURL: String, connectionID: String? = nil) async throws(SaltEdgeClientError) -> HTTPResponse {
         let response: HTTPResponse
         do { response = try await pipeline(baseURL).send(request) } catch {
-            guard error.kind != .urlRefused else { throw SaltEdgeClientError(.invalidInput, "\(baseURL) is refused by the URL policy", transportError: error) }
+            guard error.kind != .urlRefused else { throw SaltEdgeClientError(.invalidInput, URLPolicy.refusal(of: baseURL), transportError: error) }
             throw SaltEdgeClientError(.transport, "no answer from \(baseURL)", transportError: error)
         }
         do { try SaltEdge.requireSuccess(response) } catch {

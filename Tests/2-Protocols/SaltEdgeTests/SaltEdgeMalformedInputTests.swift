@@ -117,6 +117,9 @@ struct SaltEdgeMalformedInputTests {
         for url in ["http://provider.example.com/c", "http://127.0.0.1.example.com/c", "http://user@evil.example.com:80/c"] {
             expectError(code: .invalidDeepLink) { try SaltEdge.DeepLink(parsing: link(url), urlPolicy: loopback) }
         }
+        // user:password@ is refused even to loopback, and the refusal does not repeat it.
+        let refusal = expectError(code: .invalidDeepLink) { try SaltEdge.DeepLink(parsing: link("http://u:s3cret@127.0.0.1:9/c"), urlPolicy: loopback) }
+        #expect(refusal.map { !"\($0)".contains("s3cret") && "\($0)".contains("user:password@") } == true, "\(String(describing: refusal))")
         // The configuration's sca_service_url follows the same rule.
         let key = SaltEdgeTestServer.keys.provider.publicKey.pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
         func configuration(_ url: String) -> [UInt8] {

@@ -56,6 +56,15 @@ import TestSupport
         expectError(CMClientError.self, code: .invalidInput) { try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport())) }
         configuration.urlPolicy = .insecureAllowingPlainHTTPToLoopback
         _ = try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport()))
+        // A user:password@ part is refused under every policy, and not repeated.
+        configuration.baseURL = "http://cm:s3cret@127.0.0.1:9/cm"
+        do {
+            _ = try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport()))
+            Issue.record("a base URL with a password was accepted")
+        } catch {
+            #expect(error.reason == .invalidInput)
+            #expect(!"\(error)".contains("s3cret"))
+        }
     }
 
     /// The bearer token is dated with the configured clock: two clients with the same fixed

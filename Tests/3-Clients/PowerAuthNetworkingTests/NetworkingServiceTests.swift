@@ -44,7 +44,7 @@ final class NetworkingLogCapture: LogSink, @unchecked Sendable {
         let fixture = try NetworkingFixture.make(seed: 51)
         defer { fixture.cleanUp() }
         #expect(try fixture.service().baseURL == "https://pa.example.com")
-        for refused in ["http://api.example.com", "http://127.0.0.1:9000", "ftp://api.example.com", "https://intranet"] {
+        for refused in ["http://api.example.com", "http://127.0.0.1:9000", "ftp://api.example.com", "https://intranet", "https://u:p@api.example.com"] {
             #expect(throws: NetworkingError(.invalidConfiguration, "")) { try fixture.service(.init(baseURL: refused)) }
         }
         #expect(throws: NetworkingError(.invalidConfiguration, "")) {

@@ -103,8 +103,11 @@ import TestSupport
             do { core = try application.clientConfiguration(baseURL: url) } catch { throw PowerAuthSDKError(.invalidConfiguration, "core") }
             return try PowerAuthClient(configuration: .init(instanceID: "u", core: core, version: .v3_2, urlPolicy: policy), store: store, transport: .single(server))
         }
-        for refused in ["http://pa.example.com", "ftp://pa.example.com", "http://127.0.0.1:8080", "https://intranet"] {
-            do { _ = try client(refused); Issue.record("\(refused) was accepted") } catch { #expect(error.reason == .invalidConfiguration) }
+        for refused in ["http://pa.example.com", "ftp://pa.example.com", "http://127.0.0.1:8080", "https://intranet", "https://u:s3cret@pa.example.com"] {
+            do { _ = try client(refused); Issue.record("\(refused) was accepted") } catch {
+                #expect(error.reason == .invalidConfiguration)
+                #expect(!"\(error)".contains("s3cret"), "the refusal repeats the password: \(error)")
+            }
         }
         do {
             _ = try client("http://pa.example.com", .insecureAllowingPlainHTTPToLoopback)
