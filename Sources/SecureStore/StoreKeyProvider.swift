@@ -40,6 +40,13 @@ public struct KeyFileProvider: StoreKeyProvider {
                 guard existing.count == 32 else { throw SecureStoreError(.keyUnavailable, "the key file is not 32 bytes", path: directory + "/.key") }
                 return try StoreKey(existing)
             }
+            // A store with records but no key file was keyed by another provider (its setting
+            // rewritten or deleted) or lost its key: a new key would open none of it. Refused
+            // with nothing written, so the store is left exactly as it was found.
+            guard try !StoreSettings.hasState(in: directory) else {
+                throw SecureStoreError(.keyUnavailable, "the store holds records but no key file: it is keyed by another provider, or its key is lost; nothing was written",
+                                       path: directory + "/.key")
+            }
             var random = SystemRandomSource()
             let key: SecretBytes
             do { key = try random.secretBytes(count: 32) } catch {
@@ -78,6 +85,10 @@ public struct PassphraseKeyProvider: StoreKeyProvider {
             if let existing = try FileSystem.read(".salt", in: directory) {
                 guard existing.count == 16 else { throw SecureStoreError(.keyUnavailable, "the salt file is not 16 bytes") }
                 return existing
+            }
+            guard try !StoreSettings.hasState(in: directory) else {
+                throw SecureStoreError(.keyUnavailable, "the store holds records but no salt file: it is keyed by another provider, or its salt is lost; nothing was written",
+                                       path: directory + "/.salt")
             }
             var random = SystemRandomSource()
             let salt: [UInt8]
