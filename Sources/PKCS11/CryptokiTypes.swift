@@ -66,6 +66,26 @@ struct CKTokenInfo {
     var utcTime = InlineArray<16, UInt8>(repeating: 0)
 }
 
+/// `CK_SLOT_INFO` (PKCS #11 v2.40 §3.2): blank-padded description and manufacturer, flags, two
+/// versions. 112 bytes on LP64.
+struct CKSlotInfo {
+    var slotDescription = InlineArray<64, UInt8>(repeating: 0)
+    var manufacturerID = InlineArray<32, UInt8>(repeating: 0)
+    var flags: UInt = 0
+    var hardwareVersion = CKVersion(major: 0, minor: 0)
+    var firmwareVersion = CKVersion(major: 0, minor: 0)
+}
+
+/// `CK_INFO` (PKCS #11 v2.40 §3.1): the interface version, the library's manufacturer, flags,
+/// description and version. 88 bytes on LP64.
+struct CKInfo {
+    var cryptokiVersion = CKVersion(major: 0, minor: 0)
+    var manufacturerID = InlineArray<32, UInt8>(repeating: 0)
+    var flags: UInt = 0
+    var libraryDescription = InlineArray<32, UInt8>(repeating: 0)
+    var libraryVersion = CKVersion(major: 0, minor: 0)
+}
+
 /// Flag and user-type constants (PKCS #11 v2.40 §3.2, §3.5, §5.4).
 enum CKConstant {
     /// `CKF_OS_LOCKING_OK` in `CK_C_INITIALIZE_ARGS.flags`.

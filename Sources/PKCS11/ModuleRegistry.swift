@@ -25,7 +25,9 @@ enum ModuleRegistry {
     /// Loads (once) and initialises (once) the module at `path`, counting one more user. Returns
     /// the key to give back to ``release(_:)`` and the function list.
     static func acquire(path: String) throws(PKCS11Error) -> (key: UInt, functions: FunctionList) {
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+        // Loaded by the path that was checked, so no link can be swapped in between.
+        let resolved = try ModuleFile.resolve(path)
+        guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
             throw PKCS11Error(.moduleNotLoaded, reason)
         }

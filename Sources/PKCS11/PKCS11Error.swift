@@ -161,6 +161,12 @@ public struct PKCS11Error: Error, Sendable, Equatable, CustomStringConvertible {
         case returned(CKReturnValue)
         /// No slot holds a token matching the request.
         case tokenNotFound
+        /// More than one slot holds a token matching the request: the URI must say which
+        /// (`serial`, `slot-id`), not leave it to the slot order.
+        case ambiguousToken
+        /// The module's file could be replaced by someone other than root or this user: a
+        /// relative path, a file or directory writable by group or others, or another owner.
+        case untrustedModule
         /// No object matches the request.
         case objectNotFound
         /// A PKCS #11 URI that RFC 7512 does not allow.

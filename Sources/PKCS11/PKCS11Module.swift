@@ -125,17 +125,6 @@ public final class PKCS11Module {
         return PKCS11TokenInfo(info)
     }
 
-    /// The first slot whose token matches the token attributes of `uri` (RFC 7512 §2.3: an
-    /// attribute the URI leaves out matches anything). Throws ``PKCS11Error/Kind/tokenNotFound``.
-    public func slot(matching uri: PKCS11URI) throws(PKCS11Error) -> UInt {
-        for slot in try slots() {
-            let info: PKCS11TokenInfo
-            do { info = try tokenInfo(slot: slot) } catch where error.returnValue == .tokenNotPresent { continue }
-            if uri.matches(info) { return slot }
-        }
-        throw PKCS11Error(.tokenNotFound, "no token matches \(uri.tokenDescription)")
-    }
-
     /// Opens a serial session on `slot` (read-write by default: generating a token key needs it).
     public func openSession(slot: UInt, readWrite: Bool = true) throws(PKCS11Error) -> PKCS11Session {
         let openSession = try functions.function(.openSession, as: COpenSession.self)

@@ -154,6 +154,9 @@ public struct PKCS11URI: Sendable, Equatable, CustomStringConvertible {
         if let slot = value("slot-id", in: path), !(1...20).contains(slot.count) || !slot.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || UInt(String(decoding: slot, as: UTF8.self)) == nil {
             throw PKCS11Error(.invalidURI, "slot-id is a decimal number")
         }
+        if let version = text("library-version", in: path), Self.version(version) == nil {
+            throw PKCS11Error(.invalidURI, "library-version is M or M.N")
+        }
         // RFC 7512 §2.3: a URI with both pin-source and pin-value "SHOULD be refused as invalid".
         if value("pin-source", in: query) != nil, value("pin-value", in: query) != nil {
             throw PKCS11Error(.invalidURI, "pin-source and pin-value together")
@@ -167,6 +170,9 @@ public struct PKCS11URI: Sendable, Equatable, CustomStringConvertible {
     private func text(_ name: String, in attributes: [Attribute]) -> String? {
         value(name, in: attributes).map { String(decoding: $0, as: UTF8.self) }
     }
+
+    /// The path attribute `name` as text.
+    func pathText(_ name: String) -> String? { text(name, in: path) }
 
     /// The `token` label.
     public var token: String? { text("token", in: path) }
@@ -201,7 +207,7 @@ public struct PKCS11URI: Sendable, Equatable, CustomStringConvertible {
 
     /// The token attributes as they print, for error messages (no PIN).
     var tokenDescription: String {
-        let token = path.filter { ["token", "manufacturer", "serial", "model"].contains($0.name) }
+        let token = path.filter { !["object", "id", "type"].contains($0.name) && Self.standardPathNames.contains($0.name) }
         return token.isEmpty ? "pkcs11: (any token)" : "pkcs11:" + Self.printed(token, separator: ";", query: false)
     }
 

@@ -47,6 +47,12 @@ public enum StoreProviderChoice: Sendable, Equatable {
             guard uri.modulePath?.isEmpty == false else {
                 throw PKCS11Error(.invalidURI, "the URI names no module-path (module-name lookup is not supported)")
             }
+            // Stored and loaded again by every later run, from whatever directory it runs in.
+            guard uri.modulePath?.hasPrefix("/") == true else {
+                throw PKCS11Error(.untrustedModule, recorded
+                    ? "the store's provider setting names a relative module-path, which each run would resolve against its own working directory: write the module's absolute path into the store's .provider file"
+                    : "module-path must be absolute: a relative one is resolved against each run's working directory")
+            }
             let identifier = try uri.storeIdentifier()
             if recorded {
                 guard identifier != nil else {

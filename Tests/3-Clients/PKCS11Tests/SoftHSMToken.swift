@@ -47,6 +47,18 @@ final class SoftHSMToken {
         activate()
     }
 
+    /// Initialises one more token labelled `label` in the same token directory (the next free slot).
+    func addToken(label: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: SoftHSM.utility)
+        process.arguments = ["--init-token", "--free", "--label", label, "--pin", userPIN, "--so-pin", securityOfficerPIN]
+        process.environment = ProcessInfo.processInfo.environment.merging(["SOFTHSM2_CONF": configuration]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw SoftHSMTokenError(status: process.terminationStatus) }
+    }
+
     /// Points the module at this token's directory (read by the next C_Initialize).
     func activate() {
         setenv("SOFTHSM2_CONF", configuration, 1)

@@ -59,8 +59,9 @@ extension SoftHSMSuite {
             #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == ["store"])  // no temporary or old directory left
             let mode = try FileManager.default.attributesOfItem(atPath: directory + "/.provider")[.posixPermissions] as? Int
             #expect(mode == 0o600)
-            // The key file's key no longer opens it (a new .key would be made, and refused).
-            #expect(throws: SecureStoreError.self) { try SecureStore(directory: directory, keyProvider: KeyFileProvider()).read("record-1") }
+            // The key file no longer opens it: refused before a new .key is written.
+            #expect(throws: SecureStoreError(.keyUnavailable, "")) { try SecureStore(directory: directory, keyProvider: KeyFileProvider()).read("record-1") }
+            #expect(!FileManager.default.fileExists(atPath: directory + "/.key"))
 
             // And back to the key file: the records survive a second move.
             try StoreMigration.migrate(directory: directory, from: provider, to: KeyFileProvider(), providerSetting: "file")
