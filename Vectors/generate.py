@@ -603,7 +603,24 @@ def acvp_rsa(keys):
             if value < n:
                 test["signature"] = "%0*X" % (2 * k, pow(value, d, n))
             tests.append(test)
-    groups = [{"testType": "AFT", "modulo": 2048, "keyFormat": "standard", "tests": tests}]
+    # The same primitive with the key in CRT form, as the ACVP RSA specification also allows:
+    # n, e, p, q, dmp1, dmq1, iqmp and no d.
+    crt_tests = []
+    for key in [keys[0]]:
+        numbers = key.private_numbers()
+        n, e, d, p, q = numbers.public_numbers.n, numbers.public_numbers.e, numbers.d, numbers.p, numbers.q
+        k = (n.bit_length() + 7) // 8
+        half = (p.bit_length() + 7) // 8
+        key_fields = {"n": "%0*X" % (2 * k, n), "e": "%06X" % e, "p": "%0*X" % (2 * half, p), "q": "%0*X" % (2 * half, q),
+                      "dmp1": "%0*X" % (2 * half, d % (p - 1)), "dmq1": "%0*X" % (2 * half, d % (q - 1)),
+                      "iqmp": "%0*X" % (2 * half, pow(q, -1, p))}
+        for value in [0, 1, 2, p, q, r.randrange(2, n), r.randrange(2, n), n - 1, n, (1 << (8 * k)) - 1]:
+            test = dict(key_fields, message="%0*X" % (2 * k, value), testPassed=value < n)
+            if value < n:
+                test["signature"] = "%0*X" % (2 * k, pow(value, d, n))
+            crt_tests.append(test)
+    groups = [{"testType": "AFT", "modulo": 2048, "keyFormat": "standard", "tests": tests},
+              {"testType": "AFT", "modulo": 2048, "keyFormat": "crt", "tests": crt_tests}]
     files["acvp/RSA-SignaturePrimitive-2.0.json"] = acvp_document("RSA", "2.0", groups, "Python pow()", "signaturePrimitive")
     return files
 

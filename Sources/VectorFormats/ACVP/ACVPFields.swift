@@ -52,11 +52,31 @@ public struct ACVPFields: Sendable {
 
     /// A required non-negative integer field (a JSON number, or a decimal string as some
     /// ACVP servers write lengths).
+    /// A field that sets how much work a case costs is refused beyond ``workLimits`` before any
+    /// of that work starts.
     public func integer(_ name: String, answer: Bool = false) throws(ACVPFormatError) -> Int {
         guard let value = answer ? answerValue(name) : value(name) else { throw .missingField(name, at: place) }
         guard let number = Self.integer(value), number >= 0 else { throw .wrongType(name, expected: "a non-negative integer", at: place) }
+        if let limit = Self.workLimits[name], !limit.contains(number) {
+            throw .wrongType(name, expected: "an integer within \(limit.lowerBound)...\(limit.upperBound) (the file says \(number))", at: place)
+        }
         return number
     }
+
+    /// The fields whose value sets the work or memory of a case, with the largest value a vector
+    /// run takes: the ACVP specifications' own maxima with room (PBKDF iterationCount 1 to
+    /// 10,000,000 and keyLen up to 4,096 bits; output lengths of a few thousand bits; LDT
+    /// messages up to 8 GiB, which the runner then bounds by its own limit). A hostile file
+    /// asking for 10^12 iterations or a 10^9-bit key is refused at once, not run for hours.
+    public static let workLimits: [String: ClosedRange<Int>] = [
+        "iterationCount": 1...10_000_000, "keyLen": 0...65_536, "keyDataLength": 0...65_536, "l": 0...65_536,
+        "macLen": 0...65_536, "saltLen": 0...65_536, "modulo": 0...16_384, "payloadLen": 0...(1 << 24), "len": 0...(1 << 24),
+        "contentLength": 0...(1 << 24), "fullLength": 0...(1 << 40),
+    ]
+
+    /// The most Monte Carlo rounds a `resultsArray` may ask for (ACVP's MCTs have 100): each
+    /// costs a thousand operations, so the count is bounded like an iteration count.
+    public static let monteCarloRoundLimit = 1_000
 
     /// A required Boolean field (`true`/`false`, or the strings `"true"`/`"false"`).
     public func bool(_ name: String, answer: Bool = false) throws(ACVPFormatError) -> Bool {

@@ -43,6 +43,10 @@ enum ACVPAES {
             case "MCT" where mode != .ctr:
                 let iv = mode == .ecb ? [] : try test.fields.hex("iv")
                 let expected = try test.fields.objects("resultsArray")
+                guard expected.count <= ACVPFields.monteCarloRoundLimit else {
+                    throw .wrongType("resultsArray", expected: "at most \(ACVPFields.monteCarloRoundLimit) rounds (the file has \(expected.count))",
+                                     at: test.fields.place)
+                }
                 var failure: String?
                 let rounds: [[String: [UInt8]]]
                 do {

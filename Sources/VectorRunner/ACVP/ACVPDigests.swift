@@ -39,6 +39,10 @@ enum ACVPDigests {
                 let seed = Array(try test.fields.hex("msg").prefix(bits / 8))
                 let alternate = group.fields.value("mctVersion")?.string == "alternate"
                 let expected = try test.fields.objects("resultsArray").map { (entry) throws(ACVPFormatError) in try entry.hex("md") }
+                guard expected.count <= ACVPFields.monteCarloRoundLimit else {
+                    throw .wrongType("resultsArray", expected: "at most \(ACVPFields.monteCarloRoundLimit) rounds (the file has \(expected.count))",
+                                     at: test.fields.place)
+                }
                 let got = monteCarlo(hash, seed: seed, alternate: alternate, rounds: expected.count)
                 log.expect(got == expected, id, comment + (alternate ? " alternate" : ""),
                            expected: "\(expected.count) digests, last \(hex(expected.last ?? []))",

@@ -74,16 +74,19 @@ enum ACVPRSA {
     }
 
     /// RSADP (SP 800-56B rev 2 §7.1.2): pt = ct^d mod n, refused unless 1 < ct < n − 1.
-    /// RSASP1 (RFC 8017 §5.2.1): signature = m^d mod n, refused unless m < n.
+    /// RSASP1 (RFC 8017 §5.2.1): signature = m^d mod n, refused unless m < n. The key is
+    /// (n, d) or its CRT form (``ACVPRSAPrimitiveKey``).
     private static func checkPrimitive(decryption: Bool, _ group: ACVPGroup, _ test: ACVPCase, _ log: inout CaseLog) throws(ACVPFormatError) {
         let id = ACVPRunner.id(test), comment = ACVPRunner.comment(group)
-        let modulus = try field("n", group, test), exponent = try field("d", group, test)
+        let key = try ACVPRSAPrimitiveKey([test.fields, group.fields])
+        let modulus = key.modulus
         let input = try test.fields.hex(decryption ? "ct" : "message")
         let (outputName, lower, upper) = decryption ? ("pt", [UInt8(2)], subtractOne(modulus)) : ("signature", [], modulus)
         let inRange = compare(input, lower) >= 0 && compare(input, upper) < 0
-        let result = inRange ? RSA.modularPowerVartime(input, exponent, modulus: modulus) : nil
+        let result = inRange ? key.apply(input) : nil
         guard !inRange || result != nil else {
-            return log.skip(id, reason: "a modulus of \(modulus.count * 8) bits is outside the engine's 1024-8192")
+            return log.skip(id, reason: key.isCRT ? "primes of a CRT key for a \(modulus.count * 8)-bit modulus are outside the engine's 1024-8192 bits"
+                                                 : "a modulus of \(modulus.count * 8) bits is outside the engine's 1024-8192")
         }
         let expected = try test.fields.bool("testPassed", answer: true)
         guard let result, expected else {

@@ -99,11 +99,11 @@ enum ACVPResponder {
             return .fields(["derivedKey": hexValue(key)])
         case ("RSA", "decryptionPrimitive"), ("RSA", "signaturePrimitive"):
             let decryption = file.mode == "decryptionPrimitive"
-            let modulus = try fields.hex("n"), exponent = try fields.hex("d")
+            let key = try ACVPRSAPrimitiveKey([fields, group.fields]), modulus = key.modulus
             let input = try fields.hex(decryption ? "ct" : "message")
             let (lower, upper) = decryption ? ([UInt8(2)], ACVPRSA.subtractOne(modulus)) : ([], modulus)
             guard ACVPRSA.compare(input, lower) >= 0, ACVPRSA.compare(input, upper) < 0 else { return .fields(["testPassed": .bool(false)]) }
-            guard let output = RSA.modularPowerVartime(input, exponent, modulus: modulus) else {
+            guard let output = key.apply(input) else {
                 return .unanswered("a modulus of \(ACVPRSA.bitLength(modulus)) bits is outside the engine's 1024-8192")
             }
             return .fields(["testPassed": .bool(true), decryption ? "pt" : "signature": hexValue(output)])

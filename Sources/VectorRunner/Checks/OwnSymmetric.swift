@@ -19,6 +19,10 @@ enum OwnSymmetric {
             return { (c) throws(VectorFormatError) in
                 let expected = try c.output("key")
                 let password = try c.input("password"), salt = try c.input("salt"), rounds = try c.integer("rounds")
+                // The bound of ACVP's PBKDF iteration counts: a file asking for more is refused, not run for hours.
+                guard let limit = ACVPFields.workLimits["iterationCount"], limit.contains(rounds) else {
+                    throw .malformed("rounds \(rounds) is outside 1...10000000")
+                }
                 let got = try? hash.pbkdf2(password: password, salt: salt, rounds: rounds, length: expected.count)
                 return .compare(got, expected)
             }
