@@ -12,6 +12,16 @@ public struct UsageError: Error, CustomStringConvertible {
     public init(description: String) { self.description = description }
 }
 
+/// A command that is well formed but cannot run in the current local state: nothing configured,
+/// no activation, no such connection, user or request (exit status 4).
+public struct StateError: Error, CustomStringConvertible {
+    /// What is missing or in the way, and the command that would change it.
+    public let description: String
+
+    /// An error saying `description`.
+    public init(description: String) { self.description = description }
+}
+
 /// Where a secret option's value comes from (DESIGN.md §3: never from an argument).
 public enum SecretSource: Sendable, Equatable {
     /// The file `--…-file PATH` names (refused when group or others may read it).

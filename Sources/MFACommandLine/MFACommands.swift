@@ -19,7 +19,7 @@ public enum MFACommands {
     static let pinnedKey = OptionSpec.value("--pinned-key", "sha256//BASE64",
                                             "require the server's key: the SHA-256 of its SubjectPublicKeyInfo, as curl's --pinnedpubkey "
                                             + "(alone it authenticates the server; with --ca-file both must hold)", repeatable: true)
-    static let exitNote = "Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store."
+    static let exitNote = "Exit status: 0 ok, 1 refused by the server, 2 usage, 3 transport or store, 4 wrong state (nothing configured, no activation, no such item)."
     static let secretNote = "Secrets (passwords, PINs, codes, QR secrets) never come from an argument, which every local user can read: "
         + "from the file `NAME-file F` names (mode 0600; a file others may read is refused), else from the terminal without echo, "
         + "else from a line of standard input (`NAME -`)."
@@ -77,7 +77,7 @@ public enum MFACommands {
                                       sharedOptions: [store, .value("--instance", "NAME", "the activation namespace (default \"default\")"), json, caFile, pinnedKey],
                                       verbs: [
         VerbSpec("configure", "Store the application's configuration string and the server's base URL", options: [
-            .value("--config-string", "S", "the configuration string (APP_KEY, APP_SECRET, the master server key)"),
+            .secret("--config-string", "the configuration string (APP_KEY, APP_SECRET, the master server key)"),
             .value("--base-url", "URL", "the PowerAuth server (https; http only to loopback with --allow-http-loopback)"),
             .value("--protocol", "VERSION", "3.0-3.3 for new activations (default 3.3)"), loopback, keyProvider]),
         VerbSpec("activate", "Activate with an activation code (its signature is checked first), then set the password", options: [
@@ -91,7 +91,7 @@ public enum MFACommands {
             .value("--query", "K=V", "a query parameter; a signed GET signs their canonical form, which the SDK builds", repeatable: true),
             .value("--body-file", "F", "the request object (JSON), sent as {\"requestObject\": …}; none for a GET"),
             .value("--uri-id", "ID", "sign with this URI identifier"),
-            .value("--token", "NAME", "sign with this token instead (no password: the token is possession-only unless --factors says)"),
+            .value("--token", "NAME", "sign with this token instead (made by token create; no password)"),
             .value("--encrypt", "application|activation", "end-to-end encryption scope (POST without --query)"),
             factors, passwordFile]),
         VerbSpec("token", "Create or remove a token", verbs: [
@@ -190,7 +190,7 @@ public enum MFACommands {
         VerbSpec("sign", "Sign a document hash with the user's signing identity", options: [
             user, .value("--hash", "HEX", "the document's hash"), .value("--timestamp", "UNIX-SECONDS", "the signature time (default now)"), pinFile]),
         VerbSpec("remove", "Remove a user from this device (the platform keeps no per-device record to revoke)", arguments: ["user-id"]),
-    ], notes: [secretNote, "Exit status: 0 ok, 1 refused by the platform, 2 usage, 3 transport or store."])
+    ], notes: [secretNote, "Exit status: 0 ok, 1 refused by the platform, 2 usage, 3 transport or store, 4 wrong state (nothing configured, no such user)."])
 
     static let keys = FamilySpec("keys", "The key that opens the secure store: a key file, a passphrase, or a PKCS #11 token (TPM, HSM)",
                                  sharedOptions: [store, json], verbs: [

@@ -52,7 +52,7 @@ enum CMCommand {
         let opened = try options.openStore()
         let store = opened.store
         guard let stored = try given ?? store.read(record).map({ try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }) else {
-            throw UsageError(description: "not configured (mfa cm configure --base-url URL)")
+            throw StateError(description: "not configured (mfa cm configure --base-url URL)")
         }
         let listKey = try stored.listKeyDERBase64.map { try RSA.Signing.PublicKey(derRepresentation: try Base64.decode($0)) }
         var system = utsname()
@@ -78,13 +78,13 @@ enum CMCommand {
         }
         let client = try client(options, stored)
         let environments = try await client.environments()
-        var object: [String: Any] = ["configured": true, "base_url": stored.baseURL, "pinning": stored.pinning, "allow_http_loopback": stored.loopbackHTTP,
+        var object: [String: Any] = ["configured": true, "base_url": URLPolicy.withoutUserInformation(stored.baseURL), "pinning": stored.pinning, "allow_http_loopback": stored.loopbackHTTP,
                                      "environments": environments.map { ["id": $0.id, "name": $0.name] }]
         let lines = environments.map { "\(line($0.id))\t\(line($0.name))" }
         guard let deviceID = try await client.deviceID else {
             object["registered"] = false
             object["device_id"] = JSONOutput.null
-            return CommandSupport.output(options, object, text: "configured for \(stored.baseURL); not registered (mfa cm register --phone NUMBER)")
+            return CommandSupport.output(options, object, text: "configured for \(URLPolicy.displayURL(stored.baseURL)); not registered (mfa cm register --phone NUMBER)")
         }
         let status = try await client.deviceStatus()
         object["registered"] = true
@@ -122,7 +122,7 @@ enum CMCommand {
                 // `key`: where the secret lives, `token` (imported into the store's PKCS #11 token)
                 // or `record` (sealed in the environment's record).
                 CommandSupport.output(options, ["id": environment.id, "name": environment.name, "key": environment.keyLabel == nil ? "record" : "token"],
-                                      text: "linked \(environment.name) (\(environment.id)), its secret in the \(environment.keyLabel == nil ? "store's record" : "token")")
+                                      text: "linked \(line(environment.name)) (\(line(environment.id))), its secret in the \(environment.keyLabel == nil ? "store's record" : "token")")
             case "list":
                 let all = try await client.environments()
                 CommandSupport.output(options, all.map { ["id": $0.id, "name": $0.name] },
@@ -143,7 +143,7 @@ enum CMCommand {
         case "approve", "deny":
             let id = try options.argument(0, "the request id")
             guard let pending = try await client.pendingRequests().first(where: { $0.request.id == id }) else {
-                throw UsageError(description: "no open request \(id) (mfa cm requests)")
+                throw StateError(description: "no open request \(id) (mfa cm requests)")
             }
             let status = verb == "approve" ? try await client.approve(pending) : try await client.deny(pending)
             CommandSupport.output(options, ["request_id": id, "auth_status": status.map { $0 as Any } ?? JSONOutput.null], text: "\(verb == "approve" ? "approved" : "denied") \(id)")

@@ -1,5 +1,7 @@
 // How every failure of every `mfa` command becomes one exit status and one report (DESIGN.md
-// §3): 0 ok, 1 refused by the server, 2 usage, 3 transport or store. The mapping is here once;
+// §3): 0 ok, 1 refused by the server, 2 usage, 3 transport or store, and 4 for a well-formed
+// command the local state cannot serve (nothing configured, no activation, no such connection,
+// user or request: a script tells it from a typo). The mapping is here once;
 // with `--json` the report is one JSON object on standard output (code, message, HTTP status and
 // server code where there were ones), else one line on standard error.
 
@@ -10,39 +12,47 @@ import MFACommandLine
 import MPinSDK
 import PowerAuthNetworking
 import PowerAuthSDK
+import ProtocolSupport
 import SaltEdgeSDK
 import SecureStore
 
 /// The exit statuses of DESIGN.md §3.
-enum ExitStatus: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3 }
+enum ExitStatus: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3, wrongState = 4 }
 
 enum CommandErrors {
-    /// Whether the command line asked for `--json` (errors are then JSON too).
-    nonisolated(unsafe) static var json = false
+    /// Whether the command line asked for `--json` (errors are then JSON too): bound by
+    /// `MFA.run` for the command's task and every task it starts.
+    @TaskLocal static var json = false
 
     /// The exit status of `error`, from whichever layer it came.
     static func exitStatus(of error: any Error) -> ExitStatus {
         switch error {
         case is UsageError, is SecretInput.Failure: return .usage
+        case is StateError: return .wrongState
+        case let error as SecureStoreError where error.kind == .invalidName: return .usage   // a name given on the command line
         case let error as PowerAuthSDKError:
             switch error.reason {
             case .server, .authenticationFailed, .invalidResponse, .counterDeadlock: return .refused
+            case .missingActivation, .invalidActivationState: return .wrongState
             case .transport, .store, .cancelled: return .transportOrStore
             default: return .usage
             }
         case let error as NetworkingError:
             if let inner = error.powerAuthError { return exitStatus(of: inner) }
+            if error.reason == .missingActivation { return .wrongState }
             return error.httpStatus != nil ? .refused : .transportOrStore
         case let error as SaltEdgeClientError:
             switch error.reason {
             case .server, .invalidResponse: return .refused
             case .transport, .store, .deviceKey: return .transportOrStore
+            case .unknownConnection: return .wrongState
             default: return .usage
             }
         case let error as CMClientError:
             switch error.reason {
             case .server, .invalidResponse, .environmentInvalid, .requestExpired: return .refused
             case .transport, .store, .pinning, .deviceKey: return .transportOrStore
+            case .notRegistered, .unknownEnvironment: return .wrongState
             default: return .usage
             }
         case let error as MPinError:
@@ -50,6 +60,7 @@ enum CommandErrors {
             case .incorrectPIN, .identityNotVerified, .registrationExpired, .revoked, .invalidAccessCode, .requestExpired, .notAuthorized,
                  .server, .invalidResponse: return .refused
             case .transport, .store, .crypto: return .transportOrStore
+            case .flowError: return .wrongState
             default: return .usage
             }
         default:
@@ -62,38 +73,54 @@ enum CommandErrors {
         switch error {
         case is UsageError: "usage"
         case is SecretInput.Failure: "secretInput"
+        case is StateError: "state"
         case let error as any ClientError: "\(error.code)"
         case is SecureStoreError: "store"
         default: "other"
         }
     }
 
-    /// The HTTP status and the server's own error code, when a server answered.
-    static func server(of error: any Error) -> (status: Int?, code: String?) {
+    /// The HTTP status, the server's own error code and its message ("activation is
+    /// PENDING_COMMIT"), when a server answered.
+    static func server(of error: any Error) -> (status: Int?, code: String?, message: String?) {
         switch error {
-        case let error as any ClientError: (error.httpStatus, error.serverCode)
-        default: (nil, nil)
+        case let error as NetworkingError:
+            // The envelope the service read, else the SDK error it wraps.
+            if let rest = error.restAPIError { (error.httpStatus, error.serverCode, rest.message) }
+            else if let inner = error.powerAuthError { server(of: inner) }
+            else { (error.httpStatus, error.serverCode, nil) }
+        case let error as any ClientError:
+            (error.httpStatus, error.serverCode, error.httpStatus == nil ? nil : error.protocolError?.reason)
+        default: (nil, nil, nil)
         }
     }
 
     /// Reports `error` of `tool` and returns its exit status.
     static func report(_ tool: String, _ error: any Error) -> Int32 {
         let status = exitStatus(of: error)
-        let message = (error as? UsageError)?.description ?? (error as? SecretInput.Failure)?.description ?? "\(error)"
+        var message = (error as? UsageError)?.description ?? (error as? StateError)?.description
+            ?? (error as? SecretInput.Failure)?.description ?? "\(error)"
+        // The opt-out helps only plain http to this machine.
+        if message.contains(URLPolicy.httpsRule), ["http://127.", "http://localhost", "http://[::1]"].contains(where: message.contains) {
+            message += "; plain http to this machine needs --allow-http-loopback when configuring"
+        }
         return report(tool, message: message, code: code(of: error), server: server(of: error), status: status)
     }
 
     /// Reports `message` with `status`: one JSON object on standard output under `--json`, else
     /// one line on standard error made safe for a terminal.
-    static func report(_ tool: String, message: String, code: String, server: (status: Int?, code: String?) = (nil, nil),
-                       status: ExitStatus) -> Int32 {
+    static func report(_ tool: String, message: String, code: String,
+                       server: (status: Int?, code: String?, message: String?) = (nil, nil, nil), status: ExitStatus) -> Int32 {
         if json {
             var object: [String: Any] = ["code": code, "message": message, "exitStatus": Int(status.rawValue), "command": tool]
             object["httpStatus"] = server.status.map { $0 as Any } ?? JSONOutput.null
             object["serverCode"] = server.code.map { $0 as Any } ?? JSONOutput.null
-            print(JSONOutput.render(["error": object]))
+            object["serverMessage"] = server.message.map { $0 as Any } ?? JSONOutput.null
+            let line = JSONOutput.render(["error": object])
+            if let capture = CommandSupport.capture { capture.append(line) } else { print(line) }
         } else {
-            StandardStreams.writeError(TerminalText.sanitized("\(tool): \(message)") + "\n")
+            let line = TerminalText.sanitized("\(tool): \(message)")
+            if let capture = CommandSupport.capture { capture.append(line) } else { StandardStreams.writeError(line + "\n") }
         }
         return status.rawValue
     }

@@ -72,7 +72,7 @@ enum KeysCommand {
     /// Which token a URI reaches, whatever key object or store it names: the module and the
     /// token attributes (RFC 7512 §2.3), for keying the PIN cache.
     static func tokenIdentity(_ uri: PKCS11URI) -> String {
-        let token = uri.path.filter { ["token", "manufacturer", "serial", "model", "slot-id"].contains($0.name) }
+        let token = uri.path.filter { !["object", "id", "type"].contains($0.name) }   // every attribute that chooses the slot
         return (uri.modulePath ?? "") + "?" + token.map { $0.name + "=" + Hex.encode($0.value) }.joined(separator: ";")
     }
 
@@ -126,7 +126,7 @@ enum KeysCommand {
     /// store identifier, a file) would silently change that activation's possession factor. A
     /// store moved onto a token keeps the possession keys it stores, so its activations keep
     /// theirs. The provider setting and the activations are checked again under the store's lock.
-    static func migrate(to target: StoreProviderChoice, directory: String) throws -> (count: Int, setting: String) {
+    static func migrate(to target: StoreProviderChoice, directory: String) throws -> (count: Int, setting: String, portable: [String]) {
         // The name StoreMigration locks under (no trailing slash): the lock is reentrant per name,
         // and a token provider opening the store inside the migration takes it again.
         var directory = directory
@@ -140,7 +140,8 @@ enum KeysCommand {
         let assigned: StoreProviderChoice
         do { assigned = try target.assigningStoreIdentifier() } catch { throw storeError(error, directory) }
         let destination = try provider(assigned, directory: directory + ".migrating")
-        var refusal: UsageError?
+        var refusal: StateError?
+        let portable = try portablePossessionInstances(store)
         let count = try store.withExclusiveAccess { () throws(SecureStoreError) -> Int in
             guard try StoreSettings.provider(in: directory) == settingBefore else {
                 throw SecureStoreError(.changedConcurrently, "the store's provider changed while the lock was awaited", path: directory)
@@ -152,7 +153,9 @@ enum KeysCommand {
             return try StoreMigration.migrate(directory: directory, from: source, to: destination, providerSetting: assigned.setting)
         }
         if let refusal { throw refusal }
-        return (count, assigned.setting)
+        // The records moved unchanged: the instances are those of the store before the move.
+        guard case .pkcs11 = assigned else { return (count, assigned.setting, []) }
+        return (count, assigned.setting, portable)
     }
 
     /// What pins `store` to its token, one refusal each, with how to lift it: a PowerAuth
@@ -160,7 +163,7 @@ enum KeysCommand {
     /// that factor), a Salt Edge connection's key pair and a CM environment's secret held there
     /// under this store's identifier (moving the store would leave them behind), and an
     /// enrolment whose token key is not named by a record yet (running, or killed: its intent).
-    static func tokenPins(_ store: SecureStore) throws(SecureStoreError) -> [UsageError] {
+    static func tokenPins(_ store: SecureStore) throws(SecureStoreError) -> [StateError] {
         let enrolments = try store.deviceKeyIntentLabels()
         let connections: [String], environments: [String]
         do { connections = try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: store) } catch {
@@ -171,14 +174,25 @@ enum KeysCommand {
         }
         let moving = "under this store's identifier; moving the store would leave"
         return try tokenBoundInstances(store).map { instance in
-            UsageError(description: "the PowerAuth activation of instance \(instance) uses the possession key derived in the store's token; moving the store would change its possession factor: remove the activation (mfa powerauth remove --instance \(instance)) first")
+            StateError(description: "the PowerAuth activation of instance \(instance) uses the possession key derived in the store's token; moving the store would change its possession factor: remove the activation (mfa powerauth remove --instance \(instance)) first")
         } + connections.map { connection in
-            UsageError(description: "the Salt Edge connection \(connection) keeps its key pair in the store's token, \(moving) the key behind: remove the connection first (mfa saltedge remove \(connection); --local for one never completed)")
+            StateError(description: "the Salt Edge connection \(connection) keeps its key pair in the store's token, \(moving) the key behind: remove the connection first (mfa saltedge remove \(connection); --local for one never completed)")
         } + environments.map { environment in
-            UsageError(description: "the CM environment \(environment) keeps its secret in the store's token, \(moving) it behind: unlink the environment (mfa cm environment remove \(environment)) first")
+            StateError(description: "the CM environment \(environment) keeps its secret in the store's token, \(moving) it behind: unlink the environment (mfa cm environment remove \(environment)) first")
         } + enrolments.map { label in
-            UsageError(description: "an enrolment made the token key \(label) and no record names it yet, \(moving) the key behind: let a running enrolment finish; after one that was killed, the next Salt Edge or CM enrolment deletes its key")
+            StateError(description: "an enrolment made the token key \(label) and no record names it yet, \(moving) the key behind: let a running enrolment finish; after one that was killed, the next Salt Edge or CM enrolment deletes its key")
         }
+    }
+
+    /// The PowerAuth instances with an activation and a possession key stored in the records:
+    /// a key any copy of the store holds, wherever the store is keyed.
+    static func portablePossessionInstances(_ store: SecureStore) throws(SecureStoreError) -> [String] {
+        let names = Set(try store.names())
+        return names.compactMap { name -> String? in
+            guard name.hasPrefix("powerauth."), name.hasSuffix(".activation"), name.count > "powerauth..activation".count else { return nil }
+            let instance = String(name.dropFirst("powerauth.".count).dropLast(".activation".count))
+            return names.contains("mfa.powerauth." + instance + ".possession") ? instance : nil
+        }.sorted()
     }
 
     /// The PowerAuth instances of `store` with an activation (the SDK's `powerauth.<instance>.activation`)
@@ -206,8 +220,17 @@ enum KeysCommand {
             case "status": try status(options, directory: directory)
             case "migrate":
                 let moved = try migrate(to: try parse(try options.require("--to")), directory: directory)
-                CommandSupport.output(options, ["store": directory, "provider": moved.setting, "records": moved.count],
-                                      text: "moved \(moved.count) records of \(directory) to \(moved.setting)")
+                // The records moved; a copy of the store made before the move did not, and still
+                // opens with the old key. PowerAuth instances keep the possession key they were
+                // activated with until a new activation derives one in the token.
+                var text = "moved \(moved.count) records of \(directory) to \(moved.setting)\n"
+                    + "a copy of the store made before this move still opens with the old key and can still sign: delete every such copy"
+                for instance in moved.portable {
+                    text += "\nPowerAuth instance \(instance) keeps the possession key it was activated with, which such a copy holds too; "
+                        + "to bind it to the token: mfa powerauth remove --instance \(instance), then activate again"
+                }
+                CommandSupport.output(options, ["store": directory, "provider": moved.setting, "records": moved.count,
+                                                "portablePossessionKeys": moved.portable], text: text)
             default: throw UsageError(description: "unknown verb \(verb) (see mfa keys --help)")
             }
         }

@@ -34,7 +34,11 @@ enum MFA {
     static func run(_ arguments: [String]) -> Int32 {
         // Internal: a child process of `mfa bench --against-processes` (NAME ITERATIONS ROUNDS).
         if arguments.first == "bench", arguments.dropFirst().first == "--child" { return BenchCommand.run(Array(arguments.dropFirst())) }
-        CommandErrors.json = arguments.contains("--json")
+        return CommandErrors.$json.withValue(arguments.contains("--json")) { parseAndRun(arguments) }
+    }
+
+    /// ``run(_:)`` once `--json` is bound.
+    private static func parseAndRun(_ arguments: [String]) -> Int32 {
         let invocation: Invocation
         do {
             invocation = try MFACommands.model.parse(arguments)
@@ -53,6 +57,11 @@ enum MFA {
             options.positional = Array(verbs.dropFirst()) + options.positional
             let verb = verbs.first ?? ""
             let checked = options
+            // The SDK families, `keys` and `bench --key-provider` read passwords, PINs and keys:
+            // no core file may hold them.
+            if ["powerauth", "saltedge", "cm", "mpin", "keys", "bench"].contains(family), !ProcessHardening.keepSecretsOutOfCoreDumps() {
+                StandardStreams.writeError("mfa: warning: this process could not be made non-dumpable; a core file could hold its secrets\n")
+            }
             switch family {
             case "vectors": return VectorsCommand.run(rest)
             case "acvp": return ACVPCommand.run(verb, options)

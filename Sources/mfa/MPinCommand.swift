@@ -44,7 +44,7 @@ enum MPinCommand {
 
     /// The configured client with its backend set (one client-settings request).
     static func configuredClient(_ options: CommandOptions) async throws -> MPinClient {
-        guard let stored = try stored(options) else { throw UsageError(description: "not configured (mfa mpin configure --backend URL)") }
+        guard let stored = try stored(options) else { throw StateError(description: "not configured (mfa mpin configure --backend URL)") }
         let client = try client(options, stored)
         try await client.setBackend(stored.backend)
         return client
@@ -60,7 +60,15 @@ enum MPinCommand {
                             loopbackHTTP: loopback)
         }
         guard !stored.backend.isEmpty else { throw UsageError(description: "--backend URL or --qr TEXT is required") }
-        try await probe.setBackend(stored.backend)   // the backend must answer before it is kept
+        do {
+            try await probe.setBackend(stored.backend)   // the backend must answer before it is kept
+        } catch {
+            // mpin.md §7: the platform names the application by X-MIRACL-CID and refuses
+            // requests without it (406 "Cannot parse application").
+            guard stored.clientID == nil, let status = error.httpStatus, (400..<500).contains(status) else { throw error }
+            throw UsageError(description: "the backend refused its client settings (HTTP \(status)) and no --client-id was given: "
+                             + "the platform identifies the application by it; configure again with --client-id ID")
+        }
         try options.store().write(SecretBytes(Array(try JSONEncoder().encode(stored))), to: record)
         CommandSupport.output(options, ["backend": stored.backend], text: "configured \(stored.backend)")
     }
@@ -73,7 +81,7 @@ enum MPinCommand {
 
     static func user(_ client: MPinClient, _ options: CommandOptions) async throws -> MPinUser {
         let id = try options.require("--user")
-        guard let user = try await client.user(id: id) else { throw UsageError(description: "no user \(id) at this backend (mfa mpin users)") }
+        guard let user = try await client.user(id: id) else { throw StateError(description: "no user \(id) at this backend (mfa mpin users)") }
         return user
     }
 
@@ -94,28 +102,38 @@ enum MPinCommand {
     /// keeps no per-device registration to revoke).
     static func remove(_ options: CommandOptions) async throws {
         let id = try options.argument(0, "the user id")
-        guard let stored = try stored(options) else { throw UsageError(description: "not configured (mfa mpin configure --backend URL)") }
+        guard let stored = try stored(options) else { throw StateError(description: "not configured (mfa mpin configure --backend URL)") }
         let client = try client(options, stored)
         guard let user = try await client.allUsers().first(where: { $0.identity == id && $0.backend == stored.backend }) else {
-            throw UsageError(description: "no user \(id) at this backend (mfa mpin status)")
+            throw StateError(description: "no user \(id) at this backend (mfa mpin status)")
         }
         try await client.deleteUser(user)
         CommandSupport.output(options, ["removed": id], text: "removed \(id)")
+    }
+
+    /// `--hash` as bytes: a usage error unless it is hex of whole bytes.
+    static func documentHash(_ options: CommandOptions) throws -> [UInt8] {
+        let text = try options.require("--hash")
+        do { return try Hex.decode(text) } catch {
+            throw UsageError(description: "--hash is the document hash in hex (an even number of 0-9a-f digits)")
+        }
     }
 
     static func dispatch(_ verb: String, _ options: CommandOptions) async throws {
         if verb == "configure" { return try await configure(options) }
         if verb == "status" { return try await status(options) }
         if verb == "remove" { return try await remove(options) }
+        // The command line is checked before the backend is asked anything.
+        let hash = verb == "sign" ? try documentHash(options) : []
         let client = try await configuredClient(options)
         switch verb {
         case "service":
             let service = try await client.serviceDetails(for: try options.argument(0, "the QR text"))
-            CommandSupport.output(options, ["name": service.name, "backend": service.backendURL], text: "\(service.name) at \(service.backendURL)")
+            CommandSupport.output(options, ["name": service.name, "backend": service.backendURL], text: "\(line(service.name)) at \(line(service.backendURL))")
         case "session":
             let session = try await client.sessionDetails(accessCode: try options.argument(0, "the access code"))
             CommandSupport.output(options, ["app_name": session.appName, "customer": session.customerName, "preroll_id": session.prerollID],
-                                  text: "\(session.appName) (\(session.customerName))" + (session.prerollID.isEmpty ? "" : " for \(session.prerollID)"))
+                                  text: "\(line(session.appName)) (\(line(session.customerName)))" + (session.prerollID.isEmpty ? "" : " for \(line(session.prerollID))"))
         case "verify":
             let id = try options.require("--user")
             let user = try await existingOrNew(client, id, options)
@@ -126,7 +144,7 @@ enum MPinCommand {
             let code = try SecretInput.requiredText(options, "--code", prompt: "verification code: ", what: "the verification code")
             let result = try await client.finishVerification(for: user, code: code)
             CommandSupport.output(options, ["activation_token": result.activationToken, "access_code": result.accessCode.map { $0 as Any } ?? JSONOutput.null],
-                                  text: "verified; activation token \(result.activationToken)\nregister with: mfa mpin register --user \(user.identity) "
+                                  text: "verified; activation token \(line(result.activationToken))\nregister with: mfa mpin register --user \(user.identity) "
                                     + "--with-code-file FILE (the token in a file of mode 0600) or --with-code - (paste it)")
         case "register":
             try await register(client, options)
@@ -143,7 +161,6 @@ enum MPinCommand {
             CommandSupport.output(options, ["user": signer.identity, "can_sign": signer.canSign], text: "\(signer.identity) can sign")
         case "sign":
             let user = try await user(client, options)
-            let hash = try Hex.decode(try options.require("--hash"))
             let timestamp = try options.values["--timestamp"].map { text throws -> Int32 in
                 guard let value = Int32(text) else { throw UsageError(description: "--timestamp is Unix seconds") }
                 return value
@@ -180,7 +197,7 @@ enum MPinCommand {
             }
             user = try confirmed.get()
         }
-        guard user.state == .activated else { throw UsageError(description: "\(id) is \(user.state.rawValue)") }
+        guard user.state == .activated else { throw StateError(description: "\(id) is \(user.state.rawValue), not activated") }
         let pin = try pin(options)
         let pinLength = options.values["--pin-length"] == nil ? nil : try options.integer("--pin-length", default: 4, in: 1...9)   // default: the PIN's digits
         user = try await client.finishRegistration(for: user, pin: pin, pinLength: pinLength)
@@ -192,17 +209,17 @@ enum MPinCommand {
         if options.flags.contains("--otp") {
             try await client.prepareAuthentication(for: user)
             let otp = try await client.generateOTP(for: user, pin: try pin(options))
-            CommandSupport.output(options, ["otp": otp.code, "ttl_seconds": otp.timeToLive ?? 0], text: "OTP \(otp.code) (valid \(otp.timeToLive ?? 0) s)")
+            CommandSupport.output(options, ["otp": otp.code, "ttl_seconds": otp.timeToLive ?? 0], text: "OTP \(line(otp.code)) (valid \(otp.timeToLive ?? 0) s)")
         } else if options.flags.contains("--registration-code") {
             try await client.prepareAuthentication(for: user)
             let code = try await client.generateRegistrationCode(for: user, pin: try pin(options))
             CommandSupport.output(options, ["registration_code": code.code, "ttl_seconds": code.timeToLive ?? 0],
-                                  text: "registration code \(code.code) (valid \(code.timeToLive ?? 0) s)")
+                                  text: "registration code \(line(code.code)) (valid \(code.timeToLive ?? 0) s)")
         } else if let url = options.values["--authorization-url"] {
             let accessCode = try await client.accessCode(authorizationURL: url)
             try await client.prepareAuthentication(for: user, accessCode: accessCode)
             let code = try await client.authorizationCode(for: user, pin: try pin(options), accessCode: accessCode)
-            CommandSupport.output(options, ["authorization_code": code], text: "authorization code \(code)")
+            CommandSupport.output(options, ["authorization_code": code], text: "authorization code \(line(code))")
         } else {
             let accessCode = try options.values["--access-code"] ?? options.values["--qr"].flatMap(MPinClient.accessCode(inQRText:)) ?? {
                 throw UsageError(description: "--access-code, --qr, --authorization-url, --otp or --registration-code is required")

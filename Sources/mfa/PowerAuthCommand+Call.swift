@@ -58,6 +58,14 @@ extension PowerAuthCommand {
         if options.values["--uri-id"] != nil, options.values["--token"] != nil {
             throw UsageError(description: "--uri-id and --token are two ways to sign: give one")
         }
+        // Factors or a password for a request nothing signs would be silently dropped.
+        if options.values["--uri-id"] == nil, options.values["--token"] == nil, encryption != .activationScope,
+           options.values["--factors"] != nil || options.values["--password-file"] != nil {
+            throw UsageError(description: "--factors and --password-file sign a request: give --uri-id ID (or --token NAME)")
+        }
+        if options.values["--token"] != nil, options.values["--factors"] != nil || options.values["--password-file"] != nil {
+            throw UsageError(description: "a token call proves possession of the token: --factors and --password-file belong to token create")
+        }
         if method == .get, options.values["--body-file"] != nil {
             throw UsageError(description: "a GET has no body: give its parameters with --query")
         }
@@ -79,11 +87,12 @@ extension PowerAuthCommand {
         let client = configured.client, possession = configured.possession
         let authentication: Authentication?
         if let token = request.token {
-            // powerauth.md §11.3: the token header proves possession of the token; no password. Only
-            // a token that is not stored yet is created, with --factors (possession by default).
-            authentication = try await client.hasLocalToken(name: token)
-                ? Authentication(possessionUnlockKey: possession)
-                : try self.authentication(options, possession: possession, defaultFactors: .possession)
+            // powerauth.md §11.3: the token header proves possession of the token; no password. A
+            // token is created only by `token create`: a mistyped name must not make a new one.
+            guard try await client.hasLocalToken(name: token) else {
+                throw StateError(description: "no token \(token) on this device (mfa powerauth token create --name \(token))")
+            }
+            authentication = Authentication(possessionUnlockKey: possession)
         } else if request.uriID != nil || request.encryption == .activationScope {
             authentication = try self.authentication(options, possession: possession, defaultFactors: .possessionKnowledge)
         } else {
@@ -102,8 +111,9 @@ extension PowerAuthCommand {
             } else {
                 .basic(request.path, encryption: request.encryption)
             }
-            let service = try NetworkingService(configuration: NetworkingService.Configuration(serviceName: "mfa"), client: client,
-                                                transport: .single(configured.transport))
+            var serviceConfiguration = NetworkingService.Configuration(serviceName: "mfa")
+            serviceConfiguration.recreatesRefusedTokens = false   // tokens are made by `token create` only
+            let service = try NetworkingService(configuration: serviceConfiguration, client: client, transport: .single(configured.transport))
             answer = try await service.post(request.object ?? .object([]), to: endpoint, authentication: authentication)
         } else {
             answer = try self.answer(try await send(request, configured, authentication: authentication))
@@ -149,21 +159,18 @@ extension PowerAuthCommand {
             HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "mfa")), HeaderValidationMiddleware(),
             ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
         ])
-        guard let token = call.token, let authentication else { return try await transmit(request, pipeline) }
-        // A 401 means the server no longer knows the token: forget it, create it again, repeat once
-        // (as NetworkingService does for a POST).
-        for attempt in 0..<2 {
-            _ = try await client.requestAccessToken(name: token, authentication: authentication)
-            var signed = request
-            signed.headers.append(try await client.tokenHeader(name: token))
-            let response = try await transmit(signed, pipeline)
-            if response.status == 401, attempt == 0 {
-                try await client.removeLocalToken(name: token)
-                continue
-            }
-            return response
+        guard let token = call.token else { return try await transmit(request, pipeline) }
+        // A token is made only by `token create`, with the factors the user chose: a 401 (the
+        // server no longer knows it) forgets it here and says how to make it again.
+        var signed = request
+        signed.headers.append(try await client.tokenHeader(name: token))
+        let response = try await transmit(signed, pipeline)
+        if response.status == 401 {
+            try await client.removeLocalToken(name: token)
+            throw PowerAuthSDKError(.authenticationFailed, "the server refused token \(token), which is forgotten here: "
+                                    + "mfa powerauth token create --name \(token) makes a new one", httpStatus: 401)
         }
-        throw PowerAuthSDKError(.authenticationFailed, "the token was refused twice")
+        return response
     }
 
     private static func transmit(_ request: HTTPRequest, _ pipeline: SendPipeline) async throws -> HTTPResponse {

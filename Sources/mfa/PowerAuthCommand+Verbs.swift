@@ -15,7 +15,9 @@ extension PowerAuthCommand {
     /// the token when the store is keyed in one (PossessionKeySource: a copied store cannot
     /// sign), else 16 random bytes in the secure store.
     static func configure(_ options: Options) throws {
-        let configurationString = try options.require("--config-string"), baseURL = try options.require("--base-url")
+        let baseURL = try options.require("--base-url")
+        // It holds the application secret: read like every secret, never from an argument.
+        let configurationString = try SecretInput.requiredText(options, "--config-string", prompt: "Configuration string: ", what: "the configuration string")
         let version = options.values["--protocol"] ?? "3.3"
         guard let parsed = PowerAuth.ProtocolVersion(rawValue: version), parsed >= .v3_0 else { throw UsageError(description: "--protocol is 3.0–3.3") }
         _ = try PowerAuthClient.Configuration(instanceID: instance(options), configurationString: configurationString, baseURL: baseURL,
@@ -34,7 +36,12 @@ extension PowerAuthCommand {
     }
 
     static func activate(_ options: Options) async throws {
-        let code = try PowerAuth.ActivationCode(parsing: try SecretInput.requiredText(options, "--code", prompt: "Activation code: ", what: "the activation code"))
+        let text = try SecretInput.requiredText(options, "--code", prompt: "Activation code: ", what: "the activation code")
+        let code: PowerAuth.ActivationCode
+        // The text is a secret: the message names its form, never its characters.
+        do { code = try PowerAuth.ActivationCode(parsing: text) } catch {
+            throw UsageError(description: "the activation code is not valid (four groups of five Base32 characters, with its #signature when the server gave one)")
+        }
         let (client, possession, _) = try client(options)
         let device = PowerAuth.DeviceDescription(activationName: options.values["--name"] ?? "mfa on Linux", platform: "linux")
         // The password first: one the SDK cannot use must not spend the one-time code.
@@ -51,16 +58,17 @@ extension PowerAuthCommand {
     /// not configured or not activated is a state to report, not an error.
     static func status(_ options: Options) async throws {
         var object: [String: Any] = ["instance": instance(options), "configured": false, "activated": false, "activationId": JSONOutput.null]
-        guard let stored = try storedConfiguration(options, try options.store()) else {
+        let opened = try options.openStore()
+        guard let stored = try storedConfiguration(options, opened.store) else {
             return output(options, object, text: "instance \(instance(options)) is not configured (mfa powerauth configure)")
         }
         object["configured"] = true
-        object["baseURL"] = stored.baseURL
+        object["baseURL"] = URLPolicy.withoutUserInformation(stored.baseURL)
         object["protocol"] = stored.version
         object["allowHTTPLoopback"] = stored.allowHTTPLoopback == true
         let (client, possession, _) = try client(options)
         guard let activationID = try await client.activationIdentifier() else {
-            return output(options, object, text: "instance \(instance(options)) is configured for \(stored.baseURL) and not activated (mfa powerauth activate)")
+            return output(options, object, text: "instance \(instance(options)) is configured for \(URLPolicy.displayURL(stored.baseURL)) and not activated (mfa powerauth activate)")
         }
         object["activated"] = true
         object["activationId"] = activationID
@@ -75,11 +83,29 @@ extension PowerAuthCommand {
         object["maxFailedAttempts"] = Int(status.maxFailedAttempts)
         object["remainingAttempts"] = status.remainingAttempts
         if let custom = result.customObject { object["customObject"] = custom }
-        let advice = result.isDeadlocked
+        var advice = result.isDeadlocked
             ? " (the signature counter cannot be synchronised: signing is refused; run `mfa powerauth remove --local` and activate again)" : ""
+        // powerauth.md §6.4: this device writes each counter before it sends, so a server that is
+        // ahead saw signatures made elsewhere — another copy of this activation's keys signed.
+        var signedElsewhere = 0
+        if case .adopt(_, let steps) = result.counterSynchronization, steps > 0 { signedElsewhere = steps }
+        object["signedElsewhere"] = signedElsewhere
+        if signedElsewhere > 0 {
+            advice += "\nthe server had seen \(signedElsewhere) signature(s) this device never made: another copy of this activation signed "
+                + "(a copied store, or one copied before `mfa keys migrate`); this device has caught up. If no copy is yours: "
+                + "mfa powerauth remove, then activate again"
+        }
+        // A possession key stored in the records predates the store's move onto its token: a
+        // copy of the store made before the move still holds it.
+        let portable = try opened.bindsPossession && opened.store.read(possessionRecord(options)) != nil
+        object["possessionKeyInToken"] = opened.bindsPossession && !portable
+        if portable {
+            advice += "\nthe possession key predates the move onto the token: a copy of the store made before `mfa keys migrate` can "
+                + "still sign; to bind the factor to the token, mfa powerauth remove, then activate again"
+        }
         output(options, object, text: "\(state), \(status.failedAttempts) of \(status.maxFailedAttempts) failed attempts"
                + (result.customObject.map { ", custom object \($0.text)" } ?? "") + advice
-               + "\nactivation \(activationID) of instance \(instance(options)) at \(stored.baseURL)")
+               + "\nactivation \(activationID) of instance \(instance(options)) at \(URLPolicy.displayURL(stored.baseURL))")
     }
 
     /// Prints the signature header for a request the caller sends itself (the counter is spent).
@@ -99,7 +125,8 @@ extension PowerAuthCommand {
         }
         let name = try options.require("--name")
         let (client, possession, _) = try client(options)
-        let authentication = try authentication(options, possession: possession, defaultFactors: .possession)
+        // The factors --help names: possession and knowledge unless --factors possession.
+        let authentication = try authentication(options, possession: possession, defaultFactors: .possessionKnowledge)
         if action == "create" {
             let token = try await client.requestAccessToken(name: name, authentication: authentication)
             let header = try await client.tokenHeader(name: name)

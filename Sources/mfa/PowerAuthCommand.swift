@@ -21,8 +21,18 @@ enum PowerAuthCommand {
     /// Runs `verb` (the command model has checked its options).
     static func run(_ verb: String, _ options: Options) async -> Int32 {
         await CommandSupport.run("mfa powerauth") {
+            try checkInstanceName(options)
+            if verb == "configure" { return try configure(options) }
+            // Every other verb may sign: one at a time per instance, across processes.
+            try await InstanceSendLock.holding(directory: try options.storeDirectory(), instance: instance(options)) {
+                try await dispatch(verb, options)
+            }
+        }
+    }
+
+    /// Runs a verb other than `configure`.
+    static func dispatch(_ verb: String, _ options: Options) async throws {
             switch verb {
-            case "configure": try configure(options)
             case "activate": try await activate(options)
             case "status": try await status(options)
             case "sign": try await sign(options)
@@ -37,7 +47,6 @@ enum PowerAuthCommand {
             case "remove": try await remove(options)
             default: throw UsageError(description: "unknown verb \(verb) (see mfa powerauth --help)")
             }
-        }
     }
 
     static func output(_ options: Options, _ object: [String: Any], text: String) {
@@ -70,6 +79,16 @@ enum PowerAuthCommand {
 
     static func instance(_ options: Options) -> String { options.values["--instance"] ?? "default" }
 
+    /// Refuses an `--instance` that is not 1–64 letters, digits, `-` or `_` (it names records
+    /// in the store: `../../etc` is a usage error, not a store failure).
+    static func checkInstanceName(_ options: Options) throws(UsageError) {
+        guard let name = options.values["--instance"] else { return }
+        let allowed = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+        guard (1...64).contains(name.utf8.count), allowed else {
+            throw UsageError(description: "--instance is 1–64 letters, digits, '-' or '_'")
+        }
+    }
+
     static func configRecord(_ options: Options) -> String { "mfa.powerauth." + instance(options) + ".config" }
     static func possessionRecord(_ options: Options) -> String { "mfa.powerauth." + instance(options) + ".possession" }
 
@@ -92,7 +111,7 @@ enum PowerAuthCommand {
         let opened = try options.openStore()
         let store = opened.store
         guard let stored = try storedConfiguration(options, store) else {
-            throw UsageError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
+            throw StateError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
         }
         let key = try possessionKey(options, opened)
         guard let version = PowerAuth.ProtocolVersion(rawValue: stored.version) else { throw UsageError(description: "stored protocol \(stored.version)") }
@@ -110,7 +129,7 @@ enum PowerAuthCommand {
     static func possessionKey(_ options: Options, _ opened: OpenedStore) throws -> SymmetricKey {
         if let stored = try opened.store.read(possessionRecord(options)) { return SymmetricKey(secret: stored) }
         guard let derived = try opened.possessionKey(instanceID: instance(options)) else {
-            throw UsageError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
+            throw StateError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
         }
         return derived
     }
@@ -123,7 +142,13 @@ enum PowerAuthCommand {
             }
             return factors
         } ?? defaultFactors
-        guard factors == .possessionKnowledge else { return Authentication(possessionUnlockKey: possession) }
+        guard factors == .possessionKnowledge else {
+            // A password given for a signature that does not use it would be silently ignored.
+            if options.values["--password-file"] != nil {
+                throw UsageError(description: "--password-file is not used with --factors possession")
+            }
+            return Authentication(possessionUnlockKey: possession)
+        }
         return Authentication(possessionUnlockKey: possession, password: try SecretInput.read(file: options.values["--password-file"], prompt: "Password: "))
     }
 }

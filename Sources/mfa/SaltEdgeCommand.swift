@@ -63,7 +63,8 @@ enum SaltEdgeCommand {
         if let id = options.values["--connection"] { return id }
         let all = try await client.connections()
         guard all.count == 1, let only = all.first else {
-            throw UsageError(description: all.isEmpty ? "no connection (mfa saltedge connect)" : "several connections: give --connection ID")
+            if all.isEmpty { throw StateError(description: "no connection (mfa saltedge connect)") }
+            throw UsageError(description: "several connections: give --connection ID")
         }
         return only.id
     }
@@ -76,11 +77,11 @@ enum SaltEdgeCommand {
         case "connect":
             let pending = try await client.beginConnection(deepLink: try options.argument(0, "the deep link"))
             CommandSupport.output(options, ["connection_id": pending.id, "authentication_url": pending.authenticationURL],
-                                  text: "connection \(pending.id) created; open \(pending.authenticationURL)\nthen: mfa saltedge complete \(pending.id) <redirect URL>")
+                                  text: "connection \(line(pending.id)) created; open \(line(pending.authenticationURL))\nthen: mfa saltedge complete \(line(pending.id)) <redirect URL>")
         case "complete":
             let connection = try await client.completeConnection(id: try options.argument(0, "the connection id"),
                                                                  redirectURL: try options.argument(1, "the redirect URL"))
-            CommandSupport.output(options, describe(connection), text: "connected \(connection.id) (\(connection.name))")
+            CommandSupport.output(options, describe(connection), text: "connected \(line(connection.id)) (\(line(connection.name)))")
         case "connections":
             let all = try await client.connections()
             CommandSupport.output(options, all.map(describe),

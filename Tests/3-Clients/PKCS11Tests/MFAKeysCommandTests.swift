@@ -26,6 +26,16 @@ extension SoftHSMSuite {
             return Data(bytes).base64EncodedString()
         }()
 
+        /// ``configurationString`` in a file of mode 0600 in `directory`: the option holds the
+        /// application secret, so `mfa` reads it like every secret, never from an argument.
+        static func configurationFile(in directory: String) throws -> String {
+            let path = directory + "/configuration"
+            guard FileManager.default.createFile(atPath: path, contents: Data(configurationString.utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw POSIXError(.EIO)
+            }
+            return path
+        }
+
         /// Runs `mfa arguments` with `token`'s configuration; exit status, standard output and error.
         func mfa(_ arguments: [String], token: SoftHSMToken) throws -> (Int32, String, String) {
             let process = Process()
@@ -56,13 +66,13 @@ extension SoftHSMSuite {
             let store = parent + "/store"
 
             // A pin-value on the command line is refused before anything is written.
-            let refused = try mfa(["powerauth", "configure", "--store", store, "--config-string", Self.configurationString,
+            let refused = try mfa(["powerauth", "configure", "--store", store, "--config-string-file", try Self.configurationFile(in: parent),
                                    "--base-url", "https://pa.example.com", "--key-provider", "pkcs11:token=test?module-path=/m.so&pin-value=1234"], token: first)
             #expect(refused.0 == 2)
             #expect(!refused.2.contains("1234"))
             #expect(!FileManager.default.fileExists(atPath: store + "/.provider"))
 
-            let configured = try mfa(["powerauth", "configure", "--store", store, "--config-string", Self.configurationString,
+            let configured = try mfa(["powerauth", "configure", "--store", store, "--config-string-file", try Self.configurationFile(in: parent),
                                       "--base-url", "https://pa.example.com", "--key-provider", uri], token: first)
             #expect(configured.0 == 0, "\(configured.2)")
             let opened = try SecureStore(directory: store, keyProvider: StoreProviderChoice.recorded(in: store).keyProvider(secret: nil))
@@ -91,7 +101,7 @@ extension SoftHSMSuite {
 
             // A store on the key file keeps the random possession key it always had.
             let plain = parent + "/plain"
-            #expect(try mfa(["powerauth", "configure", "--store", plain, "--config-string", Self.configurationString,
+            #expect(try mfa(["powerauth", "configure", "--store", plain, "--config-string-file", try Self.configurationFile(in: parent),
                              "--base-url", "https://pa.example.com"], token: first).0 == 0)
             #expect(try SecureStore(directory: plain).read("mfa.powerauth.default.possession")?.unsafeExposedBytes.count == 16)
         }

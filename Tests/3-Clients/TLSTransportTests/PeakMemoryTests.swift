@@ -85,7 +85,9 @@ struct PeakMemoryTests {
         let url = "https://localhost:\(server.port)"
         let configuration = try PowerAuthServer.Application(using: &random).clientConfiguration(baseURL: url).configurationString
         let store = site + "/store", ca = TLSPeer.certificates + "/p256/root.pem"
-        let configured = try Self.run(["powerauth", "configure", "--store", store, "--config-string", configuration, "--base-url", url,
+        let configurationFile = site + "/configuration"
+        try #require(FileManager.default.createFile(atPath: configurationFile, contents: Data(configuration.utf8), attributes: [.posixPermissions: 0o600]))
+        let configured = try Self.run(["powerauth", "configure", "--store", store, "--config-string-file", configurationFile, "--base-url", url,
                                        "--allow-http-loopback"])
         #expect(configured.status == 0)
         let call = try Self.run(["powerauth", "call", "--store", store, "--ca-file", ca, "--method", "GET", "--path", "big.json"])

@@ -20,7 +20,7 @@ import Testing
 
     @Test func aMisspelledOptionIsAUsageErrorNamingIt() {
         // `--protocl 3.2` used to configure protocol 3.3 and exit 0.
-        let error = usageError(["powerauth", "configure", "--config-string", "S", "--base-url", "https://pa.example.com", "--protocl", "3.2"])
+        let error = usageError(["powerauth", "configure", "--config-string-file", "S", "--base-url", "https://pa.example.com", "--protocl", "3.2"])
         #expect(error == "unknown option --protocl")
         #expect(usageError(["saltedge", "connections", "--bogus"]) == "unknown option --bogus")
         #expect(usageError(["cm", "status", "--bogus", "--json"]) == "unknown option --bogus")

@@ -33,13 +33,15 @@ struct InProcessCommand {
         options.positional = Array(verbs.dropFirst()) + options.positional
         let verb = verbs.first ?? "", checked = options
         let capture = OutputCapture()
-        let status = await CommandSupport.$capture.withValue(capture) { () async -> Int32 in
-            switch family {
-            case "powerauth": await PowerAuthCommand.run(verb, checked)
-            case "saltedge": await SaltEdgeCommand.run(verb, checked)
-            case "cm": await CMCommand.run(verb, checked)
-            case "mpin": await MPinCommand.run(verb, checked)
-            default: ExitStatus.usage.rawValue
+        let status = await CommandErrors.$json.withValue(arguments.contains("--json")) {
+            await CommandSupport.$capture.withValue(capture) { () async -> Int32 in
+                switch family {
+                case "powerauth": await PowerAuthCommand.run(verb, checked)
+                case "saltedge": await SaltEdgeCommand.run(verb, checked)
+                case "cm": await CMCommand.run(verb, checked)
+                case "mpin": await MPinCommand.run(verb, checked)
+                default: ExitStatus.usage.rawValue
+                }
             }
         }
         return (status, capture.printed)

@@ -39,8 +39,22 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
 
     static var now: UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
 
+    /// When above zero, the first request to `api/items` waits this many seconds before it is
+    /// verified, so that a request sent after it can reach the server first.
+    var firstCallDelay: Double {
+        get { lock.withLock { delay } }
+        set { lock.withLock { delay = newValue } }
+    }
+    private var delay = 0.0, delayed = false
+
     func answer(_ request: HTTPRequest) -> HTTPResponse {
-        lock.withLock {
+        let wait = lock.withLock { () -> Double in
+            guard request.path == "api/items", delay > 0, !delayed else { return 0 }
+            delayed = true
+            return delay
+        }
+        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        return lock.withLock {
             do { return try handle(request) } catch { return Self.error(400, "ERR_GENERIC") }
         }
     }
@@ -71,7 +85,7 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
             seen.append((request.method.rawValue, request.path, valid))
             let echo = request.query.map { #""\#($0.name)":"\#($0.value)""# }.joined(separator: ",")
             return valid ? HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"query":{\#(echo)},"count":2}}"#.utf8))
-                : Self.error(401, "ERR_AUTHENTICATION")
+                : Self.error(401, "ERR_AUTHENTICATION", message: "signature not valid for act-cli")
         case "api/hello":
             let valid = request.header("X-PowerAuth-Token").map { header in
                 tokens.values.contains { PowerAuthServer.isValidTokenHeader(header, token: $0, now: Self.now) }
@@ -91,8 +105,8 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
         return true
     }
 
-    static func error(_ status: Int, _ code: String) -> HTTPResponse {
-        HTTPResponse(status: status, body: Array(#"{"status":"ERROR","responseObject":{"code":"\#(code)","message":"refused"}}"#.utf8))
+    static func error(_ status: Int, _ code: String, message: String = "refused") -> HTTPResponse {
+        HTTPResponse(status: status, body: Array(#"{"status":"ERROR","responseObject":{"code":"\#(code)","message":"\#(message)"}}"#.utf8))
     }
 }
 
@@ -103,7 +117,7 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
         let backEnd = try PowerAuthLoopbackBackEnd()
         let server = try LoopbackHTTPServer { backEnd.answer($0) }
         let configuration = try backEnd.application.clientConfiguration(baseURL: server.baseURL).configurationString
-        var (status, printed) = await command.run(["powerauth", "configure", "--config-string", configuration, "--base-url", server.baseURL,
+        var (status, printed) = await command.run(["powerauth", "configure", "--config-string-file", try command.secretFile("configuration", configuration), "--base-url", server.baseURL,
                                                    "--protocol", "3.2", "--allow-http-loopback"])
         #expect(status == 0, "\(printed)")
         let code = try command.secretFile("code", try backEnd.activationCode())
@@ -128,11 +142,17 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
         #expect((answer["query"] as? [String: Any])?["to"] as? String == "alice smith" && answer["count"] as? Int == 2, "\(answer)")
     }
 
-    @Test func aTokenCallAsksForNoPassword() async throws {
+    @Test func aTokenCallAsksForNoPasswordAndCreatesNoToken() async throws {
         let (command, backEnd, server) = try await Self.activated()
         defer { server.stop(); command.cleanUp() }
-        // No --password-file and an empty standard input: the token is made possession-only.
+        // A token that was never created is the wrong state: a mistyped name makes no new one.
         var (status, printed) = await command.run(["powerauth", "call", "--path", "/api/hello", "--token", "cli", "--json"])
+        #expect(status == ExitStatus.wrongState.rawValue, "\(printed)")
+        #expect(backEnd.calls.isEmpty)
+        // Created on request (possession only: no password is read), then used with none.
+        (status, printed) = await command.run(["powerauth", "token", "create", "--name", "cli", "--factors", "possession", "--json"])
+        #expect(status == 0, "\(printed)")
+        (status, printed) = await command.run(["powerauth", "call", "--path", "/api/hello", "--token", "cli", "--json"])
         #expect(status == 0, "\(printed)")
         #expect((InProcessCommand.object(printed)?["responseObject"] as? [String: Any])?["greeting"] as? String == "hi", "\(printed)")
         (status, printed) = await command.run(["powerauth", "call", "--method", "GET", "--path", "/api/hello", "--token", "cli", "--json"])
@@ -155,5 +175,86 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
         let activated = try #require(InProcessCommand.object(lines), "\(lines)")
         #expect(activatedStatus == 0 && activated["configured"] as? Bool == true && activated["activationId"] as? String == "act-cli"
                 && activated["allowHTTPLoopback"] as? Bool == true && activated["protocol"] as? String == "3.2", "\(activated)")
+    }
+
+    /// A base URL with `user:password@` is refused at `configure` (RFC 9110 §4.2.4) without
+    /// repeating the password; a plain-http one names the opt-out that would allow it.
+    @Test func configureRefusesAPasswordInTheBaseURLAndNamesTheLoopbackOptOut() async throws {
+        let command = try InProcessCommand()
+        defer { command.cleanUp() }
+        let backEnd = try PowerAuthLoopbackBackEnd()
+        let configuration = try backEnd.application.clientConfiguration(baseURL: "https://pa.example.com").configurationString
+        var (status, printed) = await command.run(["powerauth", "configure", "--config-string-file", try command.secretFile("configuration", configuration),
+                                                   "--base-url", "https://pa:s3cret@pa.example.com", "--json"])
+        #expect(status == ExitStatus.usage.rawValue, "\(printed)")
+        #expect(!printed.joined().contains("s3cret"), "\(printed)")
+        #expect(printed.joined().contains("user:password@"), "\(printed)")
+        (status, printed) = await command.run(["powerauth", "configure", "--config-string-file", try command.secretFile("configuration", configuration), "--base-url", "http://127.0.0.1:9"])
+        #expect(status == ExitStatus.usage.rawValue, "\(printed)")
+        #expect(printed.joined().contains("--allow-http-loopback"), "\(printed)")
+        // Nothing was stored by either refusal.
+        (status, printed) = await command.run(["powerauth", "status", "--json"])
+        #expect(InProcessCommand.object(printed)?["configured"] as? Bool == false, "\(printed)")
+    }
+
+    /// Six `call`s at once on one activation: each signs the next counter and the server must
+    /// see them in that order, or the late ones are refused and counted as failed attempts
+    /// (powerauth.md §7.1). The first to arrive is held back on the server; none may overtake it.
+    @Test func concurrentSignedCallsOnOneActivationCostNoFailedAttempt() async throws {
+        let (command, backEnd, server) = try await Self.activated()
+        defer { server.stop(); command.cleanUp() }
+        backEnd.firstCallDelay = 0.3
+        let statuses = await withTaskGroup(of: Int32.self) { group in
+            for index in 0..<6 {
+                group.addTask {
+                    await command.run(["powerauth", "call", "--method", "GET", "--path", "/api/items", "--uri-id", "/api/items",
+                                       "--query", "n=\(index)", "--factors", "possession", "--json"]).status
+                }
+            }
+            var all: [Int32] = []
+            for await status in group { all.append(status) }
+            return all
+        }
+        #expect(statuses == Array(repeating: 0, count: 6), "\(statuses)")
+        #expect(backEnd.calls.count == 6 && backEnd.calls.allSatisfy(\.valid), "\(backEnd.calls)")
+    }
+
+    /// A refusal carries the server's code and message — text and `--json` — so a script tells
+    /// a wrong password from a blocked activation; no Swift source location reaches the user.
+    @Test func aRefusalShowsTheServersReason() async throws {
+        let (command, _, server) = try await Self.activated()
+        defer { server.stop(); command.cleanUp() }
+        let wrong = try command.secretFile("wrong", "0000")
+        let arguments = ["powerauth", "call", "--method", "GET", "--path", "/api/items", "--uri-id", "/api/items",
+                         "--factors", "possession_knowledge", "--password-file", wrong]
+        var (status, printed) = await command.run(arguments + ["--json"])
+        #expect(status == ExitStatus.refused.rawValue, "\(printed)")
+        let error = InProcessCommand.object(printed)?["error"] as? [String: Any]
+        #expect(error?["serverCode"] as? String == "ERR_AUTHENTICATION" && error?["serverMessage"] as? String == "signature not valid for act-cli"
+                && error?["httpStatus"] as? Int == 401, "\(printed)")
+        (status, printed) = await command.run(arguments)
+        #expect(status == ExitStatus.refused.rawValue && printed.joined().contains("signature not valid for act-cli"), "\(printed)")
+        #expect(!printed.joined().contains(".swift:"), "\(printed)")
+    }
+
+    /// powerauth.md §6.4: a server ahead of this device saw signatures made elsewhere. The store
+    /// as it was before one signed call comes back (a copy that never saw the call); `status`
+    /// catches up and says another copy signed, in text and JSON.
+    @Test func statusReportsSignaturesAnotherCopyMade() async throws {
+        let (command, _, server) = try await Self.activated()
+        defer { server.stop(); command.cleanUp() }
+        let earlier = command.directory + "/earlier"
+        try FileManager.default.copyItem(atPath: command.store, toPath: earlier)
+        var (status, printed) = await command.run(["powerauth", "call", "--method", "GET", "--path", "/api/items", "--uri-id", "/api/items",
+                                                   "--factors", "possession", "--json"])
+        #expect(status == 0, "\(printed)")
+        try FileManager.default.removeItem(atPath: command.store)
+        try FileManager.default.moveItem(atPath: earlier, toPath: command.store)
+        (status, printed) = await command.run(["powerauth", "status", "--json"])
+        let object = InProcessCommand.object(printed)
+        #expect(status == 0 && object?["signedElsewhere"] as? Int == 1 && object?["possessionKeyInToken"] as? Bool == false, "\(printed)")
+        // Caught up: the next status finds nothing new.
+        (status, printed) = await command.run(["powerauth", "status"])
+        #expect(status == 0 && !printed.joined().contains("never made"), "\(printed)")
     }
 }

@@ -150,7 +150,7 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
             return response
         }
         let configuration = try backEnd.application.clientConfiguration(baseURL: server.baseURL).configurationString
-        let (status, printed) = await command.run(["powerauth", "configure", "--config-string", configuration, "--base-url", server.baseURL,
+        let (status, printed) = await command.run(["powerauth", "configure", "--config-string-file", try command.secretFile("configuration", configuration), "--base-url", server.baseURL,
                                                    "--protocol", "3.2", "--allow-http-loopback"])
         #expect(status == 0, "\(printed)")
         _ = try command.secretFile("password", "1234")

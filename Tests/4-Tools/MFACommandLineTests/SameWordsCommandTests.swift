@@ -151,7 +151,7 @@ import TestSupport
         let object = try #require(InProcessCommand.object(printed), "\(printed)")
         #expect(status == 0 && object["configured"] as? Bool == false && (object["users"] as? [Any])?.isEmpty == true, "\(object)")
         (status, printed) = await command.run(["mpin", "remove", "alice@example.com"])
-        #expect(status == ExitStatus.usage.rawValue, "\(printed)")
+        #expect(status == ExitStatus.wrongState.rawValue, "\(printed)")
     }
 
     @Test func mpinConfigureStoresTheLoopbackOptOutAndStatusShowsIt() async throws {
@@ -172,7 +172,7 @@ import TestSupport
         #expect(status == 0 && object["configured"] as? Bool == true && object["backend"] as? String == server.baseURL
                 && object["allow_http_loopback"] as? Bool == true && (object["users"] as? [Any])?.isEmpty == true, "\(object)")
         (status, _) = await command.run(["mpin", "remove", "nobody@example.com"])
-        #expect(status == ExitStatus.usage.rawValue)
+        #expect(status == ExitStatus.wrongState.rawValue)
     }
 
     @Test func anUnknownVerbOrOptionIsStillAUsageError() {

@@ -1,0 +1,91 @@
+// The exit statuses a script relies on, run in process: malformed input is a usage error (2)
+// even when it reaches a parser below the command model (an activation code, a hex hash, an
+// instance name that would name records outside the store); a well-formed command the local
+// state cannot serve — nothing configured, no activation, no such connection or user — is
+// the wrong state (4), not a usage error and not a transport failure.
+
+import Foundation
+import MFACommandLine
+import PowerAuth
+import PowerAuthServer
+import ProtocolSupport
+import Testing
+@testable import mfa
+
+@Suite struct ExitStatusCommandTests {
+    /// Runs `arguments` with `--json` and returns the status and the error object's code.
+    static func run(_ command: InProcessCommand, _ arguments: [String]) async -> (status: Int32, code: String?, printed: [String]) {
+        let (status, printed) = await command.run(arguments + ["--json"])
+        let error = InProcessCommand.object(printed)?["error"] as? [String: Any]
+        return (status, error?["code"] as? String, printed)
+    }
+
+    @Test func malformedInputBelowTheCommandModelIsAUsageError() async throws {
+        let command = try InProcessCommand()
+        defer { command.cleanUp() }
+        for instance in ["../../etc", "a/b", "", ".hidden", String(repeating: "x", count: 65), "tab\there"] {
+            let result = await Self.run(command, ["powerauth", "status", "--instance", instance])
+            #expect(result.status == ExitStatus.usage.rawValue, "--instance \(instance): \(result.printed)")
+        }
+        #expect(await Self.run(command, ["powerauth", "status", "--instance", "work-2_b"]).status == ExitStatus.ok.rawValue)
+
+        let backEnd = try PowerAuthLoopbackBackEnd()
+        let configuration = try backEnd.application.clientConfiguration(baseURL: "https://pa.example.com").configurationString
+        let configurationFile = try command.secretFile("configuration", configuration)
+        #expect(await Self.run(command, ["powerauth", "configure", "--config-string-file", configurationFile, "--base-url", "https://pa.example.com"]).status == 0)
+        for code in ["zz", "AAAAA-AAAAA-AAAAA", "AAAAA-AAAAA-AAAAA-AAAA1", ""] {
+            let file = try command.secretFile("code", code)
+            let result = await Self.run(command, ["powerauth", "activate", "--code-file", file])
+            #expect(result.status == ExitStatus.usage.rawValue, "code \(code): \(result.printed)")
+            #expect(code.count < 3 || !result.printed.joined().contains(code), "the code is repeated: \(result.printed)")
+        }
+        // Checked before the (unconfigured) backend is asked anything.
+        for hash in ["zz", "abc", "0x00"] {
+            let result = await Self.run(command, ["mpin", "sign", "--user", "alice@example.com", "--hash", hash])
+            #expect(result.status == ExitStatus.usage.rawValue, "--hash \(hash): \(result.printed)")
+        }
+    }
+
+    @Test func aCommandTheLocalStateCannotServeIsTheWrongState() async throws {
+        let command = try InProcessCommand()
+        defer { command.cleanUp() }
+        let unconfigured: [[String]] = [
+            ["powerauth", "sign", "--method", "POST", "--uri-id", "/x", "--factors", "possession"],
+            ["cm", "requests"],
+            ["mpin", "users"],
+            ["mpin", "remove", "alice@example.com"],
+            ["saltedge", "authorizations"],
+        ]
+        for arguments in unconfigured {
+            let result = await Self.run(command, arguments)
+            #expect(result.status == ExitStatus.wrongState.rawValue, "\(arguments): \(result.printed)")
+        }
+        // Configured, not activated: the SDK's missing activation is the same status.
+        let backEnd = try PowerAuthLoopbackBackEnd()
+        let configuration = try backEnd.application.clientConfiguration(baseURL: "https://pa.example.com").configurationString
+        let configurationFile = try command.secretFile("configuration", configuration)
+        #expect(await Self.run(command, ["powerauth", "configure", "--config-string-file", configurationFile, "--base-url", "https://pa.example.com"]).status == 0)
+        let result = await Self.run(command, ["powerauth", "sign", "--method", "POST", "--uri-id", "/x", "--factors", "possession"])
+        #expect(result.status == ExitStatus.wrongState.rawValue, "\(result.printed)")
+        // Still a usage error: a typo is not a state.
+        #expect(await command.run(["powerauth", "sign", "--metod", "POST"]).status == ExitStatus.usage.rawValue)
+    }
+}
+
+@Suite struct MPinConfigureCommandTests {
+    /// mpin.md §7: a platform that refuses the client settings without X-MIRACL-CID (406) makes
+    /// `configure` name the missing `--client-id`.
+    @Test func aRefusalWithoutAClientIDNamesTheOption() async throws {
+        let command = try InProcessCommand()
+        defer { command.cleanUp() }
+        let server = try LoopbackHTTPServer { request in
+            guard request.header("X-MIRACL-CID") == "project-1" else {
+                return HTTPResponse(status: 406, body: Array("Cannot parse application for User-Agent".utf8))
+            }
+            return HTTPResponse(status: 200, body: Array(#"{"registerURL":"/rps/user"}"#.utf8))
+        }
+        defer { server.stop() }
+        let (status, printed) = await command.run(["mpin", "configure", "--backend", server.baseURL, "--allow-http-loopback"])
+        #expect(status == ExitStatus.usage.rawValue && printed.joined().contains("--client-id"), "\(printed)")
+    }
+}
