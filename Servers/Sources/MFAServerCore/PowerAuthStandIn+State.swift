@@ -64,10 +64,12 @@ extension PowerAuthStandIn {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(state)
         let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw CocoaError(.fileWriteNoPermission)
-        }
+        // Born 0600 by open(2): FileManager's createFile would write first and chmod after,
+        // leaving the activation keys readable by others for that instant.
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         try handle.write(contentsOf: data)
         try handle.synchronize()
         try handle.close()

@@ -74,8 +74,8 @@ extension EndToEnd {
                 // PowerAuth: the store chooses the token here, first.
                 let configuration = try #require(try await integration(url, "integration/powerauth/application")["configurationString"] as? String)
                 let code = try #require(try await integration(url, "integration/powerauth/activation/init")["activationCode"] as? String)
-                var r = try await mfa(["powerauth", "configure", "--config-string", configuration, "--base-url", proxy.url, "--allow-http-loopback",
-                                       "--key-provider", token.uri])
+                var r = try await mfa(["powerauth", "configure", "--config-string", "-", "--base-url", proxy.url, "--allow-http-loopback",
+                                       "--key-provider", token.uri], input: configuration + "\n")
                 report.cell("powerauth configure --key-provider", r.status == 0, r.text)
                 r = try await mfa(["powerauth", "activate", "--code", "-"], input: code + "\n1234\n")
                 let activationID = try #require(r.object["activationId"] as? String, "\(r.text)")

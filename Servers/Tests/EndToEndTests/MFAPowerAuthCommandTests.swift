@@ -59,7 +59,7 @@ extension EndToEnd {
                 let code = try #require(try await integration(url, "integration/powerauth/activation/init")["activationCode"] as? String)
                 let s = ["--store", store] + (caFile.map { ["--ca-file", $0] } ?? [])
 
-                var (status, out, err) = try Self.run(["configure", "--config-string", configuration, "--base-url", url, "--allow-http-loopback"] + s)
+                var (status, out, err) = try Self.run(["configure", "--config-string", "-", "--base-url", url, "--allow-http-loopback"] + s, input: configuration + "\n")
                 #expect(status == 0, "\(err)")
                 (status, out, err) = try Self.run(["activate", "--code", "-", "--json"] + s, input: code + "\n1234\n")
                 #expect(status == 0, "\(err)")
@@ -74,8 +74,9 @@ extension EndToEnd {
                 (status, out, err) = try Self.run(["call", "--path", "/app/signed/activation", "--uri-id", "/app/signed", "--encrypt", "activation",
                                                    "--body-file", body] + s, input: "1234\n")
                 #expect(status == 0 && out.contains(#""echo":{"amount":"10.00","to":"alice"}"#), "\(out) \(err)")
-                (status, out, err) = try Self.run(["call", "--path", "/app/token/plain", "--token", "cli", "--factors", "possession",
-                                                   "--body-file", body] + s)
+                (status, out, err) = try Self.run(["token", "create", "--name", "cli", "--factors", "possession"] + s)
+                #expect(status == 0, "\(err)")
+                (status, out, err) = try Self.run(["call", "--path", "/app/token/plain", "--token", "cli", "--body-file", body] + s)
                 #expect(status == 0 && out.contains(#""kind":"token/plain""#), "\(out) \(err)")
 
                 let before = try #require(await powerAuth.activation(activationID)).counterIndex
@@ -97,7 +98,7 @@ extension EndToEnd {
                 #expect(await powerAuth.activation(activationID)?.state == .removed)
             }
             // A configuration string that does not parse is a usage error.
-            let configured = try Self.run(["configure", "--config-string", "x", "--base-url", "http://127.0.0.1:9", "--instance", "other", "--store", store])
+            let configured = try Self.run(["configure", "--config-string", "-", "--base-url", "http://127.0.0.1:9", "--instance", "other", "--store", store], input: "x\n")
             #expect(configured.0 == 2)
         }
 
@@ -110,7 +111,7 @@ extension EndToEnd {
                 let configuration = try #require(try await integration(url, "integration/powerauth/application")["configurationString"] as? String)
                 let code = try #require(try await integration(url, "integration/powerauth/activation/init")["activationCode"] as? String)
                 let s = ["--store", store]
-                #expect(try Self.run(["configure", "--config-string", configuration, "--base-url", url, "--allow-http-loopback"] + s).0 == 0)
+                #expect(try Self.run(["configure", "--config-string", "-", "--base-url", url, "--allow-http-loopback"] + s, input: configuration + "\n").0 == 0)
                 let (activated, out, err) = try Self.run(["activate", "--code", "-", "--json"] + s, input: code + "\n1234\n")
                 #expect(activated == 0, "\(err)")
                 let activationID = try #require((try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])?["activationId"] as? String)
@@ -138,7 +139,7 @@ extension EndToEnd {
                 code = try #require(try await integration(url, "integration/powerauth/activation/init")["activationCode"] as? String)
                 stoppedURL = url
             }
-            #expect(try Self.run(["configure", "--config-string", configuration, "--base-url", stoppedURL, "--allow-http-loopback", "--store", store]).0 == 0)
+            #expect(try Self.run(["configure", "--config-string", "-", "--base-url", stoppedURL, "--allow-http-loopback", "--store", store], input: configuration + "\n").0 == 0)
             let (status, _, err) = try Self.run(["activate", "--code", "-", "--store", store], input: code + "\n1234\n")
             #expect(status == 3 && err.contains("transport"), "\(err)")
         }
