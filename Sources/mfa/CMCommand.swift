@@ -72,7 +72,7 @@ enum CMCommand {
     /// What is stored (the configuration, the device id, the environments) and, once the
     /// service assigned a device id, its registration status there (cm-authenticator.md §2).
     static func status(_ options: CommandOptions) async throws {
-        guard let stored = try options.store().read(record).map({ try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }) else {
+        guard try options.storeExists(), let stored = try options.store().read(record).map({ try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }) else {
             return CommandSupport.output(options, ["configured": false, "registered": false, "device_id": JSONOutput.null, "environments": [Any]()],
                                          text: "not configured (mfa cm configure --base-url URL)")
         }

@@ -13,6 +13,10 @@ extension CommandOptions {
     /// current directory: with neither variable set, an error asks for `--store`).
     func store() throws -> SecureStore { try openStore().store }
 
+    /// Whether the store directory exists: every `status` reports an absent store as "not
+    /// configured" and never creates one (a mistyped `--store` leaves no empty store behind).
+    func storeExists() throws -> Bool { FileManager.default.fileExists(atPath: try storeDirectory()) }
+
     /// The store directory: `--store DIR`, else the default.
     func storeDirectory() throws -> String { try values["--store"] ?? SecureStore.defaultDirectory() }
 

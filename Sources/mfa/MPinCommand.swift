@@ -87,7 +87,7 @@ enum MPinCommand {
 
     /// What is stored: the configuration and the users of its backend; nothing is sent.
     static func status(_ options: CommandOptions) async throws {
-        guard let stored = try stored(options) else {
+        guard try options.storeExists(), let stored = try stored(options) else {
             return CommandSupport.output(options, ["configured": false, "users": [Any]()], text: "not configured (mfa mpin configure --backend URL)")
         }
         let users = try await client(options, stored).allUsers().filter { $0.backend == stored.backend }

@@ -58,6 +58,9 @@ extension PowerAuthCommand {
     /// not configured or not activated is a state to report, not an error.
     static func status(_ options: Options) async throws {
         var object: [String: Any] = ["instance": instance(options), "configured": false, "activated": false, "activationId": JSONOutput.null]
+        guard try options.storeExists() else {
+            return output(options, object, text: "instance \(instance(options)) is not configured (mfa powerauth configure)")
+        }
         let opened = try options.openStore()
         guard let stored = try storedConfiguration(options, opened.store) else {
             return output(options, object, text: "instance \(instance(options)) is not configured (mfa powerauth configure)")

@@ -50,6 +50,10 @@ enum SaltEdgeCommand {
 
     /// What is stored: the settings and the connections; nothing is sent.
     static func status(_ options: CommandOptions) async throws {
+        guard try options.storeExists() else {
+            return CommandSupport.output(options, ["configured": false, "allow_http_loopback": false, "connections": [Any]()],
+                                         text: "not configured (https only)\nno connections")
+        }
         let stored = try stored(options)
         let all = try await client(options).connections()
         CommandSupport.output(options, ["configured": stored != nil, "allow_http_loopback": stored?.loopbackHTTP == true, "connections": all.map(describe)],

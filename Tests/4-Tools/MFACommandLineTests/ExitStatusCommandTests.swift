@@ -89,3 +89,17 @@ import Testing
         #expect(status == ExitStatus.usage.rawValue && printed.joined().contains("--client-id"), "\(printed)")
     }
 }
+
+@Suite struct StatusCreatesNothingTests {
+    /// Every family's `status` on a store directory that does not exist: "not configured"
+    /// (exit 0), and no directory appears (a mistyped `--store` leaves no empty store).
+    @Test func statusOfAnAbsentStoreIsNotConfiguredAndCreatesNoStore() async throws {
+        let command = try InProcessCommand()
+        defer { command.cleanUp() }
+        for family in ["powerauth", "saltedge", "cm", "mpin"] {
+            let (status, printed) = await command.run([family, "status", "--json"])
+            #expect(status == 0 && InProcessCommand.object(printed)?["configured"] as? Bool == false, "\(family): \(printed)")
+            #expect(!FileManager.default.fileExists(atPath: command.store), "\(family) status created the store")
+        }
+    }
+}
