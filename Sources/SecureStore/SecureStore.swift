@@ -123,6 +123,12 @@ public final class SecureStore: Sendable {
         try Self.names(in: directory)
     }
 
+    /// The names of the records of the store at `directory`, sorted, from its listing alone:
+    /// no key is needed and nothing is written (for a status report).
+    public static func recordNames(in directory: String) throws(SecureStoreError) -> [String] {
+        try names(in: directory)
+    }
+
     /// The names of the records in `directory`, sorted, from its listing alone (no key is
     /// needed, nothing is written).
     static func names(in directory: String) throws(SecureStoreError) -> [String] {

@@ -187,7 +187,12 @@ enum KeysCommand {
     /// The PowerAuth instances with an activation and a possession key stored in the records:
     /// a key any copy of the store holds, wherever the store is keyed.
     static func portablePossessionInstances(_ store: SecureStore) throws(SecureStoreError) -> [String] {
-        let names = Set(try store.names())
+        portablePossessionInstances(names: try store.names())
+    }
+
+    /// ``portablePossessionInstances(_:)`` from the store's record names.
+    static func portablePossessionInstances(names list: [String]) -> [String] {
+        let names = Set(list)
         return names.compactMap { name -> String? in
             guard name.hasPrefix("powerauth."), name.hasSuffix(".activation"), name.count > "powerauth..activation".count else { return nil }
             let instance = String(name.dropFirst("powerauth.".count).dropLast(".activation".count))
@@ -252,6 +257,14 @@ enum KeysCommand {
             object["keyPresent"] = status.keyPresent
             text += "\ntoken \(line(status.token.label)) (\(line(status.token.manufacturer)) \(line(status.token.model)), serial \(line(status.token.serialNumber)))"
             text += "\nkey \(line(status.keyLabel)) " + (status.keyPresent ? "present" : "absent")
+            // Instances activated before the store moved onto the token: a copy made before the
+            // move holds their possession key too.
+            let portable = portablePossessionInstances(names: try SecureStore.recordNames(in: directory))
+            object["portablePossessionKeys"] = portable
+            for instance in portable {
+                text += "\nPowerAuth instance \(line(instance)) keeps a possession key from before the move onto the token "
+                    + "(mfa powerauth remove --instance \(line(instance)), then activate again, binds it to the token)"
+            }
         }
         // From the directory listing: the store is not opened (no key, no session, no write).
         let pending = try SecureStore.deviceKeyIntentLabels(in: directory)

@@ -111,6 +111,9 @@ extension SoftHSMSuite {
             // The move says what it could not move: copies made before it, and the portable key.
             #expect(moved.output.contains("a copy of the store made before this move") && moved.output.contains("PowerAuth instance default keeps"),
                     "\(moved.output)")
+            let status = try mfa(["keys", "status", "--store", store, "--json"], token: token)
+            let listed = (try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])?["portablePossessionKeys"] as? [String]
+            #expect(status.status == 0 && listed == ["default"], "\(status.output) \(status.error)")
             token.activate()
             let reopened = try SecureStore(directory: store, keyProvider: try #require(try tokenProvider(store)))
             #expect(try reopened.read("mfa.powerauth.default.possession") == possession)
