@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 extern uint32_t _stack_top, _sbss, _ebss;
 extern int firmware_main(void);
@@ -61,11 +62,20 @@ __attribute__((section(".vectors"), used)) void (*const vectors[16])(void) = {
     (void (*)(void))&_stack_top, Reset_Handler, Fault_Handler, Fault_Handler, Fault_Handler, Fault_Handler, Fault_Handler,
 };
 
-// The board has no entropy source: anything that asks for randomness gets an error (the
-// self-test and the timed operations are deterministic and never ask).
+// The board has no entropy source: SystemRandomSource's draws (getrandom) and newlib's
+// arc4random, which the embedded standard library links (getentropy), fail. The self-test and
+// the timed operations are deterministic and never ask.
 int getentropy(void *buffer, size_t length) {
     (void)buffer;
     (void)length;
+    errno = EIO;
+    return -1;
+}
+
+ssize_t getrandom(void *buffer, size_t length, unsigned int flags) {
+    (void)buffer;
+    (void)length;
+    (void)flags;
     errno = EIO;
     return -1;
 }
