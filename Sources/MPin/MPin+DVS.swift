@@ -8,7 +8,7 @@ extension MPin {
     /// Designated-verifier signatures.
     public enum DVS {
         /// z, the DVS private key (a scalar mod r, secret).
-        public struct PrivateKey: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+        public struct PrivateKey: Sendable, Equatable, CustomStringConvertible {
             /// The scalar z.
             public let scalar: BN254CX.Scalar
 
@@ -29,8 +29,6 @@ extension MPin {
             public static func == (a: PrivateKey, b: PrivateKey) -> Bool { a.scalar == b.scalar }
             /// A redacted description.
             public var description: String { "MPin.DVS.PrivateKey(redacted)" }
-            /// A mirror with no children.
-            public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
         }
 
         /// Pa = z⁻¹·Q in G2, the public key the platform stores (128 bytes, mpin.md §5.1).

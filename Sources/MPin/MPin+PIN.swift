@@ -7,7 +7,7 @@ public import CryptoPrimitives
 extension MPin {
     /// A PIN as the integer the protocol uses, below 2²⁰ (``MPin/pinBitCount``). Redacted in
     /// `description` and `dump`; compared in constant time.
-    public struct PIN: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    public struct PIN: Sendable, Equatable, CustomStringConvertible {
         package let value: UInt32
         /// How many digits the text it was read from had (`"0123"`: 4), so a client can hold a
         /// PIN to the user's PIN length (mpin.md §6 `pinLength`); 0 when made from an integer or
@@ -78,7 +78,5 @@ extension MPin {
 
         /// A redacted description.
         public var description: String { "MPin.PIN(redacted)" }
-        /// A mirror with no children.
-        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
     }
 }

@@ -24,7 +24,7 @@ public struct SecretG1Storage: Sendable, Equatable {
 
     package var point: BN254CX.G1 {
         bytes.withUnsafeBytes { raw in
-            do {
+            do throws(CryptoError) {
                 return try BN254CX.G1(encoded: raw)
             } catch {
                 // Only `init(_:)` and `init(encoded:)` fill the storage, both from a valid point.
@@ -40,7 +40,7 @@ public struct SecretG1Storage: Sendable, Equatable {
 /// The shared shape of M-Pin's secret points of G1 (``MPin/ClientSecretShare``,
 /// ``MPin/ClientSecret``, ``MPin/Token``, ``MPin/TimePermit``, ``MPin/AuthenticationSecret``):
 /// built from and turned into their raw representation, compared in constant time, redacted.
-public protocol MPinSecretPoint: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+public protocol MPinSecretPoint: Sendable, Equatable, CustomStringConvertible {
     /// The wiped storage (an implementation detail; use ``rawRepresentation``).
     var _storage: SecretG1Storage { get }
     /// Wraps storage (an implementation detail; use ``init(rawRepresentation:)``).
@@ -65,8 +65,6 @@ extension MPinSecretPoint {
 
     /// Constant-time equality.
     public static func == (a: Self, b: Self) -> Bool { a._storage == b._storage }
-    /// A mirror with no children.
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 extension MPin {
@@ -123,7 +121,7 @@ extension MPin {
     }
 
     /// A master-secret share s of an issuing authority (a scalar mod r).
-    public struct MasterSecretShare: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    public struct MasterSecretShare: Sendable, Equatable, CustomStringConvertible {
         /// The scalar.
         public let scalar: BN254CX.Scalar
 
@@ -142,8 +140,6 @@ extension MPin {
 
         /// A redacted description.
         public var description: String { "MPin.MasterSecretShare(redacted)" }
-        /// A mirror with no children.
-        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
     }
 
     /// The server secret s·Q in G2 (`GET_SERVER_SECRET`), or one authority's share of it. It
@@ -153,7 +149,7 @@ extension MPin {
     /// a quarter of a pairing with their normalization), so that every ``Server/verify(identity:day:challenge:client:serverSecret:clientPublicKey:)``
     /// replays them instead of recomputing them. Keep one value for the
     /// server's lifetime. The lines reveal s·Q, so they are wiped when the last copy is released.
-    public struct ServerSecret: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+    public struct ServerSecret: Sendable, Equatable, CustomStringConvertible {
         package let storage: SecretBytes
         /// The lines of s·Q for the shared Miller loop, in wiped storage.
         package let lines: SecretLines
@@ -183,8 +179,6 @@ extension MPin {
         public static func == (a: ServerSecret, b: ServerSecret) -> Bool { a.storage == b.storage }
         /// A redacted description.
         public var description: String { "MPin.ServerSecret(redacted)" }
-        /// A mirror with no children.
-        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
     }
 }
 
