@@ -117,6 +117,10 @@ let package = Package(
                                                       .target(name: "URLSessionTransport", condition: .when(traits: ["URLSession"])),
                                                       "ProtocolSupport", "SaltEdge", "SaltEdgeSDK", "CMAuthenticator",
                                                       "CMAuthenticatorSDK", "MPinSDK", "MPin", "PKCS11"]),
+        // The engine's vector table runner, the host twin of the Embedded Swift build that
+        // Embedded/arm-linux runs on aarch64 and armv7 under qemu-user (the same sources).
+        .executableTarget(name: "engine-check", dependencies: ["CryptoPrimitives", "MPin"], path: "Embedded/EngineCheck",
+                          exclude: ["Embedded"], swiftSettings: [.enableExperimentalFeature("Extern")]),
 
         // Test-only helpers: a deliberately simple reference integer, a logged-seed generator,
         // hex without the engine, and where ../shared/vectors lives.
