@@ -72,6 +72,11 @@ int getentropy(void *buffer, size_t length) {
     return -1;
 }
 
+// SystemRandomSource reads errno the way glibc and musl expose it.
+int *__errno_location(void) {
+    return &errno;
+}
+
 ssize_t getrandom(void *buffer, size_t length, unsigned int flags) {
     (void)buffer;
     (void)length;

@@ -7,6 +7,9 @@ import Glibc
 /// (Embedded/Firmware/startup.c gives one that always fails).
 @_extern(c, "getrandom")
 private func getrandom(_ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: UInt32) -> Int
+/// Where the calling thread's `errno` lives (glibc, musl; a board's support code elsewhere).
+@_extern(c, "__errno_location")
+private func errnoLocation() -> UnsafeMutablePointer<Int32>
 #endif
 
 /// Random bytes from the kernel's CSPRNG.
@@ -25,7 +28,7 @@ public struct SystemRandomSource: RandomSource, Sendable {
         guard let base = buffer.baseAddress else { return }
         var offset = 0
         #if !canImport(Glibc) && hasFeature(Embedded)
-        var failures = 0
+        var emptyReads = 0
         #endif
         while offset < buffer.count {
             let chunk = min(256, buffer.count - offset)
@@ -34,13 +37,16 @@ public struct SystemRandomSource: RandomSource, Sendable {
             offset += chunk
             #elseif hasFeature(Embedded)
             // At most 256 bytes per call: once the pool is initialised such a read is never short
-            // and never interrupted; a -1 while it is not (EINTR) is retried a few times.
+            // and never interrupted. While it blocks for the pool, a signal gives -1 with EINTR,
+            // retried as glibc's getentropy does; any other error is final.
             let read = getrandom(base + offset, chunk, 0)
             if read > 0, read <= chunk {
                 offset += read
-            } else {
-                failures += 1
-                guard failures < 8 else { throw .randomSourceFailure }
+            } else if read == 0 {
+                emptyReads += 1
+                guard emptyReads < 8 else { throw .randomSourceFailure }
+            } else if read != -1 || errnoLocation().pointee != 4 {  // EINTR
+                throw .randomSourceFailure
             }
             #else
             throw .randomSourceFailure
