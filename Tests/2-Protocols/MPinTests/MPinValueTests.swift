@@ -34,6 +34,18 @@ import TestSupport
         dump(token, to: &dumped)
         #expect(!dumped.contains(String(hex.dropFirst(2).prefix(12))))
         #expect(Mirror(reflecting: MPin.PIN(1234)).children.isEmpty)
+        // Every secret type shows no stored property to `dump`: their empty mirrors live apart
+        // from the types (MPin+Redaction.swift, absent under Embedded Swift), so a type that
+        // misses its conformance there would show its storage.
+        let clientShare = MPin.Issuer.clientSecretShare(share, for: identity)
+        let first = MPin.Client.firstPass(identity: identity, pin: MPin.PIN(1234), token: token,
+                                          x: try BN254CX.Scalar.random(using: &random))
+        let secrets: [Any] = [share, MPin.Issuer.serverSecret(share), clientShare, MPin.Issuer.combine([clientShare]), token,
+                              MPin.Issuer.timePermit(share, for: identity, day: 1), first.authenticationSecret, MPin.PIN(1234),
+                              try MPin.DVS.PrivateKey(using: &random)]
+        for secret in secrets {
+            #expect(Mirror(reflecting: secret).children.isEmpty, "\(type(of: secret))")
+        }
     }
 
     @Test func identitiesAndDecoding() throws {
