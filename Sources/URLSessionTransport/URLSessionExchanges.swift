@@ -4,7 +4,13 @@
 // refused with its status and Location (otherwise URLSession re-sends every header, credentials
 // included, to whatever origin Location names, `http://` too). A body is counted as it arrives
 // (after libcurl's content decoding) and the task cancelled the moment it passes the limit; an
-// announced Content-Length over the limit cancels it before the body is read.
+// announced Content-Length over the limit cancels it before the body is read. A compressed
+// answer is refused at its head, as the Foundation-free transports refuse it: libcurl inflates
+// whatever arrives into FoundationNetworking's queue faster than a delegate can count it (a
+// 1.7 MB gzip body grew the process by 289 MB before the limit was seen). An exchange that has
+// not completed by its deadline is cancelled as timed out, since FoundationNetworking's
+// resource time-out does not fire on Linux (a peer sending a byte every 100 ms held a 2 s
+// request for 30 s).
 
 import AuthNetworking
 import Foundation
@@ -46,6 +52,20 @@ final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         }
         guard !cancelled else { return continuation.resume(throwing: TransportError(.cancelled)) }
         task.resume()
+    }
+
+    /// Ends `task` as timed out unless it has already completed: its overall deadline passed.
+    func expire(_ task: URLSessionDataTask, after seconds: Double) {
+        let running = lock.withLock {
+            guard var exchange = exchanges[task.taskIdentifier], exchange.continuation != nil else { return false }
+            if exchange.refusal == nil {
+                exchange.refusal = TransportError(.timedOut, underlying: "no complete answer within \(seconds) s")
+                exchange.body = []
+            }
+            exchanges[task.taskIdentifier] = exchange
+            return true
+        }
+        if running { task.cancel() }
     }
 
     /// Cancels `task` (the caller's Swift task was cancelled), whether or not it has started.
@@ -120,10 +140,15 @@ final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         }
     }
 
-    /// What ``HTTPSendPolicy`` says of a response head: a redirect, or a Content-Length over the limit.
+    /// What ``HTTPSendPolicy`` says of a response head: a redirect, a content coding, or a
+    /// Content-Length over the limit.
     static func refusal(_ http: HTTPURLResponse, limits: ResponseLimits) -> TransportError? {
         do throws(TransportError) {
             try HTTPSendPolicy.refuseRedirect(status: http.statusCode, location: header("Location", in: http))
+            // RFC 9110 §8.4: identity was asked for (Accept-Encoding), so any coding is refused.
+            if let coding = header("Content-Encoding", in: http), coding.lowercased() != "identity" {
+                throw TransportError(.badResponse, underlying: "the answer is \(coding)-encoded; only identity is accepted")
+            }
             if http.expectedContentLength >= 0 { try HTTPSendPolicy.checkAnnouncedLength(http.expectedContentLength, limits: limits) }
             return nil
         } catch {

@@ -15,7 +15,8 @@ public final class URLSessionTransport: HTTPTransport {
     public struct Configuration: Sendable {
         /// The base URL; a request's path is appended (a path prefix in it is kept).
         public var baseURL: String
-        /// Seconds to wait for an answer (default 20, as networking-apple).
+        /// Seconds for the whole exchange, kept by the transport itself, and libcurl's idle
+        /// time-out (default 20, as networking-apple); rounded up to whole seconds.
         public var timeout: Double = 20
         /// `User-Agent` (default names SwiftMFA and Linux).
         public var userAgent: String = URLSessionTransport.defaultUserAgent
@@ -119,6 +120,8 @@ public final class URLSessionTransport: HTTPTransport {
         let urlText = request.url(relativeTo: configuration.baseURL)
         var headers: [HTTPHeader] = [HTTPHeader("User-Agent", configuration.userAgent)]
         if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }
+        // RFC 9110 §12.5.3: no compressed answer (libcurl would offer gzip, br and zstd itself).
+        headers.append(HTTPHeader("Accept-Encoding", "identity"))
         headers += configuration.additionalHeaders
         headers = headers.filter { request.header($0.name) == nil } + request.headers
         // Checked on the text, before URL(string:) could percent-encode a raw space or CR away.
@@ -126,13 +129,24 @@ public final class URLSessionTransport: HTTPTransport {
         guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw TransportError(.invalidRequest, underlying: "not an http(s) URL")
         }
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.wholeSeconds(request.timeout ?? configuration.timeout))
+        let timeout = request.timeout ?? configuration.timeout
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.wholeSeconds(timeout))
         urlRequest.httpMethod = request.method.rawValue
         for header in headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
         if let body = request.body { urlRequest.httpBody = Data(body) }
         let task = session.dataTask(with: urlRequest)
         let exchanges = exchanges
         exchanges.prepare(task, limits: configuration.limits)
+        // The overall deadline, kept here: URLSession's resource time-out never fires on Linux.
+        let deadline = Task {
+            do {
+                try await Task.sleep(for: .seconds(Self.wholeSeconds(timeout)))
+                exchanges.expire(task, after: Self.wholeSeconds(timeout))
+            } catch {
+                // Cancelled: the exchange ended first.
+            }
+        }
+        defer { deadline.cancel() }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
