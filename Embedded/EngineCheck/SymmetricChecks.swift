@@ -3,10 +3,17 @@
 
 import CryptoPrimitives
 
+/// The hash, MAC, key-derivation and AES operations.
 enum SymmetricChecks {
-    /// `sha256 ID EXPECT MESSAGE DIGEST` (CAVP SHAVS short and long messages).
-    static func sha256(_ line: TableCase) throws(TableError) -> Bool {
-        SHA256.hash(data: try line.bytes(0)).bytes == (try line.bytes(1))
+    /// `digest ID EXPECT HASH MESSAGE DIGEST` (CAVP SHAVS short and long messages, ACVP SHA2).
+    static func digest(_ line: TableCase) throws(TableError) -> Bool {
+        let message = try line.bytes(1), expected = try line.bytes(2)
+        switch try line.word(0) {
+        case "sha256": return SHA256.hash(data: message).bytes == expected
+        case "sha384": return SHA384.hash(data: message).bytes == expected
+        case "sha512": return SHA512.hash(data: message).bytes == expected
+        default: throw TableError(message: "case \(line.id): unknown hash")
+        }
     }
 
     /// `sha256-monte ID EXPECT SEED DIGEST`: one checkpoint of SHAVS's Monte Carlo test (1000
@@ -95,6 +102,7 @@ enum SymmetricChecks {
         }
     }
 
+    /// The key's bytes (test keys only: they are not secrets here).
     static func bytes(of key: SymmetricKey) -> [UInt8] {
         key.withUnsafeBytes { Array($0) }
     }

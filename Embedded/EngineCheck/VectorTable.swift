@@ -9,6 +9,8 @@
 //     OP ID EXPECT FIELD...           one case; EXPECT is v (valid), i (invalid) or a (acceptable);
 //                                     a field is hex, a decimal number or a word; "-" is empty
 
+import CryptoPrimitives
+
 /// A line the table does not describe correctly.
 struct TableError: Error {
     let message: String
@@ -49,18 +51,11 @@ struct TableCase {
     func bytes(_ index: Int) throws(TableError) -> [UInt8] {
         let token = try field(index)
         if token == [0x2d] { return [] }
-        guard token.count % 2 == 0 else { throw TableError(message: "case \(id): field \(index) has an odd number of hex digits") }
-        var out = [UInt8]()
-        out.reserveCapacity(token.count / 2)
-        var index = 0
-        while index < token.count {
-            guard let high = Self.nibble(token[index]), let low = Self.nibble(token[index + 1]) else {
-                throw TableError(message: "case \(id): field \(index) is not hex")
-            }
-            out.append(high << 4 | low)
-            index += 2
+        do throws(CryptoError) {
+            return try Hex.decode(String(decoding: token, as: UTF8.self))
+        } catch {
+            throw TableError(message: "case \(id): field \(index) is not hex")
         }
-        return out
     }
 
     /// Field `index` as a decimal number, optionally negative, that fits an `Int` of this
@@ -90,15 +85,6 @@ struct TableCase {
         guard index >= 0, index < fields.count else { throw TableError(message: "case \(id): field \(index) is missing") }
         return fields[index]
     }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case 0x30...0x39: digit - 0x30
-        case 0x61...0x66: digit - 0x61 + 10
-        case 0x41...0x46: digit - 0x41 + 10
-        default: nil
-        }
-    }
 }
 
 /// The lines of `text`, each split at spaces; empty lines and `#` comments are dropped.
@@ -119,4 +105,32 @@ func tableLines(_ text: [UInt8]) -> [[[UInt8]]] {
         }
     }
     return lines
+}
+
+// The three system calls that read the table, declared straight from the C library so the same
+// code builds with and without Glibc's module (Embedded Swift has none).
+
+@_extern(c, "open")
+private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32
+@_extern(c, "read")
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int
+@_extern(c, "close")
+private func systemClose(_ descriptor: Int32) -> Int32
+
+/// The whole of the file at `path`, at most `limit` bytes.
+func readWholeFile(_ path: [UInt8], limit: Int = 256 << 20) throws(TableError) -> [UInt8] {
+    let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { $0.baseAddress.map { systemOpen($0, 0) } ?? -1 }  // O_RDONLY
+    }
+    guard descriptor >= 0 else { throw TableError(message: "\(String(decoding: path, as: UTF8.self)) cannot be opened") }
+    defer { _ = systemClose(descriptor) }
+    var contents = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+        if count == 0 { return contents }
+        guard count > 0, count <= chunk.count else { throw TableError(message: "the table cannot be read") }
+        guard contents.count + count <= limit else { throw TableError(message: "the table is larger than \(limit) bytes") }
+        contents += chunk[..<count]
+    }
 }
