@@ -7,10 +7,12 @@
 // announced Content-Length over the limit cancels it before the body is read. A compressed
 // answer is refused at its head, as the Foundation-free transports refuse it: libcurl inflates
 // whatever arrives into FoundationNetworking's queue faster than a delegate can count it (a
-// 1.7 MB gzip body grew the process by 289 MB before the limit was seen). An exchange that has
-// not completed by its deadline is cancelled as timed out, since FoundationNetworking's
-// resource time-out does not fire on Linux (a peer sending a byte every 100 ms held a 2 s
-// request for 30 s).
+// 1.7 MB gzip body grew the process by 289 MB before the limit was seen). Refusing the head
+// narrows that but cannot close it: FoundationNetworking ignores the delegate's answer to the
+// head and libcurl goes on inflating until the cancel lands. An exchange that has not completed
+// by its deadline is cancelled as timed out, since FoundationNetworking's resource time-out does
+// not fire on Linux (a peer sending a byte every 100 ms held a 2 s request for 30 s); the timer
+// runs on a dispatch queue, and a late completion is checked against the deadline as well.
 
 import AuthNetworking
 import Foundation
@@ -23,6 +25,8 @@ import ProtocolSupport
 final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Exchange {
         let limits: ResponseLimits
+        /// When the whole exchange must have ended.
+        let deadline: DispatchTime
         var continuation: CheckedContinuation<HTTPResponse, any Error>?
         var cancelledBeforeStart = false
         var response: HTTPURLResponse?
@@ -33,9 +37,13 @@ final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
     private let lock = NSLock()
     private var exchanges: [Int: Exchange] = [:]
 
-    /// Registers `task` before it can be started or cancelled.
-    func prepare(_ task: URLSessionDataTask, limits: ResponseLimits) {
-        lock.withLock { exchanges[task.taskIdentifier] = Exchange(limits: limits) }
+    /// Registers `task` before it can be started or cancelled, and arms its deadline on a
+    /// dispatch queue: a timer in Swift's cooperative pool can wait behind busy tasks long after
+    /// it is due (a loaded test run let a 2 s request finish at 30 s).
+    func prepare(_ task: URLSessionDataTask, limits: ResponseLimits, seconds: Double) {
+        let deadline = DispatchTime.now() + seconds
+        lock.withLock { exchanges[task.taskIdentifier] = Exchange(limits: limits, deadline: deadline) }
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in self?.expire(task, after: seconds) }
     }
 
     /// Starts `task`; `continuation` is resumed once, when the task completes (or at once with
@@ -78,7 +86,7 @@ final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         if started { task.cancel() }
     }
 
-    /// DESIGN.md §1: a 3xx is an error, never followed. Declining here hands the 3xx back.
+    /// docs/design.md §1: a 3xx is an error, never followed. Declining here hands the 3xx back.
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         completionHandler(nil)
@@ -123,6 +131,9 @@ final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
               let continuation = exchange.continuation else { return }
         if let refusal = exchange.refusal {
             continuation.resume(throwing: refusal)
+        } else if DispatchTime.now() > exchange.deadline {
+            // Finished late, before the timer could run: still past the deadline.
+            continuation.resume(throwing: TransportError(.timedOut, underlying: "no complete answer within the deadline"))
         } else if let error {
             continuation.resume(throwing: URLSessionTransport.transportError(error))
         } else if let http = exchange.response ?? (task.response as? HTTPURLResponse) {

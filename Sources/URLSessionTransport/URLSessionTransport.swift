@@ -96,10 +96,11 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// `seconds` rounded up to a whole number of at least 1. FoundationNetworking on Linux
     /// truncates a timeout to whole seconds, so 0.5 s becomes 0 and fires at once (measured:
-    /// `timedOut` after 1.5 ms); rounding up keeps the caller's minimum wait.
+    /// `timedOut` after 1.5 ms); rounding up keeps the caller's minimum wait. At most a day, so
+    /// the deadline's nanoseconds fit their integer.
     static func wholeSeconds(_ seconds: Double) -> Double {
         guard seconds.isFinite, seconds > 1 else { return 1 }
-        return seconds.rounded(.up)
+        return min(seconds.rounded(.up), 86_400)
     }
 
     deinit {
@@ -136,17 +137,8 @@ public final class URLSessionTransport: HTTPTransport {
         if let body = request.body { urlRequest.httpBody = Data(body) }
         let task = session.dataTask(with: urlRequest)
         let exchanges = exchanges
-        exchanges.prepare(task, limits: configuration.limits)
-        // The overall deadline, kept here: URLSession's resource time-out never fires on Linux.
-        let deadline = Task {
-            do {
-                try await Task.sleep(for: .seconds(Self.wholeSeconds(timeout)))
-                exchanges.expire(task, after: Self.wholeSeconds(timeout))
-            } catch {
-                // Cancelled: the exchange ended first.
-            }
-        }
-        defer { deadline.cancel() }
+        // The overall deadline is kept by `exchanges`: URLSession's resource time-out never fires on Linux.
+        exchanges.prepare(task, limits: configuration.limits, seconds: Self.wholeSeconds(timeout))
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
