@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 // SwiftMFA: a pure-Swift cryptography engine and multi-factor-authentication clients.
-// The root package declares no package dependencies and no C targets (DESIGN.md §1);
+// The root package declares no package dependencies and no C targets (docs/design.md §1);
 // only the nested `Benchmarks/` package may depend on swift-crypto.
 import PackageDescription
 
@@ -81,7 +81,7 @@ let package = Package(
         // Layer 3 support: URLSession's transport (libcurl), the one target that imports FoundationNetworking.
         .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
         // Layer 3 support: a TLS 1.3 and 1.2 client and X.509 path validation, sans-I/O, on the
-        // engine's primitives (DESIGN.md §1, "TLS of our own").
+        // engine's primitives (docs/design.md §1, "TLS of our own").
         .target(name: "TLS", dependencies: ["CryptoPrimitives"]),
         // Layer 3 support: plain HTTP/1.1 over a Glibc socket, no Foundation, no TLS.
         .target(name: "PlainHTTPTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
@@ -169,7 +169,7 @@ let package = Package(
     ]
 )
 
-// The layers (DESIGN.md §1), bottom up. Sources stay at `Sources/<Target>` (the wall checks read
+// The layers (docs/design.md §1), bottom up. Sources stay at `Sources/<Target>` (the wall checks read
 // a target's imports by that path); the test targets are grouped by their source's layer under
 // `Tests/<layer>/`. Naming rule: a layer-2 core is named for its
 // protocol (`PowerAuth`, `MPin`, `SaltEdge`, `CMAuthenticator`) and the layer-3 client built on it
@@ -189,7 +189,7 @@ for target in package.targets where target.path == nil && target.isTest {
     target.path = "Tests/" + layer.folder + "/" + target.name
 }
 
-// One settings loop for every target (DESIGN.md §1).
+// One settings loop for every target (docs/design.md §1).
 for target in package.targets {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))

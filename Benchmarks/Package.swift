@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 // The yardstick: measures SwiftMFA against apple/swift-crypto (BoringSSL underneath) in one
-// process, alternating rounds (DESIGN.md §5). The only package allowed a dependency.
+// process, alternating rounds (docs/design.md §5). The only package allowed a dependency.
 import Foundation
 import PackageDescription
 

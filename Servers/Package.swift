@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 // Servers: stand-in back ends (`mfa-server`) and the tests that drive SwiftMFA from outside the
-// root package. It depends on the root package by path (DESIGN.md §1); the root never depends
+// root package. It depends on the root package by path (docs/design.md §1); the root never depends
 // on it. Being another package, it sees only `public` symbols: a `package` symbol on a user's
 // path fails this package's build, which is the point of `PublicAPITests`.
 import Foundation

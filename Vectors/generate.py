@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records SwiftMFA's own test vectors (DESIGN.md §4).
+"""Records SwiftMFA's own test vectors (docs/design.md §4).
 
 Every expected value comes from an independent implementation: Python's hashlib and hmac
 (OpenSSL underneath) and pyca/cryptography (its own OpenSSL build). Inputs come from fixed

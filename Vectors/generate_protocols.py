@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Records SwiftMFA's own protocol-layer vectors into Vectors/protocols/ (DESIGN.md §4).
+"""Records SwiftMFA's own protocol-layer vectors into Vectors/protocols/ (docs/design.md §4).
 
 The answers come from an implementation that is not ours: this file, written from the specs in
-../shared/specs (powerauth.md, saltedge-v2.md, cm-authenticator.md, mpin.md §2) on top of
+docs/protocols (powerauth.md, saltedge-v2.md, cm-authenticator.md, mpin.md §2) on top of
 pyca/cryptography (OpenSSL: P-256, ECDH, AES, X9.63 KDF, RSA), Python's hashlib/hmac, and plain
 Python integers for the BN254CX groups and pairing. Inputs come from fixed
 seeds, so every file is reproduced byte for byte. PowerAuth is here; Salt Edge and CM are in
@@ -57,7 +57,7 @@ def document(algorithm, cases):
 case = base.case
 
 
-# ---- PowerAuth primitives (powerauth.md §1) ----
+# ---- PowerAuth primitives (docs/protocols/powerauth.md §1) ----
 
 def aes_ecb(key, block):
     e = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
@@ -77,7 +77,7 @@ def fold16(b):
 
 
 def kdf(key, index):
-    """KDF(key16, index): AES-128-ECB of 0x00×8 ‖ BE64(index) (powerauth.md §1)."""
+    """KDF(key16, index): AES-128-ECB of 0x00×8 ‖ BE64(index) (docs/protocols/powerauth.md §1)."""
     return aes_ecb(key, bytes(8) + index.to_bytes(8, "big"))
 
 
@@ -378,7 +378,7 @@ def powerauth_ecies():
 
 
 def self_check():
-    """The helpers above must reproduce the spec's worked examples (powerauth.md §17, §7.2)."""
+    """The helpers above must reproduce the spec's worked examples (docs/protocols/powerauth.md §17, §7.2)."""
     d = base64.b64decode
     counter = d("hkIpYfIqQsMrj1Nbuh/BbA==")
     body = b'{"requestObject":{"reason":"COUNTER_SYNCHRONIZATION"}}'

@@ -1,4 +1,4 @@
-"""BN254CX G1 and G2 vectors for Vectors/protocols (mpin.md §2): affine arithmetic on plain
+"""BN254CX G1 and G2 vectors for Vectors/protocols (docs/protocols/mpin.md §2): affine arithmetic on plain
 Python integers from the curve constants, independent of the engine. Called by
 generate_protocols.py."""
 
@@ -6,7 +6,7 @@ import generate as base
 from generate_protocols import case, document, hx
 
 
-# ---- BN254CX groups (mpin.md §2): G1 and G2 arithmetic in plain Python integers ----
+# ---- BN254CX groups (docs/protocols/mpin.md §2): G1 and G2 arithmetic in plain Python integers ----
 
 BN_P = 0x2400000008702A0DB0BDDF647A6366D3243FD6EE18093EE1BE6623EF5C1B55B3
 BN_R = 0x2400000008702A0DB0BDDF647A6366D2C43FD6EE0CC906CEBE11C0A636EB1F6D

@@ -1,4 +1,4 @@
-"""M-Pin two-pass and one-pass authentication with and without time permits (mpin.md §3, §4) and
+"""M-Pin two-pass and one-pass authentication with and without time permits (docs/protocols/mpin.md §3, §4) and
 DVS signatures (§5), computed for the vector generator from the spec on plain Python integers:
 the hash to G1 here, the affine groups of generate_protocols_bn254cx.py and the pairing of
 generate_protocols_pairing.py. Writes Vectors/protocols/mpin-passes.json and mpin-dvs.json."""
@@ -11,7 +11,7 @@ from generate_protocols import case, hx
 from generate_protocols_bn254cx import BN_P, BN_R, Fp1, ec_mul, g1_add, g1_bytes, g2_add, g2_bytes
 from generate_protocols_pairing import FP12_ONE, document, f12inv, f12pow, generators, gt_bytes, multi_pairing, pairing
 
-MAXPIN, PBLEN = 1_000_000, 20  # the MFA build (mpin.md §3)
+MAXPIN, PBLEN = 1_000_000, 20  # the MFA build (docs/protocols/mpin.md §3)
 
 
 def sha256(data):
@@ -23,7 +23,7 @@ def be32(n):
 
 
 def map_to_g1(digest):
-    """ECP_mapit (mpin.md §3): x = hash mod p, then x + 1 until x³ + 2 is a square; the even root."""
+    """ECP_mapit (docs/protocols/mpin.md §3): x = hash mod p, then x + 1 until x³ + 2 is a square; the even root."""
     x = int.from_bytes(digest, "big") % BN_P
     while True:
         rhs = (x ** 3 + 2) % BN_P
@@ -38,7 +38,7 @@ def a_of(identity):
 
 
 def at_of(day, identity):
-    return map_to_g1(sha256(be32(day) + sha256(identity)))  # AT(date, ID), mpin.md §3
+    return map_to_g1(sha256(be32(day) + sha256(identity)))  # AT(date, ID), docs/protocols/mpin.md §3
 
 
 def neg(point):
@@ -50,12 +50,12 @@ def mul(k, point):
 
 
 def challenge(time, transcript):
-    """GET_Y (mpin.md §3): SHA-256(T_be32 ‖ O) mod r, the prefix only when T > 0."""
+    """GET_Y (docs/protocols/mpin.md §3): SHA-256(T_be32 ‖ O) mod r, the prefix only when T > 0."""
     return int.from_bytes(sha256((be32(time) if time > 0 else b"") + transcript), "big") % BN_R
 
 
 def issue(identity, shares, day=0):
-    """sQ, CS = Σ sᵢ·A and TP = Σ sᵢ·AT(day) from the D-TA master shares (mpin.md §4)."""
+    """sQ, CS = Σ sᵢ·A and TP = Σ sᵢ·AT(day) from the D-TA master shares (docs/protocols/mpin.md §4)."""
     _, q = generators()
     server = None
     for s in shares:
@@ -67,7 +67,7 @@ def issue(identity, shares, day=0):
 
 
 def server_check(q_client, server_secret, v, p_):
-    """SERVER_2's equation: e(Q′, V)·e(sQ, P), accepted iff 1 (mpin.md §4)."""
+    """SERVER_2's equation: e(Q′, V)·e(sQ, P), accepted iff 1 (docs/protocols/mpin.md §4)."""
     return multi_pairing([(q_client, v), (server_secret, p_)])
 
 
@@ -93,7 +93,7 @@ def verify(identity, server_day, y, u, ut, v, server_secret, q_client):
 
 
 def mpin_id(r, user):
-    """An mpinId as the platform issues it: the bytes of a JSON text (mpin.md §7.1)."""
+    """An mpinId as the platform issues it: the bytes of a JSON text (docs/protocols/mpin.md §7.1)."""
     return json.dumps({"issuedAt": 1480000000 + r.randrange(10 ** 7), "userID": user, "cID": "%032x" % r.getrandbits(128),
                        "mobile": 1, "salt": "%032x" % r.getrandbits(128), "v": 1}, separators=(",", ":")).encode()
 
@@ -127,7 +127,7 @@ def passes():
         if not accepted:
             outputs.update({"kangarooE": hx(gt_bytes(e)), "kangarooF": hx(gt_bytes(f))})
             if day == server_day:
-                assert e == f12pow(f12inv(f), delta % BN_R)  # E = F^(−δ), mpin.md §4 KANGAROO
+                assert e == f12pow(f12inv(f), delta % BN_R)  # E = F^(−δ), docs/protocols/mpin.md §4 KANGAROO
                 outputs["pinError"] = delta
         comment = "%s, %s, PIN %s" % ("time permit for day %d" % day if day else "no time permit",
                                       "server checks day %d" % server_day if server_day != day else "same day",
@@ -140,7 +140,7 @@ def passes():
 
 
 def dvs():
-    """DVS (mpin.md §5): Pa = z⁻¹·Q, identity mpinId ‖ Pa, CS = z·Σ sᵢ·A, TOKEN = CS − pin·A;
+    """DVS (docs/protocols/mpin.md §5): Pa = z⁻¹·Q, identity mpinId ‖ Pa, CS = z·Σ sᵢ·A, TOKEN = CS − pin·A;
     U = x·A, y = SHA-256(t_be32 ‖ U ‖ h) mod r, V = −(x + y)·(TOKEN + pin·A); the platform accepts
     iff e(Pa, V)·e(sQ, y·A + U) = 1."""
     r = base.rng("protocols/mpin-dvs")

@@ -1,4 +1,4 @@
-"""The BN254CX optimal-ate pairing (mpin.md §2.2, §2.4) on plain Python integers, written for the
+"""The BN254CX optimal-ate pairing (docs/protocols/mpin.md §2.2, §2.4) on plain Python integers, written for the
 vector generator from the spec and the textbook definition, not from the engine: Fp12 is
 Fp2[w]/(w⁶ − ξ) with ξ = 1 + i, the Miller loop is plain double-and-add over |6u + 2| with affine
 lines on the D-type twist, and the final exponentiation is f^((p⁶ − 1)(p² + 1)) followed by a
@@ -11,7 +11,7 @@ from generate_protocols import case, hx
 from generate_protocols_bn254cx import BN_G1, BN_G2, BN_P, BN_R, Fp1, Fp2, ec_mul, g1_add, g1_bytes, g2_add, g2_bytes
 
 P = BN_P
-U = -0x4000000003C012B1  # mpin.md §2.1
+U = -0x4000000003C012B1  # docs/protocols/mpin.md §2.1
 ATE = abs(6 * U + 2)
 REFERENCE = "Python integers from mpin.md: Fp2/Fp12 tower, affine G1/G2, Miller loop and final exponentiation written for the generator; hashlib"
 
@@ -121,12 +121,12 @@ def f12pow(x, e):
 
 
 def gt_bytes(x):
-    """mpin.md §2.3: Fp12 = a + b·t + c·t² (t = w), Fp4 = e + f·s (s = w³), so the order is
+    """docs/protocols/mpin.md §2.3: Fp12 = a + b·t + c·t² (t = w), Fp4 = e + f·s (s = w³), so the order is
     w⁰, w³, w¹, w⁴, w², w⁵; each Fp2 real part first, each Fp 32 bytes big-endian."""
     return b"".join(x[k][0].to_bytes(32, "big") + x[k][1].to_bytes(32, "big") for k in (0, 3, 1, 4, 2, 5))
 
 
-# ---- Miller loop (mpin.md §2.4): twist points are ((xa, xb), (ya, yb)) ----
+# ---- Miller loop (docs/protocols/mpin.md §2.4): twist points are ((xa, xb), (ya, yb)) ----
 
 def line(t, q, p_):
     """The line through T and Q (tangent when equal) on E(Fp12), untwisted (x′w², y′w³), at the
@@ -146,7 +146,7 @@ def line(t, q, p_):
 
 
 def twist_frob(q):
-    """π(Q) on the twist: (conj(x)·ξ^((p−1)/3), conj(y)·ξ^((p−1)/2)) (mpin.md §2.2)."""
+    """π(Q) on the twist: (conj(x)·ξ^((p−1)/3), conj(y)·ξ^((p−1)/2)) (docs/protocols/mpin.md §2.2)."""
     (x, y) = q
     return f2mul((x[0], (-x[1]) % P), GAMMA[2]), f2mul((y[0], (-y[1]) % P), GAMMA[3])
 

@@ -1,4 +1,4 @@
-"""Salt Edge and CM vectors for Vectors/protocols (saltedge-v2.md, cm-authenticator.md), with
+"""Salt Edge and CM vectors for Vectors/protocols (docs/protocols/saltedge-v2.md, docs/protocols/cm-authenticator.md), with
 RSA keys assembled from seeded primes and every PKCS #1 v1.5 block decrypted by OpenSSL before
 it is recorded. Called by generate_protocols.py."""
 
@@ -15,7 +15,7 @@ import generate as base
 from generate_protocols import aes_cbc, b64, b64url, case, document, hx
 
 
-# ---- Salt Edge (saltedge-v2.md §3, §4, §5.2) ----
+# ---- Salt Edge (docs/protocols/saltedge-v2.md §3, §4, §5.2) ----
 
 def seeded_rsa_key(label):
     r = base.rng(label)
@@ -124,7 +124,7 @@ def saltedge():
             "protocols/saltedge-jws.json": document("SALTEDGE-JWS", jws)}
 
 
-# ---- CM Authenticator (cm-authenticator.md §3.1, §5, §6) ----
+# ---- CM Authenticator (docs/protocols/cm-authenticator.md §3.1, §5, §6) ----
 
 def compact(obj):
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()

@@ -1,4 +1,4 @@
-// Traffic logging without secrets (DESIGN.md §2 habit 18): with `loggingHTTPTraffic` a body is
+// Traffic logging without secrets (docs/design.md §2 habit 18): with `loggingHTTPTraffic` a body is
 // logged as JSON whose secret-looking members — client-secret shares, one-time tokens (`regOTT`,
 // `authOTT`), activation tokens and codes, passwords, PINs, JWTs — have their values replaced by
 // their length; a body that is not JSON is logged by length only. Only the explicit reveal
@@ -11,7 +11,7 @@ enum BodyRedaction {
                                   "signature", "permit", "credential", "cookie", "authorization", "privatekey", "mac"]
     /// Whole member names (normalised as above) that are secret.
     /// `params` and `cs2url` carry the signed D-TA fetch parameters of a client-secret share
-    /// (mpin.md §5), `qrurl` an access code after `#`.
+    /// (docs/protocols/mpin.md §5), `qrurl` an access code after `#`.
     static let secretNames: Set<String> = ["pin", "newpin", "oldpin", "signingpin", "key", "wid", "accessid", "v", "u", "ut", "y",
                                            "params", "cs2url", "qrurl", "url"]
 

@@ -1,4 +1,4 @@
-// The hook for certificate pinning (cm-authenticator.md §6). FoundationNetworking on Linux exposes no server-trust challenge, so URLSessionTransport
+// The hook for certificate pinning (docs/protocols/cm-authenticator.md §6). FoundationNetworking on Linux exposes no server-trust challenge, so URLSessionTransport
 // cannot pin; a client that pins hands a `CertificatePins` to a transport factory, and a
 // transport built on a TLS stack that shows the peer's certificate (SwiftNIO SSL, libcurl's
 // CURLOPT_PINNEDPUBLICKEY) refuses a peer none of whose digests is in the set.

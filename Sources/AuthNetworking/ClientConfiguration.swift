@@ -1,4 +1,4 @@
-// The one configuration convention of layer 3 (DESIGN.md §1: "`Configuration` nested in each
+// The one configuration convention of layer 3 (docs/design.md §1: "`Configuration` nested in each
 // client: URL policy, clock, random source, logger — same names, same defaults everywhere").
 // Every client's nested `Configuration` conforms to `ClientConfiguration`, so the compiler holds
 // the names and types in step; every initialiser takes its defaults from `ClientDefaults`, so

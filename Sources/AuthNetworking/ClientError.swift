@@ -1,4 +1,4 @@
-// The one shape of the SDKs' errors (DESIGN.md §1 "Layer 3 has one shape", §2 habit 9; the
+// The one shape of the SDKs' errors (docs/design.md §1 "Layer 3 has one shape", §2 habit 9; the
 // shape of swift-asn1's `ASN1Error` and our `ProtocolError`): an extensible code with static
 // members, a human message, the HTTP status and the server's own code when a server answered,
 // the error behind it kept whole, and where it was raised. Errors are equal when their codes are.

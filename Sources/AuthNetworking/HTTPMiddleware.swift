@@ -1,4 +1,4 @@
-// Sending is one pipeline of middlewares around `HTTPTransport.send` (DESIGN.md §1, layer 3; the
+// Sending is one pipeline of middlewares around `HTTPTransport.send` (docs/design.md §1, layer 3; the
 // shape of swift-openapi-runtime's `ClientMiddleware`). A client lists the middlewares it uses —
 // URL policy, fixed headers, header validation, logging, size limits, redirect refusal — in one
 // place and sends every request through that list; its own status/error mapping comes after the

@@ -1,4 +1,4 @@
-// What every transport checks on the way out and on the way back (DESIGN.md §1, layer 3: header
+// What every transport checks on the way out and on the way back (docs/design.md §1, layer 3: header
 // validation before sending; redirect refusal and size limits after). One implementation that
 // URLSessionTransport, PlainHTTPTransport and the pinning transport all call, so a transport
 // cannot forget a check or apply a weaker copy of it.
@@ -57,7 +57,7 @@ public enum HTTPSendPolicy {
 
     /// Refuses a redirect: any 3xx status becomes ``TransportError/Kind/redirectRefused`` naming the
     /// status and the `Location`, so no request is ever re-sent — credential headers included —
-    /// to an origin the caller did not configure (DESIGN.md §1: "a 3xx is an error, never followed").
+    /// to an origin the caller did not configure (docs/design.md §1: "a 3xx is an error, never followed").
     public static func refuseRedirect(status: Int, location: String?) throws(TransportError) {
         guard (300..<400).contains(status) else { return }
         throw TransportError.redirectRefused(status: status, location: location)

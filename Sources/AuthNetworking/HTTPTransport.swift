@@ -1,4 +1,4 @@
-// The one seam between the SDKs and the network (DESIGN.md §1 layer 3; the shape of
+// The one seam between the SDKs and the network (docs/design.md §1 layer 3; the shape of
 // swift-openapi-runtime's `ClientTransport`): a protocol with one async `send`. The SDKs speak
 // only to it; `TLSTransport` (the package's own HTTPS) is the default, `URLSessionTransport`
 // (the only target that imports FoundationNetworking) an option, and a device with its own HTTP

@@ -1,5 +1,5 @@
-// How every client is given its transport (DESIGN.md §1, layer 3): a factory that makes the
-// transport for one base URL, and for the CM client one pin set (cm-authenticator.md §6). A
+// How every client is given its transport (docs/design.md §1, layer 3): a factory that makes the
+// transport for one base URL, and for the CM client one pin set (docs/protocols/cm-authenticator.md §6). A
 // factory, not an instance, because three of the five clients send to more than one base URL or
 // pin set — MIRACL MFA per origin (the landing page, the backend, an authorization URL), Salt Edge
 // per provider (`sca_service_url`), CM per pin list — and each builds its send pipeline around
@@ -13,7 +13,7 @@ public struct HTTPTransportFactory: Sendable {
     private let make: @Sendable (_ baseURL: String, _ pins: CertificatePins?) throws(TransportError) -> any HTTPTransport
 
     /// A factory from a closure. `pins` is nil except for a client that pins (the CM client,
-    /// cm-authenticator.md §6): a transport made for pins must refuse, with
+    /// docs/protocols/cm-authenticator.md §6): a transport made for pins must refuse, with
     /// ``TransportError/Kind/tls``, a TLS peer none of whose digests is pinned
     /// (``CertificatePins``), or the closure throws that error itself.
     public init(_ make: @escaping @Sendable (_ baseURL: String, _ pins: CertificatePins?) throws(TransportError) -> any HTTPTransport) {

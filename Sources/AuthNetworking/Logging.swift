@@ -1,5 +1,5 @@
-// Logging for the transport and the SDKs (powerauth.md §16 "Logging"; swift-log's shape: levels,
-// a sink the user installs). Redaction follows the data (DESIGN.md §2, habit 18): credential
+// Logging for the transport and the SDKs (docs/protocols/powerauth.md §16 "Logging"; swift-log's shape: levels,
+// a sink the user installs). Redaction follows the data (docs/design.md §2, habit 18): credential
 // headers are always masked below `.debug`; bodies are never logged below `.debug`; at `.debug`
 // both stay masked unless the logger was made with `revealingSecretsAtDebug: true`.
 

@@ -1,4 +1,4 @@
-// Logging as a middleware of the send pipeline (DESIGN.md §1; swift-openapi-runtime's
+// Logging as a middleware of the send pipeline (docs/design.md §1; swift-openapi-runtime's
 // `ClientMiddleware`): one line per exchange at `.info`, masked headers and bodies at `.debug`,
 // failures at `.errors`. Redaction is the logger's (Logging.swift, BodyRedaction.swift): credential
 // headers, tokens and secret JSON members are masked by what they are, not by a call-site flag.

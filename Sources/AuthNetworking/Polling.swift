@@ -1,6 +1,6 @@
-// One polling loop for every client (DESIGN.md §1 "Polling: one AsyncSequence with interval,
-// backoff and cancellation"): the Salt Edge poller (saltedge-v2.md §9, `SEPoller`: every 3 s)
-// and the CM poller for a device without push (cm-authenticator.md §7) are this sequence with
+// One polling loop for every client (docs/design.md §1 "Polling: one AsyncSequence with interval,
+// backoff and cancellation"): the Salt Edge poller (docs/protocols/saltedge-v2.md §9, `SEPoller`: every 3 s)
+// and the CM poller for a device without push (docs/protocols/cm-authenticator.md §7) are this sequence with
 // their own fetch, de-duplication key and fatal errors.
 //
 // It is pulled, not pushed: nothing is fetched while no one waits in `next()`, the first fetch

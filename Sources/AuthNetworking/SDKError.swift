@@ -1,4 +1,4 @@
-// The one error type of the SDKs (DESIGN.md §1 "Layer 3 has one shape", §2 habit 9): every
+// The one error type of the SDKs (docs/design.md §1 "Layer 3 has one shape", §2 habit 9): every
 // client's error is `SDKError<ItsDomain>` under the client's own name
 // (`public typealias PowerAuthSDKError = SDKError<PowerAuthErrorDomain>`), so the stored shape —
 // code, message, cause, HTTP status, file and line — is written once, here. A domain adds what

@@ -1,4 +1,4 @@
-// The ready-made middlewares of the layer-3 send pipeline (DESIGN.md §1: URL policy → header
+// The ready-made middlewares of the layer-3 send pipeline (docs/design.md §1: URL policy → header
 // validation → … → transport → redirect refusal → size limits). Each applies the same check the
 // transports apply (HTTPSendPolicy.swift), so a caller's own transport gets them too.
 
@@ -12,13 +12,13 @@ public struct URLPolicyMiddleware: HTTPMiddleware {
     public let baseURL: String
     private let permits: @Sendable (String) -> Bool
 
-    /// Checks against `policy` (saltedge-v2.md §11: https to a named host unless the caller opts out).
+    /// Checks against `policy` (docs/protocols/saltedge-v2.md §11: https to a named host unless the caller opts out).
     public init(baseURL: String, policy: URLPolicy) {
         self.baseURL = baseURL
         permits = { policy.permits($0) }
     }
 
-    /// Checks against a client's own rule (M-Pin's trusted domains, sdk-surfaces.md §3.1).
+    /// Checks against a client's own rule (M-Pin's trusted domains, docs/protocols/sdk-surfaces.md §3.1).
     public init(baseURL: String, permits: @escaping @Sendable (String) -> Bool) {
         self.baseURL = baseURL
         self.permits = permits
@@ -80,7 +80,7 @@ public struct HeaderMiddleware: HTTPMiddleware {
 
 /// Turns any 3xx answer into ``TransportError/Kind/redirectRefused`` naming its status and
 /// `Location`: a redirect is never followed, so credential headers never reach an origin the
-/// caller did not configure (DESIGN.md §1). List it last, next to the transport.
+/// caller did not configure (docs/design.md §1). List it last, next to the transport.
 public struct RedirectRefusalMiddleware: HTTPMiddleware {
     /// The check.
     public init() {}

@@ -1,5 +1,5 @@
 // Timing without dependencies: warm-up, calibrated rounds of at least a minimum time, the
-// median round (BearSSL test_speed.c style, DESIGN.md §5). Timings are benchmarks, never tests.
+// median round (BearSSL test_speed.c style, docs/design.md §5). Timings are benchmarks, never tests.
 // A row whose set-up or operation fails reports that failure instead of timing the failure
 // path as if it were the operation.
 

@@ -11,7 +11,7 @@ import PowerAuthServer
 /// A benchmark-only PowerAuth activation and the configuration it signs under.
 public enum PowerAuthBenchmarkActivation {
     /// A new v3.2 activation whose possession factor is locked with `possessionUnlockKey` and
-    /// whose knowledge factor is locked with `password` (powerauth.md §5, local key locking),
+    /// whose knowledge factor is locked with `password` (docs/protocols/powerauth.md §5, local key locking),
     /// and the client configuration of the application that activated it. Fresh keys from the
     /// system's random source on every call. Throws the error of the step that failed.
     public static func make(possessionUnlockKey: SymmetricKey, password: SecretBytes,

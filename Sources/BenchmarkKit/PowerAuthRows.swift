@@ -16,7 +16,7 @@ extension BenchmarkCatalog {
         let body = Array(#"{"requestObject":{"reason":"COUNTER_SYNCHRONIZATION"}}"#.utf8)
         let nonce = "paWlpaWlpaWlpaWlpaWlpQ=="
         let appSecret = "fLz13bJJtBHZCgJve1oHUQ=="
-        // The knowledge key as stored: AES-CBC, no padding, zero IV, under the PBKDF2 key (powerauth.md §4.2).
+        // The knowledge key as stored: AES-CBC, no padding, zero IV, under the PBKDF2 key (docs/protocols/powerauth.md §4.2).
         let passwordKey = try PBKDF2<Insecure.SHA1>.deriveKey(from: Array("1234".utf8), salt: salt, rounds: 10_000, outputByteCount: 16)
         let lockedKnowledge = try keys.knowledge.withUnsafeBytes { raw throws(CryptoError) in
             try AES.UnauthenticatedCBC.encrypt(Array(raw), using: passwordKey, iv: [UInt8](repeating: 0, count: 16), padding: .none)

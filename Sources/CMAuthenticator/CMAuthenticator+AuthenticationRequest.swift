@@ -1,4 +1,4 @@
-// Authentication requests (cm-authenticator.md §4): fetch the open one of an environment, show
+// Authentication requests (docs/protocols/cm-authenticator.md §4): fetch the open one of an environment, show
 // an OTP until it expires, answer an instant one with approved / denied.
 
 public import CryptoPrimitives

@@ -1,4 +1,4 @@
-// The bearer JWT of environment calls (cm-authenticator.md §5): HS256 keyed with the secret's
+// The bearer JWT of environment calls (docs/protocols/cm-authenticator.md §5): HS256 keyed with the secret's
 // UTF-8 bytes, `iat` = `nbf` = now, `exp` = now + 60, and — in Android's shape — `auth_id` on
 // the instant answer and `sig`, the lower-case hex HMAC-SHA-256 of the exact body bytes.
 

@@ -1,4 +1,4 @@
-// The signed certificate list (cm-authenticator.md §6): `GET /certificate` returns entries of
+// The signed certificate list (docs/protocols/cm-authenticator.md §6): `GET /certificate` returns entries of
 // Base64 `data` (a JSON object) and a Base64 RSASSA-PKCS1-v1_5 / SHA-256 `signature` over the
 // decoded bytes, checked with CM's embedded RSA-2048 key. Entries that fail are skipped.
 

@@ -1,4 +1,4 @@
-// Device registration (cm-authenticator.md §2): one body shape for the phone number, the SMS
+// Device registration (docs/protocols/cm-authenticator.md §2): one body shape for the phone number, the SMS
 // code, the push token and the periodic refresh; `POST /device` first, `PUT /device/{id}` after.
 // No authorization header on these calls.
 

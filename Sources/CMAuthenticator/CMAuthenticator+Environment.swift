@@ -1,4 +1,4 @@
-// Environments (cm-authenticator.md §3): the QR code that links one, its secret, and the list /
+// Environments (docs/protocols/cm-authenticator.md §3): the QR code that links one, its secret, and the list /
 // register / unregister requests.
 
 public import CryptoPrimitives

@@ -1,4 +1,4 @@
-// The request context of one device (cm-authenticator.md §1) and the error body every parser
+// The request context of one device (docs/protocols/cm-authenticator.md §1) and the error body every parser
 // checks first.
 
 import FoundationEssentials

@@ -1,4 +1,4 @@
-// The CM Authenticator device API client (cm-authenticator.md), sans-I/O: request builders and
+// The CM Authenticator device API client (docs/protocols/cm-authenticator.md), sans-I/O: request builders and
 // response parsers; the clock and the transport belong to the caller.
 
 package import FoundationEssentials
@@ -8,9 +8,9 @@ public import ProtocolSupport
 /// linked by QR code, instant and OTP authentication requests, and the signed certificate list.
 ///
 /// Device-level calls carry no authentication; environment calls carry an HS256 bearer JWT keyed
-/// with the environment secret (cm-authenticator.md §5).
+/// with the environment secret (docs/protocols/cm-authenticator.md §5).
 public enum CMAuthenticator {
-    /// The service's base URL; every path is appended to it (cm-authenticator.md §1).
+    /// The service's base URL; every path is appended to it (docs/protocols/cm-authenticator.md §1).
     public static let defaultBaseURL = "https://api.auth.cmtelecom.com/authenticator/v1.0"
 
     /// Lifetime of a bearer JWT, in seconds (§5).

@@ -1,4 +1,4 @@
-// Certificate pins (cm-authenticator.md §6): `GET /certificate` (itself unpinned, as on both
+// Certificate pins (docs/protocols/cm-authenticator.md §6): `GET /certificate` (itself unpinned, as on both
 // official clients) returns entries signed with CM's RSA key; the verified ones become the pins
 // every other request's transport must enforce. The list is cached in the store and refreshed
 // at most hourly; a failed refresh keeps the cached pins, and with no verified pin at all every

@@ -1,4 +1,4 @@
-// Authentication requests (cm-authenticator.md §4, §7): the open request of each environment
+// Authentication requests (docs/protocols/cm-authenticator.md §4, §7): the open request of each environment
 // (expired ones hidden), approve / deny for instant requests, OTPs shown until they expire, and
 // the shared `Polling` sequence for a Linux device without push (every 3 s by default, §7
 // [ASSUME]: 3–5 s), which de-duplicates, backs off on errors and stops on cancellation.

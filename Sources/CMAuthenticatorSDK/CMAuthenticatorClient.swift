@@ -1,5 +1,5 @@
-// The CM Authenticator client on Linux (sdk-surfaces.md §4): one actor that owns the device id and the linked
-// environments (secrets in the secure store) and sends every request of cm-authenticator.md
+// The CM Authenticator client on Linux (docs/protocols/sdk-surfaces.md §4): one actor that owns the device id and the linked
+// environments (secrets in the secure store) and sends every request of docs/protocols/cm-authenticator.md
 // through a transport that enforces the certificate pins of §6. Device and environments here;
 // authentication requests and polling in +Requests, the signed pin list in +Pinning.
 
@@ -229,7 +229,7 @@ public actor CMAuthenticatorClient {
     /// Forgets an environment here only (the server keeps the link).
     public func removeEnvironmentLocally(id: String) throws(CMClientError) { try records.removeEnvironment(id: id) }
 
-    /// Forgets this device's registration here (cm-authenticator.md §2, §3): every environment's
+    /// Forgets this device's registration here (docs/protocols/cm-authenticator.md §2, §3): every environment's
     /// secret, then the device record with its id and cached pins; the next ``register(phoneNumber:)``
     /// starts afresh. The service is not told: unlink the environments first
     /// (``unregisterEnvironment(id:)``) for it to stop sending their requests.
@@ -255,7 +255,7 @@ public actor CMAuthenticatorClient {
         }
     }
 
-    /// Every request's middlewares (DESIGN.md §1), around the caller's transport pinned with
+    /// Every request's middlewares (docs/design.md §1), around the caller's transport pinned with
     /// `pins` (§6): the URL policy, header validation, logging when the configuration has a
     /// logger, the size limits, redirect refusal.
     func pipeline(_ pins: CertificatePins?) throws(TransportError) -> SendPipeline {

@@ -1,4 +1,4 @@
-// The CM client's one error (sdk-surfaces.md §4, cm-authenticator.md §1, §3, §4, §6): what went
+// The CM client's one error (docs/protocols/sdk-surfaces.md §4, docs/protocols/cm-authenticator.md §1, §3, §4, §6): what went
 // wrong, the HTTP status and server message when there was one, and the protocol, transport or
 // store error behind it.
 

@@ -1,4 +1,4 @@
-// What the CM client keeps on the device (cm-authenticator.md §8): the device id, the phone
+// What the CM client keeps on the device (docs/protocols/cm-authenticator.md §8): the device id, the phone
 // number and its verification state, the verified certificate pins with the time they were
 // fetched (`cm.device`), and one record per linked environment with its secret, the only
 // credential (`cm.environment.<id>`). All in the secure store, so secrets are encrypted at rest.
@@ -88,7 +88,7 @@ struct DeviceRecords: Sendable {
     }
 
     /// Changes the device record under the store's lock: `change` sees the freshest stored copy
-    /// and should set only the fields it means to change (cm-authenticator.md §6, §8: the pins
+    /// and should set only the fields it means to change (docs/protocols/cm-authenticator.md §6, §8: the pins
     /// and their refresh time survive a registration update, and the reverse).
     @discardableResult
     func updateDevice<R>(_ change: (inout DeviceRecord) throws(CMClientError) -> R) throws(CMClientError) -> R {
@@ -101,7 +101,7 @@ struct DeviceRecords: Sendable {
     }
 
     /// One linked environment: the public fields in JSON, the secret in the record's binary
-    /// section as raw bytes (cm-authenticator.md §8), never as text.
+    /// section as raw bytes (docs/protocols/cm-authenticator.md §8), never as text.
     struct EnvironmentRecord: SealedRecordValue {
         let id: String
         let name: String

@@ -1,4 +1,4 @@
-// Where an environment secret is kept (cm-authenticator.md §3, §5, §8): sealed in the
+// Where an environment secret is kept (docs/protocols/cm-authenticator.md §3, §5, §8): sealed in the
 // environment's record (the software store, the default), or imported into a PKCS #11 token
 // (`PKCS11DeviceKeyStore`) as a sensitive, unextractable HMAC key that computes the bearer
 // JWT's HS256 and `sig` there. The protocol core sees only `CMAuthenticator.HeldEnvironmentKey`;

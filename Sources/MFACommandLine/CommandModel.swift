@@ -1,4 +1,4 @@
-// The one command model of `mfa` (DESIGN.md §3): every family, verb and option is declared once
+// The one command model of `mfa` (docs/design.md §3): every family, verb and option is declared once
 // (MFACommands.swift), and the parser, the help at every level and the usage errors all come
 // from those declarations. An unknown option, a missing value or a value that looks like an
 // option is a usage error naming it — a typo is never silently ignored.
@@ -12,7 +12,7 @@ public struct OptionSpec: Sendable, Equatable {
         /// One value (`--base-url URL`); `placeholder` names it in help.
         case value(placeholder: String)
         /// A secret: only `-` (standard input) on the command line, or `NAME-file PATH`
-        /// (DESIGN.md §3: never an argument, which `ps` shows).
+        /// (docs/design.md §3: never an argument, which `ps` shows).
         case secret
     }
 

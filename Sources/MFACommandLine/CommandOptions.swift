@@ -1,7 +1,7 @@
-// The argument parser of `mfa`'s SDK command families (DESIGN.md §3): `--name value` options,
+// The argument parser of `mfa`'s SDK command families (docs/design.md §3): `--name value` options,
 // known flags and positional arguments. A library of its own so the fuzz package can reach it;
 // it never traps on any argument list. Options whose value is a secret are refused on the
-// command line, where every local user can read them in `/proc/<pid>/cmdline` (DESIGN.md §3).
+// command line, where every local user can read them in `/proc/<pid>/cmdline` (docs/design.md §3).
 
 /// A command line that cannot be used (exit status 2).
 public struct UsageError: Error, CustomStringConvertible {
@@ -22,7 +22,7 @@ public struct StateError: Error, CustomStringConvertible {
     public init(description: String) { self.description = description }
 }
 
-/// Where a secret option's value comes from (DESIGN.md §3: never from an argument).
+/// Where a secret option's value comes from (docs/design.md §3: never from an argument).
 public enum SecretSource: Sendable, Equatable {
     /// The file `--…-file PATH` names (refused when group or others may read it).
     case file(String)
@@ -45,7 +45,7 @@ public struct CommandOptions: Sendable {
                                                 "--registration-code", "--all"]
     /// Options whose value is a secret (SMS and e-mail codes, activation tokens and codes,
     /// passwords, PINs): the only value accepted on the command line is `-`, standard input;
-    /// `NAME-file PATH` names a file (DESIGN.md §3).
+    /// `NAME-file PATH` names a file (docs/design.md §3).
     public static let secretOptionNames: Set<String> = ["--code", "--with-code", "--activation-code", "--password", "--new-password",
                                                         "--pin", "--signing-pin", "--secret", "--qr-secret"]
 

@@ -1,4 +1,4 @@
-// Every command of `mfa`, declared once (DESIGN.md §3): the families' verbs and options, from
+// Every command of `mfa`, declared once (docs/design.md §3): the families' verbs and options, from
 // which the parser, the help at every level and docs/cli-reference.md come (CommandModel*.swift).
 // The same option means the same in every family: `--store`, `--json`, `--allow-http-loopback`.
 // The same verb means the same in every SDK family: `configure` stores the family's settings

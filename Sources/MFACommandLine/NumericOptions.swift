@@ -1,4 +1,4 @@
-// Numeric options of `mfa` (DESIGN.md §3): every number a user types is parsed and range-checked
+// Numeric options of `mfa` (docs/design.md §3): every number a user types is parsed and range-checked
 // here, so a `nan`, an `inf`, `1e300` or a value past the type's range is a usage error (exit 2)
 // and never reaches a conversion that traps (`Int(Double)` on a non-finite or huge value).
 

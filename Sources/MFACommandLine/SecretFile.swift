@@ -1,4 +1,4 @@
-// Reading a secret from a file for `mfa` (DESIGN.md §3): like ssh with a private key, a file that
+// Reading a secret from a file for `mfa` (docs/design.md §3): like ssh with a private key, a file that
 // its group or other users may read is refused — the secret is already exposed, and using it
 // would hide that. The file is opened once and checked through that descriptor (no race between
 // the check and the read). The bytes come back in an array the caller wraps and wipes.

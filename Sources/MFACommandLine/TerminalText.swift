@@ -1,4 +1,4 @@
-// Text that `mfa` prints for a person (DESIGN.md §3): server-supplied names, titles and messages
+// Text that `mfa` prints for a person (docs/design.md §3): server-supplied names, titles and messages
 // reach a terminal, where an escape sequence could move the cursor, rewrite earlier lines, set
 // the window title or worse. `--json` escapes control characters itself; text output goes
 // through `TerminalText.sanitized` first.

@@ -1,4 +1,4 @@
-// The M-Pin client (mpin.md §4): the token from the client secret and the PIN, extra factors,
+// The M-Pin client (docs/protocols/mpin.md §4): the token from the client secret and the PIN, extra factors,
 // and the authentication passes, two-pass and one-pass.
 
 public import CryptoPrimitives
@@ -6,7 +6,7 @@ public import CryptoPrimitives
 extension MPin {
     /// The client side of M-Pin.
     public enum Client {
-        /// TOKEN = CS − (PIN mod 10⁶)·A (`EXTRACT_PIN`, mpin.md §4); the PIN ladder runs over
+        /// TOKEN = CS − (PIN mod 10⁶)·A (`EXTRACT_PIN`, docs/protocols/mpin.md §4); the PIN ladder runs over
         /// 20 bits in constant time.
         public static func extractPIN(_ pin: PIN, identity: Identity, clientSecret: ClientSecret) -> Token {
             Token(clientSecret.point - identity.point.multiplied(bySmall: pin.value, bitCount: MPin.pinBitCount))
@@ -49,7 +49,7 @@ extension MPin {
             }
         }
 
-        /// The first pass (`CLIENT_1`, mpin.md §4) with x drawn from `random`.
+        /// The first pass (`CLIENT_1`, docs/protocols/mpin.md §4) with x drawn from `random`.
         public static func firstPass(identity: Identity, pin: PIN, token: Token, permit: DatedPermit? = nil,
                                      using random: inout some RandomSource) throws(CryptoError) -> FirstPass {
             firstPass(identity: identity, pin: pin, token: token, permit: permit, x: try BN254CX.Scalar.random(using: &random))
@@ -70,7 +70,7 @@ extension MPin {
             return FirstPass(x: x, authenticationSecret: AuthenticationSecret(sec), u: identity.point.multiplied(by: x), ut: ut)
         }
 
-        /// V = −((x + y) mod r)·SEC (`CLIENT_2`, mpin.md §4 and trap 5 of §9).
+        /// V = −((x + y) mod r)·SEC (`CLIENT_2`, docs/protocols/mpin.md §4 and trap 5 of §9).
         public static func secondPass(_ first: FirstPass, challenge y: BN254CX.Scalar) -> BN254CX.G1 {
             -first.authenticationSecret.point.multiplied(by: first.x + y)
         }

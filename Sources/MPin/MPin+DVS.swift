@@ -1,4 +1,4 @@
-// Designated-verifier signatures (mpin.md §5): the client key pair z, Pa = z⁻¹·Q; the signing
+// Designated-verifier signatures (docs/protocols/mpin.md §5): the client key pair z, Pa = z⁻¹·Q; the signing
 // identity mpinId ‖ Pa; the secret multiplied by z; signing a document hash with an epoch
 // time by one-pass M-Pin; verification by the platform, which holds sQ.
 
@@ -31,7 +31,7 @@ extension MPin {
             public var description: String { "MPin.DVS.PrivateKey(redacted)" }
         }
 
-        /// Pa = z⁻¹·Q in G2, the public key the platform stores (128 bytes, mpin.md §5.1).
+        /// Pa = z⁻¹·Q in G2, the public key the platform stores (128 bytes, docs/protocols/mpin.md §5.1).
         ///
         /// A key also holds the Miller-loop lines of Pa, computed once when it is made (about a
         /// quarter of a pairing with their normalization), which every verification with it replays: a
@@ -46,7 +46,7 @@ extension MPin {
                 lines = BN254CX.G2Prepared(normalizing: point)
             }
 
-            /// Decodes 128 bytes, with the subgroup check Milagro omits (mpin.md §2.2).
+            /// Decodes 128 bytes, with the subgroup check Milagro omits (docs/protocols/mpin.md §2.2).
             public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
                 self.init(try BN254CX.G2(encoded: Array(bytes)))
             }
@@ -58,7 +58,7 @@ extension MPin {
             public var rawRepresentation: [UInt8] { point.rawRepresentation }
         }
 
-        /// CS = z·(share₁ + share₂) (mpin.md §5.3: the secret is multiplied by z before the
+        /// CS = z·(share₁ + share₂) (docs/protocols/mpin.md §5.3: the secret is multiplied by z before the
         /// PIN is extracted).
         public static func clientSecret(_ shares: [ClientSecretShare], privateKey: PrivateKey) -> ClientSecret {
             ClientSecret(Issuer.combine(shares).point.multiplied(by: privateKey.scalar))
@@ -79,7 +79,7 @@ extension MPin {
         }
 
         /// Signs a document hash at `time` (Unix seconds): one-pass M-Pin without permits,
-        /// message = the raw hash, y = SHA-256(time_be32 ‖ U ‖ hash) mod r (mpin.md §5.4).
+        /// message = the raw hash, y = SHA-256(time_be32 ‖ U ‖ hash) mod r (docs/protocols/mpin.md §5.4).
         /// `identity` must be the signing identity mpinId ‖ Pa.
         public static func signature(for documentHash: some Sequence<UInt8>, time: Int32, identity: Identity, pin: PIN,
                                      token: Token, using random: inout some RandomSource) throws(CryptoError) -> Signature {
@@ -87,7 +87,7 @@ extension MPin {
             return Signature(u: pass.first.u, v: pass.v)
         }
 
-        /// Verification as the platform does it (mpin.md §5.5): y recomputed, then
+        /// Verification as the platform does it (docs/protocols/mpin.md §5.5): y recomputed, then
         /// e(Pa, V)·e(sQ, y·A + U) = 1.
         public static func isValidSignature(_ signature: Signature, for documentHash: some Sequence<UInt8>, time: Int32,
                                             identity: Identity, publicKey: PublicKey, serverSecret: ServerSecret) -> Bool {
@@ -97,7 +97,7 @@ extension MPin {
             return result == .accepted
         }
 
-        /// SHA-256 of the document text, the hash relying parties sign (mpin.md §5.6).
+        /// SHA-256 of the document text, the hash relying parties sign (docs/protocols/mpin.md §5.6).
         public static func documentHash(of text: String) -> [UInt8] {
             SHA256.hash(data: Array(text.utf8)).bytes
         }

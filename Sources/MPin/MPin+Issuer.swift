@@ -1,4 +1,4 @@
-// The issuing authorities (D-TAs) of M-Pin (mpin.md §4): server secrets, client-secret shares,
+// The issuing authorities (D-TAs) of M-Pin (docs/protocols/mpin.md §4): server secrets, client-secret shares,
 // time permits, and the recombination of shares. The platform runs these; our tests and our
 // reference server need them too.
 

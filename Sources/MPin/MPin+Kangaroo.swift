@@ -1,5 +1,5 @@
 // PIN-error recovery with Pollard's kangaroos, as Milagro's `MPIN_KANGAROO` runs it for
-// MAXPIN = 10⁶ (mpin.md §4): a 14-entry jump table F^(2^m), a trap of 2000 tame jumps, up to
+// MAXPIN = 10⁶ (docs/protocols/mpin.md §4): a 14-entry jump table F^(2^m), a trap of 2000 tame jumps, up to
 // 8000 wild jumps, jumps chosen by Milagro's internal limb of the first coefficient. The same
 // choices give the same answers, including the cases where it gives up.
 

@@ -1,5 +1,5 @@
 // The PIN as the integer the protocol multiplies in, and the two ways MIRACL clients have turned
-// PIN text into it (mpin.md §3).
+// PIN text into it (docs/protocols/mpin.md §3).
 
 public import CryptoPrimitives
 
@@ -10,7 +10,7 @@ extension MPin {
     public struct PIN: Sendable, Equatable, CustomStringConvertible {
         package let value: UInt32
         /// How many digits the text it was read from had (`"0123"`: 4), so a client can hold a
-        /// PIN to the user's PIN length (mpin.md §6 `pinLength`); 0 when made from an integer or
+        /// PIN to the user's PIN length (docs/protocols/mpin.md §6 `pinLength`); 0 when made from an integer or
         /// a hash. Public like the length of any typed secret; not part of equality.
         package let digitCount: Int
 
@@ -27,7 +27,7 @@ extension MPin {
         }
 
         /// The PIN text read as a decimal number, as the MIRACL Trust SDKs and client-js do
-        /// (`Int32("0123")` = 123; mpin.md §3). nil unless the text is 1–9 ASCII digits.
+        /// (`Int32("0123")` = 123; docs/protocols/mpin.md §3). nil unless the text is 1–9 ASCII digits.
         /// The digits are read without branching on them; only the length and the final
         /// validity show.
         public init?(decimal text: String) {
@@ -62,7 +62,7 @@ extension MPin {
 
         /// The PIN text as the 2017 SDK core converted it: Java's `String.hashCode` over the
         /// bytes (h = 31·h + byte, signed 32-bit), then C's `% MAXPIN`, which keeps the sign
-        /// (mpin.md §3). A negative remainder is taken as Milagro's 20-bit PIN ladder reads it:
+        /// (docs/protocols/mpin.md §3). A negative remainder is taken as Milagro's 20-bit PIN ladder reads it:
         /// its two's-complement low 20 bits (assumed from `ECP_pinmul`, which walks the bits of
         /// a signed int; the SDK never shipped vectors for such PINs).
         public init(legacyHashOf text: String) {

@@ -1,4 +1,4 @@
-// The secret values of M-Pin as their own types (mpin.md §4, §6): each holds its bytes in
+// The secret values of M-Pin as their own types (docs/protocols/mpin.md §4, §6): each holds its bytes in
 // wiped storage, compares in constant time and is redacted in `description` and `dump`.
 
 public import CryptoPrimitives
@@ -49,7 +49,7 @@ public protocol MPinSecretPoint: Sendable, Equatable, CustomStringConvertible {
 
 extension MPinSecretPoint {
     /// Decodes 04 ‖ x ‖ y (or the 33-byte compressed form), as the platform sends shares and
-    /// permits and as a token is stored (mpin.md §7.1). Throws
+    /// permits and as a token is stored (docs/protocols/mpin.md §7.1). Throws
     /// `CryptoError.invalidEncoding` or `CryptoError.invalidKey` (Milagro
     /// `MPIN_INVALID_POINT`) for bytes that are not a point of G1.
     public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
@@ -68,7 +68,7 @@ extension MPinSecretPoint {
 }
 
 extension MPin {
-    /// A share of the client secret from one issuing authority, s₁·A (mpin.md §4
+    /// A share of the client secret from one issuing authority, s₁·A (docs/protocols/mpin.md §4
     /// `GET_CLIENT_SECRET`).
     public struct ClientSecretShare: MPinSecretPoint {
         /// The wiped storage.

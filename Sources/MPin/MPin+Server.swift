@@ -1,4 +1,4 @@
-// The M-Pin verifier (mpin.md §4): SERVER_1, SERVER_2 with one double pairing, the one-pass
+// The M-Pin verifier (docs/protocols/mpin.md §4): SERVER_1, SERVER_2 with one double pairing, the one-pass
 // form, and the evidence for PIN-error recovery.
 
 public import CryptoPrimitives
@@ -45,7 +45,7 @@ extension MPin {
             }
         }
 
-        /// SERVER_2 (mpin.md §4): P = y·H′ + U′ with (H′, U′) = (HTID, UT) when `day` is given,
+        /// SERVER_2 (docs/protocols/mpin.md §4): P = y·H′ + U′ with (H′, U′) = (HTID, UT) when `day` is given,
         /// else (HID, U); Q′ = the client's DVS public key Pa when given, else Q; accept iff
         /// e(Q′, V)·e(sQ, P) = 1 (one shared Miller loop). All inputs are public except sQ.
         public static func verify(identity: Identity, day: UInt32? = nil, challenge y: BN254CX.Scalar, client: ClientValues,
@@ -69,7 +69,7 @@ extension MPin {
             }
             if product.isOne { return .accepted }
             guard let u = client.u else { return .rejected(nil) }
-            // The error is in the PIN, not the permit, so F uses HID and U (mpin.md §4 KANGAROO).
+            // The error is in the PIN, not the permit, so F uses HID and U (docs/protocols/mpin.md §4 KANGAROO).
             let f = BN254CX.pairing(q, hid.multipliedVartime(by: y) + u)
             return .rejected(PINErrorEvidence(e: product, f: f))
         }

@@ -1,4 +1,4 @@
-// What a MIRACL platform or MIRACL Trust error answer means (mpin.md §7.1 item 6, §7.3), read in
+// What a MIRACL platform or MIRACL Trust error answer means (docs/protocols/mpin.md §7.1 item 6, §7.3), read in
 // the context of the request it answers: the one mapping the MIRACL MFA client's errors and the
 // recorded-traffic checks of the vector runner share.
 
@@ -62,12 +62,12 @@ extension MPinPlatform {
     }
 
     /// The meaning of an error answer with `status` and `body` to the request of `step`, and
-    /// MIRACL Trust's error code when the body is its v2 error object (mpin.md §7.3).
+    /// MIRACL Trust's error code when the body is its v2 error object (docs/protocols/mpin.md §7.3).
     public static func failure(status: Int, step: Step, body: [UInt8]) -> (failure: Failure, platformCode: String?) {
         if let code = MPinTrust.errorCode(in: body) {
             return (trustFailure(code, step: step), code)
         }
-        switch (status, step) {   // mpin.md §7.1 item 6
+        switch (status, step) {   // docs/protocols/mpin.md §7.1 item 6
         case (401, .authenticate): return (.incorrectPIN, nil)
         case (410, .authenticate): return (.userBlocked, nil)
         case (410, .timePermit): return (.revoked, nil)
@@ -80,7 +80,7 @@ extension MPinPlatform {
         }
     }
 
-    /// MIRACL Trust's error codes (mpin.md §7.3).
+    /// MIRACL Trust's error codes (docs/protocols/mpin.md §7.3).
     private static func trustFailure(_ code: String, step: Step) -> Failure {
         switch code {
         case "UNSUCCESSFUL_AUTHENTICATION": return .incorrectPIN

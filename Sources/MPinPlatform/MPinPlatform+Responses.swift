@@ -1,4 +1,4 @@
-// The platform's answers (mpin.md §7.1–§7.2), decoded leniently where the two recorded server
+// The platform's answers (docs/protocols/mpin.md §7.1–§7.2), decoded leniently where the two recorded server
 // generations differ (numbers or ISO-8601 texts for times, `usePermits` present or implied) and
 // strictly where the client needs a value. Every malformation is a typed ProtocolError.
 
@@ -63,7 +63,7 @@ extension MPinPlatform {
             codeStatusURL = optional(wire.codeStatusURL)
             timePermitsURL = optional(wire.timePermitsURL)
             timePermitsStorageURL = optional(wire.timePermitsStorageURL)
-            usePermits = wire.usePermits ?? (timePermitsURL != nil)   // mpin.md §4: older servers always use permits
+            usePermits = wire.usePermits ?? (timePermitsURL != nil)   // docs/protocols/mpin.md §4: older servers always use permits
             appID = wire.appID ?? ""
             dvsRegisterURL = optional(wire.dvsRegisterURL) ?? MPinPlatform.resolve("/rps/dvsregister", against: backend)
             if usePermits, timePermitsURL == nil { throw ProtocolError(.malformedInput, "clientSettings: usePermits without timePermitsURL") }

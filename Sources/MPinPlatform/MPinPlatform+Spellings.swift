@@ -1,4 +1,4 @@
-// The member names the platform generations spell differently (mpin.md §7.2 lists hyphenated
+// The member names the platform generations spell differently (docs/protocols/mpin.md §7.2 lists hyphenated
 // names and defers to §7.3 for the exact ones; the recorded and current platforms use either):
 // each answer is decoded accepting both spellings, and a value given twice must agree.
 
@@ -50,11 +50,11 @@ extension KeyedDecodingContainer where Key == SpelledKey {
     }
 }
 
-/// `dvsRegister: {token, curve}` (mpin.md §7.3).
+/// `dvsRegister: {token, curve}` (docs/protocols/mpin.md §7.3).
 struct DVSRegisterObject: Decodable, Equatable { let token: String }
 
 extension MPinPlatform.AuthenticateWire: Decodable {
-    /// Decodes either generation's answer (mpin.md §7.1 item 6, §7.2, §7.3).
+    /// Decodes either generation's answer (docs/protocols/mpin.md §7.1 item 6, §7.2, §7.3).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SpelledKey.self)
         self.init(code: try container.decode(String.self, spelled: ["code"]), otp: try container.decode(String.self, spelled: ["otp"]),

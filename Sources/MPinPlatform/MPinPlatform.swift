@@ -1,11 +1,11 @@
-// The wire of the MIRACL MFA platform as the MPinMFA SDK generation speaks it (mpin.md §7.1 and
+// The wire of the MIRACL MFA platform as the MPinMFA SDK generation speaks it (docs/protocols/mpin.md §7.1 and
 // §7.2): absolute URLs split into an origin and a path, the headers every request carries, and
 // the request bodies with the platform's JSON member names. Sans-I/O: nothing here sends.
 
 import CryptoPrimitives
 public import ProtocolSupport
 
-/// Requests and responses of the MIRACL MFA platform API (mpin.md §7.1–§7.2).
+/// Requests and responses of the MIRACL MFA platform API (docs/protocols/mpin.md §7.1–§7.2).
 public enum MPinPlatform {
     /// An absolute URL split into what a transport is made for (`scheme://host[:port]`) and
     /// the request's path and query below it.
@@ -54,14 +54,14 @@ public enum MPinPlatform {
         }
     }
 
-    /// Whether `mpinID` is what the platform issues: non-empty hex of whole bytes (mpin.md §6,
+    /// Whether `mpinID` is what the platform issues: non-empty hex of whole bytes (docs/protocols/mpin.md §6,
     /// §7.1 item 3). It is put into URL paths, so nothing else — no `/`, `.` or `%` — may pass.
     public static func isHexMPinID(_ mpinID: String) -> Bool {
         !mpinID.isEmpty && mpinID.utf8.count % 2 == 0
             && mpinID.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }
     }
 
-    /// Resolves a URL from the client settings against the backend (mpin.md §7.1 item 1:
+    /// Resolves a URL from the client settings against the backend (docs/protocols/mpin.md §7.1 item 1:
     /// relative URLs such as `/rps/user` are relative to the backend's origin).
     public static func resolve(_ url: String, against backend: String) -> String {
         if url.contains("://") { return url }
@@ -69,7 +69,7 @@ public enum MPinPlatform {
         return base.origin + (url.hasPrefix("/") ? url : "/" + url)
     }
 
-    /// The headers of every platform request (mpin.md §7): `X-MIRACL-CID` when a client id is
+    /// The headers of every platform request (docs/protocols/mpin.md §7): `X-MIRACL-CID` when a client id is
     /// set (the 2017 platform answered 406 without it), `X-MIRACL-CLIENT`, the caller's custom
     /// headers, and `Content-Type: application/json` on requests with a body.
     public static func headers(clientID: String?, clientName: String, custom: [HTTPHeader], hasBody: Bool) -> [HTTPHeader] {
@@ -81,7 +81,7 @@ public enum MPinPlatform {
         return headers + custom
     }
 
-    // MARK: Bodies (mpin.md §7.1; member names exactly as in the recorded traffic)
+    // MARK: Bodies (docs/protocols/mpin.md §7.1; member names exactly as in the recorded traffic)
 
     /// `PUT registerURL` (§7.1 item 3): `userId`, `mobile: 1`, then the optional members.
     /// A restart (`PUT registerURL/{mpinId}`) adds `regOTT`.

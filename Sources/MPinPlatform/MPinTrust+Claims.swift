@@ -1,4 +1,4 @@
-// The registered claims of a MIRACL Trust JWT (RFC 7519 §4.1; mpin.md §7.3): a JWT is accepted
+// The registered claims of a MIRACL Trust JWT (RFC 7519 §4.1; docs/protocols/mpin.md §7.3): a JWT is accepted
 // only with a numeric `exp` in the future, an `nbf` (when present) in the past, the platform it
 // came from as `iss` and this project as `aud` — a JWT the platform issued for another project,
 // or one that never expires, is refused. Times are range-checked before any conversion, so an

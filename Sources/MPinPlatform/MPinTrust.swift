@@ -1,4 +1,4 @@
-// The current MIRACL Trust API v2 (mpin.md §7.3), the second platform the client speaks: every
+// The current MIRACL Trust API v2 (docs/protocols/mpin.md §7.3), the second platform the client speaks: every
 // identity is a DVS identity (a key pair made at registration, the secret multiplied by z, the
 // identity mpinId ‖ Pa), authentication scopes instead of separate endpoints, JWTs signed by the
 // platform and checked against its JWKS, quick codes, and signing sessions. Wire bodies and
@@ -8,7 +8,7 @@ import CryptoPrimitives
 public import FoundationEssentials
 public import ProtocolSupport
 
-/// Requests and answers of the MIRACL Trust API v2 (mpin.md §7.3).
+/// Requests and answers of the MIRACL Trust API v2 (docs/protocols/mpin.md §7.3).
 public enum MPinTrust {
     /// `PUT /rps/v2/user` (§7.3 Register, iOS shape).
     package static func registerBody(userID: String, deviceName: String, activationToken: String, pushToken: String?) -> JSONText {

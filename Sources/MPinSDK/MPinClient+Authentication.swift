@@ -1,4 +1,4 @@
-// Authentication in two steps (sdk-surfaces.md §3.6; mpin.md §7.1 items 6–7): prepare (announce
+// Authentication in two steps (docs/protocols/sdk-surfaces.md §3.6; docs/protocols/mpin.md §7.1 items 6–7): prepare (announce
 // the user to the access-code session, fetch and cache time permits, revocation reported before
 // the PIN prompt), then pass 1 → pass 2 → authenticate with the PIN, ending in a web login, an
 // authorization code, an OTP or a registration code. Wrong PINs are counted; a block deletes the
@@ -12,7 +12,7 @@ import ProtocolSupport
 import MPinPlatform
 
 /// A one-time code from the platform: an OTP or a registration code (`OTP` / `RegCode`,
-/// sdk-surfaces.md §3.9).
+/// docs/protocols/sdk-surfaces.md §3.9).
 public struct MPinOneTimeCode: Sendable, Equatable, CustomStringConvertible {
     /// The code.
     public let code: String
@@ -76,7 +76,7 @@ extension MPinClient {
         return code
     }
 
-    /// Asks the platform for a one-time password (`FinishAuthenticationOTP:`; mpin.md §7.1 item
+    /// Asks the platform for a one-time password (`FinishAuthenticationOTP:`; docs/protocols/mpin.md §7.1 item
     /// 7: the server generates it, pass 2 carries it, authenticate its lifetime).
     public func generateOTP(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinOneTimeCode {
         guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust issues no OTPs") }
@@ -86,7 +86,7 @@ extension MPinClient {
     }
 
     /// Asks the platform for a one-time registration code for another device
-    /// (`FinishAuthenticationRegCode:`; mpin.md §7.2 `{otp, expireTime, ttlSeconds, nowTime}`;
+    /// (`FinishAuthenticationRegCode:`; docs/protocols/mpin.md §7.2 `{otp, expireTime, ttlSeconds, nowTime}`;
     /// the purpose `reg-code` travels both as the pass-1 scope of §7.3 and as `wam` on
     /// authenticate, so a platform reading either finds it — see docs/architecture.md).
     public func generateRegistrationCode(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinOneTimeCode {
@@ -98,7 +98,7 @@ extension MPinClient {
 
     // MARK: The passes
 
-    /// pass 1 → pass 2 → authenticate (mpin.md §7.1 item 6) for the login or the signing identity.
+    /// pass 1 → pass 2 → authenticate (docs/protocols/mpin.md §7.1 item 6) for the login or the signing identity.
     func authenticate(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN?,
                       _ request: Request) async throws(MPinError) -> (MPinPlatform.AuthenticateWire, MPinPlatform.Pass2Wire) {
         var record = try storedRecord(user, allowed: [.registered])
@@ -121,7 +121,7 @@ extension MPinClient {
         let yBytes: [UInt8]
         do { yBytes = try Hex.decode(pass1.y) } catch { throw MPinError(.invalidResponse, "pass 1: y is not hex") }
         guard yBytes.count == 32 else { throw MPinError(.invalidResponse, "pass 1: y is not 32 bytes") }
-        let v = MPin.Client.secondPass(first, challenge: BN254CX.Scalar(reducing: yBytes))   // mpin.md §9 trap 5: (x + y) mod r
+        let v = MPin.Client.secondPass(first, challenge: BN254CX.Scalar(reducing: yBytes))   // docs/protocols/mpin.md §9 trap 5: (x + y) mod r
         let pass2Body = MPinPlatform.pass2Body(mpinID: credential.mpinID, v: v.uncompressedRepresentation, accessCode: request.accessCode, otp: request.otp)
         let pass2 = try decode(MPinPlatform.Pass2Wire.self, try await send(.post, settings.authServerURL + "/pass2", body: pass2Body, step: .pass2),
                                "pass 2 answer")
@@ -136,7 +136,7 @@ extension MPinClient {
         return (try decode(MPinPlatform.AuthenticateWire.self, response, "authenticate answer"), pass2)
     }
 
-    /// Sends the authenticate request that ends pass 2 (mpin.md §7.1 item 6): a wrong PIN is
+    /// Sends the authenticate request that ends pass 2 (docs/protocols/mpin.md §7.1 item 6): a wrong PIN is
     /// counted against `record` (``recordFailure(_:record:)``) before the error is thrown, and a
     /// success clears an earlier count. Both go to the store before this returns.
     func sendAuthenticate(to url: String, body: JSONText, record: inout UserRecord) async throws(MPinError) -> HTTPResponse {
@@ -156,7 +156,7 @@ extension MPinClient {
     }
 
     /// Counts a wrong PIN; on a block (HTTP 410) deletes the token and marks the user blocked
-    /// (mpin.md §7.1 item 6), written before the error reaches the caller.
+    /// (docs/protocols/mpin.md §7.1 item 6), written before the error reaches the caller.
     func recordFailure(_ error: MPinError, record: inout UserRecord) throws(MPinError) {
         guard error.reason == .incorrectPIN else { return }
         // Under the store's lock on the freshest record, so a failure counted by another
@@ -194,7 +194,7 @@ extension MPinClient {
             guard let signingID = record.secrets.signingMPinID, let keyHex = record.secrets.signingPublicKey else { throw MPinError(.store, "the signing set is incomplete") }
             do {
                 let key = try MPin.DVS.PublicKey(rawRepresentation: try Hex.decode(keyHex))
-                identity = MPin.Identity(mpinID: try Hex.decode(signingID), dvsPublicKey: key)   // mpin.md §5.2: mpinId ‖ Pa
+                identity = MPin.Identity(mpinID: try Hex.decode(signingID), dvsPublicKey: key)   // docs/protocols/mpin.md §5.2: mpinId ‖ Pa
                 publicKeyBytes = key.rawRepresentation
             } catch { throw MPinError(.store, "the stored signing key is not a G2 point") }
             mpinID = signingID

@@ -1,6 +1,6 @@
-// The MIRACL MFA client's configuration (sdk-surfaces.md §3.1): the platform, client id, custom
+// The MIRACL MFA client's configuration (docs/protocols/sdk-surfaces.md §3.1): the platform, client id, custom
 // headers and trusted domains of the original SDK, and the layer-3 members every client shares
-// (DESIGN.md §1: URL policy, clock, random source, logger; ``AuthNetworking/ClientConfiguration``).
+// (docs/design.md §1: URL policy, clock, random source, logger; ``AuthNetworking/ClientConfiguration``).
 
 public import AuthNetworking
 public import CryptoPrimitives
@@ -9,14 +9,14 @@ public import ProtocolSupport
 
 extension MPinClient {
     /// How the MIRACL MFA client is set up (`initSDKWithHeaders:`, `AddTrustedDomain:`,
-    /// `SetClientId:`; sdk-surfaces.md §3.1).
+    /// `SetClientId:`; docs/protocols/sdk-surfaces.md §3.1).
     public struct Configuration: ClientConfiguration {
         /// Which generation of the platform API the backend speaks.
         public enum Platform: Sendable, Equatable {
-            /// The MIRACL MFA platform of the MPinMFA SDK (mpin.md §7.1–§7.2): client settings,
+            /// The MIRACL MFA platform of the MPinMFA SDK (docs/protocols/mpin.md §7.1–§7.2): client settings,
             /// two-pass with optional time permits, separate DVS registration. The default.
             case mfa
-            /// MIRACL Trust API v2 (mpin.md §7.3) for a project: every identity signs, scopes,
+            /// MIRACL Trust API v2 (docs/protocols/mpin.md §7.3) for a project: every identity signs, scopes,
             /// JWTs checked against the platform's JWKS, quick codes, signing sessions.
             case trust(projectID: String)
         }
@@ -40,7 +40,7 @@ extension MPinClient {
         /// When set, every exchange is logged through `LoggingMiddleware`
         /// (credential headers and secret body members redacted).
         public var logger: Logger? = ClientDefaults.logger
-        /// `X-MIRACL-CLIENT` (mpin.md §7).
+        /// `X-MIRACL-CLIENT` (docs/protocols/mpin.md §7).
         public var clientName: String
         /// The path prefix of the platform's RPS endpoints (`rps_prefix` of the service details).
         public var rpsPrefix: String

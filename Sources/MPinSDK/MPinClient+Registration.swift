@@ -1,4 +1,4 @@
-// Verification and registration (sdk-surfaces.md §3.4–§3.5; mpin.md §7.1 items 3–5, §7.2):
+// Verification and registration (docs/protocols/sdk-surfaces.md §3.4–§3.5; docs/protocols/mpin.md §7.1 items 3–5, §7.2):
 // the platform issues an M-Pin ID, the two D-TAs each issue a share of the client secret once
 // the identity is verified, and the PIN is extracted from it so that only the token is stored.
 
@@ -7,7 +7,7 @@ public import MPin
 import ProtocolSupport
 import MPinPlatform
 
-/// What a finished identity verification returns (`VerificationResult`, sdk-surfaces.md §3.9).
+/// What a finished identity verification returns (`VerificationResult`, docs/protocols/sdk-surfaces.md §3.9).
 public struct MPinVerificationResult: Sendable, Equatable {
     /// Proves the verified identity; pass it as the registration code.
     public let activationToken: String
@@ -17,7 +17,7 @@ public struct MPinVerificationResult: Sendable, Equatable {
 
 extension MPinClient {
     /// Asks the platform to e-mail a verification link to the user (`StartVerification`;
-    /// mpin.md §7.2 — the wire names are MIRACL Trust's `/verification/email`, assumed).
+    /// docs/protocols/mpin.md §7.2 — the wire names are MIRACL Trust's `/verification/email`, assumed).
     /// The user moves to ``MPinUser/State/startedVerification``.
     public func startVerification(for user: MPinUser, clientID: String? = nil, redirectURI: String? = nil,
                                   accessCode: String? = nil) async throws(MPinError) {
@@ -124,7 +124,7 @@ extension MPinClient {
         do {
             let shares = [try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(first.clientSecretShare)),
                           try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(share2))]
-            clientSecret = MPin.Issuer.combine(shares)   // mpin.md §7.1 item 5: RECOMBINE_G1
+            clientSecret = MPin.Issuer.combine(shares)   // docs/protocols/mpin.md §7.1 item 5: RECOMBINE_G1
         } catch {
             throw MPinError(.invalidResponse, "a client-secret share is not a BN254CX point",
                             protocolError: ProtocolError(error, "client-secret share"))
@@ -145,7 +145,7 @@ extension MPinClient {
     public func finishRegistration(for user: MPinUser, pin: MPin.PIN, pinLength: Int? = nil,
                                    secondFactor: MPin.PIN? = nil) throws(MPinError) -> MPinUser {
         let pinLength = pinLength ?? (pin.digitCount == 0 ? 4 : pin.digitCount)
-        try Self.checkPIN(pin, length: pinLength)   // mpin.md §3, §6: before the client secret is used
+        try Self.checkPIN(pin, length: pinLength)   // docs/protocols/mpin.md §3, §6: before the client secret is used
         let started = try storedRecord(user, allowed: [.activated])
         // The whole step on the freshest record, under the store's lock.
         return try updateRegistration(of: started, allowed: [.activated]) { (record: inout UserRecord) throws(MPinError) in
@@ -157,7 +157,7 @@ extension MPinClient {
     private func extractToken(into record: inout UserRecord, pin: MPin.PIN, pinLength: Int, secondFactor: MPin.PIN?) throws(MPinError) {
         guard let pending = record.secrets.pendingClientSecret else { throw MPinError(.flowError, "no client secret: confirm the registration first") }
         var identity = try identity(of: record)
-        if trustProjectID != nil {   // every Trust identity is mpinId ‖ Pa (mpin.md §5.7)
+        if trustProjectID != nil {   // every Trust identity is mpinId ‖ Pa (docs/protocols/mpin.md §5.7)
             do { identity = MPin.Identity(mpinID: try Hex.decode(record.mpinID),
                                           dvsPublicKey: try MPin.DVS.PublicKey(rawRepresentation: try Hex.decode(record.secrets.signingPublicKey ?? ""))) } catch {
                 throw MPinError(.store, "the stored public key is not a G2 point")
@@ -167,7 +167,7 @@ extension MPinClient {
         do { clientSecret = try pending.withUnsafeBytes { bytes throws(CryptoError) in try MPin.ClientSecret(rawRepresentation: bytes) } } catch {
             throw MPinError(.store, "the stored client secret is not a point")
         }
-        var token = MPin.Client.extractPIN(pin, identity: identity, clientSecret: clientSecret)   // mpin.md §4 EXTRACT_PIN
+        var token = MPin.Client.extractPIN(pin, identity: identity, clientSecret: clientSecret)   // docs/protocols/mpin.md §4 EXTRACT_PIN
         if let secondFactor {
             token = MPin.Client.extractFactor(secondFactor.value, bitCount: MPin.pinBitCount, identity: identity, token: token)
         }
@@ -187,7 +187,7 @@ extension MPinClient {
     // MARK: Records
 
     /// Applies what a registration step produced to the freshest stored record, under the
-    /// store's lock (DESIGN.md §1 "State"): the awaits of the step let another process delete,
+    /// store's lock (docs/design.md §1 "State"): the awaits of the step let another process delete,
     /// restart or finish the same user, so the record must still exist, be in one of `allowed`
     /// and hold the M-Pin ID the step started from — else ``MPinError/Reason/flowError`` and
     /// nothing is written.
@@ -215,7 +215,7 @@ extension MPinClient {
         return record
     }
 
-    /// The identity A is computed from: the M-Pin ID's bytes exactly as issued (mpin.md §7.1 item 3).
+    /// The identity A is computed from: the M-Pin ID's bytes exactly as issued (docs/protocols/mpin.md §7.1 item 3).
     func identity(of record: UserRecord) throws(MPinError) -> MPin.Identity {
         do { return MPin.Identity(try Hex.decode(record.mpinID)) } catch {
             throw MPinError(.store, "the stored M-Pin ID is not hex")
@@ -226,7 +226,7 @@ extension MPinClient {
         guard MPinPlatform.isHexMPinID(wire.mpinId) else {
             throw MPinError(.invalidResponse, "the registration answer holds no hex M-Pin ID")
         }
-        record.mpinID = wire.mpinId   // used exactly as issued (mpin.md §7.1 item 3)
+        record.mpinID = wire.mpinId   // used exactly as issued (docs/protocols/mpin.md §7.1 item 3)
         record.secrets.regOTT = SecretBytes(wire.regOTT.utf8)   // the answer's String is Foundation's
         record.customerID = wire.customerId ?? record.customerID
         record.appID = wire.appId ?? record.appID

@@ -1,4 +1,4 @@
-// Document signing with DVS (sdk-surfaces.md §3.7; mpin.md §5 and §7.2): a separate signing
+// Document signing with DVS (docs/protocols/sdk-surfaces.md §3.7; docs/protocols/mpin.md §5 and §7.2): a separate signing
 // registration — authenticate with the login PIN for a DVS registration token, make a key pair,
 // register Pa, combine the two DVS shares multiplied by z, extract the signing PIN from the
 // signing identity mpinId ‖ Pa — then signatures: an authentication of the signing identity
@@ -11,7 +11,7 @@ import ProtocolSupport
 import MPinPlatform
 
 /// A DVS signature and what the relying party needs to verify it (`BridgeSignature`,
-/// sdk-surfaces.md §3.9; mpin.md §5.4 and §7.4).
+/// docs/protocols/sdk-surfaces.md §3.9; docs/protocols/mpin.md §5.4 and §7.4).
 public struct MPinDVSSignature: Sendable, Equatable {
     /// The signed document hash (equals the input).
     public let hash: [UInt8]
@@ -66,10 +66,10 @@ extension MPinClient {
         let identity: MPin.Identity
         let clientSecret: MPin.ClientSecret
         do {
-            identity = MPin.Identity(mpinID: try Hex.decode(registered.mpinID), dvsPublicKey: publicKey)   // mpin.md §9 trap 3
+            identity = MPin.Identity(mpinID: try Hex.decode(registered.mpinID), dvsPublicKey: publicKey)   // docs/protocols/mpin.md §9 trap 3
             let shares = [try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(registered.dvsCS1)),
                           try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(second.dvsClientSecret ?? second.clientSecret ?? ""))]
-            clientSecret = MPin.DVS.clientSecret(shares, privateKey: privateKey)   // mpin.md §5.3: z·(share₁ + share₂)
+            clientSecret = MPin.DVS.clientSecret(shares, privateKey: privateKey)   // docs/protocols/mpin.md §5.3: z·(share₁ + share₂)
         } catch {
             throw MPinError(.invalidResponse, "a DVS share or the M-Pin ID is malformed", protocolError: ProtocolError(error, "DVS registration"))
         }
@@ -96,7 +96,7 @@ extension MPinClient {
         return record.user
     }
 
-    /// Whether `hash` is SHA-256 of `document` (`VerifyDocument`; mpin.md §5.6), in constant time.
+    /// Whether `hash` is SHA-256 of `document` (`VerifyDocument`; docs/protocols/mpin.md §5.6), in constant time.
     public nonisolated func isValidDocumentHash(_ hash: [UInt8], for document: String) -> Bool {
         MPin.DVS.verifyDocument(document, hash: hash)
     }
@@ -104,7 +104,7 @@ extension MPinClient {
     /// Signs `documentHash` at `timestamp` (Unix seconds, from the customer backend) with the
     /// signing PIN (`Sign:`): the platform authenticates the signing identity first (a wrong PIN
     /// is `MPinError.Reason.incorrectPIN` and counts toward a block), then the one-pass DVS
-    /// signature of mpin.md §5.4 is computed here. `MPinError.Reason.flowError` when the user
+    /// signature of docs/protocols/mpin.md §5.4 is computed here. `MPinError.Reason.flowError` when the user
     /// cannot sign (check ``MPinUser/canSign``).
     public func sign(documentHash: [UInt8], timestamp: Int32, for user: MPinUser, pin: MPin.PIN,
                      secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinDVSSignature {

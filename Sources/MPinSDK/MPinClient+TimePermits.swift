@@ -1,4 +1,4 @@
-// Time permits (mpin.md §4 "Time permits", §7.1 item 6): when the backend uses them, the first
+// Time permits (docs/protocols/mpin.md §4 "Time permits", §7.1 item 6): when the backend uses them, the first
 // D-TA's share comes from `timePermitsURL/{mpinId}`, the second from the storage cache
 // `{timePermitsStorageURL}/{appID}/{date}/{storageId}` or, when the cache has none, from the
 // second D-TA's `timePermit?hash_mpin_id=…&app_id=…&mobile=1&signature=…`. The sum is cached

@@ -1,4 +1,4 @@
-// The MIRACL Trust API v2 behind the same verbs (mpin.md
+// The MIRACL Trust API v2 behind the same verbs (docs/protocols/mpin.md
 // §7.3): verification and quick codes at `/verification/*`, registration at `/rps/v2/user` with a
 // key pair made here (every identity can sign), authentication at `/rps/v2/pass1|pass2|
 // authenticate` with a scope — `oidc` for a browser session, `jwt` for the app's own backend,
@@ -51,7 +51,7 @@ extension MPinClient {
     }
 
     /// A key pair made here, Pa sent with the signature request, both DVS shares combined and
-    /// multiplied by z (mpin.md §7.3 Register; §5.3).
+    /// multiplied by z (docs/protocols/mpin.md §7.3 Register; §5.3).
     func trustConfirmRegistration(_ record: inout UserRecord) async throws(MPinError) {
         var random = randomSource
         let privateKey: MPin.DVS.PrivateKey
@@ -129,7 +129,7 @@ extension MPinClient {
     }
 
     /// A quick code for another device: authenticate with scope `reg-code`, then
-    /// `POST /verification/quickcode` with the JWT (mpin.md §7.3).
+    /// `POST /verification/quickcode` with the JWT (docs/protocols/mpin.md §7.3).
     func trustQuickCode(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN?, projectID: String) async throws(MPinError) -> MPinOneTimeCode {
         let answer = try await trustAuthenticate(user, pin: pin, secondFactor: secondFactor, scope: "reg-code", accessCode: nil)
         guard let jwt = answer.jwt else { throw MPinError(.invalidResponse, "the platform sent no JWT for the quick code") }
@@ -167,7 +167,7 @@ extension MPinClient {
         _ = try await send(.delete, try activeBackend() + "/dvs/session", body: .object([("id", .string(id))]), step: .signingSession)
     }
 
-    /// The signature object of mpin.md §5.4 / §7.4.
+    /// The signature object of docs/protocols/mpin.md §5.4 / §7.4.
     static func signatureJSON(_ signature: MPinDVSSignature) -> JSONText {
         .object([("hash", .string(Hex.encode(signature.hash))), ("mpinId", .string(signature.mpinID)), ("u", .string(Hex.encode(signature.u))),
                  ("v", .string(Hex.encode(signature.v))), ("publicKey", .string(Hex.encode(signature.publicKey))), ("dtas", .string(signature.dtas))])

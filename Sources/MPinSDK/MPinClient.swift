@@ -1,6 +1,6 @@
-// The MIRACL MFA Platform SDK on Linux (sdk-surfaces.md
+// The MIRACL MFA Platform SDK on Linux (docs/protocols/sdk-surfaces.md
 // §3.11 naming map): one actor that holds the configuration and the active backend, keeps
-// users in the secure store, and sends every request of mpin.md §7.1–§7.2 through a transport
+// users in the secure store, and sends every request of docs/protocols/mpin.md §7.1–§7.2 through a transport
 // made per origin. Configuration, backend, users and discovery here; verification and
 // registration, authentication, and DVS signing in the extensions beside it.
 
@@ -16,7 +16,7 @@ public import TLSTransport
 @available(*, deprecated, renamed: "MPinClient.Configuration")
 public typealias MPinConfiguration = MPinClient.Configuration
 
-/// A platform service found from a QR code (`ServiceDetails`, sdk-surfaces.md §3.9).
+/// A platform service found from a QR code (`ServiceDetails`, docs/protocols/sdk-surfaces.md §3.9).
 public struct MPinServiceDetails: Sendable, Equatable {
     /// The service's name.
     public let name: String
@@ -33,7 +33,7 @@ public struct MPinServiceDetails: Sendable, Equatable {
     }
 }
 
-/// A browser session behind an access code (`SessionDetails`, sdk-surfaces.md §3.9).
+/// A browser session behind an access code (`SessionDetails`, docs/protocols/sdk-surfaces.md §3.9).
 public struct MPinSessionDetails: Sendable, Equatable {
     /// The user id the browser suggests (may be empty).
     public let prerollID: String
@@ -77,7 +77,7 @@ public actor MPinClient {
     /// The configured clock.
     var now: @Sendable () -> Date { configuration.clock }
 
-    // MARK: Configuration (sdk-surfaces.md §3.1)
+    // MARK: Configuration (docs/protocols/sdk-surfaces.md §3.1)
 
     /// Adds headers to every later request (`AddCustomHeaders:`, cumulative).
     public func addCustomHeaders(_ headers: [HTTPHeader]) { configuration.customHeaders += headers }
@@ -122,7 +122,7 @@ public actor MPinClient {
         self.settings = settings
     }
 
-    // MARK: Users (sdk-surfaces.md §3.2)
+    // MARK: Users (docs/protocols/sdk-surfaces.md §3.2)
 
     /// Makes a user for `identity` at the active backend, in state ``MPinUser/State/invalid``,
     /// and keeps it (`MakeNewUser:`). An unregistered user of the same identity is replaced;
@@ -167,7 +167,7 @@ public actor MPinClient {
     /// The users of every backend (for `mfa mpin users --all`).
     public func allUsers() throws(MPinError) -> [MPinUser] { try records.all().map(\.user) }
 
-    // MARK: Discovery (sdk-surfaces.md §3.3; mpin.md §7.1 item 2)
+    // MARK: Discovery (docs/protocols/sdk-surfaces.md §3.3; docs/protocols/mpin.md §7.1 item 2)
 
     /// The service behind a platform QR text `<landing-url>#<accessCode>` (`GetServiceDetails:`).
     public func serviceDetails(for qrURL: String) async throws(MPinError) -> MPinServiceDetails {
@@ -229,14 +229,14 @@ public actor MPinClient {
         return url
     }
 
-    /// Checks `url` against the trusted domains (sdk-surfaces.md §3.1) or the URL policy.
+    /// Checks `url` against the trusted domains (docs/protocols/sdk-surfaces.md §3.1) or the URL policy.
     func location(_ url: String) throws(MPinError) -> MPinPlatform.Location {
         guard let location = MPinPlatform.Location(url) else { throw MPinError(.invalidInput, "not an absolute URL: \(url.prefix(80))") }
         guard Self.permits(url, configuration) else { throw Self.untrusted(location.origin, configuration) }
         return location
     }
 
-    /// The URL rule (sdk-surfaces.md §3.1): https in a trusted domain or a subdomain once any
+    /// The URL rule (docs/protocols/sdk-surfaces.md §3.1): https in a trusted domain or a subdomain once any
     /// is set (`AddTrustedDomain:`), else the URL policy.
     static func permits(_ url: String, _ configuration: Configuration) -> Bool {
         guard let location = MPinPlatform.Location(url), !URLPolicy.hasUserInformation(url: url) else { return false }
@@ -250,7 +250,7 @@ public actor MPinClient {
             : MPinError(.untrustedDomain, "\(URLPolicy.displayURL(origin)) is not https in a trusted domain")
     }
 
-    /// Every request's middlewares (DESIGN.md §1), around the caller's transport for `origin`:
+    /// Every request's middlewares (docs/design.md §1), around the caller's transport for `origin`:
     /// the URL rule, the `User-Agent`, header validation, logging when the configuration has a
     /// logger, the size limits, redirect refusal.
     func pipeline(_ origin: String) throws(TransportError) -> SendPipeline {

@@ -1,4 +1,4 @@
-// The MIRACL MFA client's one error (sdk-surfaces.md §3.8 `MpinStatus`, §3.11 naming map):
+// The MIRACL MFA client's one error (docs/protocols/sdk-surfaces.md §3.8 `MpinStatus`, §3.11 naming map):
 // the SDK's status values as reasons a caller switches on, plus the transport, store and
 // response failures a Linux SDK adds, each with the error behind it.
 
@@ -58,7 +58,7 @@ extension SDKError where Domain == MPinErrorDomain {
     }
 
     /// The error for a non-2xx answer, read in the context of `step` (the mapping is
-    /// ``MPinPlatform/failure(status:step:body:)``, mpin.md §7.1 item 6 and §7.3).
+    /// ``MPinPlatform/failure(status:step:body:)``, docs/protocols/mpin.md §7.1 item 6 and §7.3).
     package static func status(_ status: Int, step: Step, body: [UInt8]) -> MPinError {
         let text = String(decoding: body.prefix(200), as: UTF8.self).filter { !$0.isNewline }
         let message = "\(step.rawValue): " + (text.isEmpty ? "HTTP \(status)" : text)

@@ -1,12 +1,12 @@
-// A user of the MIRACL MFA SDK on this device (sdk-surfaces.md §3.2, `IUser`), and what is kept
-// about it (mpin.md §6): public fields here; the token, the registration's one-time token and
+// A user of the MIRACL MFA SDK on this device (docs/protocols/sdk-surfaces.md §3.2, `IUser`), and what is kept
+// about it (docs/protocols/mpin.md §6): public fields here; the token, the registration's one-time token and
 // the secrets in flight stay inside the secure-store record and never leave this module.
 
 public import FoundationEssentials
 
 /// A user (an identity at one backend) as the SDK keeps it.
 public struct MPinUser: Sendable, Equatable, CustomStringConvertible {
-    /// Where a user is in its life (`UserState`, sdk-surfaces.md §3.2; mpin.md §6).
+    /// Where a user is in its life (`UserState`, docs/protocols/sdk-surfaces.md §3.2; docs/protocols/mpin.md §6).
     public enum State: String, Sendable, Codable, CaseIterable {
         /// Made on the device, nothing sent yet (`INVALID`).
         case invalid
@@ -23,8 +23,8 @@ public struct MPinUser: Sendable, Equatable, CustomStringConvertible {
         case blocked
     }
 
-    /// When a registration expires, in the platform's clock (sdk-surfaces.md §3.2,
-    /// `getRegistrationExpiration`; mpin.md §7.1 `expireTime`/`nowTime`).
+    /// When a registration expires, in the platform's clock (docs/protocols/sdk-surfaces.md §3.2,
+    /// `getRegistrationExpiration`; docs/protocols/mpin.md §7.1 `expireTime`/`nowTime`).
     public struct Expiration: Sendable, Equatable, Codable {
         /// The expiry.
         public let expiresAt: Date

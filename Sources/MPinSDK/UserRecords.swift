@@ -1,7 +1,7 @@
-// Users kept on the device (mpin.md §6; sdk-surfaces.md §3.10: the Keychain becomes SecureStore):
+// Users kept on the device (docs/protocols/mpin.md §6; docs/protocols/sdk-surfaces.md §3.10: the Keychain becomes SecureStore):
 // one encrypted record per user, `mpin.user.<h>` with h = the first 16 bytes of
 // SHA-256(backend ‖ LF ‖ identity) in hex, so a name carries no identity and two backends never
-// collide. The record holds the public fields and the secrets of mpin.md §6: the token, the
+// collide. The record holds the public fields and the secrets of docs/protocols/mpin.md §6: the token, the
 // signing token, the registration's one-time token, a client secret waiting for its PIN, and
 // the cached time permit.
 
@@ -14,22 +14,22 @@ import SecureStore
 /// record's binary section (``SealedRecordValue``): the points as their raw 04 ‖ x ‖ y bytes,
 /// the one-time token as its UTF-8 bytes.
 struct UserSecrets: Codable, Sendable {
-    /// The registration's one-time token while registering (mpin.md §7.1 item 3), UTF-8.
+    /// The registration's one-time token while registering (docs/protocols/mpin.md §7.1 item 3), UTF-8.
     var regOTT: SecretBytes?
     /// The access code the registration started with.
     var accessCode: String?
     /// The client secret between `confirmRegistration` and `finishRegistration` (a G1 point).
     var pendingClientSecret: SecretBytes?
-    /// TOKEN = CS − PIN·A (a G1 point), the PIN never stored (mpin.md §5).
+    /// TOKEN = CS − PIN·A (a G1 point), the PIN never stored (docs/protocols/mpin.md §5).
     var token: SecretBytes?
     /// Whether a second factor was extracted from the token too.
     var hasSecondFactor: Bool = false
-    /// The cached time permit and its day (mpin.md §4, §7.1 item 6).
+    /// The cached time permit and its day (docs/protocols/mpin.md §4, §7.1 item 6).
     var permitDay: UInt32?
     var permit: String?
-    /// The DVS registration token between the two DVS steps (mpin.md §7.2).
+    /// The DVS registration token between the two DVS steps (docs/protocols/mpin.md §7.2).
     var dvsRegisterToken: String?
-    /// The signing identity (mpin.md §6, 2019 SDK's separate signing set).
+    /// The signing identity (docs/protocols/mpin.md §6, 2019 SDK's separate signing set).
     var signingMPinID: String?
     var signingPublicKey: String?
     var signingDTAs: String?

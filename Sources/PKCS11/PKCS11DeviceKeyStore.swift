@@ -1,5 +1,5 @@
 // The clients' factor keys in a PKCS #11 token (DeviceKeyStore): an RSA-2048 key pair generated
-// in the token (Salt Edge, saltedge-v2.md §2) and an imported HMAC-SHA256 key (CM, the HS256
+// in the token (Salt Edge, docs/protocols/saltedge-v2.md §2) and an imported HMAC-SHA256 key (CM, the HS256
 // environment secret). Every operation opens the token of a PKCS11KeyProvider as the store key
 // does (same module, slot and PIN handling), finds the key by label, makes one C_Sign or
 // C_Decrypt and closes: nothing secret is cached, and no key value can be read out.
@@ -38,7 +38,7 @@ public struct PKCS11DeviceKeyStore: DeviceKeyStore {
 
     // MARK: RSA
 
-    /// Generates an RSA-2048 key pair in the token (saltedge-v2.md §2.1).
+    /// Generates an RSA-2048 key pair in the token (docs/protocols/saltedge-v2.md §2.1).
     public func makeRSAKey(label: String) throws(DeviceKeyError) -> any DeviceRSAKey {
         let tokenLabel = try tokenLabel(label)
         let publicKey = try run("generating the RSA key \(label)", readWrite: true) { (session) throws(PKCS11Error) -> RSA.Signing.PublicKey? in
@@ -110,7 +110,7 @@ public struct PKCS11DeviceKeyStore: DeviceKeyStore {
 
     // MARK: HMAC
 
-    /// Imports `secret` as a sensitive, unextractable HMAC key (cm-authenticator.md: the
+    /// Imports `secret` as a sensitive, unextractable HMAC key (docs/protocols/cm-authenticator.md: the
     /// environment secret that keys HS256).
     public func makeHMACKey(label: String, secret: SecretBytes) throws(DeviceKeyError) -> any DeviceHMACKey {
         let tokenLabel = try tokenLabel(label)

@@ -1,6 +1,6 @@
 // The key handles PKCS11DeviceKeyStore gives out: a label and a public key, never key bytes.
-// Each operation is one session, one C_Sign or C_Decrypt (saltedge-v2.md §2, §5.2, §3.3;
-// cm-authenticator.md HS256).
+// Each operation is one session, one C_Sign or C_Decrypt (docs/protocols/saltedge-v2.md §2, §5.2, §3.3;
+// docs/protocols/cm-authenticator.md HS256).
 
 public import CryptoPrimitives
 public import SecureStore

@@ -1,4 +1,4 @@
-// A PKCS #11 module reached with `dlopen` (no C target, DESIGN.md §1): load the library, find
+// A PKCS #11 module reached with `dlopen` (no C target, docs/design.md §1): load the library, find
 // `C_GetFunctionList`, initialise with operating-system locking, list slots and read token
 // information. Sessions (PKCS11Session) carry the rest.
 

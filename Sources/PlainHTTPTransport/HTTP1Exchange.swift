@@ -51,7 +51,7 @@ package enum HTTP1Exchange {
                     : TransportError(.badResponse, underlying: "\(error)")
             }
             if !headChecked, let head = reader.head {
-                // DESIGN.md §1: a 3xx is an error, never followed — refused before its body is read.
+                // docs/design.md §1: a 3xx is an error, never followed — refused before its body is read.
                 try refuseRedirect(head)
                 // Identity was asked for (Accept-Encoding); a compressed body is refused, not inflated.
                 if let coding = head.header("Content-Encoding"), coding.lowercased() != "identity" {

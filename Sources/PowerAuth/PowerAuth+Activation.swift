@@ -1,4 +1,4 @@
-// Activation (powerauth.md §5): the layer-2 plaintext with the device key, encrypted for
+// Activation (docs/protocols/powerauth.md §5): the layer-2 plaintext with the device key, encrypted for
 // `/pa/activation`; the layer-1 plaintext with the activation type, encrypted for
 // `/pa/generic/application`; then both responses decrypted, validated and turned into keys.
 
@@ -6,7 +6,7 @@ public import CryptoPrimitives
 public import ProtocolSupport
 
 extension PowerAuth {
-    /// How the activation is identified (powerauth.md §5.2 layer 1 `type`).
+    /// How the activation is identified (docs/protocols/powerauth.md §5.2 layer 1 `type`).
     public enum ActivationMethod: Sendable {
         /// `CODE` with `{"code": …}`; `otp` goes into layer 2 (`activationOtp`).
         case code(ActivationCode, otp: String? = nil)
@@ -20,7 +20,7 @@ extension PowerAuth {
     }
 
     /// The ECIES key of the application scope: the master key (3.0–3.2) or a temporary key
-    /// from the keystore with its id (3.3, powerauth.md §10).
+    /// from the keystore with its id (3.3, docs/protocols/powerauth.md §10).
     public struct EncryptionKey: Sendable {
         /// The P-256 key requests are encrypted to.
         public let publicKey: P256.KeyAgreement.PublicKey

@@ -1,4 +1,4 @@
-// The result of an activation and what the client persists (powerauth.md §5.4): our own
+// The result of an activation and what the client persists (docs/protocols/powerauth.md §5.4): our own
 // versioned JSON format, holding only what §5.4 lists, with the factor keys locked (§4.2) and
 // the device private key and recovery data sealed under the vault key. Keep it in protected
 // storage all the same: CTR_DATA sits in it as the SDK keeps it.
@@ -95,7 +95,7 @@ extension PowerAuth {
         }
     }
 
-    /// The persisted activation (powerauth.md §5.4), serialised as our JSON format version 1:
+    /// The persisted activation (docs/protocols/powerauth.md §5.4), serialised as our JSON format version 1:
     /// `{"format":1,"activationId","protocolVersion","serverPublicKey","devicePublicKey",
     /// "ctrData","ctrByte","salt","iterations","possessionKey","knowledgeKey"[,"biometryKey"],
     /// "transportKey","devicePrivateKey"[,"recoveryData"][,"externalEncryptionKey":true]}`, bytes

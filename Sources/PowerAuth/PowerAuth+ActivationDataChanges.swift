@@ -1,4 +1,4 @@
-// Local changes to a persisted activation (powerauth.md §4.2, §12, §13): password change with a
+// Local changes to a persisted activation (docs/protocols/powerauth.md §4.2, §12, §13): password change with a
 // fresh salt, adding and removing the biometry factor, and what the unlocked vault gives —
 // the device private key (for device signatures) and the recovery data.
 

@@ -1,4 +1,4 @@
-// Activation code, recovery code and PUK (powerauth.md §3): Base32 with a CRC-16/ARC check, the
+// Activation code, recovery code and PUK (docs/protocols/powerauth.md §3): Base32 with a CRC-16/ARC check, the
 // optional `#signature` verified with the master server key, the `R:` prefix, and the typed-
 // character auto-correction of a code-entry field.
 
@@ -6,12 +6,12 @@ public import CryptoPrimitives
 public import ProtocolSupport
 
 extension ProtocolError.Code {
-    /// An activation code, recovery code or PUK is malformed (powerauth.md §3).
+    /// An activation code, recovery code or PUK is malformed (docs/protocols/powerauth.md §3).
     public static let invalidActivationCode = Self(rawValue: "invalidActivationCode")
 }
 
 extension PowerAuth {
-    /// A validated activation code with its optional signature (powerauth.md §3.1–§3.2).
+    /// A validated activation code with its optional signature (docs/protocols/powerauth.md §3.1–§3.2).
     public struct ActivationCode: Sendable, Hashable {
         /// The 23-character code, `XXXXX-XXXXX-XXXXX-XXXXX`.
         public let code: String

@@ -1,4 +1,4 @@
-// Client configuration (powerauth.md §2): APP_KEY, APP_SECRET (used as Base64 text in some
+// Client configuration (docs/protocols/powerauth.md §2): APP_KEY, APP_SECRET (used as Base64 text in some
 // places and as 16 raw bytes in others), the master server public key, and the SDK 1.8+
 // configuration string.
 
@@ -6,7 +6,7 @@ public import CryptoPrimitives
 public import ProtocolSupport
 
 extension PowerAuth {
-    /// What a client is configured with (powerauth.md §2).
+    /// What a client is configured with (docs/protocols/powerauth.md §2).
     public struct Configuration: Sendable {
         /// APP_KEY as Base64 text (sent in clear).
         public let applicationKey: String

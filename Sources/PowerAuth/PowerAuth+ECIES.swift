@@ -1,4 +1,4 @@
-// ECIES end-to-end encryption (powerauth.md §9): the envelope key from ECDH + X9.63, the
+// ECIES end-to-end encryption (docs/protocols/powerauth.md §9): the envelope key from ECDH + X9.63, the
 // parameters of each scope and version, and both halves of one request/response exchange.
 // Both halves live here because a PowerAuth server is the same protocol seen from the other
 // side (the vectors check the request by decrypting it and the response by re-encrypting it).
@@ -7,7 +7,7 @@ public import CryptoPrimitives
 import ProtocolSupport
 
 extension PowerAuth {
-    /// ECIES as PowerAuth uses it (powerauth.md §9).
+    /// ECIES as PowerAuth uses it (docs/protocols/powerauth.md §9).
     public enum ECIES {
         /// The sharedInfo1 constants of §9.1.
         public enum SharedInfo1: String, Sendable, CaseIterable {
@@ -20,7 +20,7 @@ extension PowerAuth {
             case confirmRecoveryCode = "/pa/recovery/confirm"
         }
 
-        /// Everything both sides must agree on for one exchange (powerauth.md §9.1).
+        /// Everything both sides must agree on for one exchange (docs/protocols/powerauth.md §9.1).
         public struct Parameters: Sendable {
             /// The protocol version; selects IV, nonce, timestamp and KDF-info rules.
             public let version: ProtocolVersion
@@ -72,7 +72,7 @@ extension PowerAuth {
             }
         }
 
-        /// lenPrefixed (powerauth.md §1): BE32(length) ‖ bytes for each item.
+        /// lenPrefixed (docs/protocols/powerauth.md §1): BE32(length) ‖ bytes for each item.
         public static func lengthPrefixed(_ items: [[UInt8]]) -> [UInt8] {
             items.flatMap { item in
                 [UInt8(truncatingIfNeeded: item.count >> 24), UInt8(truncatingIfNeeded: item.count >> 16),

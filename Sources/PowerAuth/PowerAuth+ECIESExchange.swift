@@ -1,4 +1,4 @@
-// One ECIES request/response exchange (powerauth.md §9.2–§9.3): the client's single-use
+// One ECIES request/response exchange (docs/protocols/powerauth.md §9.2–§9.3): the client's single-use
 // encryptor and response decryptor, and the server's request decryptor and response encryptor.
 // Every decryption failure is the one `decryptionFailed` error.
 

@@ -1,4 +1,4 @@
-// The server half of one ECIES exchange (powerauth.md §9.2–§9.3 seen from the server): decrypt
+// The server half of one ECIES exchange (docs/protocols/powerauth.md §9.2–§9.3 seen from the server): decrypt
 // a request with the scope's private key, then encrypt the response. Used by PowerAuthServer,
 // the vectors and the tests.
 

@@ -1,6 +1,6 @@
 // The standard endpoints that are both encrypted (activation scope) and signed — token create,
 // vault unlock, recovery confirm — which are encrypt-then-sign: the signature covers the ECIES
-// body that is sent (powerauth.md §7.7, §11.1, §12, §13); and the token removal.
+// body that is sent (docs/protocols/powerauth.md §7.7, §11.1, §12, §13); and the token removal.
 
 public import CryptoPrimitives
 public import ProtocolSupport

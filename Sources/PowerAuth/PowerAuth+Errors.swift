@@ -1,4 +1,4 @@
-// The error envelope of powerauth.md §14.2 as typed errors: the codes of the standard endpoints,
+// The error envelope of docs/protocols/powerauth.md §14.2 as typed errors: the codes of the standard endpoints,
 // and the `currentRecoveryPukIndex` a failed recovery activation carries (§13).
 
 public import ProtocolSupport

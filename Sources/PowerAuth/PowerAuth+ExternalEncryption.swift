@@ -1,4 +1,4 @@
-// The optional external encryption key (EEK, powerauth.md §4.2): a second AES-CBC-NoPadding,
+// The optional external encryption key (EEK, docs/protocols/powerauth.md §4.2): a second AES-CBC-NoPadding,
 // zero-IV layer over the locked knowledge and biometry keys, applied after the factor's own
 // lock. The EEK is the app's own secret (for example from a server or a hardware token); with
 // it, the stored activation alone no longer unlocks those factors even with the password.

@@ -1,4 +1,4 @@
-// The activation fingerprint (powerauth.md §5.3): shown to the user to detect a swapped key.
+// The activation fingerprint (docs/protocols/powerauth.md §5.3): shown to the user to detect a swapped key.
 
 public import CryptoPrimitives
 

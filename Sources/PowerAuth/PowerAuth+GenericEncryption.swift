@@ -1,4 +1,4 @@
-// Encrypted requests without a signature (powerauth.md §9.4–§9.5, §15): the
+// Encrypted requests without a signature (docs/protocols/powerauth.md §9.4–§9.5, §15): the
 // `X-PowerAuth-Encryption` header, and application- or activation-scope generic requests such as
 // `/pa/v3/user/info` or an app endpoint's E2EE body; and signed app endpoints, which sign the
 // plaintext and then encrypt it (§7.7, the convention the standard endpoints do not follow).

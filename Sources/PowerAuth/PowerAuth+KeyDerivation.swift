@@ -1,4 +1,4 @@
-// Key derivation (powerauth.md §1, §4.1): the AES KDF for numbered keys, KDF_INTERNAL (HMAC
+// Key derivation (docs/protocols/powerauth.md §1, §4.1): the AES KDF for numbered keys, KDF_INTERNAL (HMAC
 // folded to 16 bytes), the master secret fold16(ECDH) and the five keys derived from it.
 
 public import CryptoPrimitives
@@ -6,7 +6,7 @@ public import CryptoPrimitives
 extension PowerAuth {
     /// PowerAuth's two key-derivation functions.
     public enum KeyDerivation {
-        /// KDF (powerauth.md §1): AES-128-ECB of `0x00×8 ‖ BE64(index)` under `key`. The index sits
+        /// KDF (docs/protocols/powerauth.md §1): AES-128-ECB of `0x00×8 ‖ BE64(index)` under `key`. The index sits
         /// in the last 8 bytes (the vectors prove it; one doc page says otherwise).
         ///
         /// Every PowerAuth key is 16 bytes; `key` of another length is a programming error and
@@ -25,7 +25,7 @@ extension PowerAuth {
             return SymmetricKey(data: out)
         }
 
-        /// KDF_INTERNAL (powerauth.md §1): fold16(HMAC-SHA256(key, index)); `key` is the HMAC key.
+        /// KDF_INTERNAL (docs/protocols/powerauth.md §1): fold16(HMAC-SHA256(key, index)); `key` is the HMAC key.
         public static func deriveInternal(_ key: SymmetricKey, index: some Sequence<UInt8>) -> SymmetricKey {
             var mac = HMAC<SHA256>.authenticationCode(for: index, using: key).bytes
             defer { SecretBytes.wipe(&mac) }
@@ -34,7 +34,7 @@ extension PowerAuth {
             return SymmetricKey(data: folded)
         }
 
-        /// KEY_MASTER_SECRET = fold16(ECDH(device private, server public)) (powerauth.md §4.1).
+        /// KEY_MASTER_SECRET = fold16(ECDH(device private, server public)) (docs/protocols/powerauth.md §4.1).
         public static func masterSecret(devicePrivateKey: P256.KeyAgreement.PrivateKey,
                                         serverPublicKey: P256.KeyAgreement.PublicKey) throws(CryptoError) -> SymmetricKey {
             let shared = try devicePrivateKey.sharedSecretFromKeyAgreement(with: serverPublicKey)
@@ -47,7 +47,7 @@ extension PowerAuth {
         }
     }
 
-    /// The keys derived from the master secret (powerauth.md §4.1).
+    /// The keys derived from the master secret (docs/protocols/powerauth.md §4.1).
     public struct ActivationKeys: Sendable {
         /// KEY_SIGNATURE_POSSESSION = KDF(master, 1).
         public let possession: SymmetricKey

@@ -1,4 +1,4 @@
-// Temporary encryption keys of protocol 3.3 (powerauth.md §10): the keystore request with its
+// Temporary encryption keys of protocol 3.3 (docs/protocols/powerauth.md §10): the keystore request with its
 // HS256 JWT and 18-byte challenge, and the server's ES256 JWT answer, verified with the master
 // key (application scope) or the activation's server key (activation scope).
 

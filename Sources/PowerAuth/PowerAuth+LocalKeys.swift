@@ -1,4 +1,4 @@
-// Local protection of the factor keys (powerauth.md §4.2), the vault (§12) and the signature
+// Local protection of the factor keys (docs/protocols/powerauth.md §4.2), the vault (§12) and the signature
 // header (§7.5). A wrong password silently unlocks a wrong key: no local password verifier,
 // on purpose, so the password cannot be brute-forced offline.
 
@@ -6,7 +6,7 @@ public import CryptoPrimitives
 public import ProtocolSupport
 
 extension PowerAuth {
-    /// Locking and unlocking of stored keys (powerauth.md §4.2): AES-128-CBC, no padding, zero
+    /// Locking and unlocking of stored keys (docs/protocols/powerauth.md §4.2): AES-128-CBC, no padding, zero
     /// IV, one block, under an unlock key.
     public enum KeyLocking {
         /// The PBKDF2 iteration count the SDK uses for the knowledge key.
@@ -14,7 +14,7 @@ extension PowerAuth {
         /// The most PBKDF2 rounds a stored record may ask for: a tampered store must not make the
         /// device spend hours unlocking (100 times the standard count, ~1.5 s on this machine).
         public static let maximumPasswordIterations = 1_000_000
-        /// The shortest password, in bytes, that may protect the knowledge key (powerauth.md
+        /// The shortest password, in bytes, that may protect the knowledge key (docs/protocols/powerauth.md
         /// §4.2): shorter ones are refused when the key is locked or unlocked.
         public static let minimumPasswordLength = 4
 
@@ -63,7 +63,7 @@ extension PowerAuth {
         }
     }
 
-    /// The secure vault (powerauth.md §12).
+    /// The secure vault (docs/protocols/powerauth.md §12).
     public enum Vault {
         /// KEY_ENCRYPTION_VAULT = AES-CBC-PKCS7-Decrypt(KEY_TRANSPORT, zero IV, encrypted key),
         /// which must be 16 bytes; any failure is the one decryption error.

@@ -1,10 +1,10 @@
-// The data a signature covers (powerauth.md §7.2): METHOD & b64(uriId) & nonce & b64(body) &
+// The data a signature covers (docs/protocols/powerauth.md §7.2): METHOD & b64(uriId) & nonce & b64(body) &
 // APP_SECRET text; GET parameters canonicalised; offline signatures use the literal `offline`.
 
 import CryptoPrimitives
 
 extension PowerAuth {
-    /// Normalised request data (powerauth.md §7.2).
+    /// Normalised request data (docs/protocols/powerauth.md §7.2).
     public enum NormalizedData {
         /// `METHOD&B64(uriId)&NONCE_B64&B64(body)&secret`, UTF-8. `secret` is APP_SECRET's Base64
         /// text for online signatures and `offline` for offline ones (§7.6).

@@ -1,11 +1,11 @@
-// The symmetric multi-factor signature (powerauth.md §7): the hash-chain counter, the
+// The symmetric multi-factor signature (docs/protocols/powerauth.md §7): the hash-chain counter, the
 // normalised data, the factor cascade, and the decimal and Base64 formats.
 
 public import CryptoPrimitives
 public import ProtocolSupport
 
 extension PowerAuth {
-    /// CTR_DATA, the 16-byte hash-chain counter (powerauth.md §7.1). A secret value: wiped,
+    /// CTR_DATA, the 16-byte hash-chain counter (docs/protocols/powerauth.md §7.1). A secret value: wiped,
     /// redacted, compared in constant time.
     public struct CounterData: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
         /// The 16 bytes.
@@ -43,7 +43,7 @@ extension PowerAuth {
         public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
     }
 
-    /// A combination of signature factors (powerauth.md §7.4): the six strings the server accepts.
+    /// A combination of signature factors (docs/protocols/powerauth.md §7.4): the six strings the server accepts.
     public struct SignatureFactors: Sendable, Hashable, CustomStringConvertible {
         /// The wire value, e.g. `possession_knowledge`.
         public let rawValue: String
@@ -97,7 +97,7 @@ extension PowerAuth {
             self.biometry = biometry
         }
 
-        /// H_i = HMAC(K_i, CTR) (powerauth.md §7.3) for the keys `factors` asks for, in the
+        /// H_i = HMAC(K_i, CTR) (docs/protocols/powerauth.md §7.3) for the keys `factors` asks for, in the
         /// order possession, knowledge, biometry; `nil` when one of them is not unlocked.
         ///
         /// Each key is read in place, never copied into an array: threads signing with the same
@@ -136,7 +136,7 @@ extension PowerAuth {
         }
     }
 
-    /// How the signature components are written (powerauth.md §7.3).
+    /// How the signature components are written (docs/protocols/powerauth.md §7.3).
     public enum SignatureFormat: Sendable, Hashable {
         /// Base64 of the last 16 bytes of each component, concatenated (online, 3.1+).
         case base64
@@ -144,7 +144,7 @@ extension PowerAuth {
         case decimal(digits: Int)
     }
 
-    /// Signature computation (powerauth.md §7.3).
+    /// Signature computation (docs/protocols/powerauth.md §7.3).
     public enum Signature {
         /// The signature of `data` under `keys` with `counter`.
         ///
@@ -190,7 +190,7 @@ extension PowerAuth {
             }
         }
 
-        /// decimalize (powerauth.md §1): the last 4 bytes as a big-endian UInt32, top bit cleared,
+        /// decimalize (docs/protocols/powerauth.md §1): the last 4 bytes as a big-endian UInt32, top bit cleared,
         /// mod 10^digits, zero-padded.
         static func decimalize(_ hash: [UInt8], digits: Int) -> String {
             let tail = hash.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF

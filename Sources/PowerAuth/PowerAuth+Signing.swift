@@ -1,4 +1,4 @@
-// Signing a request with a persisted activation (powerauth.md §7): normalised data, the
+// Signing a request with a persisted activation (docs/protocols/powerauth.md §7): normalised data, the
 // signature in the version's format, the `X-PowerAuth-Authorization` header, and the next
 // state — which the caller must persist before the request leaves (§7.1).
 
@@ -14,7 +14,7 @@ extension PowerAuth {
         public let next: ActivationData
     }
 
-    /// Signs `body` for `uriID` (powerauth.md §7.2–§7.5): a fresh 16-byte nonce, decimal
+    /// Signs `body` for `uriID` (docs/protocols/powerauth.md §7.2–§7.5): a fresh 16-byte nonce, decimal
     /// signatures for 3.0 and Base64 from 3.1. For a GET or DELETE without a body, pass the
     /// bytes of ``NormalizedData/canonicalQuery(_:)`` of its query parameters as `body`.
     public static func sign(method: String, uriID: String, body: [UInt8], activation: ActivationData, factors: SignatureFactors,
@@ -30,7 +30,7 @@ extension PowerAuth {
         return SignedRequest(header: HTTPHeader("X-PowerAuth-Authorization", value), next: activation.advanced)
     }
 
-    /// An offline signature (powerauth.md §7.6): `POST`, the server's 24-character nonce
+    /// An offline signature (docs/protocols/powerauth.md §7.6): `POST`, the server's 24-character nonce
     /// verbatim, the secret `offline`, 4–8 digits per factor. Returns the digits and the state
     /// to persist.
     public static func offlineSignature(uriID: String = "/operation/authorize/offline", nonce: String, data body: [UInt8],
@@ -44,7 +44,7 @@ extension PowerAuth {
         return (signature, activation.advanced)
     }
 
-    /// Verifies data signed by the server (powerauth.md §8): ECDSA-P256-SHA256, DER, with the
+    /// Verifies data signed by the server (docs/protocols/powerauth.md §8): ECDSA-P256-SHA256, DER, with the
     /// master key or the activation's personalised server key. Malformed signatures are invalid.
     public static func isValidServerSignature(_ derSignature: [UInt8], for data: [UInt8], publicKey: P256.Signing.PublicKey) -> Bool {
         guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: derSignature) else { return false }
@@ -53,7 +53,7 @@ extension PowerAuth {
 }
 
 extension PowerAuth {
-    /// The `X-PowerAuth-Authorization` value (powerauth.md §7.5), in the SDK's order.
+    /// The `X-PowerAuth-Authorization` value (docs/protocols/powerauth.md §7.5), in the SDK's order.
     public static func authorizationHeader(version: ProtocolVersion, activationID: String, applicationKey: String, nonce: String,
                                            factors: SignatureFactors, signature: String) -> String {
         "PowerAuth pa_version=\"\(version.rawValue)\", pa_activation_id=\"\(activationID)\", pa_application_key=\"\(applicationKey)\", "

@@ -1,11 +1,11 @@
-// Activation status (powerauth.md §6): the blob's IV, its decryption and layout (3.1+), and the
+// Activation status (docs/protocols/powerauth.md §6): the blob's IV, its decryption and layout (3.1+), and the
 // counter comparison that drives synchronisation.
 
 public import CryptoPrimitives
 public import ProtocolSupport
 
 extension PowerAuth {
-    /// The activation state of the status blob (powerauth.md §6.3), plus the client-only
+    /// The activation state of the status blob (docs/protocols/powerauth.md §6.3), plus the client-only
     /// `deadlock` of §6.4.
     public enum ActivationState: UInt8, Sendable {
         case created = 1, pendingCommit = 2, active = 3, blocked = 4, removed = 5
@@ -13,7 +13,7 @@ extension PowerAuth {
         case deadlock = 128
     }
 
-    /// A decrypted status blob (powerauth.md §6.3).
+    /// A decrypted status blob (docs/protocols/powerauth.md §6.3).
     public struct ActivationStatus: Sendable, Equatable {
         /// The state.
         public let state: ActivationState
@@ -36,7 +36,7 @@ extension PowerAuth {
         public var remainingAttempts: Int { max(0, Int(maxFailedAttempts) - Int(failedAttempts)) }
     }
 
-    /// Status-blob handling (powerauth.md §6.2–§6.4).
+    /// Status-blob handling (docs/protocols/powerauth.md §6.2–§6.4).
     public enum StatusBlob {
         /// The one reason every unreadable status blob gives.
         public static let invalidBlobReason = "status blob does not decrypt to a valid status"

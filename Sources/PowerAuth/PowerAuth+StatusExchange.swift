@@ -1,4 +1,4 @@
-// The status exchange (powerauth.md §6.1) and the counter-synchronisation decision (§6.4).
+// The status exchange (docs/protocols/powerauth.md §6.1) and the counter-synchronisation decision (§6.4).
 
 public import CryptoPrimitives
 public import ProtocolSupport

@@ -1,4 +1,4 @@
-// Server-synchronised time (powerauth.md §11.4): the iOS SDK's adjustment rule, as a value the
+// Server-synchronised time (docs/protocols/powerauth.md §11.4): the iOS SDK's adjustment rule, as a value the
 // caller feeds with local times and server times it observes. No clock is read here.
 
 extension PowerAuth {
@@ -13,7 +13,7 @@ extension PowerAuth {
         public init() {}
 
         /// The server times an observation may carry: 1970 up to the end of year 9999 in
-        /// milliseconds. The value comes from an unauthenticated answer (powerauth.md §11.4), so
+        /// milliseconds. The value comes from an unauthenticated answer (docs/protocols/powerauth.md §11.4), so
         /// anything outside is refused rather than fed to arithmetic near `Int64.max`/`.min`.
         public static let plausibleServerTimes: ClosedRange<Int64> = 0...253_402_300_799_999
 

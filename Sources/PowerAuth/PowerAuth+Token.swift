@@ -1,11 +1,11 @@
-// MAC tokens (powerauth.md §11.3): the digest over nonce and timestamp (and, from 3.2, the
+// MAC tokens (docs/protocols/powerauth.md §11.3): the digest over nonce and timestamp (and, from 3.2, the
 // version), and the `X-PowerAuth-Token` header. Time comes from the caller's synchronised clock.
 
 public import CryptoPrimitives
 import ProtocolSupport
 
 extension PowerAuth {
-    /// A MAC token as the server issued it (powerauth.md §11.1).
+    /// A MAC token as the server issued it (docs/protocols/powerauth.md §11.1).
     public struct Token: Sendable, CustomStringConvertible {
         /// The token id (UUID text).
         public let id: String
@@ -43,7 +43,7 @@ extension PowerAuth {
         public var description: String { "PowerAuth.Token(\(id), redacted)" }
     }
 
-    /// The keystore request of protocol 3.3 (powerauth.md §10).
+    /// The keystore request of protocol 3.3 (docs/protocols/powerauth.md §10).
     public enum Keystore {
         /// The HS256 key: APP_SECRET's raw 16 bytes (application scope) or
         /// KDF_INTERNAL(KEY_TRANSPORT, raw APP_SECRET) (activation scope).

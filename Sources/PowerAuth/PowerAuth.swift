@@ -1,4 +1,4 @@
-// The PowerAuth 3.x client core (powerauth.md), sans-I/O: its cryptography (key derivation §1,
+// The PowerAuth 3.x client core (docs/protocols/powerauth.md), sans-I/O: its cryptography (key derivation §1,
 // §4; signatures §7; the status blob §6; the fingerprint §5.3; the codes §3; ECIES §9; tokens
 // §11; the vault §12) and its flows (activation §5, status §6, signing §7, the encrypted
 // endpoints §8–§13, errors §14.2). This file holds the namespace and the shared helpers.
@@ -6,7 +6,7 @@
 
 /// The PowerAuth 3.x client core (Wultra).
 public enum PowerAuth {
-    /// The protocol version spoken on the wire (powerauth.md §0).
+    /// The protocol version spoken on the wire (docs/protocols/powerauth.md §0).
     public struct ProtocolVersion: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
         /// `"3.0"` … `"3.3"`.
         public let rawValue: String
@@ -30,7 +30,7 @@ public enum PowerAuth {
         public var description: String { rawValue }
     }
 
-    /// fold16 (powerauth.md §1): `r[i] = b[i] XOR b[i+16]` of a 32-byte value.
+    /// fold16 (docs/protocols/powerauth.md §1): `r[i] = b[i] XOR b[i+16]` of a 32-byte value.
     static func fold16(_ bytes: [UInt8]) -> [UInt8] {
         (0..<16).map { bytes[$0] ^ bytes[$0 + 16] }
     }

@@ -1,9 +1,9 @@
-// Typed endpoints of an application's own PowerAuth-protected API (powerauth.md §16;
-// sdk-surfaces.md §2.2 `WPNEndpointBasic`, `WPNEndpointSigned`, `WPNEndpointSignedWithToken`):
+// Typed endpoints of an application's own PowerAuth-protected API (docs/protocols/powerauth.md §16;
+// docs/protocols/sdk-surfaces.md §2.2 `WPNEndpointBasic`, `WPNEndpointSigned`, `WPNEndpointSignedWithToken`):
 // the path, how the request is authenticated, and which end-to-end encryption the back end
 // expects — declared once on the endpoint, as networking-apple 1.5+ does.
 
-/// Which end-to-end encryption an endpoint uses (`WPNE2EEConfiguration`, powerauth.md §9).
+/// Which end-to-end encryption an endpoint uses (`WPNE2EEConfiguration`, docs/protocols/powerauth.md §9).
 public enum EndToEndEncryption: Sendable, Equatable {
     /// Plain JSON.
     case notEncrypted

@@ -1,5 +1,5 @@
-// The networking layer's one error (powerauth.md §16 "Errors"; sdk-surfaces.md §2.5 `WPNError`)
-// in the shared shape of every client's errors (DESIGN.md §1 "Layer 3 has one shape"):
+// The networking layer's one error (docs/protocols/powerauth.md §16 "Errors"; docs/protocols/sdk-surfaces.md §2.5 `WPNError`)
+// in the shared shape of every client's errors (docs/design.md §1 "Layer 3 has one shape"):
 // `SDKError<NetworkingErrorDomain>`, its codes the `WPNErrorReason` values, what it carries
 // beyond the shared shape the REST error of the server's envelope (§14.2), whose code is the
 // error's server code. The cause is the PowerAuth SDK's or the transport's error, kept whole.
@@ -9,7 +9,7 @@ public import PowerAuthSDK
 import ProtocolSupport
 
 /// A server's REST error envelope `{"status":"ERROR","responseObject":{"code","message"}}`
-/// (powerauth.md §14.2), as `NetworkingError.restAPIError` carries it.
+/// (docs/protocols/powerauth.md §14.2), as `NetworkingError.restAPIError` carries it.
 public struct NetworkingRESTAPIError: Sendable, Equatable {
     /// `code`, for example `ERR_AUTHENTICATION` or an application's own.
     public let code: String
@@ -29,7 +29,7 @@ public enum NetworkingErrorDomain: ClientErrorDomain {
     /// `NetworkingError.restAPIError`.
     public typealias Extra = NetworkingRESTAPIError?
 
-    /// The server's error code: the `code` of its REST error envelope (powerauth.md §14.2).
+    /// The server's error code: the `code` of its REST error envelope (docs/protocols/powerauth.md §14.2).
     public static func serverCode(of error: NetworkingError) -> String? { error.restAPIError?.code }
 }
 

@@ -1,4 +1,4 @@
-// One call of the networking service (powerauth.md §16 "Order of work", §7.7, §9.5): wrap the
+// One call of the networking service (docs/protocols/powerauth.md §16 "Order of work", §7.7, §9.5): wrap the
 // request object, obtain the encryptor (time sync and 3.3 keys first), then — inside the
 // client's serial queue for signed calls — sign the plaintext, encrypt, send; open the answer,
 // reading an error envelope whether it came encrypted or plain; a token refused with 401 is

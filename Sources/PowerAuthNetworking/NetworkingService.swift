@@ -1,4 +1,4 @@
-// The Wultra networking layer on Linux (powerauth.md §16; sdk-surfaces.md §2 `WPNNetworkingService`): typed endpoints of an
+// The Wultra networking layer on Linux (docs/protocols/powerauth.md §16; docs/protocols/sdk-surfaces.md §2 `WPNNetworkingService`): typed endpoints of an
 // application's own API, signed, token-signed and end-to-end encrypted through a
 // `PowerAuthClient`, over any `HTTPTransport`. The sending is in NetworkingService+Send.swift.
 
@@ -16,7 +16,7 @@ public import TLSTransport
 ///
 /// Its state is the `PowerAuthClient`'s (activation, counter, tokens), so the client takes the
 /// place of a store; signed calls are serialised on the client's queue, shared with the client's
-/// own signed calls (powerauth.md §16 "Serialization").
+/// own signed calls (docs/protocols/powerauth.md §16 "Serialization").
 public actor NetworkingService {
     /// What every request of the service carries, where it goes and how requests are ordered
     /// (`WPNConfig`), in the layer-3 shape every client shares (`ClientConfiguration`).
@@ -37,7 +37,7 @@ public actor NetworkingService {
         /// Receives every answer, raw and (for end-to-end encrypted endpoints) decrypted
         /// (`WPNResponseDelegate`).
         public var responseObserver: (@Sendable (_ path: String, _ status: Int, _ body: [UInt8], _ decrypted: [UInt8]?) -> Void)?
-        /// Which base URLs the service accepts (DESIGN.md §1, layer 3): `https://` to a real
+        /// Which base URLs the service accepts (docs/design.md §1, layer 3): `https://` to a real
         /// host name; plain `http://` only to loopback, and only when the caller opts out with
         /// `URLPolicy.insecureAllowingPlainHTTPToLoopback`.
         public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
@@ -85,7 +85,7 @@ public actor NetworkingService {
         case custom(String)
     }
 
-    /// Which requests share the client's serial queue (powerauth.md §16 "Serialization").
+    /// Which requests share the client's serial queue (docs/protocols/powerauth.md §16 "Serialization").
     public enum ConcurrencyStrategy: Sendable, Equatable {
         /// Signed requests go one at a time through the client's queue (shared with its own
         /// signed calls), the signature computed inside; the rest run concurrently. The default.
@@ -172,7 +172,7 @@ public actor NetworkingService {
         })
     }
 
-    /// Every request's middlewares (DESIGN.md §1), around `transport`: the URL policy on the
+    /// Every request's middlewares (docs/design.md §1), around `transport`: the URL policy on the
     /// whole URL, header validation, logging when there is a logger, the size limits, redirect
     /// refusal. The `User-Agent` is in ``commonHeaders`` (``UserAgent/system`` leaves it to the
     /// transport).

@@ -1,6 +1,6 @@
 // The persistent half of a PowerAuth activation: the activation record of one SDK instance in the secure store, and signing that is
 // serialised across tasks *and* processes and crash-safe — the advanced counter is written and
-// fsynced before the signature leaves (powerauth.md §7.1, §16 "Serialization"; DESIGN.md §2,
+// fsynced before the signature leaves (docs/protocols/powerauth.md §7.1, §16 "Serialization"; docs/design.md §2,
 // habit 16: state before side effects).
 
 public import CryptoPrimitives
@@ -30,7 +30,7 @@ public import SecureStore
     let record: InstanceRecord
 
     /// `powerauth.<instance>.deadlock`: the id of an activation whose counter the last status
-    /// check found irreconcilable (powerauth.md §6.4 DEADLOCK). Kept on disk so that another
+    /// check found irreconcilable (docs/protocols/powerauth.md §6.4 DEADLOCK). Kept on disk so that another
     /// process (another `mfa` run) refuses to sign too.
     let deadlockRecord: InstanceRecord
 
@@ -80,7 +80,7 @@ public import SecureStore
         try record.remove()
     }
 
-    /// Signs `body` for `uriID` with the stored activation (powerauth.md §7.2–§7.5) and returns
+    /// Signs `body` for `uriID` with the stored activation (docs/protocols/powerauth.md §7.2–§7.5) and returns
     /// the `X-PowerAuth-Authorization` header. Under the store's exclusive lock: read the record,
     /// unlock the factor keys, compute the signature, write the advanced record and fsync it —
     /// only then does the header exist for the caller to send. The signature's nonce comes from
@@ -201,7 +201,7 @@ public struct Authentication: Sendable {
     }
 
     /// The factor keys of `activation` for `factors`; a wrong password is only detected by the
-    /// server (powerauth.md §4.2).
+    /// server (docs/protocols/powerauth.md §4.2).
     func signatureKeys(for factors: PowerAuth.SignatureFactors, activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) -> PowerAuth.SignatureKeys {
         do {
             return try activation.signatureKeys(for: factors, possessionUnlockKey: possessionUnlockKey, password: password,

@@ -1,5 +1,5 @@
 // One record of a PowerAuth SDK instance in the secure store, `powerauth.<instance>.<kind>`
-// (sdk-surfaces.md §1.11: one namespace per `instanceId`), read, written and removed with the
+// (docs/protocols/sdk-surfaces.md §1.11: one namespace per `instanceId`), read, written and removed with the
 // store's failures reported as `PowerAuthSDKError.Code.store` ("the <kind> record cannot be
 // read"), and the store's exclusive lock for a read-modify-write whose step throws SDK errors.
 // The activation, its deadlock mark and the token list all go through here.

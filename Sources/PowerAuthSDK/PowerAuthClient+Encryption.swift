@@ -1,5 +1,5 @@
-// End-to-end encryption for the application's own endpoints (powerauth.md §9, §7.7, §15;
-// sdk-surfaces.md §1.9): the application- and activation-scope encryptors, signed-and-encrypted
+// End-to-end encryption for the application's own endpoints (docs/protocols/powerauth.md §9, §7.7, §15;
+// docs/protocols/sdk-surfaces.md §1.9): the application- and activation-scope encryptors, signed-and-encrypted
 // requests (sign-then-encrypt, the app-endpoint convention), and `/pa/v3/user/info`.
 
 public import AuthNetworking

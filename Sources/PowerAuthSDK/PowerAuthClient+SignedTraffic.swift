@@ -1,5 +1,5 @@
-// Signed traffic (powerauth.md §7, §16
-// "Serialization"; sdk-surfaces.md §1.5): one counter-consuming request in flight per client,
+// Signed traffic (docs/protocols/powerauth.md §7, §16
+// "Serialization"; docs/protocols/sdk-surfaces.md §1.5): one counter-consuming request in flight per client,
 // the signature computed inside the serialised step, the advanced counter written and fsynced
 // before the request leaves. Across processes the store's flock orders the counters.
 

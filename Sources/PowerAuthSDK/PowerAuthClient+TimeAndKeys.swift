@@ -1,5 +1,5 @@
 // What encrypted requests need before they can be built: the server-synchronised time (3.2+,
-// powerauth.md §11.4) fetched from `/pa/v3/status` the first time a call needs it, and the
+// docs/protocols/powerauth.md §11.4) fetched from `/pa/v3/status` the first time a call needs it, and the
 // 3.3 temporary encryption keys (§10) fetched lazily per scope, verified, and cached in memory
 // until they are about to expire.
 

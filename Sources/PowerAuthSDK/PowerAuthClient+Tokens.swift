@@ -1,4 +1,4 @@
-// The token store (`PowerAuthSDK.tokenStore`, powerauth.md §11; sdk-surfaces.md §1.11): named
+// The token store (`PowerAuthSDK.tokenStore`, docs/protocols/powerauth.md §11; docs/protocols/sdk-surfaces.md §1.11): named
 // MAC tokens created on demand with a signed, encrypted `/pa/v3/token/create`, kept in the
 // secure store, turned into `X-PowerAuth-Token` headers with the server-synchronised time, and
 // removed on the server and locally.

@@ -1,4 +1,4 @@
-// The verbs behind a second factor (powerauth.md §12, §13; sdk-surfaces.md §1.6–§1.10):
+// The verbs behind a second factor (docs/protocols/powerauth.md §12, §13; docs/protocols/sdk-surfaces.md §1.6–§1.10):
 // password validation and change, the biometry-like external factor, the secure vault
 // (encryption keys, device-key signatures, recovery data), recovery-code confirmation and the
 // signed removal. Each online step is a standard signed call on the serial queue.
@@ -10,7 +10,7 @@ import ProtocolSupport
 extension PowerAuthClient {
     // MARK: Password (`validatePasswordCorrect`, `changePassword`, `unsafeChangePassword`)
 
-    /// The shortest password, in bytes, the SDK can lock the knowledge key with (powerauth.md §4.2).
+    /// The shortest password, in bytes, the SDK can lock the knowledge key with (docs/protocols/powerauth.md §4.2).
     public static let minimumPasswordLength = PowerAuth.KeyLocking.minimumPasswordLength
 
     /// Throws `PowerAuthSDKError.Reason.invalidPassword` for a new password the SDK cannot use

@@ -1,4 +1,4 @@
-// The PowerAuth SDK object (sdk-surfaces.md §1, "PowerAuthSDK → actor PowerAuthClient"): one
+// The PowerAuth SDK object (docs/protocols/sdk-surfaces.md §1, "PowerAuthSDK → actor PowerAuthClient"): one
 // instance per activation namespace, with its store, transport, clock and random source injected, and the
 // original SDK's verbs in Swift names. This file: configuration, the activation state queries,
 // createActivation / persistActivation / removeActivationLocal, and fetchActivationStatus with
@@ -18,7 +18,7 @@ public import TLSTransport
 /// Every operation that consumes a signature counter — the SDK's own signed calls and
 /// ``sendSignedRequest(_:uriID:factors:authentication:)`` — runs on one serial queue per client,
 /// and the advanced counter is written to the secure store before the request leaves
-/// (powerauth.md §16 "Serialization"; DESIGN.md habit 16).
+/// (docs/protocols/powerauth.md §16 "Serialization"; docs/design.md habit 16).
 public actor PowerAuthClient {
     /// What the client is configured with (`PowerAuthConfiguration`), in the layer-3 shape
     /// every client shares (`ClientConfiguration`).
@@ -30,13 +30,13 @@ public actor PowerAuthClient {
         /// The protocol version spoken for new activations (3.0–3.3; an existing activation
         /// keeps the version it was created with).
         public var version: PowerAuth.ProtocolVersion
-        /// Which base URLs the client accepts (DESIGN.md §1, layer 3): `https://` to a real host
+        /// Which base URLs the client accepts (docs/design.md §1, layer 3): `https://` to a real host
         /// name by default; plain `http://` only to loopback, and only when the caller says so
         /// (`URLPolicy.insecureAllowingPlainHTTPToLoopback`). Signatures, token
         /// headers and bodies must not travel in clear.
         public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
         /// The local wall clock; the protocol's millisecond timestamps and the server-synchronised
-        /// time (powerauth.md §11.4) are derived from it.
+        /// time (docs/protocols/powerauth.md §11.4) are derived from it.
         public var clock: @Sendable () -> Date = ClientDefaults.clock
         /// Every key pair, nonce and ephemeral key of the client comes from here.
         public var random: any RandomSource & Sendable = ClientDefaults.random
@@ -114,7 +114,7 @@ public actor PowerAuthClient {
             throw PowerAuthSDKError(.transport, "no transport for \(configuration.core.baseURL)", transport: error)
         }
         pipeline = Self.pipeline(configuration: configuration, transport: sender)
-        // The protocol counts milliseconds (powerauth.md §11.4); the configured clock gives dates.
+        // The protocol counts milliseconds (docs/protocols/powerauth.md §11.4); the configured clock gives dates.
         let clock = configuration.clock
         now = { ClientDefaults.milliseconds(since1970: clock()) }
         randomSource = SharedRandomSource(configuration.random)
@@ -148,7 +148,7 @@ public actor PowerAuthClient {
 
     // MARK: Activation
 
-    /// Starts an activation (`createActivation`, powerauth.md §5.1): sends activation/create
+    /// Starts an activation (`createActivation`, docs/protocols/powerauth.md §5.1): sends activation/create
     /// (3.3: to a temporary key from the keystore, §10), decrypts both layers and keeps the
     /// result in memory until it is persisted. Returns it, with the fingerprint to show and any
     /// recovery data. A code with a `#signature` that does not verify with the master server
@@ -159,7 +159,7 @@ public actor PowerAuthClient {
     public func createActivation(_ method: PowerAuth.ActivationMethod,
                                  device: PowerAuth.DeviceDescription = PowerAuth.DeviceDescription()) async throws(PowerAuthSDKError) -> PowerAuth.ActivationResult {
         guard try canStartActivation() else { throw PowerAuthSDKError(.invalidActivationState, "an activation exists or is pending") }
-        // powerauth.md §3.2: a present signature is verified with KEY_SERVER_MASTER_PUBLIC before
+        // docs/protocols/powerauth.md §3.2: a present signature is verified with KEY_SERVER_MASTER_PUBLIC before
         // the activation starts; failure aborts, so the one-time code stays unspent.
         if case .code(let code, _) = method, !code.isSignatureValid(masterServerPublicKey: configuration.core.masterServerPublicKey) {
             throw PowerAuthSDKError(.invalidActivationCode, "the activation code's signature does not verify with the master server key")
@@ -248,7 +248,7 @@ public actor PowerAuthClient {
         return ActivationStatusResult(status: status, customObject: custom, counterSynchronization: synchronization)
     }
 
-    /// The synchronisation signature of powerauth.md §6.4: a possession-only signed
+    /// The synchronisation signature of docs/protocols/powerauth.md §6.4: a possession-only signed
     /// `POST /pa/v3/signature/validate` with `{"requestObject":{"reason":"COUNTER_SYNCHRONIZATION"}}`,
     /// on the serial queue with the counter written first; the server's window moves forward.
     func sendCounterSynchronization(possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) {
@@ -271,7 +271,7 @@ public actor PowerAuthClient {
         }
     }
 
-    /// Every request's middlewares (DESIGN.md §1), around the caller's transport: the URL
+    /// Every request's middlewares (docs/design.md §1), around the caller's transport: the URL
     /// policy on the whole URL, the `User-Agent`, header validation, logging when the
     /// configuration has a logger, the size limits, redirect refusal (a redirect would carry the
     /// signature and token headers to another origin).
@@ -316,7 +316,7 @@ public struct ActivationStatusResult: Sendable, Equatable {
     /// signature sent, or `CounterSynchronization.deadlock`.
     public let counterSynchronization: PowerAuth.CounterSynchronization
 
-    /// Whether the counters cannot be reconciled (powerauth.md §6.4 DEADLOCK, the SDK's
+    /// Whether the counters cannot be reconciled (docs/protocols/powerauth.md §6.4 DEADLOCK, the SDK's
     /// client-only state 128): signing is refused with `PowerAuthSDKError.Reason.counterDeadlock`;
     /// remove the activation and activate again.
     public var isDeadlocked: Bool { counterSynchronization == .deadlock }

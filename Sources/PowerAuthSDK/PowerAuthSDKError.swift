@@ -69,14 +69,14 @@ extension ClientErrorCodeOf where Client == PowerAuthSDKError {
     /// range (a server time beyond year 9999, for example).
     public static var invalidResponse: Self { Self(rawValue: "invalidResponse") }
     /// The activation code's `#signature` does not verify with `KEY_SERVER_MASTER_PUBLIC`
-    /// (powerauth.md §3.2): the code was altered or not issued by this server. Nothing was
+    /// (docs/protocols/powerauth.md §3.2): the code was altered or not issued by this server. Nothing was
     /// sent, so the code is still unspent on the server.
     public static var invalidActivationCode: Self { Self(rawValue: "invalidActivationCode") }
     /// The new password cannot protect the knowledge factor: shorter than
-    /// ``PowerAuthClient/minimumPasswordLength`` bytes (powerauth.md §4.2). Refused before any
+    /// ``PowerAuthClient/minimumPasswordLength`` bytes (docs/protocols/powerauth.md §4.2). Refused before any
     /// request, so no one-time code and no counter step is spent.
     public static var invalidPassword: Self { Self(rawValue: "invalidPassword") }
-    /// The signature counter cannot be reconciled with the server's (powerauth.md §6.4,
+    /// The signature counter cannot be reconciled with the server's (docs/protocols/powerauth.md §6.4,
     /// the client-only DEADLOCK state): no signature from this device can be accepted any
     /// more, so none is sent. Remove the activation (``PowerAuthClient/removeActivationLocal()``)
     /// and activate the device again.

@@ -1,4 +1,4 @@
-// The token store's persistent half (powerauth.md §11; sdk-surfaces.md §1.11): the named MAC
+// The token store's persistent half (docs/protocols/powerauth.md §11; docs/protocols/sdk-surfaces.md §1.11): the named MAC
 // tokens of one SDK instance in one secure-store record, `powerauth.<instance>.tokens`, read
 // and replaced under the store's lock so that processes sharing the store do not lose each
 // other's tokens. The record is a small binary format of our own (no Foundation):

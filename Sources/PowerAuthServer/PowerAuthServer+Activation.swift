@@ -1,4 +1,4 @@
-// The server's activation record (powerauth.md §6, §7 from the other side): verifying online
+// The server's activation record (docs/protocols/powerauth.md §6, §7 from the other side): verifying online
 // and offline signatures with the look-ahead window, counting failures, and answering status.
 // Creating it is in PowerAuthServer+ActivationCreate.swift.
 
@@ -27,7 +27,7 @@ extension PowerAuthServer {
         /// KEY_DEVICE_PUBLIC as received.
         public let devicePublicKey: P256.KeyAgreement.PublicKey
         /// APP_KEY of the application the activation was created for: a signature header naming
-        /// another (`pa_application_key`, powerauth.md §2, §7.5) is refused. `nil` only for a
+        /// another (`pa_application_key`, docs/protocols/powerauth.md §2, §7.5) is refused. `nil` only for a
         /// record restored from a snapshot written before it was kept, which checks the length only.
         public let applicationKey: String?
         let keys: PowerAuth.ActivationKeys
@@ -40,13 +40,13 @@ extension PowerAuthServer {
         /// Failed signatures that block the activation.
         public var maxFailedAttempts: UInt8 = 5
         /// The look-ahead window: how many counter values past the expected one a signature may
-        /// use (powerauth.md §6.4). Set with ``setLookAheadWindow(_:)``.
+        /// use (docs/protocols/powerauth.md §6.4). Set with ``setLookAheadWindow(_:)``.
         public private(set) var lookAheadWindow = 20
         /// The activation state (status blob byte, §6.2).
         public var state: PowerAuth.ActivationState = .active
 
         /// Sets the look-ahead window. Throws `ProtocolError.Code.invalidArgument` outside
-        /// 1…64: the window travels in one byte of the status blob (powerauth.md §6.2), clients
+        /// 1…64: the window travels in one byte of the status blob (docs/protocols/powerauth.md §6.2), clients
         /// refuse a blob whose window is above 64, and an empty window would refuse every signature.
         public mutating func setLookAheadWindow(_ window: Int) throws(ProtocolError) {
             guard (1...64).contains(window) else {
@@ -76,7 +76,7 @@ extension PowerAuthServer {
             guard state == .active else { return .notActive }
             guard let fields = Self.fields(of: header), fields["pa_activation_id"] == id, let nonce = fields["pa_nonce"],
                   (try? Base64.decode(nonce))?.count == 16, (fields["pa_application_key"].flatMap { try? Base64.decode($0) })?.count == 16,
-                  applicationKey == nil || fields["pa_application_key"] == applicationKey,  // powerauth.md §7.5: this application's APP_KEY
+                  applicationKey == nil || fields["pa_application_key"] == applicationKey,  // docs/protocols/powerauth.md §7.5: this application's APP_KEY
                   let type = fields["pa_signature_type"], let factors = PowerAuth.SignatureFactors(rawValue: type),
                   let signature = fields["pa_signature"], let versionText = fields["pa_version"],
                   let version = PowerAuth.ProtocolVersion(rawValue: versionText) else { return fail() }
@@ -127,7 +127,7 @@ extension PowerAuthServer {
             return .invalid
         }
 
-        /// `key="value"` pairs after `PowerAuth ` (powerauth.md §7.5), separated by a comma and
+        /// `key="value"` pairs after `PowerAuth ` (docs/protocols/powerauth.md §7.5), separated by a comma and
         /// optional spaces; `nil` when the header is not of that shape: an empty pair, a key
         /// that is empty or has characters outside `[A-Za-z0-9_]`, a value not in quotes, or a
         /// key given twice.

@@ -1,4 +1,4 @@
-// `POST /pa/v3/activation/create` from the server's side (powerauth.md §5.1, §5.2), in two steps
+// `POST /pa/v3/activation/create` from the server's side (docs/protocols/powerauth.md §5.1, §5.2), in two steps
 // so that the server decides between them: decrypt both layers and read what the client asked
 // for (the activation code, the recovery code and PUK, custom attributes), then either accept
 // and answer, or answer with the error envelope of §14.2.

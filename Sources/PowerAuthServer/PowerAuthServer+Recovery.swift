@@ -1,4 +1,4 @@
-// Recovery codes from the server's side (powerauth.md §3.3, §13): issuing a code with its PUKs,
+// Recovery codes from the server's side (docs/protocols/powerauth.md §3.3, §13): issuing a code with its PUKs,
 // redeeming it in a `RECOVERY` activation (the PUK compared in constant time, failures counted,
 // `currentRecoveryPukIndex` in the refusal), confirming a postcard's code, and the §14.2 error
 // envelope the refusals travel in.

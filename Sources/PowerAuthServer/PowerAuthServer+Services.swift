@@ -1,4 +1,4 @@
-// The server's encrypted and token services (powerauth.md §9–§12 from the other side):
+// The server's encrypted and token services (docs/protocols/powerauth.md §9–§12 from the other side):
 // activation-scope ECIES, token issue and verification with a timestamp window, vault unlock,
 // recovery confirm, and keystore answers signed ES256.
 

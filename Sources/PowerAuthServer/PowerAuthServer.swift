@@ -1,4 +1,4 @@
-// The server's half of PowerAuth 3.x (powerauth.md read from the other side), sans-I/O: for our
+// The server's half of PowerAuth 3.x (docs/protocols/powerauth.md read from the other side), sans-I/O: for our
 // tests, for the reference server that will follow, and for Linux back-ends that verify
 // signatures. State values are returned; the caller persists them.
 

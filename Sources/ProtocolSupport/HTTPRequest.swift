@@ -1,5 +1,5 @@
 // The transport-free description of one HTTP exchange. Protocol targets build these and parse
-// the responses the caller hands back; they never open a socket (DESIGN.md §2, habit 8).
+// the responses the caller hands back; they never open a socket (docs/design.md §2, habit 8).
 
 /// An HTTP method.
 public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {

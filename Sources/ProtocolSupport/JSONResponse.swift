@@ -1,6 +1,6 @@
 // Decoding response bodies into typed models. Malformed bodies are typed errors, never traps;
 // identifiers are accepted as JSON numbers or strings and kept as strings
-// (saltedge-v2.md §6: v2 sends integers, older servers and Android's models use strings).
+// (docs/protocols/saltedge-v2.md §6: v2 sends integers, older servers and Android's models use strings).
 
 public import FoundationEssentials
 

@@ -1,7 +1,7 @@
 // Exact JSON bytes for request bodies. Signed protocols (Salt Edge's detached JWS, CM's body
 // `sig`) sign the bytes that go on the wire, so a body is serialised once, by this writer, with
-// keys in the order given and no re-encoding afterwards (saltedge-v2.md §5.2,
-// cm-authenticator.md §5).
+// keys in the order given and no re-encoding afterwards (docs/protocols/saltedge-v2.md §5.2,
+// docs/protocols/cm-authenticator.md §5).
 
 /// A JSON value whose serialisation is fully determined: object members keep their order,
 /// output is compact, and strings escape only what RFC 8259 §7 requires.

@@ -1,4 +1,4 @@
-// The rich error of the protocol layer (DESIGN.md §2, habit 9): an extensible code, a reason for
+// The rich error of the protocol layer (docs/design.md §2, habit 9): an extensible code, a reason for
 // people, and where it was raised; two errors are equal when their codes are.
 
 public import CryptoPrimitives
@@ -50,7 +50,7 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     /// The line that raised the error.
     public let line: UInt
     /// The engine's error this one was converted from, when there was one (kept, never
-    /// turned into a default value: DESIGN.md §2, habit 17).
+    /// turned into a default value: docs/design.md §2, habit 17).
     public let cryptoError: CryptoError?
     /// The key store's error behind ``Code/keyUnavailable`` (a `DeviceKeyError`), kept whole.
     public let keyError: (any Error & Sendable)?

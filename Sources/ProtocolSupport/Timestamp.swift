@@ -1,5 +1,5 @@
 // Lenient ISO 8601 timestamps as the protocol servers write them: `2013-07-21T11:02:02Z`,
-// `…+02:00`, `…+0200`, optional fractional seconds (saltedge-v2.md §6.6, cm-authenticator.md §1).
+// `…+02:00`, `…+0200`, optional fractional seconds (docs/protocols/saltedge-v2.md §6.6, docs/protocols/cm-authenticator.md §1).
 
 public import FoundationEssentials
 

@@ -2,7 +2,7 @@
 // configuration): https to a real host name, unless the caller opts out — loudly — for a test
 // server on this machine.
 
-/// The rule a client applies to URLs that come from outside (saltedge-v2.md §11 and §6.1:
+/// The rule a client applies to URLs that come from outside (docs/protocols/saltedge-v2.md §11 and §6.1:
 /// the provider's public key arrives from the configuration URL, so a plain-HTTP URL would let
 /// anyone on the path substitute it).
 public struct URLPolicy: Sendable, Equatable {

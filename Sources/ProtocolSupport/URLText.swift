@@ -1,5 +1,5 @@
 // Percent-encoding (RFC 3986 §2.1) and query strings, without Foundation's URL so that the
-// decoding rules are exactly ours: `+` stays `+` (saltedge-v2.md §4: the access token is Base64
+// decoding rules are exactly ours: `+` stays `+` (docs/protocols/saltedge-v2.md §4: the access token is Base64
 // and a `+` in it is data, not a space).
 
 /// Percent-encoding and query-string parsing.

@@ -1,4 +1,4 @@
-// The redirect after web authentication (saltedge-v2.md §4): `id` and an RSA-encrypted
+// The redirect after web authentication (docs/protocols/saltedge-v2.md §4): `id` and an RSA-encrypted
 // `{"access_token":…}` (v2), or `error_class` / `error_message`.
 
 public import CryptoPrimitives

@@ -1,4 +1,4 @@
-// Authorizations (saltedge-v2.md §6.6–§6.7, §7.1, §9): the encrypted list items, their statuses,
+// Authorizations (docs/protocols/saltedge-v2.md §6.6–§6.7, §7.1, §9): the encrypted list items, their statuses,
 // the decrypted model with its local expiry, and the answer to confirm / deny.
 
 import CryptoPrimitives
@@ -55,7 +55,7 @@ extension SaltEdge {
         /// for a final item (nothing to show) and the one decryption error when it does not decrypt.
         public func decrypt(with connectionKey: ConnectionKey) throws(ProtocolError) -> Authorization {
             guard !status.isFinal, let bundle else { throw ProtocolError(.invalidArgument, "final authorizations are not decrypted") }
-            // The JSON parse is part of the bundle's one verdict (saltedge-v2.md §3.3).
+            // The JSON parse is part of the bundle's one verdict (docs/protocols/saltedge-v2.md §3.3).
             let wire = try bundle.decrypt(Authorization.Wire.self, with: connectionKey)
             return Authorization(id: id, connectionID: connectionID, status: status, wire: wire)
         }

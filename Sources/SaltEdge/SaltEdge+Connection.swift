@@ -1,5 +1,5 @@
 // What the caller persists per connection once the redirect delivered the token, and the
-// request context built from it (saltedge-v2.md §13: keep it in an encrypted local store).
+// request context built from it (docs/protocols/saltedge-v2.md §13: keep it in an encrypted local store).
 
 public import CryptoPrimitives
 import FoundationEssentials
@@ -36,7 +36,7 @@ extension SaltEdge {
         public var description: String { "SaltEdge.Connection(id: \(id), provider: \(providerID), redacted)" }
     }
 
-    /// Builds the requests of one connection (saltedge-v2.md §6, rows 3–12).
+    /// Builds the requests of one connection (docs/protocols/saltedge-v2.md §6, rows 3–12).
     public struct Requests: Sendable {
         /// The connection.
         public let connection: Connection

@@ -1,4 +1,4 @@
-// The per-connection RSA-2048 key pair (saltedge-v2.md §2.1–§2.2): one private key decrypts
+// The per-connection RSA-2048 key pair (docs/protocols/saltedge-v2.md §2.1–§2.2): one private key decrypts
 // server payloads and the access token (PKCS #1 v1.5) and signs requests (RS256). The private
 // half is either in memory (a software key, sealed in the client's record) or held where its
 // bytes cannot be read (a PKCS #11 token), reached through `HeldConnectionKey`.
@@ -12,10 +12,10 @@ extension SaltEdge {
     package protocol HeldConnectionKey: Sendable {
         /// The public half.
         var publicKey: RSA.Signing.PublicKey { get }
-        /// RSASSA-PKCS1-v1_5 with SHA-256 of `message` (saltedge-v2.md §5.2). Throws
+        /// RSASSA-PKCS1-v1_5 with SHA-256 of `message` (docs/protocols/saltedge-v2.md §5.2). Throws
         /// `ProtocolError.Code.keyUnavailable` when the key cannot be used.
         func signSHA256PKCS1(_ message: [UInt8]) throws(ProtocolError) -> RSA.Signing.RSASignature
-        /// RSAES-PKCS1-v1_5 decryption of one modulus-long block (saltedge-v2.md §3.3): its
+        /// RSAES-PKCS1-v1_5 decryption of one modulus-long block (docs/protocols/saltedge-v2.md §3.3): its
         /// message, or nil when the block does not decrypt (or not to `messageByteCount` bytes,
         /// when given). Throws only when the key cannot be used
         /// (`ProtocolError.Code.keyUnavailable`), never for a bad block.
@@ -32,7 +32,7 @@ extension SaltEdge {
 
         private let storage: Storage
 
-        /// Generates a fresh RSA-2048 key, e = 65537, from `random` (saltedge-v2.md §2.1).
+        /// Generates a fresh RSA-2048 key, e = 65537, from `random` (docs/protocols/saltedge-v2.md §2.1).
         public init(generatingWith random: inout some RandomSource) throws(ProtocolError) {
             do {
                 storage = .software(try RSA.Signing.PrivateKey(keySize: .bits2048, using: &random))
@@ -83,12 +83,12 @@ extension SaltEdge {
         /// The modulus size in bits.
         public var keySizeInBits: Int { publicKey.keySizeInBits }
 
-        /// The public key exactly as the server expects it (saltedge-v2.md §2.2): SPKI DER,
+        /// The public key exactly as the server expects it (docs/protocols/saltedge-v2.md §2.2): SPKI DER,
         /// `-----BEGIN PUBLIC KEY-----`, standard Base64 in 64-character lines, LF line ends and a
         /// trailing LF.
         public var publicKeyPEM: String { publicKey.pemRepresentation }
 
-        /// RS256: RSASSA-PKCS1-v1_5 with SHA-256 of `message` (saltedge-v2.md §5.2).
+        /// RS256: RSASSA-PKCS1-v1_5 with SHA-256 of `message` (docs/protocols/saltedge-v2.md §5.2).
         func signature(for message: [UInt8]) throws(ProtocolError) -> RSA.Signing.RSASignature {
             switch storage {
             case .software(let key):
@@ -100,7 +100,7 @@ extension SaltEdge {
             }
         }
 
-        /// One RSA block of a bundle (saltedge-v2.md §3.3: the AES key, the IV) decrypted to
+        /// One RSA block of a bundle (docs/protocols/saltedge-v2.md §3.3: the AES key, the IV) decrypted to
         /// `byteCount` bytes, with the verdict beside it. A software key decrypts with implicit
         /// rejection and always does one private operation: a block out of range is replaced by
         /// a fixed one (c = 2). A held key answers nil for a bad block, which becomes zeros and

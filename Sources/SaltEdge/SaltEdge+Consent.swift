@@ -1,4 +1,4 @@
-// Consents granted to third parties (saltedge-v2.md §6.9): the encrypted list, the decrypted
+// Consents granted to third parties (docs/protocols/saltedge-v2.md §6.9): the encrypted list, the decrypted
 // model and the revoke answer.
 
 import CryptoPrimitives
@@ -38,7 +38,7 @@ extension SaltEdge {
         /// Decrypts the consent. An unsupported `algorithm` throws `ProtocolError.Code.unsupported`
         /// (as Android), a bundle that does not decrypt the one decryption error.
         public func decrypt(with connectionKey: ConnectionKey) throws(ProtocolError) -> Consent {
-            // The JSON parse is part of the bundle's one verdict (saltedge-v2.md §3.3).
+            // The JSON parse is part of the bundle's one verdict (docs/protocols/saltedge-v2.md §3.3).
             let wire = try bundle.decrypt(Consent.Wire.self, with: connectionKey)
             return Consent(id: id, connectionID: connectionID, wire: wire)
         }

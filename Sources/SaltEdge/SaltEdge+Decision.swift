@@ -1,4 +1,4 @@
-// The confirm / deny payload (saltedge-v2.md §8): three strings, encrypted to the provider key.
+// The confirm / deny payload (docs/protocols/saltedge-v2.md §8): three strings, encrypted to the provider key.
 
 public import ProtocolSupport
 

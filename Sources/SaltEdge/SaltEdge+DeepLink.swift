@@ -1,4 +1,4 @@
-// Deep links and QR codes (saltedge-v2.md §11): connect, instant action v2, and instant action v1
+// Deep links and QR codes (docs/protocols/saltedge-v2.md §11): connect, instant action v2, and instant action v1
 // for recognition only.
 
 public import ProtocolSupport
@@ -15,7 +15,7 @@ extension SaltEdge {
 
         /// Parses `link`. Throws `ProtocolError.Code.invalidDeepLink` for anything else: a link
         /// without the required parameters, a configuration URL that `urlPolicy` refuses (by
-        /// default anything but `https` to a host whose name has a dot: saltedge-v2.md §11, as
+        /// default anything but `https` to a host whose name has a dot: docs/protocols/saltedge-v2.md §11, as
         /// Android; the provider key is fetched from there), or text that is not a link.
         public init(parsing link: String, urlPolicy: URLPolicy = .httpsOnly) throws(ProtocolError) {
             let trimmed = link.trimmingASCIIWhitespace
@@ -54,7 +54,7 @@ extension SaltEdge {
         }
 
         /// The API version named by a configuration URL's path: the segment after
-        /// `authenticator`, when it reads `v<N>`; otherwise 1 (saltedge-v2.md §11).
+        /// `authenticator`, when it reads `v<N>`; otherwise 1 (docs/protocols/saltedge-v2.md §11).
         public static func apiVersion(ofConfigurationURL url: String) -> Int {
             apiVersion(ofConfigurationPath: URLText.components(of: url)?.path ?? [])
         }

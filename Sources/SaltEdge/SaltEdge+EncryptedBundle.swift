@@ -1,4 +1,4 @@
-// Hybrid encryption both ways (saltedge-v2.md §3): AES-256-CBC/PKCS#7 over the payload; the AES
+// Hybrid encryption both ways (docs/protocols/saltedge-v2.md §3): AES-256-CBC/PKCS#7 over the payload; the AES
 // key and the IV each a separate RSA PKCS#1 v1.5 block; Base64 read leniently (the server wraps
 // lines every 60 characters, either alphabet).
 
@@ -6,7 +6,7 @@ public import CryptoPrimitives
 public import ProtocolSupport
 
 extension SaltEdge {
-    /// The `{key, iv, data}` object of saltedge-v2.md §3.1.
+    /// The `{key, iv, data}` object of docs/protocols/saltedge-v2.md §3.1.
     public struct EncryptedBundle: Sendable, Equatable, Decodable {
         /// Base64 of the RSA-encrypted 32-byte AES key.
         public var key: String
@@ -38,7 +38,7 @@ extension SaltEdge {
             .object([("key", .string(key)), ("iv", .string(iv)), ("data", .string(data))])
         }
 
-        /// Encrypts `plaintext` to `recipient` with a fresh AES-256 key and IV (saltedge-v2.md
+        /// Encrypts `plaintext` to `recipient` with a fresh AES-256 key and IV (docs/protocols/saltedge-v2.md
         /// §3.2). Zero bytes in the key or IV are fine (the iOS rejection loop is not copied).
         public static func encrypt(_ plaintext: some Sequence<UInt8>, to recipient: RSA.Encryption.PublicKey,
                                    using random: inout some RandomSource) throws(ProtocolError) -> EncryptedBundle {
@@ -73,7 +73,7 @@ extension SaltEdge {
             }
         }
 
-        /// Decrypts the payload with the connection's key (saltedge-v2.md §3.3) and returns its
+        /// Decrypts the payload with the connection's key (docs/protocols/saltedge-v2.md §3.3) and returns its
         /// bytes.
         ///
         /// One pass whatever the input: both RSA blocks are always decrypted (a software key with
@@ -91,7 +91,7 @@ extension SaltEdge {
             return plaintext
         }
 
-        /// Decrypts the payload and parses it as `Payload` (saltedge-v2.md §3.3), with the parse
+        /// Decrypts the payload and parses it as `Payload` (docs/protocols/saltedge-v2.md §3.3), with the parse
         /// folded into the one verdict of ``decrypt(with:)-(SaltEdge.ConnectionKey)``: a payload that
         /// decrypts but is not the expected JSON throws the same decryption error as one that
         /// does not decrypt, so the error says nothing about the padding. (The parser's time
@@ -149,7 +149,7 @@ extension SaltEdge {
         }
     }
 
-    /// One RSA block (saltedge-v2.md §3.3: the AES key and the IV are each exactly one block)
+    /// One RSA block (docs/protocols/saltedge-v2.md §3.3: the AES key and the IV are each exactly one block)
     /// decrypted to `byteCount` bytes. Always one private operation: text that is not Base64 or
     /// not exactly one modulus long is replaced by a fixed in-range block (c = 2), and the
     /// verdict on its form is returned beside the bytes.
@@ -164,7 +164,7 @@ extension SaltEdge {
     }
 
     /// Base64 (lenient) → RSA PKCS#1 v1.5 decryption, one block or several modulus-sized blocks
-    /// concatenated (saltedge-v2.md §3.3: iOS decrypts long ciphertexts in chunks).
+    /// concatenated (docs/protocols/saltedge-v2.md §3.3: iOS decrypts long ciphertexts in chunks).
     static func decryptRSA(_ text: String, with connectionKey: ConnectionKey) throws(ProtocolError) -> SecretBytes {
         let k = (connectionKey.keySizeInBits + 7) / 8
         let ciphertext: [UInt8]

@@ -1,4 +1,4 @@
-// Every v2 endpoint of saltedge-v2.md §6 as a request builder. Responses are parsed by the
+// Every v2 endpoint of docs/protocols/saltedge-v2.md §6 as a request builder. Responses are parsed by the
 // types in SaltEdge+Responses.swift.
 
 public import CryptoPrimitives
@@ -6,7 +6,7 @@ public import FoundationEssentials
 public import ProtocolSupport
 
 extension SaltEdge {
-    /// The unauthenticated requests that precede a connection (saltedge-v2.md §6 rows 1, 1b, 2).
+    /// The unauthenticated requests that precede a connection (docs/protocols/saltedge-v2.md §6 rows 1, 1b, 2).
     public enum Enrollment {
         /// Row 1: `GET` the configuration URL from the deep link (send it to that URL as is).
         public static func providerConfiguration(client: ClientDescription) -> HTTPRequest {

@@ -1,4 +1,4 @@
-// The provider configuration (saltedge-v2.md §6.1) and its RSA public key, which arrives as SPKI
+// The provider configuration (docs/protocols/saltedge-v2.md §6.1) and its RSA public key, which arrives as SPKI
 // PEM but is parsed leniently (§2.3): armour lines stripped, whitespace and literal `\n` / `\r`
 // escape pairs dropped, then SPKI or bare PKCS #1 accepted by DER shape.
 
@@ -6,7 +6,7 @@ public import CryptoPrimitives
 public import ProtocolSupport
 
 extension SaltEdge {
-    /// What `GET <configuration URL>` returns (saltedge-v2.md §6.1).
+    /// What `GET <configuration URL>` returns (docs/protocols/saltedge-v2.md §6.1).
     public struct ProviderConfiguration: Sendable {
         /// Base URL of every API call (a path prefix in it is kept).
         public let scaServiceURL: String
@@ -56,7 +56,7 @@ extension SaltEdge {
         }
     }
 
-    /// Loads a provider key from its text (saltedge-v2.md §2.3): PEM armour optional, whitespace
+    /// Loads a provider key from its text (docs/protocols/saltedge-v2.md §2.3): PEM armour optional, whitespace
     /// and literal two-character `\n` / `\r` escapes ignored, SubjectPublicKeyInfo or PKCS #1
     /// `RSAPublicKey` DER inside. Throws `ProtocolError.Code.malformedInput` otherwise.
     public static func providerPublicKey(fromText text: String) throws(ProtocolError) -> RSA.Encryption.PublicKey {
@@ -73,7 +73,7 @@ extension SaltEdge {
     }
 }
 
-/// The `{"data": …}` wrapper of every v2 response (saltedge-v2.md §6).
+/// The `{"data": …}` wrapper of every v2 response (docs/protocols/saltedge-v2.md §6).
 struct Envelope<Payload: Decodable>: Decodable {
     let data: Payload
 }

@@ -1,4 +1,4 @@
-// Response parsing for the connection endpoints (saltedge-v2.md §6.2–§6.5, §6.8) and the error
+// Response parsing for the connection endpoints (docs/protocols/saltedge-v2.md §6.2–§6.5, §6.8) and the error
 // body of §10. Every parser takes the caller's `HTTPResponse` and throws a typed error.
 
 import FoundationEssentials
@@ -15,7 +15,7 @@ extension ProtocolError.Code {
 
 extension SaltEdge {
     /// Checks the status and, for an error, throws the server's class as the error code
-    /// (saltedge-v2.md §10): `{"error_class":…,"error_message":…}`, or `ApiResponseError` with
+    /// (docs/protocols/saltedge-v2.md §10): `{"error_class":…,"error_message":…}`, or `ApiResponseError` with
     /// `Request Error (<status>)` when the body is not that JSON or its message is empty.
     public static func requireSuccess(_ response: HTTPResponse) throws(ProtocolError) {
         guard !response.isSuccess else { return }

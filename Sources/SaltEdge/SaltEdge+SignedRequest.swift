@@ -1,11 +1,11 @@
-// Authenticated requests in v2 (saltedge-v2.md §5): the body `{"data":…,"exp":now+300}` is
+// Authenticated requests in v2 (docs/protocols/saltedge-v2.md §5): the body `{"data":…,"exp":now+300}` is
 // serialised once; a detached RS256 JWS over exactly those bytes goes in `x-jws-signature`.
 
 public import CryptoPrimitives
 public import ProtocolSupport
 
 extension SaltEdge {
-    /// Who the client says it is, for the common headers (saltedge-v2.md §5.1).
+    /// Who the client says it is, for the common headers (docs/protocols/saltedge-v2.md §5.1).
     public struct ClientDescription: Sendable, Equatable {
         /// `Accept-Language`, e.g. `en`.
         public var acceptLanguage: String
@@ -33,12 +33,12 @@ extension SaltEdge {
     public static let jwsProtectedHeader = "{\"alg\":\"RS256\"}"
 
     /// The body of a signed request, `{"data":<data>,"exp":<expiresAt>}` in that order, compact
-    /// (saltedge-v2.md §5.2, Android's field order).
+    /// (docs/protocols/saltedge-v2.md §5.2, Android's field order).
     public static func signedBody(data: JSONText, expiresAt: Int64) -> [UInt8] {
         JSONText.object([("data", data), ("exp", .integer(expiresAt))]).bytes
     }
 
-    /// The detached JWS of `body` (saltedge-v2.md §5.2): `<b64url header>..<b64url signature>`,
+    /// The detached JWS of `body` (docs/protocols/saltedge-v2.md §5.2): `<b64url header>..<b64url signature>`,
     /// the signature RSASSA-PKCS1-v1_5 / SHA-256 over `b64url(header) "." b64url(body)`.
     public static func detachedSignature(for body: [UInt8], with connectionKey: ConnectionKey) throws(ProtocolError) -> String {
         let header = Base64.encode(Array(jwsProtectedHeader.utf8), alphabet: .urlSafe, padded: false)

@@ -1,4 +1,4 @@
-// The Salt Edge Authenticator API v2 client (saltedge-v2.md), sans-I/O: every step takes the
+// The Salt Edge Authenticator API v2 client (docs/protocols/saltedge-v2.md), sans-I/O: every step takes the
 // random source and the current time as parameters and returns requests to send or values to
 // persist; the caller owns the transport and the storage.
 
@@ -7,29 +7,29 @@ public import ProtocolSupport
 
 /// The Salt Edge Authenticator API v2 ("SCA Service") client.
 ///
-/// The flow (saltedge-v2.md §1): parse a ``DeepLink``, fetch and parse the
+/// The flow (docs/protocols/saltedge-v2.md §1): parse a ``DeepLink``, fetch and parse the
 /// ``ProviderConfiguration``, generate a ``ConnectionKey``, send
 /// ``Enrollment/createConnection(configuration:connectionKey:client:connectQuery:pushToken:returnURL:platform:using:)``,
 /// open the authentication URL, decrypt the ``AccessTokenRedirect``, then list, decrypt and
 /// confirm or deny authorizations with signed requests.
 public enum SaltEdge {
-    /// The API namespace below `sca_service_url` (saltedge-v2.md §6).
+    /// The API namespace below `sca_service_url` (docs/protocols/saltedge-v2.md §6).
     public static let apiPath = "api/authenticator/v2"
 
-    /// The default `return_url` of create-connection (saltedge-v2.md §4, §13).
+    /// The default `return_url` of create-connection (docs/protocols/saltedge-v2.md §4, §13).
     public static let defaultReturnURL = "authenticator://oauth/redirect"
 
-    /// Lifetime of a signed request body: `exp` = now + 300 s (saltedge-v2.md §5.2).
+    /// Lifetime of a signed request body: `exp` = now + 300 s (docs/protocols/saltedge-v2.md §5.2).
     public static let signedRequestLifetime: Int64 = 300
 
-    /// Recommended polling interval of the authorization list, in seconds (saltedge-v2.md §9).
+    /// Recommended polling interval of the authorization list, in seconds (docs/protocols/saltedge-v2.md §9).
     public static let pollingInterval: Double = 3.0
 }
 
 extension ProtocolError.Code {
-    /// A deep link or QR code is not a Salt Edge link we understand (saltedge-v2.md §11).
+    /// A deep link or QR code is not a Salt Edge link we understand (docs/protocols/saltedge-v2.md §11).
     public static let invalidDeepLink = Self(rawValue: "invalidDeepLink")
-    /// The redirect after web authentication carried an error, or no token (saltedge-v2.md §4).
+    /// The redirect after web authentication carried an error, or no token (docs/protocols/saltedge-v2.md §4).
     public static let authenticationFailed = Self(rawValue: "authenticationFailed")
 }
 

@@ -1,4 +1,4 @@
-// Where a connection's RSA key pair is made and used (saltedge-v2.md §2.1): in memory and sealed
+// Where a connection's RSA key pair is made and used (docs/protocols/saltedge-v2.md §2.1): in memory and sealed
 // in the connection's record (the software store, the default), or generated in a PKCS #11 token
 // (`PKCS11DeviceKeyStore`), where it signs requests (§5.2) and decrypts bundles and the access
 // token (§3.3, §4) without its bytes ever reaching this process. The protocol core sees only
@@ -19,14 +19,14 @@ struct DeviceConnectionKey: SaltEdge.HeldConnectionKey {
     /// The public half, as the store read it.
     var publicKey: RSA.Signing.PublicKey { key.publicKey }
 
-    /// RS256 in the store (saltedge-v2.md §5.2).
+    /// RS256 in the store (docs/protocols/saltedge-v2.md §5.2).
     func signSHA256PKCS1(_ message: [UInt8]) throws(ProtocolError) -> RSA.Signing.RSASignature {
         do { return try key.signSHA256PKCS1(message) } catch {
             throw ProtocolError(keyUnavailable: error, "the connection key cannot sign: \(error.code)")
         }
     }
 
-    /// One block decrypted in the store (saltedge-v2.md §3.3); nil when it does not decrypt.
+    /// One block decrypted in the store (docs/protocols/saltedge-v2.md §3.3); nil when it does not decrypt.
     func decryptPKCS1v15(_ block: [UInt8], messageByteCount: Int?) throws(ProtocolError) -> SecretBytes? {
         do { return try key.decryptPKCS1v15(block, messageByteCount: messageByteCount) } catch where error.code == .operationFailed {
             return nil  // the block's own failure: the caller folds it into its one verdict
@@ -48,7 +48,7 @@ struct NewConnectionKey: Sendable {
 }
 
 extension ConnectionRecords {
-    /// A fresh RSA-2048 key pair for a new connection (saltedge-v2.md §2.1): from `random` in
+    /// A fresh RSA-2048 key pair for a new connection (docs/protocols/saltedge-v2.md §2.1): from `random` in
     /// memory with the software store, else generated in the store's token under a fresh random
     /// label (`saltedge-` and 32 hex digits: the connection id is not known before the server
     /// answers). A token that cannot make it is `deviceKey` and nothing is

@@ -1,4 +1,4 @@
-// Salt Edge connections kept on the device (sdk-surfaces.md §5.7–§5.8: the app's `Connection`
+// Salt Edge connections kept on the device (docs/protocols/sdk-surfaces.md §5.7–§5.8: the app's `Connection`
 // records and the keychain key pairs, here one secure-store record per connection,
 // `saltedge.connection.<id>`): the RSA key pair, the access token, the provider's key and
 // description. A connection that has been created on the server but whose redirect has not come

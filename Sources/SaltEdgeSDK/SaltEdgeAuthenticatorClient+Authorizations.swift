@@ -1,5 +1,5 @@
-// Authorizations, polling, instant actions and consents (saltedge-v2.md §6.6–§6.9, §8, §9;
-// sdk-surfaces.md §5.4–§5.5): lists are decrypted with the connection key, final and expired
+// Authorizations, polling, instant actions and consents (docs/protocols/saltedge-v2.md §6.6–§6.9, §8, §9;
+// docs/protocols/sdk-surfaces.md §5.4–§5.5): lists are decrypted with the connection key, final and expired
 // authorizations are hidden, decisions echo the decrypted authorization code, and the poller is
 // the shared `Polling` sequence, which de-duplicates, backs off on errors and stops on
 // cancellation or when the connection is gone.

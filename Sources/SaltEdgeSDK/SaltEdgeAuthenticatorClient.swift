@@ -1,6 +1,6 @@
-// The Salt Edge Authenticator v2 client on Linux (sdk-surfaces.md §5.9): one actor that owns the
+// The Salt Edge Authenticator v2 client on Linux (docs/protocols/sdk-surfaces.md §5.9): one actor that owns the
 // connections (keys and access tokens in the secure store) and sends every request of
-// saltedge-v2.md §6 through a transport. Enrolment and connections here; authorizations,
+// docs/protocols/saltedge-v2.md §6 through a transport. Enrolment and connections here; authorizations,
 // polling, actions and consents in SaltEdgeAuthenticatorClient+Authorizations.swift.
 
 public import AuthNetworking
@@ -18,9 +18,9 @@ public actor SaltEdgeAuthenticatorClient {
     public struct Configuration: ClientConfiguration {
         /// `Accept-Language` and `User-Agent` of every request.
         public var clientDescription: SaltEdge.ClientDescription
-        /// The return URL sent at enrolment; the redirect must start with it (saltedge-v2.md §4, §13).
+        /// The return URL sent at enrolment; the redirect must start with it (docs/protocols/saltedge-v2.md §4, §13).
         public var returnURL: String
-        /// Which URLs may be fetched (https only by default, saltedge-v2.md §11).
+        /// Which URLs may be fetched (https only by default, docs/protocols/saltedge-v2.md §11).
         public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
         /// The local wall clock (the `expires-at` of signed requests, authorization expiry).
         public var clock: @Sendable () -> Date = ClientDefaults.clock
@@ -203,7 +203,7 @@ public actor SaltEdgeAuthenticatorClient {
         SaltEdge.Requests(connection: connection.connection, client: clientDescription)
     }
 
-    /// Every request's middlewares (DESIGN.md §1), around the caller's transport for `baseURL`:
+    /// Every request's middlewares (docs/design.md §1), around the caller's transport for `baseURL`:
     /// the URL policy (§11), header validation, logging when the configuration has a logger, the
     /// size limits, redirect refusal.
     func pipeline(_ baseURL: String) throws(TransportError) -> SendPipeline {

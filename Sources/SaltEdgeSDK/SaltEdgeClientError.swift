@@ -1,4 +1,4 @@
-// The Salt Edge client's one error (sdk-surfaces.md §5.9 `SaltEdgeError`; saltedge-v2.md §10):
+// The Salt Edge client's one error (docs/protocols/sdk-surfaces.md §5.9 `SaltEdgeError`; docs/protocols/saltedge-v2.md §10):
 // the server's error class and message when it sent them, the HTTP status, and the store,
 // protocol or transport error behind it.
 
@@ -51,7 +51,7 @@ extension SDKError where Domain == SaltEdgeErrorDomain {
         errorClass == "ConnectionNotFound" || errorClass == "ConnectionRevoked" || httpStatus == 401 || httpStatus == 410
     }
 
-    /// A server answer's error: its class and message (saltedge-v2.md §10).
+    /// A server answer's error: its class and message (docs/protocols/saltedge-v2.md §10).
     static func server(_ error: ProtocolError, status: Int) -> SaltEdgeClientError {
         SaltEdgeClientError(.server, error.reason, errorClass: error.code.rawValue, httpStatus: status, protocolError: error)
     }

@@ -3,7 +3,7 @@
 // configuration (docs/hardware-keys.md): the software store (the key lives in the client's own
 // sealed record) is the default, and a PKCS #11 token (`PKCS11DeviceKeyStore` in the PKCS11
 // module) keeps the key in the token, where no operation of this protocol can read it out. The
-// SDKs see only these protocols, so none of them imports PKCS11 (DESIGN.md §1).
+// SDKs see only these protocols, so none of them imports PKCS11 (docs/design.md §1).
 
 public import CryptoPrimitives
 
@@ -63,7 +63,7 @@ public struct DeviceKeyError: Error, Sendable, Equatable, CustomStringConvertibl
     public static func == (a: DeviceKeyError, b: DeviceKeyError) -> Bool { a.code == b.code }
 }
 
-/// An RSA key pair whose private half signs and decrypts where it lives (saltedge-v2.md §2).
+/// An RSA key pair whose private half signs and decrypts where it lives (docs/protocols/saltedge-v2.md §2).
 public protocol DeviceRSAKey: Sendable {
     /// The public half.
     var publicKey: RSA.Signing.PublicKey { get }
@@ -79,7 +79,7 @@ public protocol DeviceRSAKey: Sendable {
     func decryptPKCS1v15(_ ciphertext: [UInt8], messageByteCount: Int?) throws(DeviceKeyError) -> SecretBytes
 }
 
-/// An HMAC-SHA256 key that authenticates where it lives (cm-authenticator.md: the HS256 key).
+/// An HMAC-SHA256 key that authenticates where it lives (docs/protocols/cm-authenticator.md: the HS256 key).
 public protocol DeviceHMACKey: Sendable {
     /// HMAC-SHA256 of `message` (RFC 2104; `CKM_SHA256_HMAC`), 32 bytes in wiped storage.
     func authenticationCode(for message: [UInt8]) throws(DeviceKeyError) -> SecretBytes
@@ -205,7 +205,7 @@ public struct SoftwareDeviceKeyStore: DeviceKeyStore {
     /// False: the caller keeps the key.
     public var holdsKeys: Bool { false }
 
-    /// A fresh RSA-2048 key pair, e = 65537, from the system random source (saltedge-v2.md §2.1).
+    /// A fresh RSA-2048 key pair, e = 65537, from the system random source (docs/protocols/saltedge-v2.md §2.1).
     public func makeRSAKey(label: String) throws(DeviceKeyError) -> any DeviceRSAKey {
         do { return SoftwareRSAKey(privateKey: try RSA.Signing.PrivateKey(keySize: .bits2048)) } catch {
             throw DeviceKeyError(.operationFailed, "RSA key generation failed", cause: error)

@@ -1,4 +1,4 @@
-// The few POSIX calls the store needs (DESIGN.md §2, habit 16): an atomic replace (temp file,
+// The few POSIX calls the store needs (docs/design.md §2, habit 16): an atomic replace (temp file,
 // fsync, rename, fsync of the directory), whole-file reads, listing, and `flock` for exclusion
 // across processes. Glibc only; no Foundation.
 //

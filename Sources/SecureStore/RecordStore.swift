@@ -1,4 +1,4 @@
-// One typed record over the secure store (DESIGN.md §1, layer 3 "State"): JSON in, JSON out,
+// One typed record over the secure store (docs/design.md §1, layer 3 "State"): JSON in, JSON out,
 // and every change a read-modify-write under the store's lock from the freshest copy on disk, so
 // two updaters (tasks or processes) never lose each other's changes and a stale copy held in
 // memory is never written back over a newer one.

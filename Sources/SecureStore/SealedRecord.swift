@@ -1,4 +1,4 @@
-// Records whose secrets never pass through JSON (DESIGN.md §1, layer 3 "State": secrets wiped).
+// Records whose secrets never pass through JSON (docs/design.md §1, layer 3 "State": secrets wiped).
 // JSONEncoder and JSONDecoder make `String` copies of every field that the program cannot wipe,
 // so a record type that holds secrets keeps them as `SecretBytes`, excluded from its `Codable`
 // form, and hands them to ``RecordStore`` beside the JSON. The plaintext of such a record is

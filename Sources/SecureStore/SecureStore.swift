@@ -1,4 +1,4 @@
-// The Keychain stand-in of every SDK (sdk-surfaces.md "Keychain → SecureStore"): a directory of
+// The Keychain stand-in of every SDK (docs/protocols/sdk-surfaces.md "Keychain → SecureStore"): a directory of
 // named records, each encrypted and authenticated (RecordFormat), each replaced atomically and
 // durably (FileSystem), numbered against rollback (Generations), with `flock` to exclude other
 // processes that use the same directory (StoreLock).

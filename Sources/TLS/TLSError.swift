@@ -1,4 +1,4 @@
-// The one error type of the TLS client (DESIGN.md §1, "TLS of our own"): every refusal is a
+// The one error type of the TLS client (docs/design.md §1, "TLS of our own"): every refusal is a
 // `TLSError` whose `alert` is the only thing the peer is told; `detail` is for our logs and
 // never leaves the process.
 

@@ -1,4 +1,4 @@
-// The default transport (DESIGN.md §1, "TLS of our own"): HTTP/1.1 over the package's own TLS
+// The default transport (docs/design.md §1, "TLS of our own"): HTTP/1.1 over the package's own TLS
 // client, on a Glibc socket, with no Foundation and no C library beyond glibc — so the static
 // `mfa` and every SDK speak https:// with the system's trust anchors, a caller's anchors, or
 // pinned keys. Connections are kept alive between requests; each exchange has an overall

@@ -1,5 +1,5 @@
 // Hex parsing for vector files. Deliberately separate from the engine's decoder: a parser must
-// not agree with the code it checks by sharing it (DESIGN.md §1).
+// not agree with the code it checks by sharing it (docs/design.md §1).
 
 /// Hex helpers for vector files.
 public enum HexText {

@@ -1,4 +1,4 @@
-// Loading a file and recognising its kind from its content (DESIGN.md §3).
+// Loading a file and recognising its kind from its content (docs/design.md §3).
 
 public import FoundationEssentials
 

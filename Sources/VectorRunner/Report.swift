@@ -1,4 +1,4 @@
-// What a vector run found: per case, per file, in total (DESIGN.md §3).
+// What a vector run found: per case, per file, in total (docs/design.md §3).
 
 /// One failed case.
 public struct CaseFailure: Sendable, Equatable {

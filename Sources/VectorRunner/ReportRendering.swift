@@ -1,4 +1,4 @@
-// The text and JSON forms of a run report (DESIGN.md §3).
+// The text and JSON forms of a run report (docs/design.md §3).
 
 import FoundationEssentials
 
@@ -59,7 +59,7 @@ extension RunReport {
         }
     }
 
-    /// The JSON shape of a run (DESIGN.md §3).
+    /// The JSON shape of a run (docs/design.md §3).
     private struct JSONDocument: Encodable {
         struct Failure: Encodable { let id, comment, expected, got: String }
         struct Skip: Encodable { let id, reason: String }

@@ -4,7 +4,7 @@ public import FoundationEssentials
 import FoundationEssentials
 import VectorFormats
 
-/// Runs test-vector files against the engine (the `mfa vectors` command, DESIGN.md §3).
+/// Runs test-vector files against the engine (the `mfa vectors` command, docs/design.md §3).
 public enum VectorRunner {
     /// The roots read when no path is given: `Vectors/`, `../shared/vectors` when it exists,
     /// and every directory listed in `MFA_VECTORS` (colon-separated).

@@ -1,6 +1,6 @@
 // `mfa acvp respond PROMPT [--output FILE | -o FILE]` and
 // `mfa acvp check RESPONSE EXPECTED [--prompt PROMPT] [--json]`: a lab's ACVP workflow over the
-// engine (DESIGN.md §3-4).
+// engine (docs/design.md §3-4).
 
 import FoundationEssentials
 import MFACommandLine

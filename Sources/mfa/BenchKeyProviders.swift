@@ -6,7 +6,7 @@
 //       possession unlock key (derived in the token — one session and one CKM_SHA256_HMAC — or
 //       read from the store for file and passphrase), the knowledge key from the password,
 //       the signature, and the advanced counter written and fsynced before the header exists
-//       (ActivationStore.sign, powerauth.md §7.1-§7.5): the work of `mfa powerauth sign` once
+//       (ActivationStore.sign, docs/protocols/powerauth.md §7.1-§7.5): the work of `mfa powerauth sign` once
 //       its store is open, without the network.
 //   keys/<provider>/store-open  opening the store with the provider it records (the store key:
 //       one token derivation, a passphrase stretch or the key file) and reading one record.

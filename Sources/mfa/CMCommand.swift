@@ -1,8 +1,8 @@
-// `mfa cm <verb>` (DESIGN.md §3): the CM Authenticator client from a shell — configure the
+// `mfa cm <verb>` (docs/design.md §3): the CM Authenticator client from a shell — configure the
 // service, register the phone with its SMS code, link environments from QR text (both read from
 // a file or standard input, never an argument), list or watch pending requests, approve or deny.
 // `mfa` sends with TLSTransport, which enforces the pins of CM's signed certificate list
-// (cm-authenticator.md §6) on top of the trust anchors; `--no-pinning` at configure time is the
+// (docs/protocols/cm-authenticator.md §6) on top of the trust anchors; `--no-pinning` at configure time is the
 // explicit way out. Plain http:// is for loopback test servers.
 
 import MFACommandLine
@@ -70,7 +70,7 @@ enum CMCommand {
     }
 
     /// What is stored (the configuration, the device id, the environments) and, once the
-    /// service assigned a device id, its registration status there (cm-authenticator.md §2).
+    /// service assigned a device id, its registration status there (docs/protocols/cm-authenticator.md §2).
     static func status(_ options: CommandOptions) async throws {
         guard try options.storeExists(), let stored = try options.store().read(record).map({ try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }) else {
             return CommandSupport.output(options, ["configured": false, "registered": false, "device_id": JSONOutput.null, "environments": [Any]()],

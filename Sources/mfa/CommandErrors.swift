@@ -1,4 +1,4 @@
-// How every failure of every `mfa` command becomes one exit status and one report (DESIGN.md
+// How every failure of every `mfa` command becomes one exit status and one report (docs/design.md
 // §3): 0 ok, 1 refused by the server, 2 usage, 3 transport or store, and 4 for a well-formed
 // command the local state cannot serve (nothing configured, no activation, no such connection,
 // user or request: a script tells it from a typo). The mapping is here once;
@@ -16,7 +16,7 @@ import ProtocolSupport
 import SaltEdgeSDK
 import SecureStore
 
-/// The exit statuses of DESIGN.md §3.
+/// The exit statuses of docs/design.md §3.
 enum ExitStatus: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3, wrongState = 4 }
 
 enum CommandErrors {

@@ -1,4 +1,4 @@
-// What every SDK command of `mfa` shares (DESIGN.md §3): `--name value` options and flags, the
+// What every SDK command of `mfa` shares (docs/design.md §3): `--name value` options and flags, the
 // exit statuses, running an async verb to completion, text or `--json` output, the default
 // secure store, and the one error line on standard error.
 

@@ -1,5 +1,5 @@
 // One signing exchange at a time per PowerAuth instance, across processes. The server accepts a
-// signature only within its look-ahead window above the last counter it saw (powerauth.md §7.1),
+// signature only within its look-ahead window above the last counter it saw (docs/protocols/powerauth.md §7.1),
 // so two commands that sign counters N and N+1 and reach the server as N+1, N cost a failed
 // attempt each time; ten at once blocked an activation in three rounds. Each verb that may sign
 // holds an exclusive `flock` on `<store>/.send-<instance>.lock` from before it signs until its

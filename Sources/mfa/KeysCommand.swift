@@ -1,4 +1,4 @@
-// `mfa keys <verb>` (DESIGN.md §3): the key provider of the secure store, a property of the store
+// `mfa keys <verb>` (docs/design.md §3): the key provider of the secure store, a property of the store
 // (one `.provider` setting beside the records, StoreSettings), not of a protocol family. `use`
 // chooses it for a store without records, `migrate` moves a store with records (StoreMigration),
 // `status` says which provider and token open it. Every family opens its store through

@@ -1,4 +1,4 @@
-// mfa: the SwiftMFA command-line tool (DESIGN.md §3). Every command line goes through the one
+// mfa: the SwiftMFA command-line tool (docs/design.md §3). Every command line goes through the one
 // command model (MFACommandLine/MFACommands.swift) first: help at every level, and a usage
 // error naming an unknown option, a missing value or a value that looks like an option, before
 // any command runs. Exit statuses and error reports come from CommandErrors.

@@ -1,4 +1,4 @@
-// `mfa mpin <verb>` (DESIGN.md §3): the MIRACL MFA client from a shell —
+// `mfa mpin <verb>` (docs/design.md §3): the MIRACL MFA client from a shell —
 // configure a backend (or find it from a QR text), verify an identity by e-mail, register with a
 // PIN read from the terminal without echo or from a file, list users, authenticate (web login
 // with an access code, in-app login, OTP, registration code), register for and make DVS
@@ -63,7 +63,7 @@ enum MPinCommand {
         do {
             try await probe.setBackend(stored.backend)   // the backend must answer before it is kept
         } catch {
-            // mpin.md §7: the platform names the application by X-MIRACL-CID and refuses
+            // docs/protocols/mpin.md §7: the platform names the application by X-MIRACL-CID and refuses
             // requests without it (406 "Cannot parse application").
             guard stored.clientID == nil, let status = error.httpStatus, (400..<500).contains(status) else { throw error }
             throw UsageError(description: "the backend refused its client settings (HTTP \(status)) and no --client-id was given: "

@@ -1,12 +1,12 @@
-// `mfa powerauth call` (DESIGN.md §3): one request to the application's own API, signed with a
+// `mfa powerauth call` (docs/design.md §3): one request to the application's own API, signed with a
 // URI identifier, with a token, or not at all, optionally end-to-end encrypted. Bodies are
-// `{"requestObject": …}` (powerauth.md §16) and a token is recreated once on a 401 on either
+// `{"requestObject": …}` (docs/protocols/powerauth.md §16) and a token is recreated once on a 401 on either
 // path; the
-// SDK's own signed send, which signs a GET's canonical query (powerauth.md §7.2) — the user
+// SDK's own signed send, which signs a GET's canonical query (docs/protocols/powerauth.md §7.2) — the user
 // never builds a canonical form. An encrypted POST goes through NetworkingService (it decrypts);
 // every other call through the SDK's own send, whose answer is printed straight from the
 // received bytes after one validating scan (JSONSlice.swift), so a large answer is held once. A token call proves possession of the token only, so it asks
-// for no password (powerauth.md §11.3).
+// for no password (docs/protocols/powerauth.md §11.3).
 
 import AuthNetworking
 import CryptoPrimitives
@@ -51,7 +51,7 @@ extension PowerAuthCommand {
         case "activation": .activationScope
         default: throw UsageError(description: "--encrypt is application or activation")
         }
-        // powerauth.md §9: the ECIES envelope is a POST body; a query would travel in clear.
+        // docs/protocols/powerauth.md §9: the ECIES envelope is a POST body; a query would travel in clear.
         if encryption != .notEncrypted, method != .post || !query.isEmpty {
             throw UsageError(description: "--encrypt is for a POST without --query")
         }
@@ -87,7 +87,7 @@ extension PowerAuthCommand {
         let client = configured.client, possession = configured.possession
         let authentication: Authentication?
         if let token = request.token {
-            // powerauth.md §11.3: the token header proves possession of the token; no password. A
+            // docs/protocols/powerauth.md §11.3: the token header proves possession of the token; no password. A
             // token is created only by `token create`: a mistyped name must not make a new one.
             guard try await client.hasLocalToken(name: token) else {
                 throw StateError(description: "no token \(token) on this device (mfa powerauth token create --name \(token))")
@@ -140,7 +140,7 @@ extension PowerAuthCommand {
         }
     }
 
-    /// Any method, with a query: signed by the SDK (a GET's canonical query, powerauth.md §7.2),
+    /// Any method, with a query: signed by the SDK (a GET's canonical query, docs/protocols/powerauth.md §7.2),
     /// with the token's header, or plain; through the same send policy as the SDK's own requests.
     static func send(_ call: CallRequest, _ configured: Configured, authentication: Authentication?) async throws -> HTTPResponse {
         let client = configured.client
@@ -178,7 +178,7 @@ extension PowerAuthCommand {
     }
 
     /// Throws the server's refusal (its error envelope's code, or the status) for any answer
-    /// but a 2xx (powerauth.md §14.2).
+    /// but a 2xx (docs/protocols/powerauth.md §14.2).
     static func requireSuccess(_ response: HTTPResponse) throws {
         do { try PowerAuth.requireSuccess(response) } catch {
             throw PowerAuthSDKError(response.status == 401 ? .authenticationFailed : .server, "the server answered HTTP \(response.status)",
@@ -187,7 +187,7 @@ extension PowerAuthCommand {
         guard response.isSuccess else { throw PowerAuthSDKError(.server, "the server answered HTTP \(response.status)", httpStatus: response.status) }
     }
 
-    /// The `responseObject` of an OK envelope (powerauth.md §14.2); nil for an empty body; an
+    /// The `responseObject` of an OK envelope (docs/protocols/powerauth.md §14.2); nil for an empty body; an
     /// error envelope or status is the server's refusal, with its code.
     static func answer(_ response: HTTPResponse) throws -> JSONText? {
         try requireSuccess(response)

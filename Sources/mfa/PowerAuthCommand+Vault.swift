@@ -1,7 +1,7 @@
-// The `mfa powerauth` verbs behind the secure vault and the other factors (DESIGN.md §3;
-// sdk-surfaces.md §1.5, §1.7, §1.10): `fetch-encryption-key`, `sign-with-device-key`,
+// The `mfa powerauth` verbs behind the secure vault and the other factors (docs/design.md §3;
+// docs/protocols/sdk-surfaces.md §1.5, §1.7, §1.10): `fetch-encryption-key`, `sign-with-device-key`,
 // `offline-signature`, `biometry add|remove` and `recovery show|confirm`, each one PowerAuthClient
-// verb of the same name. A vault verb proves possession + password online (powerauth.md §12: the
+// verb of the same name. A vault verb proves possession + password online (docs/protocols/powerauth.md §12: the
 // server refuses possession alone), so a wrong password is the server's refusal and costs a failed
 // attempt. Key material, the recovery code and its PUK reach the output only under `--reveal`;
 // without it a verb prints what it did. Every input is checked before the password is read or
@@ -14,12 +14,12 @@ import PowerAuth
 import PowerAuthSDK
 
 extension PowerAuthCommand {
-    /// Possession + password, the factors of every vault verb (sdk-surfaces.md §1.10).
+    /// Possession + password, the factors of every vault verb (docs/protocols/sdk-surfaces.md §1.10).
     static func vaultAuthentication(_ options: Options, possession: SymmetricKey) throws -> Authentication {
         Authentication(possessionUnlockKey: possession, password: try SecretInput.read(file: options.values["--password-file"], prompt: "Password: "))
     }
 
-    /// `fetchEncryptionKey` (powerauth.md §12): KDF(KEY_ENCRYPTION_VAULT, index) after an online
+    /// `fetchEncryptionKey` (docs/protocols/powerauth.md §12): KDF(KEY_ENCRYPTION_VAULT, index) after an online
     /// vault unlock. Giving the key to the caller is the verb's purpose, so `--reveal` prints it
     /// (Base64); without it only the index and the key's length are printed.
     static func fetchEncryptionKey(_ options: Options) async throws {
@@ -39,7 +39,7 @@ extension PowerAuthCommand {
         output(options, object, text: "encryption key \(index): \(encoded)")
     }
 
-    /// `signDataWithDevicePrivateKey` (powerauth.md §8, §12): ECDSA-P256-SHA256 with the device
+    /// `signDataWithDevicePrivateKey` (docs/protocols/powerauth.md §8, §12): ECDSA-P256-SHA256 with the device
     /// private key after an online vault unlock; the DER signature is printed in Base64.
     static func signWithDeviceKey(_ options: Options) async throws {
         let data = try dataOption(options)
@@ -49,12 +49,12 @@ extension PowerAuthCommand {
         output(options, ["signature": encoded, "algorithm": "ECDSA-P256-SHA256", "format": "DER"], text: encoded)
     }
 
-    /// `offlineSignature` (powerauth.md §7.6): the digit groups the user types into another
+    /// `offlineSignature` (docs/protocols/powerauth.md §7.6): the digit groups the user types into another
     /// channel, for data and a nonce that came out of band. Nothing is sent, so a wrong password
     /// is only found out by the server that checks the code; a counter step is spent.
     static func offlineSignature(_ options: Options) async throws {
         let data = try dataOption(options), nonce = try options.require("--nonce")
-        // powerauth.md §7.6: the nonce the server put in the operation data, Base64 of 16 bytes.
+        // docs/protocols/powerauth.md §7.6: the nonce the server put in the operation data, Base64 of 16 bytes.
         let decoded: [UInt8]
         do { decoded = try Base64.decode(nonce) } catch { throw UsageError(description: "--nonce is Base64 of 16 bytes") }
         guard decoded.count == 16 else { throw UsageError(description: "--nonce is Base64 of 16 bytes") }
@@ -66,7 +66,7 @@ extension PowerAuthCommand {
         output(options, ["signature": code, "factors": authentication.factors.rawValue, "uriId": uriID], text: code)
     }
 
-    /// `biometry add` (`addBiometryFactor`, sdk-surfaces.md §1.7): a vault unlock with the
+    /// `biometry add` (`addBiometryFactor`, docs/protocols/sdk-surfaces.md §1.7): a vault unlock with the
     /// password, then the biometry key locked under the key the user keeps outside the store;
     /// `biometry remove` (`removeBiometryFactor`): forgotten on this device only.
     static func biometry(_ options: Options) async throws {
@@ -82,15 +82,15 @@ extension PowerAuthCommand {
         output(options, ["biometry": true], text: "biometry factor added: the key you gave now unlocks it")
     }
 
-    /// `recovery show` (`activationRecoveryData`, sdk-surfaces.md §1.10): the recovery code and
+    /// `recovery show` (`activationRecoveryData`, docs/protocols/sdk-surfaces.md §1.10): the recovery code and
     /// PUK received at activation, opened after a vault unlock and printed only under
-    /// `--reveal`; `recovery confirm` (`confirmRecoveryCode`, powerauth.md §13): confirms a
+    /// `--reveal`; `recovery confirm` (`confirmRecoveryCode`, docs/protocols/powerauth.md §13): confirms a
     /// postcard's code (already confirmed is a result, not an error).
     static func recovery(_ options: Options) async throws {
         guard let action = options.positional.first, ["show", "confirm"].contains(action) else { throw UsageError(description: "recovery show|confirm") }
         if action == "confirm" {
             let text = try SecretInput.requiredText(options, "--code", prompt: "Recovery code: ", what: "the recovery code")
-            // powerauth.md §3.3: the activation-code format, optionally prefixed `R:`; checked before anything is sent.
+            // docs/protocols/powerauth.md §3.3: the activation-code format, optionally prefixed `R:`; checked before anything is sent.
             let code: String
             do { code = try PowerAuth.recoveryCode(parsing: text) } catch { throw UsageError(description: "the recovery code is not valid") }
             let (client, possession, _) = try client(options)
@@ -125,7 +125,7 @@ extension PowerAuthCommand {
         }
     }
 
-    /// The biometry unlock key (sdk-surfaces.md §1.7 on Linux: a key kept outside the store, on
+    /// The biometry unlock key (docs/protocols/sdk-surfaces.md §1.7 on Linux: a key kept outside the store, on
     /// a hardware token or sealed by a TPM): 32 hex digits from `--biometry-key-file F` or
     /// standard input, never an argument. Hex, because a secret file loses a trailing line end.
     static func biometryKey(_ options: Options) throws -> SymmetricKey {

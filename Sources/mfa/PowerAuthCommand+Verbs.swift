@@ -77,7 +77,7 @@ extension PowerAuthCommand {
         object["activationId"] = activationID
         let result = try await client.fetchActivationStatus(possessionUnlockKey: possession)
         let status = result.status
-        // powerauth.md §6.4: DEADLOCK is the client's own state, shown instead of the server's.
+        // docs/protocols/powerauth.md §6.4: DEADLOCK is the client's own state, shown instead of the server's.
         let state = result.isDeadlocked ? "deadlock" : "\(status.state)"
         object["state"] = state
         object["serverState"] = "\(status.state)"
@@ -88,7 +88,7 @@ extension PowerAuthCommand {
         if let custom = result.customObject { object["customObject"] = custom }
         var advice = result.isDeadlocked
             ? " (the signature counter cannot be synchronised: signing is refused; run `mfa powerauth remove --local` and activate again)" : ""
-        // powerauth.md §6.4: this device writes each counter before it sends, so a server that is
+        // docs/protocols/powerauth.md §6.4: this device writes each counter before it sends, so a server that is
         // ahead saw signatures made elsewhere — another copy of this activation's keys signed.
         var signedElsewhere = 0
         if case .adopt(_, let steps) = result.counterSynchronization, steps > 0 { signedElsewhere = steps }

@@ -1,4 +1,4 @@
-// `mfa powerauth <verb>` (DESIGN.md §3):
+// `mfa powerauth <verb>` (docs/design.md §3):
 // PowerAuthSDK from a shell. This file: the options every verb shares, the per-instance
 // configuration kept in the secure store, exit codes and output. The verbs are in
 // PowerAuthCommand+Verbs.swift, PowerAuthCommand+Call.swift and PowerAuthCommand+Vault.swift.

@@ -1,4 +1,4 @@
-// `mfa saltedge <verb>` (DESIGN.md §3): the Salt Edge Authenticator client from a shell — configure, status,
+// `mfa saltedge <verb>` (docs/design.md §3): the Salt Edge Authenticator client from a shell — configure, status,
 // link a bank from its deep link, list connections, list, watch or show authorizations, confirm
 // or deny one, consents, instant actions, remove. Connections and the settings `configure`
 // stored (the loopback opt-out) live in the secure store, so each verb is one process.
@@ -147,7 +147,7 @@ enum SaltEdgeCommand {
          "key": connection.keyLabel == nil ? "record" : "token"]
     }
 
-    /// An authorization as a JSON object: its `description` (saltedge-v2.md §7.1) nested as an
+    /// An authorization as a JSON object: its `description` (docs/protocols/saltedge-v2.md §7.1) nested as an
     /// object, the payment and extra details as objects of their own.
     static func describe(_ authorization: SaltEdge.Authorization) -> [String: Any] {
         let description = authorization.description
@@ -172,13 +172,13 @@ enum SaltEdgeCommand {
         date.formatted(Date.ISO8601FormatStyle())
     }
 
-    /// Whether `status` is a decision still being processed (saltedge-v2.md §9).
+    /// Whether `status` is a decision still being processed (docs/protocols/saltedge-v2.md §9).
     static func isProcessing(_ status: SaltEdge.AuthorizationStatus) -> Bool {
         status == .processing || status.rawValue.hasSuffix("_processing")
     }
 
     /// One authorization by id: while it is being processed its status is polled (the SDK's
-    /// `Polling`, saltedge-v2.md §9: every 3 s by default) up to `--timeout`; then a pending one is
+    /// `Polling`, docs/protocols/saltedge-v2.md §9: every 3 s by default) up to `--timeout`; then a pending one is
     /// shown decrypted and a final one by its status.
     static func show(_ options: CommandOptions, _ client: SaltEdgeAuthenticatorClient) async throws {
         let connectionID = try await connectionID(options, client)

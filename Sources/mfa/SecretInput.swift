@@ -1,4 +1,4 @@
-// Secrets for `mfa` commands (DESIGN.md §3): never from an argument (which `ps` shows) — from a
+// Secrets for `mfa` commands (docs/design.md §3): never from an argument (which `ps` shows) — from a
 // file named by a `--…-file` option (refused when group or others may read it), from the
 // terminal without echo, or, when standard input is not a terminal (a script), from its next
 // line. Read into `SecretBytes`, never a `String`.

@@ -1,4 +1,4 @@
-// A transport that answers in process (DESIGN.md §2 habit 8: the transport is a parameter, so a
+// A transport that answers in process (docs/design.md §2 habit 8: the transport is a parameter, so a
 // client test is a deterministic transcript): every request is kept in order, and a closure
 // decides the answer. For traffic that must cross a real socket, use `LoopbackServer`.
 

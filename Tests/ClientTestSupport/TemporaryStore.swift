@@ -1,4 +1,4 @@
-// Temporary stores on the real file system for tests (DESIGN.md §2 habit 16: a store is tested
+// Temporary stores on the real file system for tests (docs/design.md §2 habit 16: a store is tested
 // where its durability lives, never in memory), each on a fresh `TemporaryDirectory`.
 
 public import SecureStore

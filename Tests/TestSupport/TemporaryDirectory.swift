@@ -1,4 +1,4 @@
-// Temporary directories on the real file system for tests (DESIGN.md §2 habit 16:
+// Temporary directories on the real file system for tests (docs/design.md §2 habit 16:
 // a store is tested where its durability lives, never in memory). Every directory sits under
 // one per-process root made with mkdtemp (mode 0700, as SecureStore requires), so a test that
 // never reaches its cleanup still leaves nothing behind: the root is removed when the process

@@ -1,5 +1,5 @@
 // compare: SwiftMFA against swift-crypto (BoringSSL) in one process, alternating rounds
-// (DESIGN.md §5). Prints `name | ours ops/s | swift-crypto ops/s | ours/theirs`; rows
+// (docs/design.md §5). Prints `name | ours ops/s | swift-crypto ops/s | ours/theirs`; rows
 // swift-crypto cannot do are given in units of one swift-crypto P-256 signature. With
 // `--threads N` every row, theirs and the yardstick included, runs on N threads at once and
 // the figures are aggregate ops/s (BenchmarkKit/Parallel.swift).

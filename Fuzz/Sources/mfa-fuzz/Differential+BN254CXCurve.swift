@@ -1,5 +1,5 @@
 // diff-bn254cx-curve: G1 (y² = x³ + 2 over Fp) and the twist carrying G2 (y² = x³ + (1 − i)
-// over Fp2) against affine textbook formulas and double-and-add on BigInt (mpin.md §2.1,
+// over Fp2) against affine textbook formulas and double-and-add on BigInt (docs/protocols/mpin.md §2.1,
 // §2.2); the public decoders' verdicts; and the pairing's bilinearity, e(aP, bQ) = e(P, Q)^(ab),
 // with multiPairing equal to the product of the single pairings.
 

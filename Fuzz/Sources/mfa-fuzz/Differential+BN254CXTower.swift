@@ -1,5 +1,5 @@
 // diff-bn254cx-tower: the engine's Fp2, Fp4 and Fp12 against a tower written here on BigInt
-// from the same definition (mpin.md §2.2): Fp2 = Fp[i]/(i² + 1), ξ = 1 + i, Fp4 = Fp2[s]/(s² − ξ),
+// from the same definition (docs/protocols/mpin.md §2.2): Fp2 = Fp[i]/(i² + 1), ξ = 1 + i, Fp4 = Fp2[s]/(s² − ξ),
 // Fp12 = Fp4[t]/(t³ − s). The reference holds Fp4 and Fp12 flat, as polynomials over Fp2 in s
 // (s² = ξ) and in w = t (w⁶ = ξ), and computes Frobenius maps and inverses from first
 // principles (conjugation times ξ^(k(p−1)/6), norms), not from the engine's formulas.

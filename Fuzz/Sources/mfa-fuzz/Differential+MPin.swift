@@ -1,4 +1,4 @@
-// diff-mpin: MPin.Client against MPin.Server and the DVS verifier (mpin.md §3–§5), with two fixed
+// diff-mpin: MPin.Client against MPin.Server and the DVS verifier (docs/protocols/mpin.md §3–§5), with two fixed
 // issuing authorities made once per process (a pairing is about a millisecond). The fuzzer picks
 // the identity, the registered and the entered PIN, time permits and the server's day, the
 // one-pass time and message, and which of them the verifier sees differently. The protocol
@@ -31,7 +31,7 @@ enum MPinPair {
         }
     }()
 
-    /// The challenge's time as GET_Y reads it: none when T ≤ 0 (mpin.md §3).
+    /// The challenge's time as GET_Y reads it: none when T ≤ 0 (docs/protocols/mpin.md §3).
     static func effective(_ time: Int32) -> Int32? { time > 0 ? time : nil }
 
     static func run(_ input: [UInt8]) {
@@ -68,7 +68,7 @@ enum MPinPair {
         let w = world
 
         if mode == 2 {
-            // DVS (mpin.md §5): the signing identity is mpinId ‖ Pa; no permits.
+            // DVS (docs/protocols/mpin.md §5): the signing identity is mpinId ‖ Pa; no permits.
             let identity = MPin.Identity(mpinID: idBytes, dvsPublicKey: w.signingPublicKey)
             let secret = MPin.DVS.clientSecret(w.shares.map { MPin.Issuer.clientSecretShare($0, for: identity) }, privateKey: w.signingKey)
             let token = MPin.Client.extractPIN(MPin.PIN(registered), identity: identity, clientSecret: secret)

@@ -86,7 +86,7 @@ enum PowerAuthPair {
         return server
     }
 
-    /// An activation-id-shaped text from 16 bytes (token ids are UUIDs, powerauth.md §11.3).
+    /// An activation-id-shaped text from 16 bytes (token ids are UUIDs, docs/protocols/powerauth.md §11.3).
     static func uuid(_ bytes: [UInt8]) -> String {
         let hex = Hex.encode(bytes)
         let cuts = [8, 4, 4, 4, 12]

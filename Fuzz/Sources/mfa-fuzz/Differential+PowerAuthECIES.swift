@@ -1,6 +1,6 @@
 // diff-powerauth-ecies: PowerAuth.encryptedRequest and its ResponseDecryptor (the client)
 // against PowerAuthServer's application- and activation-scope decryption and ResponseEncryptor
-// (powerauth.md §9), for each version, sharedInfo1, scope and the 3.3 temporary key, with
+// (docs/protocols/powerauth.md §9), for each version, sharedInfo1, scope and the 3.3 temporary key, with
 // fuzzer-chosen plaintexts, timestamps and response nonces. Both directions must round-trip;
 // then one field of the request or response envelope, its JSON bytes, or the server's choice of
 // sharedInfo1 or scope changes. A change of a field the version uses must be refused with the one

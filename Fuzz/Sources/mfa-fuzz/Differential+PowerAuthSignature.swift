@@ -1,5 +1,5 @@
 // diff-powerauth-signature: PowerAuth.sign / offlineSignature / Token against
-// PowerAuthServer.Activation.verify / verifyOffline / isValidTokenHeader (powerauth.md §7, §11.3).
+// PowerAuthServer.Activation.verify / verifyOffline / isValidTokenHeader (docs/protocols/powerauth.md §7, §11.3).
 // First the client's own request must verify at the step the client is ahead (or be refused past
 // the look-ahead window), move the server's counter to the client's, and not verify twice. Then
 // one field or byte of what was sent changes, and the server's verdict must be the client's:

@@ -110,7 +110,7 @@ struct ChosenRandomSource: RandomSource {
     }
 }
 
-/// The reference reading of a PowerAuth header (powerauth.md §7.5, §11.3), lenient on purpose:
+/// The reference reading of a PowerAuth header (docs/protocols/powerauth.md §7.5, §11.3), lenient on purpose:
 /// the value of each wanted key is the text between `key="` (at the start or after a space or
 /// comma) and the next `"`, the last occurrence winning. A server that accepts a header must
 /// have read these values, whatever else the header holds.

@@ -95,7 +95,7 @@ extension FuzzTarget {
             _ = MPin.PIN(decimal: SecretBytes(input))
             _ = MPin.DVS.verifyDocument(FuzzTarget.text(input), hash: input)
         },
-        // Every answer of the MIRACL platform that MPinClient parses (mpin.md §7.1–§7.2), seeded
+        // Every answer of the MIRACL platform that MPinClient parses (docs/protocols/mpin.md §7.1–§7.2), seeded
         // with the recorded traffic's bodies and URLs; a parsed URL must print as one that
         // parses to the same location.
         FuzzTarget("mpin-platform-responses", seeds: [.jsonStrings(under: "mpin/mfa-sdk-core-recorded", keys: ["data", "url"], decodeHex: false)]) { input in

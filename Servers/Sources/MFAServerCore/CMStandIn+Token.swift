@@ -1,4 +1,4 @@
-// The CM stand-in's checks of the bearer JWT (cm-authenticator.md §5) and its JSON helpers: the
+// The CM stand-in's checks of the bearer JWT (docs/protocols/cm-authenticator.md §5) and its JSON helpers: the
 // HS256 signature under the environment secret's UTF-8 bytes, `nbf` and `exp` with 60 s leeway
 // (as CM's PHP client allows), `sig` — lower-case hex HMAC-SHA-256 — over the exact body bytes
 // when present, and `auth_id` equal to the request answered when present. iOS-style tokens

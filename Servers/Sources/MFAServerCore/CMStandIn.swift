@@ -1,7 +1,7 @@
 // The `cm` service of mfa-server:
 // one CM Authenticator environment host under `/cm/` — device registration with
 // an SMS code (read through the admin API), environments linked by QR code, instant and OTP
-// authentication requests, and the signed certificate list (cm-authenticator.md §2–§6). Every
+// authentication requests, and the signed certificate list (docs/protocols/cm-authenticator.md §2–§6). Every
 // environment call's HS256 bearer JWT is verified: signature under the environment secret,
 // `nbf`/`exp` with 60 s leeway, `sig` over the exact body, `auth_id` on the answer (§5). The
 // list is signed with a test RSA key the client is configured to trust. State in memory; the

@@ -1,4 +1,4 @@
-// mfa-server on Hummingbird 2 (DESIGN.md §3): binds 127.0.0.1 by default and hands every POST
+// mfa-server on Hummingbird 2 (docs/design.md §3): binds 127.0.0.1 by default and hands every POST
 // to the stand-in services by path. The services are plain actors, so the tests can also drive
 // them without HTTP; the end-to-end tests go through HTTP.
 

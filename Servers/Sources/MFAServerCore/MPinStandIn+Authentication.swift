@@ -1,5 +1,5 @@
 // Authentication, DVS registration and the relying party's signature check of the M-Pin
-// stand-in (mpin.md §7.1 items 6–7, §7.2, §7.4): pass 1 draws y, pass 2 verifies with one double
+// stand-in (docs/protocols/mpin.md §7.1 items 6–7, §7.2, §7.4): pass 1 draws y, pass 2 verifies with one double
 // pairing (MPin.Server.verify) and leaves an outcome under a fresh authOTT, and `authenticate`
 // turns the outcome into a login, an authorization code, an OTP, a registration code or a DVS
 // registration token — or 401, and 410 once the identity is blocked.
@@ -23,7 +23,7 @@ extension MPinStandIn {
     }
 
     /// `POST /rps/pass2 {mpin_id, V, WID, OTP}` → `{authOTT[, OTP]}`; the verdict waits for
-    /// `authenticate`, as on the platform (mpin.md §7.1 item 6).
+    /// `authenticate`, as on the platform (docs/protocols/mpin.md §7.1 item 6).
     func pass2(_ body: [String: Any]) throws -> HTTPResponse {
         guard let mpinID = body["mpin_id"] as? String, let identity = identities[mpinID], let first = pending.removeValue(forKey: mpinID) else {
             throw CMStandIn.StandInError(403, "no pass 1 for this M-Pin ID")
@@ -96,7 +96,7 @@ extension MPinStandIn {
         return CMStandIn.json(answer)
     }
 
-    /// `POST /rps/dvsregister {dvs-register-token, public-key}` (mpin.md §7.2): a signing
+    /// `POST /rps/dvsregister {dvs-register-token, public-key}` (docs/protocols/mpin.md §7.2): a signing
     /// identity mpinId ‖ Pa, D-TA 1's share of it and the URL of D-TA 2's.
     func dvsRegister(_ body: [String: Any]) throws -> HTTPResponse {
         guard let token = body["dvs-register-token"] as? String, let userID = dvsTokens.removeValue(forKey: token) else {
@@ -127,7 +127,7 @@ extension MPinStandIn {
         return CMStandIn.json(["dvsClientSecret": Hex.encode(share.rawRepresentation.unsafeExposedBytes)])
     }
 
-    /// `POST /dvs/verify {signature{hash, mpinId, publicKey, u, v}, timestamp}` (mpin.md §7.4):
+    /// `POST /dvs/verify {signature{hash, mpinId, publicKey, u, v}, timestamp}` (docs/protocols/mpin.md §7.4):
     /// 200 with a certificate, 401 for a bad signature, 410 for a blocked user.
     func verifySignature(_ body: [String: Any]) throws -> HTTPResponse {
         guard let signature = body["signature"] as? [String: Any], let mpinID = signature["mpinId"] as? String,

@@ -1,4 +1,4 @@
-// Verification, registration and the D-TAs of the M-Pin stand-in (mpin.md §7.1 items 3–4 and
+// Verification, registration and the D-TAs of the M-Pin stand-in (docs/protocols/mpin.md §7.1 items 3–4 and
 // 6, §7.2): an M-Pin ID is the hex of a JSON text the platform issues; D-TA 1 answers with its
 // share and parameters it signs, D-TA 2 checks them and answers with its own share; time permits
 // the same way. An identity is verified by an activation token, a registration code, or the

@@ -1,4 +1,4 @@
-// The MIRACL Trust API v2 of the M-Pin stand-in (`/trust/…`, mpin.md §7.3), on the same
+// The MIRACL Trust API v2 of the M-Pin stand-in (`/trust/…`, docs/protocols/mpin.md §7.3), on the same
 // identities, D-TAs and verifier as the MFA platform: the JWKS, verification and quick codes,
 // registration where the client sends Pa with the signature request (every identity is a DVS
 // identity), pass 1 / pass 2 / authenticate with scopes ending in an ES256 JWT, and signing
@@ -152,7 +152,7 @@ extension MPinStandIn {
                                                "iat": now, "exp": now + 300])])
     }
 
-    /// `PUT /dvs/session {id, signature, timestamp}`: the signature must verify (mpin.md §7.4).
+    /// `PUT /dvs/session {id, signature, timestamp}`: the signature must verify (docs/protocols/mpin.md §7.4).
     private func completeSigningSession(_ body: [String: Any]) throws -> HTTPResponse {
         guard let id = body["id"] as? String, let session = signingSessions[id], session.status == "active" else { throw TrustError(404, "NOT_FOUND") }
         guard (body["signature"] as? [String: Any])?["hash"] as? String == session.hash else { throw TrustError(400, "HASH_MISMATCH") }

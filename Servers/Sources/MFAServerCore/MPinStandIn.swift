@@ -4,7 +4,7 @@
 // integration API), registration with two D-TA client-secret shares (`/mpin/rps/…` is D-TA 1,
 // `/mpin/dta/…` D-TA 2 with its own master share), time permits, pass 1 / pass 2 / authenticate
 // ending in web logins, authorization codes, OTPs and registration codes, wrong-PIN counting and
-// blocking (410), DVS registration, and the relying party's `/mpin/dvs/verify` (mpin.md §7.4).
+// blocking (410), DVS registration, and the relying party's `/mpin/dvs/verify` (docs/protocols/mpin.md §7.4).
 // Answers take the shapes of the recorded traffic (mpin/mfa-sdk-core-recorded). State in memory.
 
 import CryptoPrimitives
@@ -24,7 +24,7 @@ public actor MPinStandIn {
         var wrongPINs = 0
         var blocked = false
         var accessCode: String?
-        /// Pa for a signing identity (mpin.md §5).
+        /// Pa for a signing identity (docs/protocols/mpin.md §5).
         var publicKey: MPin.DVS.PublicKey?
     }
 
@@ -156,7 +156,7 @@ public actor MPinStandIn {
         }
     }
 
-    // MARK: Settings, discovery, sessions (mpin.md §7.1 items 1–2)
+    // MARK: Settings, discovery, sessions (docs/protocols/mpin.md §7.1 items 1–2)
 
     private func clientSettings() -> HTTPResponse {
         let rps = backendURL + "/rps"

@@ -1,4 +1,4 @@
-// The standard PowerAuth endpoints of mfa-server, every client endpoint of powerauth.md §15:
+// The standard PowerAuth endpoints of mfa-server, every client endpoint of docs/protocols/powerauth.md §15:
 // activation create/status/remove, tokens, vault, signature validation, recovery confirm, the
 // 3.3 keystore, the server time and user info. Signature rules follow §11–§13: the vault needs
 // two factors, recovery confirm possession_knowledge.

@@ -1,6 +1,6 @@
 // The `powerauth` service of mfa-server: one
 // application and its activations on top of `PowerAuthServer`, answering every client endpoint
-// of powerauth.md §15 (PowerAuthStandIn+Standard.swift) and a small integration API for tests
+// of docs/protocols/powerauth.md §15 (PowerAuthStandIn+Standard.swift) and a small integration API for tests
 // and demos (PowerAuthStandIn+Integration.swift). Each activation speaks the protocol version it
 // was created with (3.0–3.3), read from the request's `X-PowerAuth-Encryption` header. State
 // lives in memory. Protocol upgrade from v2 (§14.1) is not served: no v2 activation can exist here.

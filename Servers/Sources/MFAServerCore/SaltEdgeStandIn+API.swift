@@ -1,4 +1,4 @@
-// The authenticated endpoints of the Salt Edge stand-in (saltedge-v2.md §6.3–§6.9): the
+// The authenticated endpoints of the Salt Edge stand-in (docs/protocols/saltedge-v2.md §6.3–§6.9): the
 // `Access-Token` names the connection (401 `ConnectionNotFound` / `ConnectionRevoked`), every
 // signed request's `x-jws-signature` must verify over the exact body with the connection's key
 // and its `exp` must lie ahead (400 `InvalidSignature` / `SignatureExpired`), decisions are

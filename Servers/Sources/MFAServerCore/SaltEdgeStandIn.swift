@@ -1,7 +1,7 @@
 // The `saltedge` service of mfa-server:
 // one Salt Edge v2 provider under `/saltedge/` — its configuration, create
 // connection (the client's public key decrypted with the provider key), a login page whose body
-// is the redirect with the RSA-encrypted access token (saltedge-v2.md §4), and every endpoint of
+// is the redirect with the RSA-encrypted access token (docs/protocols/saltedge-v2.md §4), and every endpoint of
 // §6 with `Access-Token` checks and the detached JWS of every signed request verified over the
 // exact body with the connection's key. Authorizations and consents are encrypted to the
 // connection's key (§3). Admin endpoints are in SaltEdgeStandIn+Admin.swift. State in memory.

@@ -1,4 +1,4 @@
-// mfa-server: stand-in back ends on 127.0.0.1 for trying and testing the SDKs (DESIGN.md §3).
+// mfa-server: stand-in back ends on 127.0.0.1 for trying and testing the SDKs (docs/design.md §3).
 // `mfa-server [--host H] [--port P] [--state FILE]` prints the URL it serves, then serves until SIGINT/SIGTERM.
 
 import Foundation

@@ -102,7 +102,7 @@ extension EndToEnd {
             #expect(configured.0 == 2)
         }
 
-        /// powerauth.md §6.4 from a shell: 21 headers computed and never sent put the client past
+        /// docs/protocols/powerauth.md §6.4 from a shell: 21 headers computed and never sent put the client past
         /// the look-ahead window; `status` says deadlock (text and --json) and `sign` is refused.
         @Test func aDeadlockedCounterIsReportedAndSigningRefused() async throws {
             let store = FileManager.default.temporaryDirectory.appendingPathComponent("mfa-cli-\(UUID().uuidString)").path

@@ -1,4 +1,4 @@
-// powerauth.md §6.4 against mfa-server over 127.0.0.1: a client whose counter ran ahead of the
+// docs/protocols/powerauth.md §6.4 against mfa-server over 127.0.0.1: a client whose counter ran ahead of the
 // server's (signatures computed locally and never sent) is brought back in step by the
 // possession-only synchronisation signature that `fetchActivationStatus` sends, and a client
 // past the look-ahead window is reported deadlocked and refuses to sign before anything reaches

@@ -61,7 +61,7 @@ import Testing
         let identity = MPin.Identity(Array(#"{"userID":"alice@example.com","mobile":1}"#.utf8))
         let authorities = [try MPin.MasterSecretShare.random(using: &random), try MPin.MasterSecretShare.random(using: &random)]
         let serverSecret = MPin.Issuer.combine(authorities.map(MPin.Issuer.serverSecret))
-        // The shares travel as hex (mpin.md §7.1); the app decodes them with the public API.
+        // The shares travel as hex (docs/protocols/mpin.md §7.1); the app decodes them with the public API.
         let hexShares = authorities.map { Hex.encode(MPin.Issuer.clientSecretShare($0, for: identity).rawRepresentation.unsafeExposedBytes) }
         let shares = try hexShares.map { try MPin.ClientSecretShare(rawRepresentation: Hex.decode($0)) }
         let clientSecret = MPin.Issuer.combine(shares)

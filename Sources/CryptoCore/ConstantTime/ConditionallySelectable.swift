@@ -1,4 +1,4 @@
-// The one constant-time table lookup (DESIGN.md §2, habit 4), on a small protocol shaped like
+// The one constant-time table lookup (docs/design.md §2, habit 4), on a small protocol shaped like
 // RustCrypto `subtle`'s `ConditionallySelectable`: every table of points or field elements the
 // engine reads with a secret index goes through `ConstantTime.lookup`, which scans every entry.
 

@@ -1,4 +1,4 @@
-// CRC-16/ARC, the checksum PowerAuth appends to activation and recovery codes (powerauth.md §3).
+// CRC-16/ARC, the checksum PowerAuth appends to activation and recovery codes (docs/protocols/powerauth.md §3).
 
 /// CRC-16/ARC: polynomial 0x8005 (reflected 0xA001), initial value 0, input and output
 /// reflected, no final XOR. Check value: `"123456789"` → `0xBB3D`.

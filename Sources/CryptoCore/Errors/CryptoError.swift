@@ -1,4 +1,4 @@
-// The one error type of the two crypto layers (DESIGN.md §2, habit 9): small and oracle-free.
+// The one error type of the two crypto layers (docs/design.md §2, habit 9): small and oracle-free.
 
 /// Why a cryptographic operation or a decoder refused its input.
 ///

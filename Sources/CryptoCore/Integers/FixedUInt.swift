@@ -1,4 +1,4 @@
-// Fixed-width unsigned integers on stack-allocated 64-bit limbs (DESIGN.md §2, habit 6).
+// Fixed-width unsigned integers on stack-allocated 64-bit limbs (docs/design.md §2, habit 6).
 
 /// An unsigned integer of exactly `64 · limbCount` bits, stored little-endian in an
 /// `InlineArray` of saturated 64-bit limbs (no heap).

@@ -1,4 +1,4 @@
-// Injected randomness (DESIGN.md §2, habit 8): every key generation, nonce and protocol step
+// Injected randomness (docs/design.md §2, habit 8): every key generation, nonce and protocol step
 // takes its random bytes from a `RandomSource` the caller passes in.
 
 /// A source of random bytes.

@@ -1,4 +1,4 @@
-// The one store for secret bytes (DESIGN.md §2, habit 3).
+// The one store for secret bytes (docs/design.md §2, habit 3).
 
 #if canImport(Glibc)
 import Glibc

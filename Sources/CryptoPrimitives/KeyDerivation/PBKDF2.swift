@@ -3,7 +3,7 @@
 import CryptoCore
 
 /// PBKDF2 over `HMAC<H>`. PowerAuth wraps its knowledge key with `PBKDF2<Insecure.SHA1>` at
-/// 10 000 rounds (powerauth.md §4); new designs should prefer SHA-256.
+/// 10 000 rounds (docs/protocols/powerauth.md §4); new designs should prefer SHA-256.
 public enum PBKDF2<H: HashFunction> {
     /// Derives `outputByteCount` bytes from `password` and `salt` with `rounds` iterations.
     ///

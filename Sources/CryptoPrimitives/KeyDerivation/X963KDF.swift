@@ -4,7 +4,7 @@ import CryptoCore
 
 /// ANSI X9.63 KDF: `K = H(Z ‖ counter₁ ‖ SharedInfo) ‖ H(Z ‖ counter₂ ‖ SharedInfo) ‖ …`
 /// with a 32-bit big-endian counter starting at 1, truncated to the requested length.
-/// PowerAuth's ECIES uses it over SHA-256 (powerauth.md §9).
+/// PowerAuth's ECIES uses it over SHA-256 (docs/protocols/powerauth.md §9).
 public enum X963KDF<H: HashFunction> {
     /// Derives `outputByteCount` bytes (1 ≤ count ≤ HashLen · (2³² − 1)) from the shared secret.
     public static func deriveKey(

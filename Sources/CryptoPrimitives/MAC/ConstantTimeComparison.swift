@@ -1,5 +1,5 @@
 // Constant-time equality of byte strings for protocol code above the engine, which compares
-// MACs, digests and signature texts it received with the ones it computed (DESIGN.md §2,
+// MACs, digests and signature texts it received with the ones it computed (docs/design.md §2,
 // habit 4). The engine's own `Choice` vocabulary stays `package` in CryptoCore.
 
 import CryptoCore

@@ -1,4 +1,4 @@
-// Redaction of the public types that hold key-derived state (DESIGN.md §2, habit 3 and 18):
+// Redaction of the public types that hold key-derived state (docs/design.md §2, habit 3 and 18):
 // Swift's default `print` and `dump` show stored properties, which for these are the keyed
 // hash states or the expanded AES key schedule.
 

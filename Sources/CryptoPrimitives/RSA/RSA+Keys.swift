@@ -67,7 +67,7 @@ extension RSA {
         public var derRepresentation: [UInt8] { RSAKeyComponents.encodeSubjectPublicKeyInfo(modulus: modulus, exponent: publicExponent) }
         /// PKCS #1 RSAPublicKey DER.
         public var pkcs1DERRepresentation: [UInt8] { RSAKeyComponents.encodePublicKey(modulus: modulus, exponent: publicExponent) }
-        /// PEM `PUBLIC KEY`: 64-character lines, LF, a trailing newline (saltedge-v2.md §2.2).
+        /// PEM `PUBLIC KEY`: 64-character lines, LF, a trailing newline (docs/protocols/saltedge-v2.md §2.2).
         public var pemRepresentation: String { PEM.encode(label: "PUBLIC KEY", der: derRepresentation) }
         /// PEM `RSA PUBLIC KEY` (PKCS #1).
         public var pkcs1PEMRepresentation: String { PEM.encode(label: "RSA PUBLIC KEY", der: pkcs1DERRepresentation) }

@@ -1,4 +1,4 @@
-// The TLS client as a sans-I/O state machine (DESIGN.md §1, "TLS of our own"): bytes from the
+// The TLS client as a sans-I/O state machine (docs/design.md §1, "TLS of our own"): bytes from the
 // peer go in through `receive`, bytes to send and application data come out. It speaks TLS 1.3
 // (RFC 8446) and TLS 1.2 restricted to ECDHE with AEAD suites and the extended master secret
 // (RFC 5246, 5289, 7627, 7905), picks by the server's answer, and never falls back, resumes,

@@ -83,7 +83,7 @@ enum ACVPRunner {
         }
     }
 
-    /// The report id of a case (`#7`, as `file #tcId comment`, DESIGN.md §3) and its comment (`tgId 1 AFT`).
+    /// The report id of a case (`#7`, as `file #tcId comment`, docs/design.md §3) and its comment (`tgId 1 AFT`).
     static func id(_ test: ACVPCase) -> String { "#\(test.id)" }
 
     static func comment(_ group: ACVPGroup) -> String {

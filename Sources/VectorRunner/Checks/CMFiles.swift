@@ -90,7 +90,7 @@ enum CMFiles {
                 log.expect(parsed == nil, id, entry["note"]?.string ?? "", expected: "invalid", got: "parsed")
                 continue
             }
-            // Where the SDKs disagree we follow Android (cm-authenticator.md §3.1).
+            // Where the SDKs disagree we follow Android (docs/protocols/cm-authenticator.md §3.1).
             let secret = entry["secret"]?.string ?? entry["secret_android"]?.string
             let got = parsed.map { "\($0.id),\(String(decoding: $0.secret.softwareSecret?.unsafeExposedBytes ?? [], as: UTF8.self))" }
             let expected = "\(entry["environment_id"]?.string ?? "?"),\(secret ?? "?")"

@@ -1,7 +1,7 @@
 // The recorded MIRACL platform traffic (mpin/mfa-sdk-core-recorded/*.json, mpin/README.md §B):
 // every exchange is one case. A 2xx answer must parse with the MIRACL platform's parsers (MPinPlatform) and hold
 // valid values (BN254CX points for every share, permit, U, UT and V; a 32-byte y; hash_mpin_id =
-// SHA-256 of the M-Pin ID); an error answer must map to the outcome mpin.md §7.1 documents for
+// SHA-256 of the M-Pin ID); an error answer must map to the outcome docs/protocols/mpin.md §7.1 documents for
 // its step; an unresolved host is the transport error. Requests the browser or the relying party
 // made are skipped with that reason. The flows themselves are replayed through MPinClient by
 // MPinSDKTests.

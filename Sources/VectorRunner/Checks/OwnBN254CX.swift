@@ -1,6 +1,6 @@
 // Our recorded BN254CX vectors (Vectors/protocols/bn254cx-g1.json, bn254cx-g2.json, written by
 // Vectors/generate_protocols.py with affine arithmetic on plain Python integers from the
-// constants of mpin.md §2): k·P and P + Q in G1 and G2, in Milagro's encodings (§2.3); points
+// constants of docs/protocols/mpin.md §2): k·P and P + Q in G1 and G2, in Milagro's encodings (§2.3); points
 // off the curve, outside G2, with coordinates not below p or of the wrong length (invalid).
 
 import CryptoPrimitives

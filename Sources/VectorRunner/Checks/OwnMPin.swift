@@ -1,6 +1,6 @@
 // Our recorded BN254CX pairing, M-Pin and DVS vectors (Vectors/protocols/bn254cx-pairing.json,
 // mpin-passes.json, mpin-dvs.json), written by Vectors/generate_protocols_mpin.py with its own
-// Fp12 tower, Miller loop and final exponentiation on plain Python integers (mpin.md §2–§5).
+// Fp12 tower, Miller loop and final exponentiation on plain Python integers (docs/protocols/mpin.md §2–§5).
 // Every case replays the whole flow through our engine; all recorded values and the
 // verifier's verdict are compared as one byte string, so any difference fails the case.
 
@@ -51,13 +51,13 @@ enum OwnMPin {
         return value
     }
 
-    /// The day of a time permit; 0 means none (mpin.md §4 CLIENT_1).
+    /// The day of a time permit; 0 means none (docs/protocols/mpin.md §4 CLIENT_1).
     private static func day(_ c: OwnVectorFile.Case, _ name: String) throws(VectorFormatError) -> UInt32? {
         guard let value = UInt32(exactly: try c.integer(name)) else { throw .malformed("\(name) is not a day number") }
         return value == 0 ? nil : value
     }
 
-    /// The server secret sQ from the two D-TA master shares (mpin.md §4 GET_SERVER_SECRET).
+    /// The server secret sQ from the two D-TA master shares (docs/protocols/mpin.md §4 GET_SERVER_SECRET).
     private static func shares(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> [MPin.MasterSecretShare] {
         var shares: [MPin.MasterSecretShare] = []
         for name in ["masterShare1", "masterShare2"] {
@@ -73,7 +73,7 @@ enum OwnMPin {
 
     // MARK: - Checks
 
-    /// e(Q, P), or e(Q, P)·e(Q′, P′) when a second pair is given (mpin.md §2.4); the expected
+    /// e(Q, P), or e(Q, P)·e(Q′, P′) when a second pair is given (docs/protocols/mpin.md §2.4); the expected
     /// value must also decode as an element of GT and re-encode to the same bytes.
     private static func pairing(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         var pairs = [(try g2(c, "g2"), try g1(c, "g1"))]
@@ -85,7 +85,7 @@ enum OwnMPin {
     }
 
     /// Issuance, EXTRACT_PIN, CLIENT_1/CLIENT_2, SERVER_1/SERVER_2 with the kangaroo's evidence
-    /// on a refusal, then the one-pass variant with its GET_Y (mpin.md §4). A case recorded
+    /// on a refusal, then the one-pass variant with its GET_Y (docs/protocols/mpin.md §4). A case recorded
     /// `invalid` must be refused by both verifications; its client values must still match.
     private static func passes(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let identity = MPin.Identity(try c.input("mpinId"))
@@ -131,7 +131,7 @@ enum OwnMPin {
         return .compare(got, expected)
     }
 
-    /// DVS (mpin.md §5): Pa = z⁻¹·Q, the identity mpinId ‖ Pa, CS = z·(CS1 + CS2), TOKEN, the
+    /// DVS (docs/protocols/mpin.md §5): Pa = z⁻¹·Q, the identity mpinId ‖ Pa, CS = z·(CS1 + CS2), TOKEN, the
     /// one-pass signature over SHA-256(document), then the platform's verification with the
     /// recorded hash, time and public key (changed in the refused cases).
     private static func dvs(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {

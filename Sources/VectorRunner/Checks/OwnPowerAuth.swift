@@ -1,5 +1,5 @@
 // Our recorded PowerAuth vectors (Vectors/protocols/powerauth-*.json, written by
-// Vectors/generate_protocols.py from powerauth.md with pyca/cryptography): the KDFs and
+// Vectors/generate_protocols.py from docs/protocols/powerauth.md with pyca/cryptography): the KDFs and
 // activation keys, the vault, signatures with their normalised data, the status blob, the
 // fingerprint, token digests and ECIES with given ephemeral keys.
 
@@ -55,7 +55,7 @@ enum OwnPowerAuth {
         return byte
     }
 
-    /// fold16(ECDH) and the eight keys derived from it (powerauth.md §4.1, §6.2).
+    /// fold16(ECDH) and the eight keys derived from it (docs/protocols/powerauth.md §4.1, §6.2).
     private static func activationKeys(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let devicePrivateKeyField = try c.input("devicePrivateKey")
         let device = try? P256.KeyAgreement.PrivateKey(rawRepresentation: devicePrivateKeyField)
@@ -82,7 +82,7 @@ enum OwnPowerAuth {
     }
 
     /// The vault key unwrapped from the transport key, a vault-derived key and the device
-    /// private key (powerauth.md §12); a wrong length or padding must fail.
+    /// private key (docs/protocols/powerauth.md §12); a wrong length or padding must fail.
     private static func vault(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let encryptedVaultEncryptionKeyField = try c.input("encryptedVaultEncryptionKey"), transportKey = try key(c, "transportKey")
         let vaultKey = try? PowerAuth.Vault.vaultKey(encryptedVaultEncryptionKey: encryptedVaultEncryptionKeyField, transportKey: transportKey)
@@ -96,7 +96,7 @@ enum OwnPowerAuth {
     }
 
     /// Normalised data (GET from its query pairs), the signature in its format, and the next
-    /// counter (powerauth.md §7).
+    /// counter (docs/protocols/powerauth.md §7).
     private static func signature(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         guard let factors = PowerAuth.SignatureFactors(rawValue: try c.string("factors")) else { throw .malformed("unknown factors") }
         let format: PowerAuth.SignatureFormat = try c.string("format") == "base64" ? .base64 : .decimal(digits: try c.integer("digits"))
@@ -122,7 +122,7 @@ enum OwnPowerAuth {
         return .compare(got.map { data + Array($0.utf8) + counter.next.rawRepresentation.unsafeExposedBytes }, expected)
     }
 
-    /// The status blob (powerauth.md §6): IV, every field, the counter hash and its distance;
+    /// The status blob (docs/protocols/powerauth.md §6): IV, every field, the counter hash and its distance;
     /// a bad length, magic, state or look-ahead must fail.
     private static func status(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let transport = try key(c, "transportKey"), challenge = try c.input("challenge"), nonce = try c.input("nonce")

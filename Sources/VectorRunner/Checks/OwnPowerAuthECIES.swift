@@ -1,4 +1,4 @@
-// Our recorded PowerAuth ECIES vectors (Vectors/protocols/powerauth-ecies.json, powerauth.md §9):
+// Our recorded PowerAuth ECIES vectors (Vectors/protocols/powerauth-ecies.json, docs/protocols/powerauth.md §9):
 // the client encrypts with the recorded ephemeral key and nonce (replayed through its random
 // source) and must produce the recorded request; the server side decrypts it and re-encrypts
 // the response with the recorded nonce and timestamp; the client decrypts the recorded response.

@@ -1,5 +1,5 @@
 // Our recorded Salt Edge and CM vectors (Vectors/protocols/saltedge-*.json, cm-*.json, written by
-// Vectors/generate_protocols.py from saltedge-v2.md and cm-authenticator.md with
+// Vectors/generate_protocols.py from docs/protocols/saltedge-v2.md and docs/protocols/cm-authenticator.md with
 // pyca/cryptography): hybrid bundles and access tokens to decrypt, detached RS256 signatures to
 // reproduce and verify, HS256 bearer tokens, the signed certificate list and QR texts.
 
@@ -38,7 +38,7 @@ enum OwnSaltEdgeCM {
         let title: String
     }
 
-    /// saltedge-v2.md §3.3: key and IV unwrapped with PKCS #1 v1.5, then AES-256-CBC; every
+    /// docs/protocols/saltedge-v2.md §3.3: key and IV unwrapped with PKCS #1 v1.5, then AES-256-CBC; every
     /// malformed part must fail with the one decryption error. The RSA blocks are unwrapped with
     /// implicit rejection, so an IV that does not unwrap to 16 bytes becomes a pseudo-random one
     /// and only garbles the first block: the raw decryption cannot see it, the folded parse does.
@@ -57,7 +57,7 @@ enum OwnSaltEdgeCM {
         return .compare(aesKey + iv + plaintext, expected)
     }
 
-    /// saltedge-v2.md §4: the token JSON under RSA alone, one block or several, in any Base64.
+    /// docs/protocols/saltedge-v2.md §4: the token JSON under RSA alone, one block or several, in any Base64.
     private static func accessToken(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let redirect = SaltEdge.AccessTokenRedirect.success(connectionID: "1", encryptedAccessToken: try c.string("encryptedAccessToken"))
         let key = try connectionKey(c)
@@ -66,7 +66,7 @@ enum OwnSaltEdgeCM {
         return .compare(token.map { Array($0.headerValue.utf8) }, try OwnPowerAuth.text(c, "accessToken"))
     }
 
-    /// saltedge-v2.md §5.2: RS256 over `b64url(header) "." b64url(body)`, detached; ours must
+    /// docs/protocols/saltedge-v2.md §5.2: RS256 over `b64url(header) "." b64url(body)`, detached; ours must
     /// equal OpenSSL's and verify; a changed body, key, header or attached payload must not.
     private static func jws(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let key = try connectionKey(c), body = try c.input("body")
@@ -81,7 +81,7 @@ enum OwnSaltEdgeCM {
         return .compare(signingInput + Array(signature.utf8), expected)
     }
 
-    /// cm-authenticator.md §5: HS256 keyed with the secret's UTF-8 bytes, in either SDK's shape.
+    /// docs/protocols/cm-authenticator.md §5: HS256 keyed with the secret's UTF-8 bytes, in either SDK's shape.
     private static func bearerToken(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let secret = CMAuthenticator.EnvironmentSecret(rawRepresentation: SecretBytes(try c.string("secret").utf8))
         let style: CMAuthenticator.TokenStyle = try c.string("style") == "ios" ? .iOS : .android
@@ -94,7 +94,7 @@ enum OwnSaltEdgeCM {
         return .compare(Array(token.utf8), try OwnPowerAuth.text(c, "jwt"))
     }
 
-    /// cm-authenticator.md §6: only the entries whose RS256 signature verifies become pins.
+    /// docs/protocols/cm-authenticator.md §6: only the entries whose RS256 signature verifies become pins.
     private static func certificateList(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let publicKeyField = try c.input("publicKey")
         guard let key = try? RSA.Signing.PublicKey(derRepresentation: publicKeyField) else { throw .malformed("publicKey does not load") }
@@ -110,7 +110,7 @@ enum OwnSaltEdgeCM {
         return .compare(Array(got.joined(separator: "\n").utf8), Array(wanted.joined(separator: "\n").utf8))
     }
 
-    /// cm-authenticator.md §3.1: a 36-character id, a comma, and the rest as the secret.
+    /// docs/protocols/cm-authenticator.md §3.1: a 36-character id, a comma, and the rest as the secret.
     private static func qrCode(_ c: OwnVectorFile.Case) throws(VectorFormatError) -> Outcome {
         let qrField = try c.string("qr")
         let environment = try? CMAuthenticator.Environment(qrCode: qrField)

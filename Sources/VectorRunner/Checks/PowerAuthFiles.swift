@@ -1,5 +1,5 @@
 // The files under ../shared/vectors/powerauth, recognised by shape and file name
-// (DESIGN.md §3). The primitive-level files so far (KDF, CRC, ECDH fold, activation-code
+// (docs/design.md §3). The primitive-level files so far (KDF, CRC, ECDH fold, activation-code
 // signature); the protocol-level files are checked elsewhere.
 
 import CryptoCore
@@ -50,7 +50,7 @@ enum PowerAuthFiles {
         }
     }
 
-    /// ECDH then fold16 (powerauth.md §1): both sides must reach `masterSecretKey`.
+    /// ECDH then fold16 (docs/protocols/powerauth.md §1): both sides must reach `masterSecretKey`.
     static func checkMasterSecret(_ json: JSONValue, _ log: inout CaseLog) {
         for (index, entry) in log.array(json["data"], "data").enumerated() {
             let id = "data[\(index)]"
@@ -71,7 +71,7 @@ enum PowerAuthFiles {
         }
     }
 
-    /// The activation code's ASCII bytes, signed with the master key (powerauth.md §3.2).
+    /// The activation code's ASCII bytes, signed with the master key (docs/protocols/powerauth.md §3.2).
     static func checkActivationSignature(_ json: JSONValue, _ log: inout CaseLog) {
         for (index, entry) in log.array(json["data"], "data").enumerated() {
             let id = "data[\(index)]"

@@ -85,7 +85,7 @@ enum PowerAuthProtocolFiles {
             let blob = try PowerAuthFiles.base64(input, "encryptedStatusBlob"), challenge = try PowerAuthFiles.base64(input, "challenge")
             let nonce = try PowerAuthFiles.base64(input, "nonce"), counterField = try PowerAuthFiles.base64(input, "ctrData")
             // No counterDistance (or null): the local counter is not within the look-ahead window
-            // of the server's (powerauth.md §6.4), and "not found" is the expected result.
+            // of the server's (docs/protocols/powerauth.md §6.4), and "not found" is the expected result.
             let expectedDistance: String?
             switch output["counterDistance"] {
             case nil, .null?: expectedDistance = nil

@@ -1,4 +1,4 @@
-// Our explicit decisions on Wycheproof flags (DESIGN.md §2, habit 12). Every "acceptable" case
+// Our explicit decisions on Wycheproof flags (docs/design.md §2, habit 12). Every "acceptable" case
 // is decided by its flags here; a flag newer than this runner is noted, and a valid or invalid
 // case carrying it is still judged on its result (newer suites add flags).
 

@@ -6,7 +6,7 @@ import VectorFormats
 enum WycheproofSymmetric {
     /// Flags these files use; none of them is on an "acceptable" case, so each only needs to
     /// be known. A flag outside this list is noted; an "acceptable" case, having no decision
-    /// here, fails (DESIGN.md §2, habit 12).
+    /// here, fails (docs/design.md §2, habit 12).
     static let knownFlags: Set<String> = ["BadPadding", "NoPadding", "Pseudorandom", "ModifiedTag",
                                           "Normal", "EmptySalt", "MaximalOutputSize", "SizeTooLarge", "OutputCollision"]
 

@@ -4,7 +4,7 @@ import CryptoPrimitives
 import VectorFormats
 
 enum WycheproofXDH {
-    /// Our decisions on the "acceptable" cases (DESIGN.md §2, habit 12). X25519 computes on
+    /// Our decisions on the "acceptable" cases (docs/design.md §2, habit 12). X25519 computes on
     /// every 32-byte u-coordinate (RFC 7748 §5: twist points, non-canonical values reduced mod p,
     /// bit 255 masked), so those cases must give the expected secret; an all-zero result
     /// (a small-order peer) is refused, as TLS 1.3 requires (RFC 8446 §7.4.2).

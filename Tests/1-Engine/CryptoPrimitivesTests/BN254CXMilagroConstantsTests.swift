@@ -21,7 +21,7 @@ struct BN254CXMilagroConstantsTests {
         #expect(BN254CXParams.integer("r") == R.r)
     }
 
-    // mpin.md §2.1, §2.2.
+    // docs/protocols/mpin.md §2.1, §2.2.
     @Test func frobeniusAndGLVConstantsAreMilagros() {
         let key = "frobenius_constant_xi_pow_(p-1)/6"
         #expect(BN254CX.frobeniusGamma1.c0.reference == BN254CXParams.integer(key, "a"))

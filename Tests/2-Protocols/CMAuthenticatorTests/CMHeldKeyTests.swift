@@ -1,4 +1,4 @@
-// An environment secret held outside the process (cm-authenticator.md §5 with
+// An environment secret held outside the process (docs/protocols/cm-authenticator.md §5 with
 // `HeldEnvironmentKey`): the bearer JWT and its `sig` computed through the holder pass the test
 // server keyed with the secret itself, and a holder that cannot be used is `keyUnavailable`
 // from every request builder — never a token made without it. The holder here answers as a

@@ -1,4 +1,4 @@
-// Numbers from the server and the clock never trap (cm-authenticator.md §4, §5): an absurd
+// Numbers from the server and the clock never trap (docs/protocols/cm-authenticator.md §4, §5): an absurd
 // `expiry` is clamped before the date arithmetic that shows a request's deadline, and a broken
 // clock never traps in the bearer token's `iat` / `exp`.
 

@@ -11,7 +11,7 @@ import TestSupport
         #expect(MPin.PIN(decimal: "987654")?.value == 987_654)
         #expect(MPin.PIN(decimal: "1234567")?.value == 234_567)     // reduced mod 10⁶
         for bad in ["", "12a4", " 123", "1234567890", "-12"] { #expect(MPin.PIN(decimal: bad) == nil) }
-        // mpin.md §3: "1234" → Java hashCode 1509442 → 509442.
+        // docs/protocols/mpin.md §3: "1234" → Java hashCode 1509442 → 509442.
         #expect(MPin.PIN(legacyHashOf: "1234").value == 509_442)
         #expect(MPin.PIN(1_234_567).value == 234_567)
         // The digit count a client holds the PIN length to; not part of equality.
@@ -71,7 +71,7 @@ import TestSupport
         let token = MPin.Client.extractPIN(pin, identity: identity, clientSecret: clientSecret)
         let serverSecret = MPin.Issuer.combine(shares.map(MPin.Issuer.serverSecret))
         let hash = MPin.DVS.documentHash(of: "sample document")
-        #expect(TestHex.string(hash).hasPrefix("1789c9ee"))                    // mpin.md §5.6
+        #expect(TestHex.string(hash).hasPrefix("1789c9ee"))                    // docs/protocols/mpin.md §5.6
         #expect(MPin.DVS.verifyDocument("sample document", hash: hash) && !MPin.DVS.verifyDocument("sample document.", hash: hash))
         let signature = try MPin.DVS.signature(for: hash, time: 1_700_000_000, identity: identity, pin: pin, token: token, using: &random)
         #expect(MPin.DVS.isValidSignature(signature, for: hash, time: 1_700_000_000, identity: identity, publicKey: z.publicKey,

@@ -1,4 +1,4 @@
-// The server's recovery codes and offline signatures (powerauth.md §3.3, §7.6, §13): postcard
+// The server's recovery codes and offline signatures (docs/protocols/powerauth.md §3.3, §7.6, §13): postcard
 // codes that need confirmation, use their PUKs in order and block after wrong ones; offline
 // signatures of every digit count accepted once, and typos, other data and malformed digits
 // refused and counted until the activation blocks.

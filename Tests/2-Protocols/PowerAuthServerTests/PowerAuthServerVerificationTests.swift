@@ -1,4 +1,4 @@
-// What the server refuses when it verifies an online signature (powerauth.md §7.1–§7.5): a body,
+// What the server refuses when it verifies an online signature (docs/protocols/powerauth.md §7.1–§7.5): a body,
 // endpoint or header field other than the one signed, a counter behind the server's or past the
 // end of the look-ahead window, and a header naming another activation or another application
 // (`pa_application_key`, checked against the application the activation was created for, also

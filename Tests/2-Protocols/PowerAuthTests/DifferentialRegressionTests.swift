@@ -8,7 +8,7 @@ import ProtocolSupport
 import Testing
 
 @Suite struct DifferentialRegressionTests {
-    /// An application and its 3.2 application-scope parameters (powerauth.md §9.1).
+    /// An application and its 3.2 application-scope parameters (docs/protocols/powerauth.md §9.1).
     func application() throws -> (PowerAuthServer.Application, PowerAuth.ECIES.Parameters) {
         var random = SeededRandomSource(seed: 41)
         let application = try PowerAuthServer.Application(using: &random)

@@ -1,4 +1,4 @@
-// The external encryption key (powerauth.md §4.2): a second zero-IV AES layer over the locked
+// The external encryption key (docs/protocols/powerauth.md §4.2): a second zero-IV AES layer over the locked
 // knowledge and biometry keys, checked against the AES primitive, and signatures through it
 // accepted by the server; without the EEK (or with one the activation does not use) the keys
 // are refused, and removing the layer restores the plain storage byte for byte.

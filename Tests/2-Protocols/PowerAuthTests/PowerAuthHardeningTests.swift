@@ -21,7 +21,7 @@ import TestSupport
         #expect(PowerAuth.NormalizedData.canonicalQuery([("a-b", "3"), ("a+b", "2"), ("a b", "1")]) == "a+b=1&a%2Bb=2&a-b=3")
         // UTF-8 bytes of "été" (0xC3…) sort after "z" (0x7A); encoded, "%C3…" would come first.
         #expect(PowerAuth.NormalizedData.canonicalQuery([("été", "2"), ("z", "1")]) == "z=1&%C3%A9t%C3%A9=2")
-        // The spec's own example (powerauth.md §7.2).
+        // The spec's own example (docs/protocols/powerauth.md §7.2).
         #expect(PowerAuth.NormalizedData.canonicalQuery([("zingly", "is da best"), ("420", "is equal to 10*42"), ("hello", "world"), ("hell0", "w0rld")])
                 == "420=is+equal+to+10*42&hell0=w0rld&hello=world&zingly=is+da+best")
     }
@@ -98,7 +98,7 @@ import TestSupport
     }
 }
 
-/// The SDK configuration string is written as it is read (powerauth.md §2).
+/// The SDK configuration string is written as it is read (docs/protocols/powerauth.md §2).
 @Suite struct PowerAuthConfigurationStringTests {
     @Test func configurationStringRoundTrips() throws {
         var random = SeededRandomSource(seed: 408)

@@ -1,4 +1,4 @@
-// Recovery codes end to end from the client's side (powerauth.md §3.3, §13, §14.2): the code and
+// Recovery codes end to end from the client's side (docs/protocols/powerauth.md §3.3, §13, §14.2): the code and
 // PUK an activation answer carries, recovery/confirm through the server, a RECOVERY activation
 // refused for a wrong PUK (ERR_RECOVERY with currentRecoveryPukIndex) and then accepted, and
 // malformed recovery input. The server's own rules (postcard codes, offline signatures) are in

@@ -62,7 +62,7 @@ import TestSupport
     }
 }
 
-/// Engine errors become protocol errors with their cause kept (DESIGN.md §2, habits 9 and 17).
+/// Engine errors become protocol errors with their cause kept (docs/design.md §2, habits 9 and 17).
 @Suite struct ProtocolErrorConversionTests {
     @Test func theCauseIsKeptAndTheCodeFollowsIt() {
         let decryption = ProtocolError(CryptoError.authenticationFailure, "some context")

@@ -1,4 +1,4 @@
-// The signed body's `exp` = now + 300 (saltedge-v2.md §5) from any clock: NaN, ±infinity and
+// The signed body's `exp` = now + 300 (docs/protocols/saltedge-v2.md §5) from any clock: NaN, ±infinity and
 // 1e300 trapped in `Int64(_:)`, and a clock near Int64.max seconds overflowed the addition.
 
 import Foundation

@@ -1,4 +1,4 @@
-// A connection key held outside the process (saltedge-v2.md §2–§5 with `HeldConnectionKey`): the
+// A connection key held outside the process (docs/protocols/saltedge-v2.md §2–§5 with `HeldConnectionKey`): the
 // core signs and decrypts through it exactly as with a software key, folds a block the holder
 // refuses into the one decryption error, and reports a holder that cannot be used as
 // `keyUnavailable` — never as a bad answer. The holder here behaves as a PKCS #11 token does

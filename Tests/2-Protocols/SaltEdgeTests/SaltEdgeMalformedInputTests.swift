@@ -63,7 +63,7 @@ struct SaltEdgeMalformedInputTests {
         #expect(try SaltEdge.EncryptedBundle(key: key, iv: iv, data: data).decrypt(with: connectionKey) == Array("{}".utf8))
     }
 
-    /// The bundle is one verdict up to and including the JSON parse (saltedge-v2.md §3.3): a
+    /// The bundle is one verdict up to and including the JSON parse (docs/protocols/saltedge-v2.md §3.3): a
     /// block that does not conform, a key of the wrong length, a bad pad, and a good pad over
     /// text that is not the expected JSON all give the identical error — code, reason, place.
     @Test func paddingAndPayloadFailuresAreOneIdenticalError() throws {

@@ -59,7 +59,7 @@ struct SaltEdgeTestServer {
         return String(decoding: plaintext, as: UTF8.self)
     }
 
-    /// Verifies `x-jws-signature` over the raw body bytes, as the server must (saltedge-v2.md §5.2).
+    /// Verifies `x-jws-signature` over the raw body bytes, as the server must (docs/protocols/saltedge-v2.md §5.2).
     static func verify(signature: String, body: [UInt8], connectionPublicKey: RSA.Signing.PublicKey) -> Bool {
         let parts = signature.components(separatedBy: ".")
         guard parts.count == 3, parts[1].isEmpty, let header = base64URLDecode(parts[0]),

@@ -1,4 +1,4 @@
-// The shared pieces of the layer-3 configuration convention (DESIGN.md §1): one random stream
+// The shared pieces of the layer-3 configuration convention (docs/design.md §1): one random stream
 // per client however often it is copied, the millisecond conversion PowerAuth uses for its
 // clock, and transport factories that refuse pins they cannot honour.
 

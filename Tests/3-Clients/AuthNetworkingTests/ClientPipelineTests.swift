@@ -1,4 +1,4 @@
-// A client applies the send pipeline's checks whatever transport the caller hands it (DESIGN.md
+// A client applies the send pipeline's checks whatever transport the caller hands it (docs/design.md
 // §1, layer 3): a caller's own HTTPTransport that passes a redirect through, or that would put a
 // CR/LF header on the wire, is still refused — by the client's pipeline, before its status
 // mapping and before the transport is called. Driven through SaltEdgeAuthenticatorClient's

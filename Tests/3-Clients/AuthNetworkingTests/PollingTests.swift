@@ -1,4 +1,4 @@
-// The shared polling sequence (DESIGN.md §1 "Polling"): values in order, de-duplication by key,
+// The shared polling sequence (docs/design.md §1 "Polling"): values in order, de-duplication by key,
 // a backoff that doubles up to its ceiling and resets after a success, fatal errors thrown once,
 // a quiet and prompt end on cancellation, and intervals held to 0.1 s ... 1 day whatever the
 // caller passes. Waits go through a recording clock, so the tests read the exact sleeps asked for

@@ -1,4 +1,4 @@
-// The one error type of the SDKs (DESIGN.md §1 "Layer 3 has one shape"): `SDKError<Domain>`
+// The one error type of the SDKs (docs/design.md §1 "Layer 3 has one shape"): `SDKError<Domain>`
 // holds the shape once; each client is a domain with its own codes and name. Two domains with a
 // code of the same name give two unrelated types; an error is equal to another by code; the
 // default text and server code come from the shared shape, and a domain may replace them.

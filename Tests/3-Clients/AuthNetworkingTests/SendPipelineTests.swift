@@ -1,4 +1,4 @@
-// The send pipeline over real HTTP on 127.0.0.1 (DESIGN.md §1, layer 3): middlewares run in the
+// The send pipeline over real HTTP on 127.0.0.1 (docs/design.md §1, layer 3): middlewares run in the
 // order listed on the way out and in reverse on the way back; the standard checks — URL policy,
 // header validation — refuse before the transport is called, so nothing reaches the wire; the
 // answer checks — redirect refusal, size limits — hold for any transport; a refused request is

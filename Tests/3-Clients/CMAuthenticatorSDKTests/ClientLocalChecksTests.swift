@@ -1,4 +1,4 @@
-// The CM client's checks of what it holds before it sends (cm-authenticator.md §2, §6): a stored
+// The CM client's checks of what it holds before it sends (docs/protocols/cm-authenticator.md §2, §6): a stored
 // pin-list time is data and never traps in arithmetic, and an SMS code that cannot be one is
 // refused before it uses up a verification attempt. Real stores on disk; the transport records.
 

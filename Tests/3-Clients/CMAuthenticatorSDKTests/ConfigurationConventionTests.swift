@@ -1,7 +1,7 @@
-// The layer-3 configuration convention for the CM client (DESIGN.md §1): the nested
+// The layer-3 configuration convention for the CM client (docs/design.md §1): the nested
 // configuration carries the URL policy, clock, random source and logger with the shared defaults
 // (the device draws no random bytes in this protocol: its bearer tokens are HMACs over the
-// clock, cm-authenticator.md §5); the configured clock is the one the tokens are dated with; a
+// clock, docs/protocols/cm-authenticator.md §5); the configured clock is the one the tokens are dated with; a
 // configured logger sees an environment request with its bearer token redacted.
 
 import AuthNetworking

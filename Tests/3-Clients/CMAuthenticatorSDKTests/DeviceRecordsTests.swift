@@ -1,4 +1,4 @@
-// The CM device record on a real secure store (cm-authenticator.md §6, §8): a command that read
+// The CM device record on a real secure store (docs/protocols/cm-authenticator.md §6, §8): a command that read
 // the device record before `send` refreshed the certificate pins must not write its stale copy
 // back over them, or every command fetches `GET /certificate` again.
 

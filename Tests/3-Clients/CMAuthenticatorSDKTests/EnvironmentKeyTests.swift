@@ -1,5 +1,5 @@
 // Environment secrets in a token (CMAuthenticatorClient.Configuration.deviceKeys,
-// cm-authenticator.md §3, §5): a token that cannot be reached stops linking before any request
+// docs/protocols/cm-authenticator.md §3, §5): a token that cannot be reached stops linking before any request
 // and is a `deviceKey` error; a record of a token-held secret keeps only its label; such an
 // environment is unusable where its token is not (the software store, an absent module), with
 // nothing sent; removing it touches nothing until the token can delete the key. The token is a

@@ -1,4 +1,4 @@
-// The environment secret on a real secure store (cm-authenticator.md §8): it is kept as raw
+// The environment secret on a real secure store (docs/protocols/cm-authenticator.md §8): it is kept as raw
 // bytes in the record's binary section, never as Base64 text inside the JSON (JSONDecoder's
 // `String` copies cannot be wiped), and a record written in the old all-JSON form still reads.
 

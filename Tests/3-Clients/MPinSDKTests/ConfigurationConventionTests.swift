@@ -1,4 +1,4 @@
-// The layer-3 configuration convention for the MIRACL MFA client (DESIGN.md §1): the nested
+// The layer-3 configuration convention for the MIRACL MFA client (docs/design.md §1): the nested
 // configuration carries the URL policy, clock, random source and logger with the shared
 // defaults; pass 1's nonce comes from the configured random source (reproducible from a seeded
 // one, a failure from a failing one, nothing sent); a configured logger sees every exchange with

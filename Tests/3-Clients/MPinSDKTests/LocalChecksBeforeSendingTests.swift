@@ -1,4 +1,4 @@
-// What the M-Pin client must refuse or keep on the device before anything is sent (mpin.md §3,
+// What the M-Pin client must refuse or keep on the device before anything is sent (docs/protocols/mpin.md §3,
 // §6): a PIN that cannot be the user's never leaves (it would count toward the platform's block
 // as a wrong PIN), a misfit PIN never turns a pending client secret into a token, a PIN length
 // is a small number, and a registration step never writes a stale copy of the user back over
@@ -58,7 +58,7 @@ import TestSupport
         return record.user
     }
 
-    /// mpin.md §3, §6: a five-digit PIN for a four-digit user is refused before pass 1, by
+    /// docs/protocols/mpin.md §3, §6: a five-digit PIN for a four-digit user is refused before pass 1, by
     /// every verb that authenticates; nothing is sent and no failure is counted.
     @Test func aPINLongerThanTheUsersIsRefusedBeforeAnyRequest() async throws {
         let transport = InProcessTransport()
@@ -119,7 +119,7 @@ import TestSupport
         #expect(try UserRecords(store: store).read(identity: user.identity, backend: user.backend) == nil)
     }
 
-    /// mpin.md §7.1 item 6: a wrong PIN is counted on the stored record; a stored count of
+    /// docs/protocols/mpin.md §7.1 item 6: a wrong PIN is counted on the stored record; a stored count of
     /// Int.max overflowed `+= 1`. It saturates now, and a negative one restarts at 1.
     @Test(arguments: [(Int.max, Int.max), (-7, 1), (Int.min, 1)])
     func aStoredFailureCountNeverOverflows(stored: Int, expected: Int) async throws {
@@ -141,7 +141,7 @@ import TestSupport
         #expect(await transport.sent.count == 3)
     }
 
-    /// MIRACL Trust (mpin.md §7.3): the same rule before pass 1, the quick code and the signing
+    /// MIRACL Trust (docs/protocols/mpin.md §7.3): the same rule before pass 1, the quick code and the signing
     /// session's first request.
     @Test func miraclTrustRefusesAMisfitPINBeforeAnyRequest() async throws {
         let transport = InProcessTransport()
@@ -169,7 +169,7 @@ import TestSupport
         #expect(await transport.sent.count == 1)
     }
 
-    /// mpin.md §7.1: times outside 1970…9999 and negative lifetimes are not times.
+    /// docs/protocols/mpin.md §7.1: times outside 1970…9999 and negative lifetimes are not times.
     @Test func absurdPlatformTimesAreRefused() throws {
         struct Holder: Decodable { let time: MPinPlatform.FlexibleTime }
         for number in ["\(Int64.max)", "\(Int64.min)", "-1", "253402300800000"] {

@@ -1,4 +1,4 @@
-// What each platform status means at each step (mpin.md §7.1 item 6 for the MFA platform, §7.3's
+// What each platform status means at each step (docs/protocols/mpin.md §7.1 item 6 for the MFA platform, §7.3's
 // error codes for MIRACL Trust), including the statuses neither recording holds (403, 408), so
 // a caller can switch on the reason.
 

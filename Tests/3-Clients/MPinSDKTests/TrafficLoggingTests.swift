@@ -1,5 +1,5 @@
 // A whole MIRACL MFA verification and registration logged at every level, with and without
-// traffic logging (DESIGN.md §2 habit 18): the e-mailed code, the activation token, `regOTT`
+// traffic logging (docs/design.md §2 habit 18): the e-mailed code, the activation token, `regOTT`
 // and both client-secret shares appear in no log line; only the explicit reveal switch shows
 // bodies in clear. The two D-TAs' shares are real BN254CX points, so the registration finishes.
 

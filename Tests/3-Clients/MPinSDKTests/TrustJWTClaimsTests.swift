@@ -1,4 +1,4 @@
-// MIRACL Trust JWTs (mpin.md §7.3; RFC 7519 §4.1): a correctly signed JWT is still refused when
+// MIRACL Trust JWTs (docs/protocols/mpin.md §7.3; RFC 7519 §4.1): a correctly signed JWT is still refused when
 // its `exp` is missing, not a number, past or absurd, its `nbf` is in the future, or its `iss`
 // or `aud` name another platform or project. Each JWT here is signed with a real ES256 key whose
 // JWKS the key set parses, so only the claims differ.

@@ -1,4 +1,4 @@
-// A user's secrets on a real secure store (mpin.md §6): the token, the signing token, the
+// A user's secrets on a real secure store (docs/protocols/mpin.md §6): the token, the signing token, the
 // pending client secret and the registration's one-time token are kept as raw bytes in the
 // record's binary section, never as hex or text inside the JSON (JSONDecoder's `String` copies
 // cannot be wiped); a record written in the old all-JSON form still reads and migrates.

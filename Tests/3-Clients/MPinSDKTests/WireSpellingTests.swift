@@ -1,4 +1,4 @@
-// The member names the platform generations spell differently (mpin.md §7.2 and §7.3): every
+// The member names the platform generations spell differently (docs/protocols/mpin.md §7.2 and §7.3): every
 // answer decodes under either spelling, two spellings that disagree are refused, and the client
 // goes through a whole verification and registration start against a platform using the §7.2
 // names. A MIRACL Trust `mpinId` that is not hex never reaches a URL path.
@@ -104,7 +104,7 @@ import TestSupport
     }
 }
 
-/// mpin.md §7.2 and §7.3 differ on how a registration code is asked for: a server reading either
+/// docs/protocols/mpin.md §7.2 and §7.3 differ on how a registration code is asked for: a server reading either
 /// finds it, because the client sends the purpose both ways — as the pass-1 `scope` and as `wam`
 /// on authenticate. Asserted on the wire, not only in the body builders.
 @Suite struct RegistrationCodePurposeOnTheWireTests {

@@ -15,7 +15,7 @@ import TestSupport
 extension SoftHSMSuite {
     @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: mfaExecutable), "the mfa executable is not built"))
     struct MFAKeysCommandTests {
-        /// A configuration string with the P-256 generator as master key (powerauth.md §2 layout).
+        /// A configuration string with the P-256 generator as master key (docs/protocols/powerauth.md §2 layout).
         static let configurationString: String = {
             let gx: [UInt8] = [0x6B, 0x17, 0xD1, 0xF2, 0xE1, 0x2C, 0x42, 0x47, 0xF8, 0xBC, 0xE6, 0xE5, 0x63, 0xA4, 0x40, 0xF2,
                                0x77, 0x03, 0x7D, 0x81, 0x2D, 0xEB, 0x33, 0xA0, 0xF4, 0xA1, 0x39, 0x45, 0xD8, 0x98, 0xC2, 0x96]

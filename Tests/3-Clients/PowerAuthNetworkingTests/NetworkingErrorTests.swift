@@ -1,5 +1,5 @@
-// The networking service's errors in the shared shape (DESIGN.md §1 "Layer 3 has one shape";
-// powerauth.md §14.2, §16 "Errors"), read from real HTTP answers on 127.0.0.1: a server's error
+// The networking service's errors in the shared shape (docs/design.md §1 "Layer 3 has one shape";
+// docs/protocols/powerauth.md §14.2, §16 "Errors"), read from real HTTP answers on 127.0.0.1: a server's error
 // envelope gives the code, the HTTP status and the server's code; a non-JSON 500 gives the
 // status alone; a transport failure keeps the transport's error as the cause; an SDK refusal
 // keeps the SDK's. Errors are equal by code.

@@ -1,5 +1,5 @@
-// The networking service as a layer-3 client (DESIGN.md §1 "Layer 3 has one shape";
-// powerauth.md §16): configured like every client, its base URL under the URL policy, signed
+// The networking service as a layer-3 client (docs/design.md §1 "Layer 3 has one shape";
+// docs/protocols/powerauth.md §16): configured like every client, its base URL under the URL policy, signed
 // calls serialised in counter order through the PowerAuth client's queue, a token endpoint
 // completing under every concurrency strategy (a deadlock fails on a timeout instead of
 // hanging), its logger redacting the signature, its observer seeing every answer.

@@ -1,4 +1,4 @@
-// The layer-3 configuration convention for the PowerAuth client (DESIGN.md §1; the networking
+// The layer-3 configuration convention for the PowerAuth client (docs/design.md §1; the networking
 // service's is tested in PowerAuthNetworkingTests): its nested configuration carries the URL
 // policy, clock, random source and logger with the shared defaults; the configured random source is the one the client draws
 // from (reproducible requests from a seeded source, a failure from a failing one); a configured

@@ -1,6 +1,6 @@
 // What the client refuses before anything leaves, and what it survives: an activation code
-// whose signature is not the master key's (powerauth.md §3.2), a new password the SDK cannot
-// use (§4.2), a base URL the URL policy refuses (DESIGN.md §1, layer 3), and server numbers at
+// whose signature is not the master key's (docs/protocols/powerauth.md §3.2), a new password the SDK cannot
+// use (§4.2), a base URL the URL policy refuses (docs/design.md §1, layer 3), and server numbers at
 // the ends of the Int64 range (§11.4, §10). Each test reads what the recording server saw.
 
 import AuthNetworking

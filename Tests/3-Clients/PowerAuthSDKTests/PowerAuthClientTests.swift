@@ -107,7 +107,7 @@ struct PowerAuthClientFixture {
         let fixture = try PowerAuthClientFixture()
         await fixture.server.failNextRequest(status: 400, code: "ERR_ACTIVATION")
         let error = await expectError(PowerAuthSDKError.self, code: .server) { try await fixture.client.createActivation(.code(fixture.activationCode)) }
-        #expect(error?.protocolError?.code.rawValue == "ERR_ACTIVATION")   // powerauth.md §14.2
+        #expect(error?.protocolError?.code.rawValue == "ERR_ACTIVATION")   // docs/protocols/powerauth.md §14.2
         #expect(error?.httpStatus == 400)
         #expect(try await fixture.client.canStartActivation())
     }
@@ -137,7 +137,7 @@ struct PowerAuthClientFixture {
     }
 
     /// A crash that lost the last writes: the older record comes back. The status check finds
-    /// the server three steps ahead and adopts its counter (powerauth.md §6.4), and the next
+    /// the server three steps ahead and adopts its counter (docs/protocols/powerauth.md §6.4), and the next
     /// signature is accepted.
     @Test func aRestoredOlderRecordIsRecoveredByTheStatusCheck() async throws {
         let fixture = try PowerAuthClientFixture()

@@ -1,6 +1,6 @@
 // The §6.4 counter synchronisation acted on (a client far ahead sends the possession-only
 // synchronisation signature; a deadlock is reported and refuses to sign), and what a signed
-// DELETE is signed over (powerauth.md §7.2). The networking service's concurrency strategies
+// DELETE is signed over (docs/protocols/powerauth.md §7.2). The networking service's concurrency strategies
 // are tested in PowerAuthNetworkingTests.
 
 import AuthNetworking

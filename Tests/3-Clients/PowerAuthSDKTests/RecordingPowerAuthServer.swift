@@ -80,7 +80,7 @@ actor RecordingPowerAuthServer: HTTPTransport {
                   PowerAuthServer.isValidTokenHeader(header, token: token, now: UInt64(clamping: serverTime)) else { return Self.error(401, "ERR_AUTHENTICATION") }
             return HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"greeting":"hi"}}"#.utf8))
         case "api/item":
-            // The server side of a signed DELETE: the signature's data is the body (powerauth.md §7.2).
+            // The server side of a signed DELETE: the signature's data is the body (docs/protocols/powerauth.md §7.2).
             // The query is tried first on a copy of the record, so that check moves no counter.
             var copy = activation
             let query = Array(PowerAuth.NormalizedData.canonicalQuery(request.query.map { ($0.name, $0.value) }).utf8)

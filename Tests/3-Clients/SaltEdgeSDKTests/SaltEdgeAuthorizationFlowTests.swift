@@ -1,4 +1,4 @@
-// Authorizations end to end against the in-process provider (saltedge-v2.md §5.2, §6.6, §6.7,
+// Authorizations end to end against the in-process provider (docs/protocols/saltedge-v2.md §5.2, §6.6, §6.7,
 // §8, §9): the encrypted list decrypts with the connection key (the vector answer too), final and
 // expired items are hidden, one that does not decrypt fails the call, polling yields each
 // changed list and ends when the connection is gone; confirm and deny are checked on what the

@@ -1,4 +1,4 @@
-// The layer-3 configuration convention for the Salt Edge Authenticator client (DESIGN.md §1):
+// The layer-3 configuration convention for the Salt Edge Authenticator client (docs/design.md §1):
 // the nested configuration carries the URL policy, clock, random source and logger with the
 // shared defaults; the connection key pair comes from the configured random source (a failing
 // one stops enrolment before create-connection is sent); a configured logger sees a signed

@@ -1,4 +1,4 @@
-// A Salt Edge connection on a real secure store (sdk-surfaces.md §5.7–§5.8): the private key and
+// A Salt Edge connection on a real secure store (docs/protocols/sdk-surfaces.md §5.7–§5.8): the private key and
 // the access token are kept as raw bytes (PKCS #8 DER, token bytes) in the record's binary
 // section, never as PEM or token text inside the JSON (JSONDecoder's `String` copies cannot be
 // wiped); a record written in the old all-JSON form (PEM and token in the JSON) still reads.

@@ -1,4 +1,4 @@
-// Enrolment end to end against the in-process provider (saltedge-v2.md §4, §6.1, §6.2):
+// Enrolment end to end against the in-process provider (docs/protocols/saltedge-v2.md §4, §6.1, §6.2):
 // `beginConnection` fetches the configuration and sends the new key pair's public half encrypted
 // to the provider key; `completeConnection` decrypts the redirect's RSA-encrypted access token
 // with the pending key, stores the connection and drops the pending record; refused or foreign

@@ -1,5 +1,5 @@
 // The provider's side of Salt Edge API v2 for the client tests, built from the `SaltEdge` core
-// (it holds both halves of the hybrid encryption, saltedge-v2.md §3): it serves the
+// (it holds both halves of the hybrid encryption, docs/protocols/saltedge-v2.md §3): it serves the
 // configuration, decrypts the connection key sent at create-connection with the provider key,
 // encrypts the access token of the redirect (§4) and the authorizations (§6.6) to the connection
 // key, and checks every signed request (§5.2) against the raw body before it decrypts the

@@ -1,4 +1,4 @@
-// The one command model (DESIGN.md §3): a typo in an option is a usage error naming it, a missing
+// The one command model (docs/design.md §3): a typo in an option is a usage error naming it, a missing
 // value or a value that looks like an option too; `--help` answers at every level; and the CLI
 // reference in docs/ is exactly what the model prints (so the document cannot drift).
 

@@ -73,7 +73,7 @@ import Testing
 }
 
 @Suite struct MPinConfigureCommandTests {
-    /// mpin.md §7: a platform that refuses the client settings without X-MIRACL-CID (406) makes
+    /// docs/protocols/mpin.md §7: a platform that refuses the client settings without X-MIRACL-CID (406) makes
     /// `configure` name the missing `--client-id`.
     @Test func aRefusalWithoutAClientIDNamesTheOption() async throws {
         let command = try InProcessCommand()

@@ -1,6 +1,6 @@
 // Numeric options are range-checked before any conversion that could trap (`--interval nan`,
 // `inf`, `1e300`), and text output loses every control character and escape sequence a server
-// could put in a name or title (DESIGN.md §3).
+// could put in a name or title (docs/design.md §3).
 
 import MFACommandLine
 import Testing

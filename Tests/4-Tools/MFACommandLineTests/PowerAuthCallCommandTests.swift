@@ -1,8 +1,8 @@
 // `mfa powerauth call` in process against a PowerAuth back end on 127.0.0.1 (PowerAuthServer
 // behind a real HTTP socket): `--method GET` with repeated `--query` is signed over the canonical
-// query the server recomputes from what arrived (powerauth.md §7.2), the answer's
+// query the server recomputes from what arrived (docs/protocols/powerauth.md §7.2), the answer's
 // `responseObject` is printed as a JSON object, and a token call asks for no password
-// (powerauth.md §11.3: standard input here is empty, so a password prompt would fail the call).
+// (docs/protocols/powerauth.md §11.3: standard input here is empty, so a password prompt would fail the call).
 
 import CryptoPrimitives
 import Foundation
@@ -79,7 +79,7 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
             tokens[token.id] = token
             return HTTPResponse(status: 200, body: try encryptor.encrypt(plaintext, timestamp: Self.now, using: &random).json.bytes)
         case "api/items":
-            // powerauth.md §7.2: a GET is signed over the canonical form of the query that arrived.
+            // docs/protocols/powerauth.md §7.2: a GET is signed over the canonical form of the query that arrived.
             let query = Array(PowerAuth.NormalizedData.canonicalQuery(request.query.map { ($0.name, $0.value) }).utf8)
             let valid = verify(request, method: request.method.rawValue, uriID: "/api/items", body: request.method == .get ? query : body)
             seen.append((request.method.rawValue, request.path, valid))
@@ -199,7 +199,7 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
 
     /// Six `call`s at once on one activation: each signs the next counter and the server must
     /// see them in that order, or the late ones are refused and counted as failed attempts
-    /// (powerauth.md §7.1). The first to arrive is held back on the server; none may overtake it.
+    /// (docs/protocols/powerauth.md §7.1). The first to arrive is held back on the server; none may overtake it.
     @Test func concurrentSignedCallsOnOneActivationCostNoFailedAttempt() async throws {
         let (command, backEnd, server) = try await Self.activated()
         defer { server.stop(); command.cleanUp() }
@@ -237,7 +237,7 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
         #expect(!printed.joined().contains(".swift:"), "\(printed)")
     }
 
-    /// powerauth.md §6.4: a server ahead of this device saw signatures made elsewhere. The store
+    /// docs/protocols/powerauth.md §6.4: a server ahead of this device saw signatures made elsewhere. The store
     /// as it was before one signed call comes back (a copy that never saw the call); `status`
     /// catches up and says another copy signed, in text and JSON.
     @Test func statusReportsSignaturesAnotherCopyMade() async throws {

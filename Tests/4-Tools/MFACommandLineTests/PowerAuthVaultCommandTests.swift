@@ -56,10 +56,10 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
         return try P256.Signing.PublicKey(x963Representation: key.x963Representation)
     }
 
-    /// The server's KDF(KEY_ENCRYPTION_VAULT, index) (powerauth.md §12).
+    /// The server's KDF(KEY_ENCRYPTION_VAULT, index) (docs/protocols/powerauth.md §12).
     func encryptionKey(index: UInt64) -> SymmetricKey? { lock.withLock { activation?.encryptionKey(index: index) } }
 
-    /// The server's offline verification of `signature` (powerauth.md §7.6).
+    /// The server's offline verification of `signature` (docs/protocols/powerauth.md §7.6).
     func verifyOffline(_ signature: String, factors: PowerAuth.SignatureFactors, nonce: String, data: [UInt8]) -> PowerAuthServer.SignatureVerification? {
         lock.withLock { activation?.verifyOffline(signature, factors: factors, nonce: nonce, data: data) }
     }
@@ -96,7 +96,7 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
             guard let activation else { return Self.error(400, "ERR_ACTIVATION") }
             return try activation.status(request, using: &random)
         case "pa/v3/vault/unlock":
-            // powerauth.md §12: two factors at least; the answer is encrypted for the activation.
+            // docs/protocols/powerauth.md §12: two factors at least; the answer is encrypted for the activation.
             guard let header = request.header("X-PowerAuth-Authorization"), !header.contains(#"pa_signature_type="possession""#),
                   verifyLocked(header: header, method: "POST", uriID: "/pa/vault/unlock", body: body), let activation else {
                 return Self.error(401, "ERR_AUTHENTICATION")
@@ -222,7 +222,7 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
         var code = try #require(InProcessCommand.object(printed)?["signature"] as? String, "\(printed)")
         #expect(status == 0 && code.count == 17, "\(code)")
         #expect(backEnd.verifyOffline(code, factors: .possessionKnowledge, nonce: nonce, data: Array(data.utf8)) == .valid(steps: 0))
-        // Nothing is sent: a wrong password yields digits the server refuses (powerauth.md §7.6).
+        // Nothing is sent: a wrong password yields digits the server refuses (docs/protocols/powerauth.md §7.6).
         (status, printed) = await command.run(["powerauth", "offline-signature", "--data", data, "--nonce", nonce,
                                                "--password-file", command.directory + "/wrong", "--json"])
         code = try #require(InProcessCommand.object(printed)?["signature"] as? String, "\(printed)")

@@ -1,7 +1,7 @@
 // The same verbs behaving alike, run in process: `configure` stores the loopback opt-out and the
 // later verbs use it without being told again; `status --json` is one JSON object of what is
 // stored (not configured is a state, exit 0); `remove` forgets a registration; Salt Edge `show`
-// waits through `*_processing` (saltedge-v2.md §9) over real HTTP on 127.0.0.1, within its bound;
+// waits through `*_processing` (docs/protocols/saltedge-v2.md §9) over real HTTP on 127.0.0.1, within its bound;
 // an unknown verb or option stays a usage error (exit 2).
 
 import CryptoPrimitives
@@ -28,7 +28,7 @@ import TestSupport
     }
 
     /// A pending authorization 44 with a payment, encrypted to the seeded connection's key as a
-    /// provider does (saltedge-v2.md §3.3, §6.6): AES-256-CBC, its key and IV under RSA PKCS #1 v1.5.
+    /// provider does (docs/protocols/saltedge-v2.md §3.3, §6.6): AES-256-CBC, its key and IV under RSA PKCS #1 v1.5.
     static func pendingItem() throws -> String {
         let plaintext = #"{"title":"Payment","description":{"text":"Pay the shop","payment":{"payee":"Shop","amount":"10.00"},"#
             + #""extra":{"ip":"192.0.2.1"}},"authorization_code":"c0de","created_at":"2026-01-01T00:00:00Z","expires_at":"2099-01-01T00:00:00Z"}"#

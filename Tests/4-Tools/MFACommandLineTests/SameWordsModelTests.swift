@@ -1,4 +1,4 @@
-// The same words in every SDK family (DESIGN.md §3): `configure`, `status` and `remove` exist in
+// The same words in every SDK family (docs/design.md §3): `configure`, `status` and `remove` exist in
 // PowerAuth, MIRACL MFA, Salt Edge and CM; the loopback opt-out is a `configure` option only
 // (stored, never asked again); the one a verb acts on is a positional argument; PowerAuth's
 // `call` takes a method and repeated query parameters; Salt Edge shows one authorization.

@@ -1,4 +1,4 @@
-// Secrets never come from `mfa`'s command line (DESIGN.md §3): secret options are refused there
+// Secrets never come from `mfa`'s command line (docs/design.md §3): secret options are refused there
 // (only `-`, standard input, is accepted), and a secret file that group or others may read is
 // refused the way ssh refuses such a key file. Files are real files in a temporary directory.
 

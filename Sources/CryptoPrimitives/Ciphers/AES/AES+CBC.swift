@@ -114,7 +114,7 @@ extension AES {
 
         /// Decrypts `ciphertext` and checks its PKCS #7 padding without acting on the verdict:
         /// for a protocol that must fold the padding check into one decision with later checks
-        /// (Salt Edge's bundles, saltedge-v2.md §3.3), so that a bad pad and a bad payload fail
+        /// (Salt Edge's bundles, docs/protocols/saltedge-v2.md §3.3), so that a bad pad and a bad payload fail
         /// the same way at the same point.
         ///
         /// Returns the unpadded plaintext when the padding is valid, otherwise the whole

@@ -9,7 +9,7 @@ public enum AES {
     public static let blockByteCount = 16
 
     /// Encrypts one 16-byte block with the raw cipher (ECB of a single block).
-    /// PowerAuth's KDF uses exactly this (powerauth.md §4). Throws
+    /// PowerAuth's KDF uses exactly this (docs/protocols/powerauth.md §4). Throws
     /// `CryptoError.incorrectLength` for a block that is not 16 bytes or a key that is not
     /// 16, 24 or 32 bytes.
     public static func encryptBlock(_ block: some Sequence<UInt8>, using key: SymmetricKey) throws(CryptoError) -> [UInt8] {

@@ -1,5 +1,5 @@
 // Points of G1 = E(Fp), E: y² = x³ + 2 (cofactor 1), with Milagro's encodings: 65 bytes
-// 04 ‖ x ‖ y and 33 bytes 02/03 ‖ x (mpin.md §2.1, §2.3).
+// 04 ‖ x ‖ y and 33 bytes 02/03 ‖ x (docs/protocols/mpin.md §2.1, §2.3).
 
 import CryptoCore
 
@@ -13,7 +13,7 @@ extension BN254CX {
             self.point = point
         }
 
-        /// The generator (−1, 1) (mpin.md §2.1).
+        /// The generator (−1, 1) (docs/protocols/mpin.md §2.1).
         public static var generator: G1 {
             G1(G1Projective(affineX: -Fp.one, y: .one))
         }
@@ -79,7 +79,7 @@ extension BN254CX.G1: Equatable {
 }
 
 extension BN254CX.G1 {
-    /// The point of a 32-byte hash by Milagro's "hunt and peck" (`ECP_mapit`, mpin.md §3): x is
+    /// The point of a 32-byte hash by Milagro's "hunt and peck" (`ECP_mapit`, docs/protocols/mpin.md §3): x is
     /// the hash as an integer reduced mod p; while x³ + 2 is not a square, x ← x + 1; y is the
     /// even square root. Leaks: the number of increments (the hash is public, M-Pin identities
     /// only).

@@ -1,6 +1,6 @@
 // Points of G2, the order-r subgroup of the D-type twist E′: y² = x³ + (1 − i) over Fp2, with
 // Milagro's 128-byte encoding x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1 (no prefix, real parts first;
-// mpin.md §2.2, §2.3).
+// docs/protocols/mpin.md §2.2, §2.3).
 
 import CryptoCore
 
@@ -13,7 +13,7 @@ extension BN254CX {
             self.point = point
         }
 
-        /// The generator of mpin.md §2.2 (Milagro crypto-c and miracl/core; not AMCL 4.1's).
+        /// The generator of docs/protocols/mpin.md §2.2 (Milagro crypto-c and miracl/core; not AMCL 4.1's).
         public static var generator: G2 {
             G2(G2Projective(
                 affineX: Fp2(Fp(reducing: FixedUInt(limbs: [0xC085_1CEE_E4D2_EC74, 0x907C_85BF_A03E_2726, 0x358B_2500_F5C3_4BBB, 0x1968_2D2C_7053_B256])),
@@ -31,7 +31,7 @@ extension BN254CX {
         /// Decodes x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1 (128 bytes). Throws `CryptoError.invalidEncoding`
         /// for another length or a coordinate not below p, and `CryptoError.invalidKey` for a
         /// point off the twist or outside the order-r subgroup (Milagro checks only the curve
-        /// equation, mpin.md §2.2; we also check the subgroup, by ψ(Q) = [6u²]Q).
+        /// equation, docs/protocols/mpin.md §2.2; we also check the subgroup, by ψ(Q) = [6u²]Q).
         public init(encoded bytes: some Collection<UInt8>) throws(CryptoError) {
             let bytes = Array(bytes)
             guard bytes.count == 128 else { throw .invalidEncoding }
@@ -78,7 +78,7 @@ extension BN254CX.G2: Equatable {
 
 extension BN254CX.CurvePoint where Field == BN254CX.Fp2 {
     /// ψ(Q) = (conj(x)·ξ^((p−1)/3), conj(y)·ξ^((p−1)/2)), the p-power Frobenius carried to the
-    /// twist (mpin.md §2.2); on G2 it acts as multiplication by p ≡ 6u² (mod r).
+    /// twist (docs/protocols/mpin.md §2.2); on G2 it acts as multiplication by p ≡ 6u² (mod r).
     package func psi() -> Self {
         Self(x: x.conjugate * BN254CX.frobeniusGamma2, y: y.conjugate * BN254CX.frobeniusGamma3, z: z.conjugate)
     }

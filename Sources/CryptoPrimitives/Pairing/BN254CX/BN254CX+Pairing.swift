@@ -1,4 +1,4 @@
-// The optimal ate pairing e: G2 × G1 → GT and the target group GT ⊂ Fp12 (mpin.md §2.4).
+// The optimal ate pairing e: G2 × G1 → GT and the target group GT ⊂ Fp12 (docs/protocols/mpin.md §2.4).
 
 import CryptoCore
 
@@ -14,10 +14,10 @@ extension BN254CX {
         /// The identity, 1.
         public static var one: GT { GT(.one) }
 
-        /// Whether this is the identity (all twelve coefficients those of 1, mpin.md §2.4).
+        /// Whether this is the identity (all twelve coefficients those of 1, docs/protocols/mpin.md §2.4).
         public var isOne: Bool { value.isOne.isTrueVartime }
 
-        /// 384 bytes a ‖ b ‖ c, each Fp4 as c0 ‖ c1, each Fp2 real part first (mpin.md §2.3).
+        /// 384 bytes a ‖ b ‖ c, each Fp4 as c0 ‖ c1, each Fp2 real part first (docs/protocols/mpin.md §2.3).
         public var rawRepresentation: [UInt8] { value.canonicalBytes }
 
         /// Decodes 384 bytes. Throws `CryptoError.invalidEncoding` for another length or a

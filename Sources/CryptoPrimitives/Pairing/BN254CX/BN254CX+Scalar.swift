@@ -24,7 +24,7 @@ extension BN254CX {
         }
 
         /// The scalar of a 32-byte string taken as a big-endian integer and reduced mod r
-        /// (Milagro's `BIG_mod` of a hash, mpin.md §3 `GET_Y`). Constant time.
+        /// (Milagro's `BIG_mod` of a hash, docs/protocols/mpin.md §3 `GET_Y`). Constant time.
         public init(reducing bytes: some Sequence<UInt8>) {
             var value = FixedUInt<4>.zero
             for byte in Array(bytes).suffix(32) {
@@ -40,7 +40,7 @@ extension BN254CX {
         }
 
         /// A uniform scalar in [0, r) from `random`, by rejection of 254-bit candidates
-        /// (Milagro `RANDOM_GENERATE` draws uniformly below r too, mpin.md §4).
+        /// (Milagro `RANDOM_GENERATE` draws uniformly below r too, docs/protocols/mpin.md §4).
         public static func random(using random: inout some RandomSource) throws(CryptoError) -> Scalar {
             while true {
                 var bytes = try random.bytes(count: 32)

@@ -71,7 +71,7 @@ extension BN254CX.Fp: BN254CXCurveField {
 }
 
 extension BN254CX.Fp2: BN254CXCurveField {
-    /// 3b′ with b′ = b/ξ = 1 − i (the D-type twist, mpin.md §2.2).
+    /// 3b′ with b′ = b/ξ = 1 − i (the D-type twist, docs/protocols/mpin.md §2.2).
     /// As Montgomery literals (3 and −3), checked by a test against `Fp(small: 3)`.
     package static var curveB3: Self {
         Self(BN254CX.Fp(montgomeryForm: FixedUInt(limbs: [0x619F_0D5D_71C1_F851, 0x06C3_5E78_073D_D77B, 0x806C_ACC1_F5D8_90AE, 0x0BFF_FFFF_4ECC_8CE0])),

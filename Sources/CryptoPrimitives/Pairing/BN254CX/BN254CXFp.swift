@@ -1,5 +1,5 @@
 // Operations on Fp of BN254CX that the generic Montgomery core does not give: byte encodings,
-// parity, square roots and inversion (mpin.md §2.3, §3).
+// parity, square roots and inversion (docs/protocols/mpin.md §2.3, §3).
 
 import CryptoCore
 
@@ -18,10 +18,10 @@ extension MontgomeryResidue where Modulus == BN254CXFieldModulus {
         self.init(reducing: FixedUInt(value))
     }
 
-    /// The canonical value as 32 big-endian bytes (Milagro `FP_toBytes`, mpin.md §2.3).
+    /// The canonical value as 32 big-endian bytes (Milagro `FP_toBytes`, docs/protocols/mpin.md §2.3).
     package var canonicalBytes: [UInt8] { canonical.bigEndianBytes() }
 
-    /// Whether the canonical value is odd ("the root whose integer value is even", mpin.md §3).
+    /// Whether the canonical value is odd ("the root whose integer value is even", docs/protocols/mpin.md §3).
     package var isOdd: Choice { canonical.isOdd }
 
     /// 2·self.

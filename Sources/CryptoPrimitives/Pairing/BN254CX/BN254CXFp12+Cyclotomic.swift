@@ -1,5 +1,5 @@
 // Frobenius maps of Fp12, arithmetic in the cyclotomic subgroup (Granger–Scott squarings and
-// Karabina's compressed ones), and the final exponentiation of the pairing (mpin.md §2.2, §2.4).
+// Karabina's compressed ones), and the final exponentiation of the pairing (docs/protocols/mpin.md §2.2, §2.4).
 
 import CryptoCore
 
@@ -67,7 +67,7 @@ extension BN254CX.Fp12 {
         return result.conjugate
     }
 
-    /// The final exponentiation f^((p¹²−1)/r) (mpin.md §2.4): the easy part
+    /// The final exponentiation f^((p¹²−1)/r) (docs/protocols/mpin.md §2.4): the easy part
     /// f^((p⁶−1)(p²+1)), then the hard part (p⁴ − p² + 1)/r as
     /// λ₀ + λ₁p + λ₂p² + λ₃p³ with λ₃ = 1, λ₂ = 6u² + 1, λ₁ = −36u³ − 18u² − 12u + 1,
     /// λ₀ = −36u³ − 30u² − 18u − 2, by the addition chain of Scott, Benger, Charlemagne,

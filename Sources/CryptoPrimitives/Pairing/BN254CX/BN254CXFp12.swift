@@ -1,6 +1,6 @@
-// Fp12 = Fp4[t]/(t³ − s) (mpin.md §2.2): element a + b·t + c·t², equivalently Fp2[w]/(w⁶ − ξ)
+// Fp12 = Fp4[t]/(t³ − s) (docs/protocols/mpin.md §2.2): element a + b·t + c·t², equivalently Fp2[w]/(w⁶ − ξ)
 // with w = t, w³ = s. Serialised a ‖ b ‖ c, each Fp4 as c0 ‖ c1 and each Fp2 real part
-// first (mpin.md §2.3). Karatsuba products, Chung–Hasan squaring; constant time.
+// first (docs/protocols/mpin.md §2.3). Karatsuba products, Chung–Hasan squaring; constant time.
 
 import CryptoCore
 
@@ -85,7 +85,7 @@ extension BN254CX {
             return Fp12(aa + cb.timesS, middle, bb + ca)
         }
 
-        /// 384 bytes a ‖ b ‖ c (mpin.md §2.3).
+        /// 384 bytes a ‖ b ‖ c (docs/protocols/mpin.md §2.3).
         package var canonicalBytes: [UInt8] { a.canonicalBytes + b.canonicalBytes + c.canonicalBytes }
 
         /// Decodes a ‖ b ‖ c; nil unless every coordinate is canonical. The input is public.

@@ -1,5 +1,5 @@
-// Fp2 = Fp[i]/(i² + 1) (mpin.md §2.2): element c0 + c1·i, serialised c0 ‖ c1 (real part
-// first, mpin.md §2.3). Karatsuba products, complex squaring; constant time except where
+// Fp2 = Fp[i]/(i² + 1) (docs/protocols/mpin.md §2.2): element c0 + c1·i, serialised c0 ‖ c1 (real part
+// first, docs/protocols/mpin.md §2.3). Karatsuba products, complex squaring; constant time except where
 // a name says `Vartime`.
 
 import CryptoCore
@@ -92,7 +92,7 @@ extension BN254CX {
         /// `self^exponent` by a fixed 4-bit window over the exponent's width. Constant time.
         package func power(_ exponent: FixedUInt<4>) -> Fp2 { fixedWindowPower(exponent) }
 
-        /// 64 big-endian bytes c0 ‖ c1 (mpin.md §2.3).
+        /// 64 big-endian bytes c0 ‖ c1 (docs/protocols/mpin.md §2.3).
         package var canonicalBytes: [UInt8] { c0.canonicalBytes + c1.canonicalBytes }
 
         /// Decodes c0 ‖ c1, each canonical; nil otherwise. The input is public.

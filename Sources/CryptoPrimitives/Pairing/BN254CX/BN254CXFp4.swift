@@ -1,4 +1,4 @@
-// Fp4 = Fp2[s]/(s² − ξ), ξ = 1 + i (mpin.md §2.2): element c0 + c1·s, serialised c0 ‖ c1.
+// Fp4 = Fp2[s]/(s² − ξ), ξ = 1 + i (docs/protocols/mpin.md §2.2): element c0 + c1·s, serialised c0 ‖ c1.
 // Karatsuba products; constant time.
 
 import CryptoCore

@@ -1,4 +1,4 @@
-// The optimal ate Miller loop (mpin.md §2.4): lines through points of the D-type twist,
+// The optimal ate Miller loop (docs/protocols/mpin.md §2.4): lines through points of the D-type twist,
 // evaluated at an affine G1 point, with the running point in homogeneous projective
 // coordinates. The line coefficients depend on Q only, so they are computed once
 // (`G2Prepared`) and replayed for any P, and several pairs share one loop, whose lines are
@@ -15,7 +15,7 @@ extension BN254CX {
     }
 
     /// The signed digits of |6u + 2| used by the loop, most significant first (after the
-    /// implicit leading 1): dᵢ = bitᵢ(3n) − bitᵢ(n) for i = nbits(3n) − 2 … 1 (mpin.md §2.4).
+    /// implicit leading 1): dᵢ = bitᵢ(3n) − bitᵢ(n) for i = nbits(3n) − 2 … 1 (docs/protocols/mpin.md §2.4).
     package static let millerDigits: [Int8] = {
         let n: UInt128 = 6 * UInt128(absoluteU) - 2        // |6u + 2| for u < 0
         let n3 = 3 * n

@@ -1,11 +1,11 @@
-// The BN254CX pairing curve of Apache Milagro and the MIRACL MFA platform (mpin.md §1, §2.1):
+// The BN254CX pairing curve of Apache Milagro and the MIRACL MFA platform (docs/protocols/mpin.md §1, §2.1):
 // its two primes and curve constants. Montgomery constants were computed from the
 // definitions; a test recomputes each of them.
 
 import CryptoCore
 
 /// The base-field prime p = 36u⁴ + 36u³ + 24u² + 6u + 1 with u = −0x4000000003C012B1
-/// (254 bits, p ≡ 3 mod 4) (mpin.md §2.1).
+/// (254 bits, p ≡ 3 mod 4) (docs/protocols/mpin.md §2.1).
 @usableFromInline
 package enum BN254CXFieldModulus: MontgomeryModulus {
     @inlinable package static var modulus: FixedUInt<4> {
@@ -25,7 +25,7 @@ extension BN254CXFieldModulus {
     package static let divstep = DivstepModulus(modulus)
 }
 
-/// The group order r = 36u⁴ + 36u³ + 18u² + 6u + 1 = p + 1 − t (mpin.md §2.1).
+/// The group order r = 36u⁴ + 36u³ + 18u² + 6u + 1 = p + 1 − t (docs/protocols/mpin.md §2.1).
 @usableFromInline
 package enum BN254CXOrderModulus: MontgomeryModulus {
     @inlinable package static var modulus: FixedUInt<4> {
@@ -42,14 +42,14 @@ package enum BN254CXOrderModulus: MontgomeryModulus {
 
 /// The BN254CX pairing-friendly curve (the "CertiVox" BN curve, not Nogami's BN254):
 /// G1 = E(Fp) for E: y² = x³ + 2, G2 on the D-type sextic twist over Fp2, GT in Fp12, and
-/// the optimal ate pairing, with Milagro's byte encodings (mpin.md §2).
+/// the optimal ate pairing, with Milagro's byte encodings (docs/protocols/mpin.md §2).
 public enum BN254CX {
     /// An element of Fp, Montgomery form inside.
     package typealias Fp = MontgomeryResidue<4, BN254CXFieldModulus>
     /// An integer modulo r, Montgomery form inside.
     package typealias Fr = MontgomeryResidue<4, BN254CXOrderModulus>
 
-    /// |u| = 0x4000000003C012B1; u itself is negative (mpin.md §2.1).
+    /// |u| = 0x4000000003C012B1; u itself is negative (docs/protocols/mpin.md §2.1).
     package static let absoluteU: UInt64 = 0x4000_0000_03C0_12B1
 
     /// The prime p as an integer.
