@@ -78,10 +78,38 @@ extension SaltEdge {
             }
         }
 
-        /// Parses the list answer (§6.6): `{"data":[item, …]}`.
+        /// Parses the list answer (§6.6): `{"data":[item, …]}`. An item whose `connection_id` is
+        /// missing, null or empty is dropped, as Salt Edge's Android client drops it (§6.6): it
+        /// belongs to no connection, and one such item must not hide the others.
         public static func list(from response: HTTPResponse) throws(ProtocolError) -> [EncryptedAuthorization] {
             try SaltEdge.requireSuccess(response)
-            return try JSONResponse.decode(Envelope<[EncryptedAuthorization]>.self, from: response.body, what: "authorization list").data
+            return try JSONResponse.decode(Envelope<[Listed]>.self, from: response.body, what: "authorization list").data.compactMap(\.item)
+        }
+
+        /// A list item: the authorization, or nil when it names no connection.
+        private struct Listed: Decodable {
+            let item: EncryptedAuthorization?
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                let named = try c.contains(.connection_id) && !c.decodeNil(forKey: .connection_id)
+                    && c.decode(IDText.self, forKey: .connection_id).value != ""
+                item = named ? try EncryptedAuthorization(from: decoder) : nil
+            }
+        }
+
+        /// An identifier as text, integer or string, the empty string included.
+        private struct IDText: Decodable {
+            let value: String
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let number = try? container.decode(Int64.self) {  // the type probe FlexibleID makes
+                    value = String(number)
+                } else {
+                    value = try container.decode(String.self)
+                }
+            }
         }
 
         /// Parses the show answer (§6.6): `{"data":item}`.

@@ -26,13 +26,18 @@ extension SaltEdge {
         public let providerPublicKey: RSA.Encryption.PublicKey
 
         /// Parses the response body. Throws `ProtocolError.Code.malformedInput` for a body that
-        /// is not the configuration, or whose provider key does not load, and
+        /// is not the configuration, whose provider key does not load or whose `api_version` is
+        /// not 2 (`"2"` or `"2.x"`: this client speaks v2 only, §11), and
         /// `ProtocolError.Code.insecureURL` when `urlPolicy` refuses its `sca_service_url`
         /// (by default anything but `https` to a host whose name has a dot).
         public init(responseBody body: some Sequence<UInt8>, urlPolicy: URLPolicy = .httpsOnly) throws(ProtocolError) {
             let wire = try JSONResponse.decode(Envelope<Wire>.self, from: body, what: "provider configuration").data
             guard urlPolicy.permits(wire.sca_service_url) else {
                 throw ProtocolError(.insecureURL, "sca_service_url: " + URLPolicy.refusal(of: wire.sca_service_url))
+            }
+            // §6.1, §11: a v1 provider signs and encrypts differently (§5.3); refuse it up front.
+            guard wire.api_version == "2" || wire.api_version.hasPrefix("2.") else {
+                throw ProtocolError(.malformedInput, "the provider's api_version is not 2; only Salt Edge API v2 is spoken")
             }
             scaServiceURL = wire.sca_service_url
             apiVersion = wire.api_version

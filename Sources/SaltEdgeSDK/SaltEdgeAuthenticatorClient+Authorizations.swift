@@ -36,8 +36,8 @@ extension SaltEdgeAuthenticatorClient {
         do { encrypted = try SaltEdge.EncryptedAuthorization.single(from: response) } catch {
             throw SaltEdgeClientError(.invalidResponse, "the authorization answer is not usable", protocolError: error)
         }
-        // A decided or expired one carries no payload (§9): say so rather than "does not decrypt".
-        guard !encrypted.status.isFinal else {
+        // A decided, expired or closed one carries no payload (§9): say so rather than "does not decrypt".
+        guard !encrypted.status.isFinal, encrypted.status != .closed else {
             throw SaltEdgeClientError(.server, "authorization \(id) is already \(encrypted.status.rawValue)", httpStatus: response.status)
         }
         do { return try encrypted.decrypt(with: connection.connection.key) } catch {

@@ -22,7 +22,7 @@ public actor SaltEdgeAuthenticatorClient {
         public var returnURL: String
         /// Which URLs may be fetched (https only by default, docs/protocols/saltedge-v2.md §11).
         public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
-        /// The local wall clock (the `expires-at` of signed requests, authorization expiry).
+        /// The local wall clock (the `exp` of signed request bodies, authorization expiry).
         public var clock: @Sendable () -> Date = ClientDefaults.clock
         /// Where connection key pairs and the nonces of signed answers come from.
         public var random: any RandomSource & Sendable = ClientDefaults.random
@@ -174,14 +174,16 @@ public actor SaltEdgeAuthenticatorClient {
     /// Forgets a connection here only (its key pair and token); the server's stays.
     public func deleteLocally(connectionID: String) throws(SaltEdgeClientError) { try records.remove(id: connectionID) }
 
-    /// Revokes the connection on the server (§6.5), then deletes its record and key pair.
+    /// Revokes the connection on the server (§6.5), then deletes its record and key pair. A
+    /// server that answers that the connection is already gone (`ConnectionNotFound`,
+    /// `ConnectionRevoked`, §10) has nothing left to revoke: the record and key go all the same.
     public func revoke(connectionID: String) async throws(SaltEdgeClientError) {
         let connection = try connection(id: connectionID)
         let request: HTTPRequest
         do { request = try requests(connection).revokeConnection(now: now()) } catch {
             throw SaltEdgeClientError(.invalidInput, "the revoke request cannot be signed", protocolError: error)
         }
-        _ = try await send(request, to: connection.connection.scaServiceURL)
+        do throws(SaltEdgeClientError) { _ = try await send(request, to: connection.connection.scaServiceURL) } catch where error.connectionIsGone {}
         try records.remove(id: connectionID)
     }
 

@@ -74,6 +74,8 @@ actor SaltEdgeProviderStandIn {
     var accessToken = "3b1f8c2e9a7d4e60b5c1"
     /// Whether the connection is gone (every call answers 401 `ConnectionNotFound`).
     private(set) var isRevoked = false
+    /// The answer to show-authorization (§6.6), any id.
+    private var shown: [UInt8] = Array(#"{"data":{}}"#.utf8)
     /// The list answers in turn; the last one repeats.
     private var lists: [[UInt8]] = [Array(#"{"data":[]}"#.utf8)]
     private var listIndex = 0
@@ -90,6 +92,9 @@ actor SaltEdgeProviderStandIn {
     func setAccessToken(_ token: String) { accessToken = token }
     func revoke() { isRevoked = true }
 
+    /// What show-authorization answers: `{"data": item}`.
+    func setShown(_ item: JSONText) { shown = JSONText.object([("data", item)]).bytes }
+
     /// The authorization lists to answer, in turn (raw bodies).
     func setLists(_ bodies: [[UInt8]]) {
         lists = bodies
@@ -98,8 +103,8 @@ actor SaltEdgeProviderStandIn {
 
     /// An authorization list item: `plaintext` encrypted to the connection key (§3.2, §6.6), or
     /// without a bundle when `plaintext` is nil (a final item).
-    func item(id: Int, status: String, plaintext: String?) throws -> JSONText {
-        var members: [(String, JSONText)] = [("id", .integer(Int64(id))), ("connection_id", .integer(333)), ("status", .string(status))]
+    func item(id: Int, status: String, plaintext: String?, connectionID: JSONText? = .integer(333)) throws -> JSONText {
+        var members: [(String, JSONText)] = [("id", .integer(Int64(id)))] + (connectionID.map { [("connection_id", $0)] } ?? []) + [("status", .string(status))]
         if let plaintext {
             guard let connectionPublicKey else { throw StandInError.malformed("no connection key yet") }
             let bundle = try SaltEdge.EncryptedBundle.encrypt(Array(plaintext.utf8), to: RSA.Encryption.PublicKey(sameKeyAs: connectionPublicKey),
@@ -137,6 +142,8 @@ actor SaltEdgeProviderStandIn {
         case (.get, api + "authorizations"):
             defer { listIndex = min(listIndex + 1, lists.count - 1) }
             return HTTPResponse(status: 200, body: lists[listIndex])
+        case (.get, let path) where path.hasPrefix(api + "authorizations/"):
+            return HTTPResponse(status: 200, body: shown)
         case (.put, let path) where path.hasPrefix(api + "authorizations/"):
             return try decide(request, path: String(path.dropFirst(api.count + "authorizations/".count)))
         default:
