@@ -24,6 +24,9 @@ public struct SecretG1Storage: Sendable, Equatable {
 
     package var point: BN254CX.G1 {
         bytes.withUnsafeBytes { raw in
+            // Shares that cancel sum to infinity, kept as no bytes (its length is public, and
+            // the clients refuse such a sum before use: ``MPinSecretPoint/isInfinity``).
+            guard raw.count > 0 else { return .infinity }
             do throws(CryptoError) {
                 return try BN254CX.G1(encoded: raw)
             } catch {
@@ -56,8 +59,13 @@ extension MPinSecretPoint {
         self.init(_storage: try SecretG1Storage(encoded: bytes))
     }
 
-    /// 04 ‖ x ‖ y, 65 bytes, in wiped storage.
+    /// 04 ‖ x ‖ y, 65 bytes, in wiped storage; empty for the point at infinity.
     public var rawRepresentation: SecretBytes { _storage.bytes }
+
+    /// Whether this is the point at infinity: only a sum of shares that cancel (a faulty or
+    /// hostile issuer sending the negation of the other share) gives it, and no PIN, token or
+    /// signature may be made from it. Reads the encoding's length, which is public.
+    public var isInfinity: Bool { _storage.bytes.count == 0 }
 
     package var point: BN254CX.G1 { _storage.point }
 

@@ -129,6 +129,7 @@ extension MPinClient {
             throw MPinError(.invalidResponse, "a client-secret share is not a BN254CX point",
                             protocolError: ProtocolError(error, "client-secret share"))
         }
+        guard !clientSecret.isInfinity else { throw MPinError(.invalidResponse, "the client-secret shares cancel out (their sum is the point at infinity)") }
         let pending = clientSecret.rawRepresentation
         return try updateRegistration(of: record, allowed: [.startedRegistration, .activated]) { fresh in
             fresh.secrets.pendingClientSecret = pending

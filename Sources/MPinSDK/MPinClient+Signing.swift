@@ -73,6 +73,7 @@ extension MPinClient {
         } catch {
             throw MPinError(.invalidResponse, "a DVS share or the M-Pin ID is malformed", protocolError: ProtocolError(error, "DVS registration"))
         }
+        guard !clientSecret.isInfinity else { throw MPinError(.invalidResponse, "the client-secret shares cancel out (their sum is the point at infinity)") }
         var token = MPin.Client.extractPIN(signingPIN, identity: identity, clientSecret: clientSecret)
         if let secondFactor {
             token = MPin.Client.extractFactor(secondFactor.value, bitCount: MPin.pinBitCount, identity: identity, token: token)

@@ -33,6 +33,7 @@ extension MPinClient {
         } catch {
             throw MPinError(.invalidResponse, "a time-permit share is not a BN254CX point", protocolError: ProtocolError(error, "time permit"))
         }
+        guard !permit.isInfinity else { throw MPinError(.invalidResponse, "the time-permit shares cancel out (their sum is the point at infinity)") }
         let permitHex = permit.rawRepresentation.withUnsafeBytes { Hex.encode($0) }
         record.secrets.permitDay = first.date
         record.secrets.permit = permitHex

@@ -73,6 +73,7 @@ extension MPinClient {
         } catch {
             throw MPinError(.invalidResponse, "a DVS share is not a BN254CX point", protocolError: ProtocolError(error, "DVS share"))
         }
+        guard !clientSecret.isInfinity else { throw MPinError(.invalidResponse, "the client-secret shares cancel out (their sum is the point at infinity)") }
         record.secrets.pendingClientSecret = clientSecret.rawRepresentation
         record.secrets.signingMPinID = record.mpinID
         record.secrets.signingPublicKey = Hex.encode(publicKey.rawRepresentation)

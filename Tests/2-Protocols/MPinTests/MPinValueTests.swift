@@ -48,6 +48,25 @@ import TestSupport
         }
     }
 
+    /// Shares that cancel (a hostile issuer sending −P beside P, here 02‖x and 03‖x of one x)
+    /// sum to infinity: it is reported, not trapped on, by every combination, and its empty
+    /// encoding decodes as nothing.
+    @Test func sharesThatCancelSumToInfinityWithoutATrap() throws {
+        var random = SeededRandomSource(seed: 12)
+        let master = try MPin.MasterSecretShare.random(using: &random)
+        let share = MPin.Issuer.clientSecretShare(master, for: MPin.Identity([4, 5, 6]))
+        let plain = try BN254CX.G1(encoded: share.rawRepresentation.unsafeExposedBytes).compressedRepresentation
+        let flipped = [plain[0] ^ 1] + plain.dropFirst()   // 02 ↔ 03: the same x, −y
+        let shares = [try MPin.ClientSecretShare(rawRepresentation: plain), try MPin.ClientSecretShare(rawRepresentation: flipped)]
+        #expect(!shares[0].isInfinity && shares[0] != shares[1])
+        let sum = MPin.Issuer.combine(shares)
+        #expect(sum.isInfinity && sum.rawRepresentation.count == 0)
+        #expect(MPin.DVS.clientSecret(shares, privateKey: try MPin.DVS.PrivateKey(using: &random)).isInfinity)
+        let permits = [MPin.TimePermit(try BN254CX.G1(encoded: plain)), MPin.TimePermit(try BN254CX.G1(encoded: flipped))]
+        #expect(MPin.Issuer.combine(permits).isInfinity)
+        #expect(throws: CryptoError.invalidEncoding) { try MPin.ClientSecret(rawRepresentation: sum.rawRepresentation.unsafeExposedBytes) }
+    }
+
     @Test func identitiesAndDecoding() throws {
         let id = Array(#"{"userID":"a"}"#.utf8)
         let identity = MPin.Identity(id)
