@@ -4,12 +4,13 @@
 // refused with its status and Location (otherwise URLSession re-sends every header, credentials
 // included, to whatever origin Location names, `http://` too). A body is counted as it arrives
 // (after libcurl's content decoding) and the task cancelled the moment it passes the limit; an
-// announced Content-Length over the limit cancels it before the body is read. A compressed
-// answer is refused at its head, as the Foundation-free transports refuse it: libcurl inflates
-// whatever arrives into FoundationNetworking's queue faster than a delegate can count it (a
-// 1.7 MB gzip body grew the process by 289 MB before the limit was seen). Refusing the head
-// narrows that but cannot close it: FoundationNetworking ignores the delegate's answer to the
-// head and libcurl goes on inflating until the cancel lands. An exchange that has not completed
+// announced Content-Length over the limit cancels it when the head arrives. A compressed answer
+// is refused at its head, as the Foundation-free transports refuse it: libcurl inflates whatever
+// arrives into FoundationNetworking's queue faster than a delegate can count it (a 1.7 MB gzip
+// body grew the process by 289 MB before the limit was seen). FoundationNetworking ignores the
+// delegate's disposition for the head, so every refusal cancels the task itself; what libcurl
+// inflates before that cancel lands is slack this transport cannot bound (418 MB from a 1.7 MB
+// body on a loaded 2-core machine, about 6 MB on an idle one). An exchange that has not completed
 // by its deadline is cancelled as timed out, since FoundationNetworking's resource time-out does
 // not fire on Linux (a peer sending a byte every 100 ms held a 2 s request for 30 s); the timer
 // runs on a dispatch queue, and a late completion is checked against the deadline as well.
@@ -43,7 +44,11 @@ final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
     func prepare(_ task: URLSessionDataTask, limits: ResponseLimits, seconds: Double) {
         let deadline = DispatchTime.now() + seconds
         lock.withLock { exchanges[task.taskIdentifier] = Exchange(limits: limits, deadline: deadline) }
-        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in self?.expire(task, after: seconds) }
+        // Weak references: a finished exchange's task (and its request, credentials included)
+        // is not kept alive until the deadline.
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self, weak task] in
+            if let task { self?.expire(task, after: seconds) }
+        }
     }
 
     /// Starts `task`; `continuation` is resumed once, when the task completes (or at once with
@@ -92,7 +97,10 @@ final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
         completionHandler(nil)
     }
 
-    /// Refuses a 3xx or an announced body over the limit before any of the body is read.
+    /// Refuses a 3xx, a content coding or an announced body over the limit when the head
+    /// arrives. FoundationNetworking on Linux ignores the disposition handed to
+    /// `completionHandler`, so a refused task is also cancelled here, or libcurl would go on
+    /// reading (and inflating) the body.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         let http = response as? HTTPURLResponse
@@ -106,12 +114,15 @@ final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
             return exchange.refusal
         }
         completionHandler(refusal == nil ? .allow : .cancel)
+        if refusal != nil { dataTask.cancel() }
     }
 
-    /// Counts the body as it arrives and cancels the task once it is over the limit.
+    /// Counts the body as it arrives and cancels the task once it is over the limit (or already
+    /// refused: the cancel is idempotent, and data still queued must not be kept).
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let over: Bool = lock.withLock {
-            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.refusal == nil else { return false }
+            guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
+            guard exchange.refusal == nil else { return true }
             do throws(TransportError) {
                 try HTTPSendPolicy.checkReceived(exchange.body.count + data.count, limits: exchange.limits)
                 exchange.body.append(contentsOf: data)

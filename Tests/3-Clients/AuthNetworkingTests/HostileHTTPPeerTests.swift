@@ -1,9 +1,8 @@
 // The Foundation-free and the URLSession transports against a hostile HTTP peer on 127.0.0.1,
 // measured from inside: a gzip bomb (a small body announcing Content-Encoding: gzip that
-// inflates to 256 MiB) is refused by both, and does not raise the process's resident memory
-// past a bound with the Foundation-free transport, the limit being 4 MiB; and a peer that
-// trickles one byte every 100 ms (so no idle time-out ever fires) is cut off at the overall
-// deadline.
+// inflates to 256 MiB) is refused by both and, with the Foundation-free transport, does not
+// raise the process's resident memory past a bound, the limit being 4 MiB; and a peer that trickles one byte every 100 ms (so no idle
+// time-out ever fires) is cut off at the overall deadline, well before the peer would finish.
 
 import AuthNetworking
 import Foundation
@@ -13,7 +12,9 @@ import Testing
 import TestSupport
 import URLSessionTransport
 
-@Suite struct HostileHTTPPeerTests {
+// Serialized: URLSession's gzip flood (below) loads both cores for seconds, which would stretch
+// the trickling peer's deadline test beside it.
+@Suite(.serialized) struct HostileHTTPPeerTests {
     /// A gzip member whose one fixed-Huffman deflate block is a literal zero and then `matches`
     /// copies of 258 bytes at distance 1 (RFC 1951 §3.2.6): 13 bits per 258 zero bytes out. It
     /// never ends (no end-of-block code, no trailer): a reader that inflates it all, rather
@@ -95,10 +96,11 @@ import URLSessionTransport
                 #expect([.badResponse, .responseTooLarge].contains(error.kind), "\(name): \(error)")
             }
             // Inflating it all would hold 256 MiB at least once; 64 MiB leaves room for the
-            // suites running beside this one. URLSession refuses the coding at the head, but
-            // libcurl inflates on its own thread whatever has arrived before the refusal is
-            // seen, which on a loaded machine was 206 MB: its bound is not one a test can hold
-            // (the transport's documentation says so), so only the refusal is checked for it.
+            // suites running beside this one. URLSession cancels the task when it refuses the
+            // head, but libcurl inflates on its own thread into the delegate's queue before the
+            // cancel lands: 206 MB and 418 MB on loaded test runs, about 6 MB on an idle
+            // machine. That slack is documented, not bounded, so only the refusal is checked
+            // for URLSession; the Foundation-free transport never inflates.
             if name != "URLSessionTransport" {
                 #expect(growth < 64 * 1024 * 1024, "\(name): resident memory grew by \(growth) bytes")
             }
@@ -120,9 +122,11 @@ import URLSessionTransport
             await #expect(throws: TransportError(.timedOut), "\(name)") {
                 try await transport.send(HTTPRequest(method: .get, path: "slow"))
             }
-            // `.timedOut` shows the deadline ended it; the peer's own end would have given a
-            // complete 200. No upper bound on wall time, which a loaded machine stretches.
-            #expect(ContinuousClock.now - started >= .milliseconds(1900), "\(name)")
+            // Not before the deadline, and long before the peer's own end at 30 s: a late
+            // completion is also reported as `.timedOut`, so only the wall time shows that the
+            // deadline itself ended the exchange (20 s leaves a loaded machine its slack).
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed >= .milliseconds(1900) && elapsed < .seconds(20), "\(name): \(elapsed)")
         }
     }
 }
