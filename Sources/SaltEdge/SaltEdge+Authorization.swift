@@ -80,7 +80,8 @@ extension SaltEdge {
 
         /// Parses the list answer (§6.6): `{"data":[item, …]}`. An item whose `connection_id` is
         /// missing, null or empty is dropped, as Salt Edge's Android client drops it (§6.6): it
-        /// belongs to no connection, and one such item must not hide the others.
+        /// belongs to no connection, and one such item must not hide the others. An item without
+        /// a non-empty `id` still makes the list malformed.
         public static func list(from response: HTTPResponse) throws(ProtocolError) -> [EncryptedAuthorization] {
             try SaltEdge.requireSuccess(response)
             return try JSONResponse.decode(Envelope<[Listed]>.self, from: response.body, what: "authorization list").data.compactMap(\.item)
@@ -92,6 +93,7 @@ extension SaltEdge {
 
             init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: CodingKeys.self)
+                _ = try c.decode(FlexibleID.self, forKey: .id)   // an item without its own id is malformed, not dropped
                 let named = try c.contains(.connection_id) && !c.decodeNil(forKey: .connection_id)
                     && c.decode(IDText.self, forKey: .connection_id).value != ""
                 item = named ? try EncryptedAuthorization(from: decoder) : nil

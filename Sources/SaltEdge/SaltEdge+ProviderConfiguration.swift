@@ -27,7 +27,7 @@ extension SaltEdge {
 
         /// Parses the response body. Throws `ProtocolError.Code.malformedInput` for a body that
         /// is not the configuration, whose provider key does not load or whose `api_version` is
-        /// not 2 (`"2"` or `"2.x"`: this client speaks v2 only, §11), and
+        /// not 2 (`"2"`, or `"2."` and digits: this client speaks v2 only, §6.1), and
         /// `ProtocolError.Code.insecureURL` when `urlPolicy` refuses its `sca_service_url`
         /// (by default anything but `https` to a host whose name has a dot).
         public init(responseBody body: some Sequence<UInt8>, urlPolicy: URLPolicy = .httpsOnly) throws(ProtocolError) {
@@ -35,8 +35,8 @@ extension SaltEdge {
             guard urlPolicy.permits(wire.sca_service_url) else {
                 throw ProtocolError(.insecureURL, "sca_service_url: " + URLPolicy.refusal(of: wire.sca_service_url))
             }
-            // §6.1, §11: a v1 provider signs and encrypts differently (§5.3); refuse it up front.
-            guard wire.api_version == "2" || wire.api_version.hasPrefix("2.") else {
+            // §6.1: a v1 provider signs and encrypts differently (§5.3); refuse it up front.
+            guard Self.isVersion2(wire.api_version) else {
                 throw ProtocolError(.malformedInput, "the provider's api_version is not 2; only Salt Edge API v2 is spoken")
             }
             scaServiceURL = wire.sca_service_url
@@ -47,6 +47,14 @@ extension SaltEdge {
             providerSupportEmail = wire.provider_support_email
             geolocationRequired = wire.geolocation_required ?? false
             providerPublicKey = try SaltEdge.providerPublicKey(fromText: wire.provider_public_key)
+        }
+
+        /// `"2"`, or `"2."` followed by one or more ASCII digits.
+        static func isVersion2(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            guard bytes.first == UInt8(ascii: "2") else { return false }
+            guard bytes.count > 1 else { return true }
+            return bytes.count > 2 && bytes[1] == UInt8(ascii: ".") && bytes.dropFirst(2).allSatisfy { (0x30...0x39).contains($0) }
         }
 
         private struct Wire: Decodable {

@@ -175,15 +175,21 @@ public actor SaltEdgeAuthenticatorClient {
     public func deleteLocally(connectionID: String) throws(SaltEdgeClientError) { try records.remove(id: connectionID) }
 
     /// Revokes the connection on the server (§6.5), then deletes its record and key pair. A
-    /// server that answers that the connection is already gone (`ConnectionNotFound`,
-    /// `ConnectionRevoked`, §10) has nothing left to revoke: the record and key go all the same.
+    /// server that answers that the connection is already gone (error class
+    /// `ConnectionNotFound` or `ConnectionRevoked`, §10) has nothing left to revoke: the record
+    /// and key go all the same. Any other refusal, a bare 401 included, keeps them, so the
+    /// revoke can be tried again.
     public func revoke(connectionID: String) async throws(SaltEdgeClientError) {
         let connection = try connection(id: connectionID)
         let request: HTTPRequest
         do { request = try requests(connection).revokeConnection(now: now()) } catch {
             throw SaltEdgeClientError(.invalidInput, "the revoke request cannot be signed", protocolError: error)
         }
-        do throws(SaltEdgeClientError) { _ = try await send(request, to: connection.connection.scaServiceURL) } catch where error.connectionIsGone {}
+        do throws(SaltEdgeClientError) {
+            _ = try await send(request, to: connection.connection.scaServiceURL)
+        } catch where error.errorClass == "ConnectionNotFound" || error.errorClass == "ConnectionRevoked" {
+            // Already gone on the server.
+        }
         try records.remove(id: connectionID)
     }
 

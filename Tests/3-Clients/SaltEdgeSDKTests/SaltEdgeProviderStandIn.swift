@@ -74,6 +74,8 @@ actor SaltEdgeProviderStandIn {
     var accessToken = "3b1f8c2e9a7d4e60b5c1"
     /// Whether the connection is gone (every call answers 401 `ConnectionNotFound`).
     private(set) var isRevoked = false
+    /// When set, what revoke answers instead of revoking (§6.5, §10).
+    private var revokeRefusal: HTTPResponse?
     /// The answer to show-authorization (§6.6), any id.
     private var shown: [UInt8] = Array(#"{"data":{}}"#.utf8)
     /// The list answers in turn; the last one repeats.
@@ -91,6 +93,8 @@ actor SaltEdgeProviderStandIn {
     func setConnectionPublicKey(_ key: RSA.Signing.PublicKey) { connectionPublicKey = key }
     func setAccessToken(_ token: String) { accessToken = token }
     func revoke() { isRevoked = true }
+    /// Makes revoke answer `response` (an error) instead of revoking.
+    func refuseRevoke(with response: HTTPResponse) { revokeRefusal = response }
 
     /// What show-authorization answers: `{"data": item}`.
     func setShown(_ item: JSONText) { shown = JSONText.object([("data", item)]).bytes }
@@ -144,6 +148,8 @@ actor SaltEdgeProviderStandIn {
             return HTTPResponse(status: 200, body: lists[listIndex])
         case (.get, let path) where path.hasPrefix(api + "authorizations/"):
             return HTTPResponse(status: 200, body: shown)
+        case (.put, api + "connections/" + Self.connectionID + "/revoke"):
+            return try revokeConnection(request)
         case (.put, let path) where path.hasPrefix(api + "authorizations/"):
             return try decide(request, path: String(path.dropFirst(api.count + "authorizations/".count)))
         default:
@@ -193,6 +199,21 @@ actor SaltEdgeProviderStandIn {
         guard isValid else { return Self.error(400, "InvalidSignature") }
         let status = verb == "confirm" ? "confirm_processing" : "deny_processing"
         return HTTPResponse(status: 200, body: Array(#"{"data":{"id":\#(parts[0]),"status":"\#(status)"}}"#.utf8))
+    }
+
+    /// §6.5: a signed `{"data":{},"exp":N}`; the connection is gone afterwards.
+    private func revokeConnection(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = request.body ?? []
+        let isValid = connectionPublicKey.map { key in
+            request.header("x-jws-signature").map { SaltEdge.isValidDetachedSignature($0, for: body, publicKey: key) } ?? false
+        } ?? false
+        let object = try Self.object(body)
+        signedRequests.append(SignedRequest(request: request, signatureIsValid: isValid, expiresAt: (object["exp"] as? NSNumber)?.int64Value,
+                                            payload: nil))
+        guard isValid, (object["data"] as? [String: Any])?.isEmpty == true else { return Self.error(400, "InvalidSignature") }
+        if let revokeRefusal { return revokeRefusal }
+        isRevoked = true
+        return HTTPResponse(status: 200, body: Array(#"{"data":{"connection_id":333}}"#.utf8))
     }
 
     /// The error body of §10.

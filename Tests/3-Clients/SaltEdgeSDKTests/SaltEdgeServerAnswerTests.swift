@@ -61,22 +61,37 @@ struct SaltEdgeServerAnswerTests {
         await expectError(SaltEdgeClientError.self, code: .unknownConnection) { try await f.client.connection(id: "333") }
     }
 
-    /// A revoke the server refuses for another reason (here 404 `WrongRequestFormat`) fails and
-    /// keeps the connection, so the user can try again.
-    @Test func aRevokeRefusedForAnotherReasonKeepsTheConnection() async throws {
+    /// §6.5: the revoke is a signed PUT of `{"data":{},"exp":N}`; once the server has revoked
+    /// it, the record goes.
+    @Test func aRevokeIsSignedAndRemovesTheConnection() async throws {
         let f = try SaltEdgeClientFixture.make()
         try await f.storeConnection()
-        let error = await expectError(SaltEdgeClientError.self, code: .server) { try await f.client.revoke(connectionID: "333") }
-        #expect(error?.errorClass == "WrongRequestFormat")
+        try await f.client.revoke(connectionID: "333")
+        let sent = try #require(await f.provider.signedRequests.last)
+        #expect(sent.request.method == .put && sent.request.path == "api/authenticator/v2/connections/333/revoke")
+        #expect(sent.signatureIsValid && sent.expiresAt == Int64(SaltEdgeClientFixture.now.timeIntervalSince1970) + 300)
+        #expect(await f.provider.isRevoked)
+        await expectError(SaltEdgeClientError.self, code: .unknownConnection) { try await f.client.connection(id: "333") }
+    }
+
+    /// A revoke the server refuses for another reason keeps the connection, so the user can try
+    /// again: a 500, and a bare 401 whose class does not say the connection is gone.
+    @Test(arguments: [(500, "InternalServerError"), (401, "UserNotFound"), (401, "")])
+    func aRevokeRefusedForAnotherReasonKeepsTheConnection(status: Int, errorClass: String) async throws {
+        let f = try SaltEdgeClientFixture.make()
+        try await f.storeConnection()
+        let body = errorClass.isEmpty ? Array("unauthorized".utf8) : SaltEdgeProviderStandIn.error(status, errorClass).body
+        await f.provider.refuseRevoke(with: HTTPResponse(status: status, body: body))
+        await expectError(SaltEdgeClientError.self, code: .server) { try await f.client.revoke(connectionID: "333") }
         #expect(try await f.client.connection(id: "333").isActive)
     }
 
-    /// §6.1, §11: `api_version` "2" and "2.0" are read; "1" and "3" are refused.
+    /// §6.1: `api_version` "2" and "2.0" are read; "1", "3", "2.", "2.x" and "" are refused.
     @Test func onlyAVersion2ConfigurationIsRead() async throws {
         let provider = try SaltEdgeProviderStandIn()
         let body = String(decoding: await provider.configuration().body ?? [], as: UTF8.self)
         #expect(body.contains(#""api_version":"2""#))
-        for (version, accepted) in [("2", true), ("2.0", true), ("1", false), ("3", false), ("", false)] {
+        for (version, accepted) in [("2", true), ("2.0", true), ("2.10", true), ("1", false), ("3", false), ("2.", false), ("2.x", false), ("20", false), ("", false)] {
             let changed = Array(body.replacingOccurrences(of: #""api_version":"2""#, with: #""api_version":"\#(version)""#).utf8)
             if accepted {
                 #expect(try SaltEdge.ProviderConfiguration(responseBody: changed).apiVersion == version)
