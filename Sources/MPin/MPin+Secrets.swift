@@ -62,9 +62,10 @@ extension MPinSecretPoint {
     /// 04 ‖ x ‖ y, 65 bytes, in wiped storage; empty for the point at infinity.
     public var rawRepresentation: SecretBytes { _storage.bytes }
 
-    /// Whether this is the point at infinity: only a sum of shares that cancel (a faulty or
-    /// hostile issuer sending the negation of the other share) gives it, and no PIN, token or
-    /// signature may be made from it. Reads the encoding's length, which is public.
+    /// Whether this is the point at infinity, which no usable secret is: a sum of shares that
+    /// cancel (a faulty or hostile issuer sending the negation of the other share) gives it,
+    /// and the clients refuse such a sum before a token or signature is made from it. Reads
+    /// the encoding's length, which is public.
     public var isInfinity: Bool { _storage.bytes.count == 0 }
 
     package var point: BN254CX.G1 { _storage.point }

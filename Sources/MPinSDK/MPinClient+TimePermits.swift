@@ -2,7 +2,8 @@
 // D-TA's share comes from `timePermitsURL/{mpinId}`, the second from the storage cache
 // `{timePermitsStorageURL}/{appID}/{date}/{storageId}` or, when the cache has none, from the
 // second D-TA's `timePermit?hash_mpin_id=…&app_id=…&mobile=1&signature=…`. The sum is cached
-// in the user's record for its day. HTTP 410 on the first share means the identity is revoked.
+// in the user's record for its day. HTTP 410 on the first share means the identity is revoked;
+// any other failure keeps its own code.
 
 import AuthNetworking
 import CryptoPrimitives
@@ -17,13 +18,10 @@ extension MPinClient {
         let today = MPin.day(ofUnixTime: unixSeconds())
         if record.secrets.permitDay == today, record.secrets.permit != nil { return }
         guard let permitsURL = settings.timePermitsURL else { throw MPinError(.flowError, "the backend uses permits but names no timePermitsURL") }
-        let response: HTTPResponse
-        do { response = try await send(.get, permitsURL + "/" + record.mpinID, step: .timePermit) } catch {
-            if error.reason == .server || error.reason == .notAuthorized || error.reason == .transport {
-                throw MPinError(.revoked, "no time permit: \(error.message)", httpStatus: error.httpStatus, transportError: error.transportError)
-            }
-            throw error
-        }
+        // Only the platform's verdict (HTTP 410, or Trust's REVOKED_MPINID) is `.revoked`
+        // (docs/protocols/mpin.md §7.1 item 6): a network failure or a 5xx says nothing of the
+        // identity and keeps its own code, so an offline user is not told they were revoked.
+        let response = try await send(.get, permitsURL + "/" + record.mpinID, step: .timePermit)
         let first = try decode(MPinPlatform.TimePermitWire.self, response, "time permit")
         let second = try await secondPermitShare(first, mpinID: record.mpinID, settings: settings)
         let permit: MPin.TimePermit
@@ -55,12 +53,14 @@ extension MPinClient {
     /// The second D-TA's share: from the storage cache when it has it, else from the D-TA.
     private func secondPermitShare(_ first: MPinPlatform.TimePermitWire, mpinID: String,
                                    settings: MPinPlatform.ClientSettings) async throws(MPinError) -> String {
+        // The D-TA's hash_mpin_id is SHA-256 of the mpinId bytes (docs/protocols/mpin.md §4); the
+        // cache is keyed by the first D-TA's storageId, which is that same hash when it is absent.
         let hashedID: String
-        do { hashedID = try first.storageId ?? Hex.encode(SHA256.hash(data: try Hex.decode(mpinID)).bytes) } catch {
+        do { hashedID = Hex.encode(SHA256.hash(data: try Hex.decode(mpinID)).bytes) } catch {
             throw MPinError(.store, "the M-Pin ID is not hex")
         }
         if let storage = settings.timePermitsStorageURL {
-            let url = storage + "/" + settings.appID + "/" + String(first.date) + "/" + hashedID
+            let url = storage + "/" + settings.appID + "/" + String(first.date) + "/" + URLText.percentEncoded(first.storageId ?? hashedID)
             do {
                 let cached = try await send(.get, url, step: .timePermit)
                 let text = String(decoding: cached.body, as: UTF8.self).filter { !$0.isWhitespace }

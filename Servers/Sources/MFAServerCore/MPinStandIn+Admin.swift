@@ -36,7 +36,8 @@ extension MPinStandIn {
             return CMStandIn.json(["revoked": userID])
         case (.post, "config"):
             if let permits = body["usePermits"] as? Bool { usePermits = permits }
-            return CMStandIn.json(["usePermits": usePermits])
+            if let cancelling = body["cancellingShares"] as? Bool { cancellingShares = cancelling }
+            return CMStandIn.json(["usePermits": usePermits, "cancellingShares": cancellingShares])
         case (.post, "expire-registrations"):
             var expired = 0
             for (id, identity) in identities where !identity.verified {

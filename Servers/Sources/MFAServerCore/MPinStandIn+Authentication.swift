@@ -123,8 +123,7 @@ extension MPinStandIn {
         let mpinID = request.query.first { $0.name == "mpin_id" }?.value ?? ""
         guard request.query.first(where: { $0.name == "signature" })?.value == parameterSignature("dvs|" + mpinID),
               let identity = identities[mpinID] else { throw CMStandIn.StandInError(403, "invalid signature") }
-        let share = MPin.Issuer.clientSecretShare(shares[1], for: identity.identity)
-        return CMStandIn.json(["dvsClientSecret": Hex.encode(share.rawRepresentation.unsafeExposedBytes)])
+        return CMStandIn.json(["dvsClientSecret": try secondShareHex(of: { MPin.Issuer.clientSecretShare(shares[$0], for: identity.identity).rawRepresentation })])
     }
 
     /// `POST /dvs/verify {signature{hash, mpinId, publicKey, u, v}, timestamp}` (docs/protocols/mpin.md §7.4):

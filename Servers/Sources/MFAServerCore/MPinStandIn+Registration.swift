@@ -66,8 +66,16 @@ extension MPinStandIn {
     /// `GET /dta/clientSecret?{params}`: D-TA 2's share once D-TA 1's signature checks out.
     func secondClientSecret(_ request: HTTPRequest) throws -> HTTPResponse {
         let identity = try checkedIdentity(request)
-        let share = MPin.Issuer.clientSecretShare(shares[1], for: identity.identity)
-        return CMStandIn.json(["clientSecret": Hex.encode(share.rawRepresentation.unsafeExposedBytes), "message": "OK", "version": "mfa-server"])
+        return CMStandIn.json(["clientSecret": try secondShareHex(of: { MPin.Issuer.clientSecretShare(shares[$0], for: identity.identity).rawRepresentation }),
+                               "message": "OK", "version": "mfa-server"])
+    }
+
+    /// D-TA 2's share as hex: `share(1)`, or with ``cancellingShares`` the negation of
+    /// `share(0)` (the same x, the other y: 02 ↔ 03 in the compressed form).
+    func secondShareHex(of share: (Int) -> SecretBytes) throws -> String {
+        guard cancellingShares else { return Hex.encode(share(1).unsafeExposedBytes) }
+        let first = try BN254CX.G1(encoded: share(0).unsafeExposedBytes).compressedRepresentation
+        return Hex.encode([first[0] ^ 1] + first.dropFirst())
     }
 
     /// `GET /rps/timePermit/{mpinId}`: today's first share; 410 when revoked or blocked.
@@ -77,7 +85,9 @@ extension MPinStandIn {
         let day = MPin.day(ofUnixTime: Int64(Date().timeIntervalSince1970))
         let permit = MPin.Issuer.timePermit(shares[0], for: identity.identity, day: day)
         let hashed = Hex.encode(identity.identity.hash)
-        return CMStandIn.json(["timePermit": Hex.encode(permit.rawRepresentation.unsafeExposedBytes), "date": Int(day), "storageId": hashed,
+        // storageId is only the cache's key (docs/protocols/mpin.md §4); it differs from the hash
+        // here so that a client sending it as D-TA 2's hash_mpin_id is refused.
+        return CMStandIn.json(["timePermit": Hex.encode(permit.rawRepresentation.unsafeExposedBytes), "date": Int(day), "storageId": "cache-" + hashed,
                                "signature": parameterSignature(hashed + "|" + String(day)), "message": "M-Pin Time Permit Generated"])
     }
 
@@ -89,8 +99,8 @@ extension MPinStandIn {
               let identity = identities.values.first(where: { Hex.encode($0.identity.hash) == hashed }) else {
             throw CMStandIn.StandInError(403, "invalid signature")
         }
-        let permit = MPin.Issuer.timePermit(shares[1], for: identity.identity, day: day)
-        return CMStandIn.json(["timePermit": Hex.encode(permit.rawRepresentation.unsafeExposedBytes), "message": "OK"])
+        return CMStandIn.json(["timePermit": try secondShareHex(of: { MPin.Issuer.timePermit(shares[$0], for: identity.identity, day: day).rawRepresentation }),
+                               "message": "OK"])
     }
 
     /// `POST /verification/email`: "e-mails" a code (read it through the integration API).

@@ -79,6 +79,9 @@ public actor MPinStandIn {
     var revoked: Set<String> = []
     /// Whether authentication needs time permits.
     var usePermits = false
+    /// When set, D-TA 2 plays a hostile authority: each of its shares (client secret, DVS
+    /// client secret, time permit) is the negation of D-TA 1's, so the two sum to infinity.
+    var cancellingShares = false
     /// When set, every `/mpin/` answer is this fault instead (`garbage` or `unavailable`).
     var fault: String?
     /// Wrong PINs after which an identity is blocked (the platform's limit).

@@ -1,6 +1,6 @@
 // Faults of the MIRACL MFA client against mfa-server over 127.0.0.1:
 // an identity not verified yet, an expired registration, revoked time
-// permits, an untrusted domain, a server that is gone and garbage bodies — each a typed error,
+// permits (a 503 on the permit request is not a revocation), an untrusted domain, a server that is gone and garbage bodies — each a typed error,
 // and the users stored on the device unchanged by it.
 
 import AuthNetworking
@@ -55,9 +55,51 @@ extension EndToEnd {
                 try await client.prepareAuthentication(for: erin)          // permits from both D-TAs, cached for today
                 try await client.authenticate(erin, pin: pin, accessCode: nil)
                 let frank = try await MPinHarness.registeredUser(client, url: url, identity: "frank@example.com", pin: pin)
+                // A 503 on the permit request says nothing of the identity: `.server`, not `.revoked`.
+                _ = try await MPinHarness.admin(url, "fault", ["kind": "unavailable"])
+                await #expect(throws: MPinError(.server, "")) { try await client.prepareAuthentication(for: frank) }
+                _ = try await MPinHarness.admin(url, "fault", [:])
                 _ = try await MPinHarness.admin(url, "revoke", ["userId": "frank@example.com"])
                 await #expect(throws: MPinError(.revoked, "")) { try await client.prepareAuthentication(for: frank) }
                 #expect(try await client.user(id: "frank@example.com")?.state == .registered)
+            }
+        }
+
+        /// A hostile D-TA 2 sends the negation of D-TA 1's share: the sum is the point at infinity.
+        /// Registration, the signing registration and time permits refuse it as an invalid
+        /// answer (it once trapped the process), and nothing of it is stored.
+        @Test func sharesThatCancelAreRefused() async throws {
+            try await withMPinServer { url, _ in
+                let store = try MPinHarness.store()
+                let client = MPinHarness.client(store)
+                try await client.setBackend(url + "/mpin")
+                let pin = MPin.PIN(112_233)
+                let ivan = try await MPinHarness.registeredUser(client, url: url, identity: "ivan@example.com", pin: pin)
+                _ = try await MPinHarness.admin(url, "config", ["cancellingShares": true])
+
+                let session = try #require(try await MPinHarness.admin(url, "session")["accessCode"] as? String)
+                let judy = try await client.makeUser(identity: "judy@example.com", deviceName: "raspberry-pi")
+                try await client.startVerification(for: judy, accessCode: session)
+                let code = try #require(try await MPinHarness.admin(url, "verification-code", ["userId": "judy@example.com"])["code"] as? String)
+                let verification = try await client.finishVerification(for: judy, code: code)
+                let started = try await client.startRegistration(for: judy, accessCode: session, registrationCode: verification.activationToken)
+                await #expect(throws: MPinError(.invalidResponse, "")) { _ = try await client.confirmRegistration(for: started) }
+                #expect(try await client.user(id: "judy@example.com")?.state == .startedRegistration)
+
+                try await client.startSigningRegistration(for: ivan, pin: pin)
+                let before = try Self.snapshot(store)
+                await #expect(throws: MPinError(.invalidResponse, "")) { _ = try await client.finishSigningRegistration(for: ivan, signingPIN: pin) }
+                #expect(try Self.snapshot(store) == before)
+                let unchanged = try await client.user(id: "ivan@example.com")
+                #expect(unchanged?.canSign == false)
+
+                _ = try await MPinHarness.admin(url, "config", ["usePermits": true])
+                try await client.setBackend(url + "/mpin")   // the settings that now ask for permits
+                #expect(await client.settings?.usePermits == true)
+                await #expect(throws: MPinError(.invalidResponse, "")) { try await client.prepareAuthentication(for: ivan) }
+                _ = try await MPinHarness.admin(url, "config", ["cancellingShares": false])
+                try await client.prepareAuthentication(for: ivan)
+                try await client.authenticate(ivan, pin: pin, accessCode: nil)
             }
         }
 
