@@ -28,7 +28,7 @@ public struct SystemRandomSource: RandomSource, Sendable {
         guard let base = buffer.baseAddress else { return }
         var offset = 0
         #if !canImport(Glibc) && hasFeature(Embedded)
-        var emptyReads = 0
+        var interruptions = 0
         #endif
         while offset < buffer.count {
             let chunk = min(256, buffer.count - offset)
@@ -38,14 +38,15 @@ public struct SystemRandomSource: RandomSource, Sendable {
             #elseif hasFeature(Embedded)
             // At most 256 bytes per call: once the pool is initialised such a read is never short
             // and never interrupted. While it blocks for the pool, a signal gives -1 with EINTR,
-            // retried as glibc's getentropy does; any other error is final.
+            // retried as glibc's getentropy retries it (here at most 1,000 times, so a board
+            // whose getrandom fails without setting errno cannot spin); a read of nothing is
+            // final (getentropy's EIO), as is any other error.
             let read = getrandom(base + offset, chunk, 0)
             if read > 0, read <= chunk {
                 offset += read
-            } else if read == 0 {
-                emptyReads += 1
-                guard emptyReads < 8 else { throw .randomSourceFailure }
-            } else if read != -1 || errnoLocation().pointee != 4 {  // EINTR
+            } else if read == -1, errnoLocation().pointee == 4, interruptions < 1_000 {  // EINTR
+                interruptions += 1
+            } else {
                 throw .randomSourceFailure
             }
             #else
