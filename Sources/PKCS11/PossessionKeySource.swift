@@ -10,7 +10,7 @@
 
 public import CryptoPrimitives
 
-/// Gives a PowerAuth activation its possession unlock key (docs/protocols/powerauth.md "possession factor").
+/// Gives a PowerAuth activation its possession unlock key (docs/protocols/powerauth.md §4.2).
 public protocol PossessionKeySource: Sendable {
     /// The 16-byte possession unlock key of the activation `instanceID`.
     func possessionUnlockKey(instanceID: String) throws -> SymmetricKey

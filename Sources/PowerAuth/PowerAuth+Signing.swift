@@ -15,8 +15,10 @@ extension PowerAuth {
     }
 
     /// Signs `body` for `uriID` (docs/protocols/powerauth.md §7.2–§7.5): a fresh 16-byte nonce, decimal
-    /// signatures for 3.0 and Base64 from 3.1. For a GET or DELETE without a body, pass the
-    /// bytes of ``NormalizedData/canonicalQuery(_:)`` of its query parameters as `body`.
+    /// signatures for 3.0 and Base64 from 3.1. For a GET, pass the bytes of
+    /// ``NormalizedData/canonicalQuery(_:)`` of its query parameters as `body`; for every other
+    /// method (DELETE included) the exact body bytes sent, empty when there are none: a DELETE's
+    /// query is not signed (§7.2).
     public static func sign(method: String, uriID: String, body: [UInt8], activation: ActivationData, factors: SignatureFactors,
                             keys: SignatureKeys, configuration: Configuration, version: ProtocolVersion = .v3_3,
                             using random: inout some RandomSource) throws(ProtocolError) -> SignedRequest {

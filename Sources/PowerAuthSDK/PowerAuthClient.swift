@@ -89,7 +89,8 @@ public actor PowerAuthClient {
     let randomSource: SharedRandomSource
     var pending: PowerAuth.PendingActivation?
     var processed: PowerAuth.ActivationResult?
-    /// The server clock offset (§11.4), learned from `/pa/v3/status` and keystore answers.
+    /// The server clock offset (§11.4), learned from `/pa/v3/status` answers only (the mobile
+    /// SDK also reads keystore `iat_ms` and ECIES response timestamps; this client does not).
     var time = PowerAuth.TimeSynchronization()
     /// 3.3 temporary keys by scope ("application" or the activation id), held in memory (§10).
     var temporaryKeys: [String: PowerAuth.TemporaryKey] = [:]

@@ -42,11 +42,11 @@ extension PowerAuthServer {
         /// The look-ahead window: how many counter values past the expected one a signature may
         /// use (docs/protocols/powerauth.md §6.4). Set with ``setLookAheadWindow(_:)``.
         public private(set) var lookAheadWindow = 20
-        /// The activation state (status blob byte, §6.2).
+        /// The activation state (status blob byte, §6.3).
         public var state: PowerAuth.ActivationState = .active
 
         /// Sets the look-ahead window. Throws `ProtocolError.Code.invalidArgument` outside
-        /// 1…64: the window travels in one byte of the status blob (docs/protocols/powerauth.md §6.2), clients
+        /// 1…64: the window travels in one byte of the status blob (docs/protocols/powerauth.md §6.3), clients
         /// refuse a blob whose window is above 64, and an empty window would refuse every signature.
         public mutating func setLookAheadWindow(_ window: Int) throws(ProtocolError) {
             guard (1...64).contains(window) else {

@@ -1,6 +1,6 @@
 // The server's answers that clients of every version depend on, each pinned by a test that
 // failed before its fix: the status answer of a 3.0 client (no challenge: a zero IV and no
-// nonce, docs/protocols/powerauth.md §6.1), the bounds of the look-ahead window (§6.2, it travels in one byte of
+// nonce, docs/protocols/powerauth.md §6.1), the bounds of the look-ahead window (§6.3, it travels in one byte of
 // the status blob), and the keystore request's HS256 checked on all 32 bytes (§10, RFC 7518 §3.2).
 
 import CryptoPrimitives

@@ -66,7 +66,7 @@ import TestSupport
         #expect(server.verification(header: older.header.value, method: "POST", uriID: "/pay", body: body) == .invalid)
     }
 
-    /// §6.2, §7.1: a signature at the window's last position (19 ahead of 20) is found; one a
+    /// §6.3, §7.1: a signature at the window's last position (19 ahead of 20) is found; one a
     /// step further is not.
     @Test func theLookAheadWindowEndsAtItsLastPosition() throws {
         let (server, client, seeded) = try activated(seed: 906)
