@@ -2,8 +2,8 @@
 // D-TA's share comes from `timePermitsURL/{mpinId}`, the second from the storage cache
 // `{timePermitsStorageURL}/{appID}/{date}/{storageId}` or, when the cache has none, from the
 // second D-TA's `timePermit?hash_mpin_id=…&app_id=…&mobile=1&signature=…`. The sum is cached
-// in the user's record for its day. HTTP 410 on the first share means the identity is revoked;
-// any other failure keeps its own code.
+// in the user's record for its day. HTTP 410 on a permit request (either D-TA's) means the
+// identity is revoked; any other failure keeps its own code.
 
 import AuthNetworking
 import CryptoPrimitives
@@ -53,7 +53,7 @@ extension MPinClient {
     /// The second D-TA's share: from the storage cache when it has it, else from the D-TA.
     private func secondPermitShare(_ first: MPinPlatform.TimePermitWire, mpinID: String,
                                    settings: MPinPlatform.ClientSettings) async throws(MPinError) -> String {
-        // The D-TA's hash_mpin_id is SHA-256 of the mpinId bytes (docs/protocols/mpin.md §4); the
+        // The D-TA's hash_mpin_id is SHA-256 of the mpinId bytes (docs/protocols/mpin.md §7.1 item 6); the
         // cache is keyed by the first D-TA's storageId, which is that same hash when it is absent.
         let hashedID: String
         do { hashedID = Hex.encode(SHA256.hash(data: try Hex.decode(mpinID)).bytes) } catch {

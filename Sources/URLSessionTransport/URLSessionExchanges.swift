@@ -54,29 +54,33 @@ final class URLSessionExchanges: NSObject, URLSessionDataDelegate, @unchecked Se
     /// Starts `task`; `continuation` is resumed once, when the task completes (or at once with
     /// ``AuthNetworking/TransportError/Kind/cancelled`` if it was cancelled before it started).
     func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<HTTPResponse, any Error>) {
-        let cancelled = lock.withLock {
+        let failure: TransportError? = lock.withLock {
             guard var exchange = exchanges[task.taskIdentifier], !exchange.cancelledBeforeStart else {
                 exchanges[task.taskIdentifier] = nil
-                return true
+                return TransportError(.cancelled)
+            }
+            if let expired = exchange.refusal {   // the deadline passed before the task started
+                exchanges[task.taskIdentifier] = nil
+                return expired
             }
             exchange.continuation = continuation
             exchanges[task.taskIdentifier] = exchange
-            return false
+            return nil
         }
-        guard !cancelled else { return continuation.resume(throwing: TransportError(.cancelled)) }
+        if let failure { return continuation.resume(throwing: failure) }
         task.resume()
     }
 
     /// Ends `task` as timed out unless it has already completed: its overall deadline passed.
     func expire(_ task: URLSessionDataTask, after seconds: Double) {
         let running = lock.withLock {
-            guard var exchange = exchanges[task.taskIdentifier], exchange.continuation != nil else { return false }
+            guard var exchange = exchanges[task.taskIdentifier] else { return false }
             if exchange.refusal == nil {
                 exchange.refusal = TransportError(.timedOut, underlying: "no complete answer within \(seconds) s")
                 exchange.body = []
             }
             exchanges[task.taskIdentifier] = exchange
-            return true
+            return exchange.continuation != nil   // not started yet: `start` finds the refusal
         }
         if running { task.cancel() }
     }

@@ -71,11 +71,10 @@ extension MPinStandIn {
     }
 
     /// D-TA 2's share as hex: `share(1)`, or with ``cancellingShares`` the negation of
-    /// `share(0)` (the same x, the other y: 02 ↔ 03 in the compressed form).
+    /// `share(0)`, in the same uncompressed form an honest share has.
     func secondShareHex(of share: (Int) -> SecretBytes) throws -> String {
         guard cancellingShares else { return Hex.encode(share(1).unsafeExposedBytes) }
-        let first = try BN254CX.G1(encoded: share(0).unsafeExposedBytes).compressedRepresentation
-        return Hex.encode([first[0] ^ 1] + first.dropFirst())
+        return Hex.encode((-(try BN254CX.G1(encoded: share(0).unsafeExposedBytes))).uncompressedRepresentation)
     }
 
     /// `GET /rps/timePermit/{mpinId}`: today's first share; 410 when revoked or blocked.
@@ -85,7 +84,7 @@ extension MPinStandIn {
         let day = MPin.day(ofUnixTime: Int64(Date().timeIntervalSince1970))
         let permit = MPin.Issuer.timePermit(shares[0], for: identity.identity, day: day)
         let hashed = Hex.encode(identity.identity.hash)
-        // storageId is only the cache's key (docs/protocols/mpin.md §4); it differs from the hash
+        // storageId is only the cache's key (docs/protocols/mpin.md §7.1 item 6); it differs from the hash
         // here so that a client sending it as D-TA 2's hash_mpin_id is refused.
         return CMStandIn.json(["timePermit": Hex.encode(permit.rawRepresentation.unsafeExposedBytes), "date": Int(day), "storageId": "cache-" + hashed,
                                "signature": parameterSignature(hashed + "|" + String(day)), "message": "M-Pin Time Permit Generated"])
