@@ -106,11 +106,18 @@ extension CMAuthenticator {
     }
 
     /// Interprets the answer to ``Requests/answer(_:to:in:now:)``: any 2xx is success and its
-    /// `auth_status` (if any) is returned; 410 is `ProtocolError.Code.requestExpired`.
+    /// `auth_status` (if any) is returned; 410 is `ProtocolError.Code.requestExpired`. The 2xx is
+    /// the answer (docs/protocols/cm-authenticator.md §4): the server has taken the decision, so a
+    /// body that is empty, not JSON or without a text `auth_status` reports no status rather
+    /// than failing an approval that took effect.
     public static func answerStatus(from response: HTTPResponse) throws(ProtocolError) -> String? {
         try requireSuccess(response)
         struct Status: Decodable { let auth_status: String? }
-        return (try? JSONResponse.decode(Status.self, from: response.body, what: "answer"))?.auth_status
+        do {
+            return try JSONResponse.decode(Status.self, from: response.body, what: "answer").auth_status
+        } catch {
+            return nil  // informational only, as above
+        }
     }
 }
 

@@ -43,8 +43,9 @@ public actor CMAuthenticatorClient {
         public var urlPolicy: URLPolicy = ClientDefaults.urlPolicy
         /// The local wall clock (bearer-token times, request expiry, the pin list's age).
         public var clock: @Sendable () -> Date = ClientDefaults.clock
-        /// The random source. The CM protocol draws no random bytes on the device (its tokens are
-        /// HMACs over the clock, §5); carried so that every client is configured alike.
+        /// The random source: the protocol itself draws none (its tokens are HMACs over the
+        /// clock, §5); the client draws 16 bytes for the label of an environment secret it imports
+        /// into the store's token (``addEnvironment(qrCode:)``).
         public var random: any RandomSource & Sendable = ClientDefaults.random
         /// When set, every exchange is logged through `LoggingMiddleware`
         /// (the bearer `Authorization` header and secret body members redacted).
@@ -82,6 +83,9 @@ public actor CMAuthenticatorClient {
     let transportFor: HTTPTransportFactory
     /// The configuration.
     public nonisolated let configuration: Configuration
+    /// ``Configuration/random``, wrapped once and shared by every call (a copy shares its state;
+    /// a new wrapper per call would start a deterministic source over each time).
+    let randomSource: SharedRandomSource
 
     /// A client keeping its state in `store`, sending through the transport `transport` makes
     /// for the base URL and the pins in force. Throws `CMClientError.Reason.invalidInput` when
@@ -93,6 +97,7 @@ public actor CMAuthenticatorClient {
         records = DeviceRecords(store: store, deviceKeys: configuration.deviceKeys)
         transportFor = transport
         self.configuration = configuration
+        randomSource = SharedRandomSource(configuration.random)
     }
 
     /// The service's base URL.
@@ -176,7 +181,7 @@ public actor CMAuthenticatorClient {
         do { scanned = try CMAuthenticator.Environment(qrCode: qrCode) } catch {
             throw CMClientError(.invalidInput, "not a CM environment QR code", protocolError: error)
         }
-        var random = SharedRandomSource(configuration.random)
+        var random = randomSource
         try records.sweepAbandonedKeys()
         // A secret imported into a token is deleted again when no record comes to name it.
         let kept = try records.keepSecret(of: scanned, using: &random)

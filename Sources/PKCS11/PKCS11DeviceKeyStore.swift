@@ -54,7 +54,9 @@ public struct PKCS11DeviceKeyStore: DeviceKeyStore {
                 .bool(.sign, true), .bool(.decrypt, true),
             ])
             do throws(PKCS11Error) { return try Self.publicKey(of: pair.publicKey, in: session) } catch {
-                _ = try? session.destroyObject(pair.privateKey)  // an unusable pair is not left behind; the first error is reported
+                // The unusable pair is destroyed and the first error reported; should a destroy fail
+                // too, the pair stays and the next makeRSAKey for this label reports .keyExists.
+                _ = try? session.destroyObject(pair.privateKey)
                 _ = try? session.destroyObject(pair.publicKey)
                 throw error
             }

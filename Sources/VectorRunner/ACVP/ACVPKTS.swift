@@ -212,20 +212,9 @@ enum BigBytes {
                     r[index] = r[index] << 1 | carry
                     carry = next
                 }
-                if ACVPRSA.compare(r, modulus) >= 0 { r = subtract(r, modulus) }
+                if ACVPRSA.compare(r, modulus) >= 0 { r = difference(r, modulus) }
             }
         }
         return Array(r.dropFirst())
-    }
-
-    /// a − b for a ≥ b of the same length.
-    private static func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
-        var out = a, borrow = 0
-        for index in out.indices.reversed() {
-            let value = Int(a[index]) - Int(b[index]) - borrow
-            out[index] = UInt8(truncatingIfNeeded: value)
-            borrow = value < 0 ? 1 : 0
-        }
-        return out
     }
 }

@@ -112,6 +112,40 @@ import TestSupport
         #expect(try !store.names().contains { $0.hasPrefix("devicekey.intent.") })
     }
 
+    /// A deterministic source (a value: every copy starts over): byte i of the stream is i.
+    struct CountingRandomSource: RandomSource, Sendable {
+        var next: UInt8 = 0
+        mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CryptoError) {
+            for index in buffer.indices {
+                buffer[index] = next
+                next &+= 1
+            }
+        }
+    }
+
+    /// The client draws from one source for its life: a second linking gets the next bytes,
+    /// not the first ones again (a wrapper made per call restarted a value-type source, so
+    /// both labels were `cm-000102…0f` and the second import collided with the first key).
+    @Test func successiveLinkingsDrawFreshLabelsFromTheConfiguredSource() async throws {
+        let keys = MemoryDeviceKeyStore()
+        let temporary = try TemporaryDirectory("cm-random")
+        defer { temporary.remove() }
+        let store = try SecureStore(directory: temporary.appending("store"))
+        let transport = InProcessTransport { request in
+            request.method == .put ? HTTPResponse(status: 204, body: [])
+                                   : HTTPResponse(status: 200, body: Array(#"[{"id":"\#(EnvironmentKeyTests.id)","name":"Bank"}]"#.utf8))
+        }
+        try DeviceRecords(store: store).updateDevice { $0.deviceID = "device-1" }
+        let client = try CMAuthenticatorClient(configuration: .init(baseURL: "https://cm.example/authenticator/v1.0", device: ClientLocalChecksTests.device,
+                                                                    pinning: .disabledTransportCannotPin, random: CountingRandomSource(), deviceKeys: keys),
+                                               store: store, transport: HTTPTransportFactory { _, _ in transport })
+        let first = try await client.addEnvironment(qrCode: EnvironmentKeyTests.id + "," + EnvironmentKeyTests.secret)
+        let second = try await client.addEnvironment(qrCode: EnvironmentKeyTests.id + "," + EnvironmentKeyTests.secret)
+        #expect(first.keyLabel == "cm-" + Hex.encode([UInt8](0..<16)))
+        #expect(second.keyLabel == "cm-" + Hex.encode([UInt8](16..<32)))
+        #expect(keys.hmacLabels == [try #require(second.keyLabel)])
+    }
+
     @Test func aLinkedSecretIsHeldReplacedAndDeleted() async throws {
         let keys = MemoryDeviceKeyStore()
         let temporary = try TemporaryDirectory("cm-held")

@@ -36,14 +36,7 @@ final class SoftHSMToken {
         try FileManager.default.createDirectory(atPath: base + "/tokens", withIntermediateDirectories: true)
         try "directories.tokendir = \(base)/tokens\nobjectstore.backend = file\nlog.level = ERROR\n"
             .write(toFile: configuration, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: SoftHSM.utility)
-        process.arguments = ["--init-token", "--free", "--label", label, "--pin", userPIN, "--so-pin", securityOfficerPIN]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SOFTHSM2_CONF": configuration]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SoftHSMTokenError(status: process.terminationStatus) }
+        try addToken(label: label)
         activate()
     }
 

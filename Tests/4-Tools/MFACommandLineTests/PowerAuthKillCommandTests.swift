@@ -1,7 +1,8 @@
 // The built `mfa` killed with SIGKILL in the middle of PowerAuth work against a back end on
 // 127.0.0.1, as a crash or a pulled plug would end it: a signed request killed after the server
 // took its counter must not make the next request reuse that counter (the step is on disk
-// before the request leaves), and an activation killed after its first request — while the
+// before the request leaves), a command killed while it holds the instance's send lock must
+// not keep the next one waiting, and an activation killed after its first request — while the
 // server holds its create answer, or at a random point — must leave a store that still answers
 // and activates.
 
@@ -94,6 +95,37 @@ struct PowerAuthKillCommandTests {
         // step the server already took, and its window would refuse it.
         let (status, printed) = await command.run(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password, "--json"])
         #expect(status == 0 && InProcessCommand.object(printed)?["index"] as? Int == 3, "\(printed)")
+        #expect(gate.arrivals == 2)
+    }
+
+    @Test func aCommandKilledWhileItHoldsTheSendLockLetsTheNextOneSign() async throws {
+        let gate = Gate()
+        let (command, _, server) = try await PowerAuthVaultCommandTests.activated { request in
+            if request.path == "pa/v3/vault/unlock" { gate.pass() }
+        }
+        defer { server.stop(); command.cleanUp() }
+        let password = command.directory + "/password"
+
+        // The child signs and sends; the server holds its answer, so the child holds the
+        // instance's send lock (InstanceSendLock) until it is killed.
+        gate.holdNext()
+        let child = try start(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password], command)
+        let reached = try await wait(for: { gate.arrivals >= 1 }, while: child)
+        try #require(reached, "the child's request did not reach the server")
+
+        // A second command on the same instance waits for the lock instead of signing the next
+        // counter and overtaking the first on the wire.
+        let second = Task { await command.run(["powerauth", "fetch-encryption-key", "--index", "4", "--password-file", password, "--json"]) }
+        try await Task.sleep(for: .seconds(1))
+        #expect(gate.arrivals == 1, "the second command sent while the first held the send lock")
+
+        // The kernel drops a killed process's flock: the waiting command goes on, signs the
+        // counter after the one the server took, and is accepted.
+        killAndWait(child)
+        gate.open()
+        try #require(child.terminationReason == .uncaughtSignal)
+        let (status, printed) = await second.value
+        #expect(status == 0 && InProcessCommand.object(printed)?["index"] as? Int == 4, "\(printed)")
         #expect(gate.arrivals == 2)
     }
 
