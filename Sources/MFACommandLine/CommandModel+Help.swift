@@ -9,6 +9,7 @@ extension CommandModel {
         var lines = ["\(tool) — \(summary)", "", "usage: \(tool) <command> [options]   (\(tool) <command> --help for each)", "", "commands:"]
         let width = families.map(\.name.count).max() ?? 0
         for family in families { lines.append("  " + Self.padded(family.name, width) + "  " + family.summary) }
+        lines += ["", "\(tool) help COMMAND and \(tool) COMMAND --help describe a command; \(tool) --version prints the release."]
         return lines.joined(separator: "\n")
     }
 
@@ -32,7 +33,8 @@ extension CommandModel {
             return lines.joined(separator: "\n")
         }
         let arguments = verb.arguments.map { $0.hasPrefix("[") ? $0 : "<\($0)>" }
-        var lines = ["usage: " + ([prefix] + ["[options]"] + arguments).joined(separator: " "), verb.summary]
+        let required = (verb.options + family.sharedOptions).filter(\.isRequired).map(\.synopsis)
+        var lines = ["usage: " + ([prefix] + required + ["[options]"] + arguments).joined(separator: " "), verb.summary]
         if !verb.options.isEmpty { lines += ["", "options:"] + Self.optionLines(verb.options) }
         if !family.sharedOptions.isEmpty { lines += ["", "options of every \(family.name) verb:"] + Self.optionLines(family.sharedOptions) }
         if !family.notes.isEmpty { lines += [""] + family.notes }

@@ -10,12 +10,20 @@ public struct CommandModel: Sendable {
     public let summary: String
     /// The families and single commands, in help order.
     public let families: [FamilySpec]
+    /// The release `--version` prints; without one, `--version` is an unknown command.
+    public let version: String?
 
     /// A model.
-    public init(tool: String, summary: String, families: [FamilySpec]) {
+    public init(tool: String, summary: String, families: [FamilySpec], version: String? = nil) {
         self.tool = tool
         self.summary = summary
         self.families = families
+        self.version = version
+    }
+
+    /// This model, answering `--version` with `version`.
+    public func withVersion(_ version: String) -> CommandModel {
+        CommandModel(tool: tool, summary: summary, families: families, version: version)
     }
 
     static let helpWords: Set<String> = ["--help", "-h", "help"]
@@ -25,7 +33,12 @@ public struct CommandModel: Sendable {
     public func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         guard let first = arguments.first else { throw UsageError(description: "a command is required (\(tool) --help lists them)") }
         if first == "help", arguments.dropFirst().first == "--reference" { return .help(reference()) }
+        if first == "help", arguments.count > 1 { return .help(try help(for: Array(arguments.dropFirst()))) }
         if Self.helpWords.contains(first) { return .help(help()) }
+        if first == "--version", let version {
+            guard arguments.count == 1 else { throw UsageError(description: "--version takes no arguments") }
+            return .help("\(tool) \(version)")
+        }
         guard let family = families.first(where: { $0.name == first }) else {
             throw UsageError(description: "unknown command \(first) (\(tool) --help lists them)")
         }
@@ -56,6 +69,23 @@ public struct CommandModel: Sendable {
         if rest.contains(where: { $0 == "--help" || $0 == "-h" }) { return .help(help(family: family, path: path)) }
         let options = try parseOptions(rest, accepted: family.sharedOptions + verb.options, verb: verb)
         return .run(family: family.name, verbs: family.command == nil ? path.map(\.name) : [], options: options)
+    }
+
+    /// `help COMMAND [VERB...]`: the help `COMMAND [VERB...] --help` prints.
+    private func help(for words: [String]) throws(UsageError) -> String {
+        guard let family = families.first(where: { $0.name == words[0] }) else {
+            throw UsageError(description: "unknown command \(words[0]) (\(tool) --help lists them)")
+        }
+        var path: [VerbSpec] = [], level = family.verbs
+        for word in words.dropFirst() {
+            guard let verb = level.first(where: { $0.name == word }) else {
+                let prefix = ([tool, family.name] + path.map(\.name)).joined(separator: " ")
+                throw UsageError(description: "unknown verb \(word) (\(prefix) --help lists them)")
+            }
+            path.append(verb)
+            level = verb.verbs
+        }
+        return help(family: family, path: path)
     }
 
     /// The index and text of the first argument that is neither an option nor an option's value.
@@ -129,11 +159,20 @@ public struct CommandModel: Sendable {
         for spec in accepted where spec.kind == .secret && options.values[spec.name] != nil && options.values[spec.name + "-file"] != nil {
             throw UsageError(description: "\(spec.name) is given twice: as \(spec.name) - and as \(spec.name)-file")
         }
+        for spec in accepted where spec.isRequired && options.values[spec.name] == nil {
+            throw UsageError(description: "\(spec.name) is required")
+        }
         let count = options.positional.count
         if count < verb.requiredArguments {
             throw UsageError(description: "\(verb.arguments[count]) is required")
         }
         if !verb.isVariadic, count > verb.arguments.count {
+            // A verb that reads a secret may be handed it as an argument by mistake (a QR text, a
+            // code): such an argument is counted, never repeated.
+            guard !accepted.contains(where: { $0.kind == .secret }) else {
+                throw UsageError(description: "unexpected argument \(verb.arguments.count + 1) (not repeated: it may be a secret, "
+                                 + "which is read from NAME-file F or standard input, never from the command line)")
+            }
             throw UsageError(description: "unexpected argument \(options.positional[verb.arguments.count])")
         }
         return options

@@ -24,20 +24,28 @@ public struct OptionSpec: Sendable, Equatable {
     public let help: String
     /// Whether it may be given more than once (every value is kept).
     public let isRepeatable: Bool
+    /// Whether the verb cannot run without it: the parser refuses a command line that lacks it,
+    /// and the verb's synopsis names it before `[options]`.
+    public let isRequired: Bool
 
     /// A flag.
     public static func flag(_ name: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, kind: .flag, help: help, isRepeatable: false)
+        OptionSpec(name: name, kind: .flag, help: help, isRepeatable: false, isRequired: false)
     }
 
     /// An option with a value.
     public static func value(_ name: String, _ placeholder: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
-        OptionSpec(name: name, kind: .value(placeholder: placeholder), help: help, isRepeatable: repeatable)
+        OptionSpec(name: name, kind: .value(placeholder: placeholder), help: help, isRepeatable: repeatable, isRequired: false)
+    }
+
+    /// An option with a value that the verb requires.
+    public static func required(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, kind: .value(placeholder: placeholder), help: help, isRepeatable: false, isRequired: true)
     }
 
     /// A secret option: `name -` reads standard input (or the terminal), `name-file PATH` a file.
     public static func secret(_ name: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, kind: .secret, help: help, isRepeatable: false)
+        OptionSpec(name: name, kind: .secret, help: help, isRepeatable: false, isRequired: false)
     }
 
     /// How the option reads in a synopsis.

@@ -30,7 +30,8 @@ public enum SecretSource: Sendable, Equatable {
     case standardInput
 }
 
-/// Parsed `--name value` options, flags and positional arguments.
+/// The `--name value` options, flags and positional arguments of one command line, as the
+/// command model (``CommandModel/parse(_:)``) read and checked them: the only parser.
 public struct CommandOptions: Sendable {
     /// `--name value` pairs (the last one wins).
     public var values: [String: String] = [:]
@@ -40,37 +41,9 @@ public struct CommandOptions: Sendable {
     public var flags: Set<String> = []
     /// Arguments that are neither, in order.
     public var positional: [String] = []
-    /// The names that take no value.
-    public static let flagNames: Set<String> = ["--json", "--local", "--help", "-h", "--watch", "--allow-http-loopback", "--no-pinning", "--otp",
-                                                "--registration-code", "--all"]
-    /// Options whose value is a secret (SMS and e-mail codes, activation tokens and codes,
-    /// passwords, PINs): the only value accepted on the command line is `-`, standard input;
-    /// `NAME-file PATH` names a file (docs/design.md §3).
-    public static let secretOptionNames: Set<String> = ["--code", "--with-code", "--activation-code", "--password", "--new-password",
-                                                        "--pin", "--signing-pin", "--secret", "--qr-secret"]
 
     /// No options, flags or arguments (the command model fills them in).
     public init() {}
-
-    /// Parses `arguments` (everything after the verb). An option without its value, and a
-    /// secret option with a value other than `-`, are usage errors.
-    public init(_ arguments: [String]) throws(UsageError) {
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            if Self.flagNames.contains(argument) {
-                flags.insert(argument)
-            } else if argument.hasPrefix("--") {
-                if let equals = argument.firstIndex(of: "="), Self.secretOptionNames.contains(String(argument[..<equals])) {
-                    throw Self.secretOnCommandLine(String(argument[..<equals]))
-                }
-                guard let value = rest.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
-                if Self.secretOptionNames.contains(argument), value != "-" { throw Self.secretOnCommandLine(argument) }
-                values[argument] = value
-            } else {
-                positional.append(argument)
-            }
-        }
-    }
 
     static func secretOnCommandLine(_ name: String) -> UsageError {
         UsageError(description: "\(name) is a secret and every local user can read the command line: "

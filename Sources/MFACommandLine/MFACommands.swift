@@ -23,7 +23,7 @@ public enum MFACommands {
     static let secretNote = "Secrets (passwords, PINs, codes, QR secrets) never come from an argument, which every local user can read: "
         + "from the file `NAME-file F` names (mode 0600; a file others may read is refused), else from the terminal without echo, "
         + "else from a line of standard input (`NAME -`)."
-    static let passwordFile = OptionSpec.value("--password-file", "F", "the password, from a file of mode 0600 (else the terminal or standard input)")
+    static let password = OptionSpec.secret("--password", "the password (else the terminal or standard input)")
     static let factors = OptionSpec.value("--factors", "possession|possession_knowledge", "which factors sign (default possession_knowledge)")
     static let bodyFile = OptionSpec.value("--body-file", "F", "the request body")
     static let dataText = OptionSpec.value("--data", "TEXT", "the data, as text (its UTF-8 bytes)")
@@ -31,8 +31,7 @@ public enum MFACommands {
     static let connection = OptionSpec.value("--connection", "ID", "the connection (default: the only one)")
     static let watch = OptionSpec.flag("--watch", "keep polling and print every change")
     static let interval = OptionSpec.value("--interval", "SECONDS", "seconds between polls with --watch (0.1-86400, default 3)")
-    static let user = OptionSpec.value("--user", "ID", "the user's identity (e-mail)")
-    static let pinFile = OptionSpec.value("--pin-file", "F", "the PIN, from a file of mode 0600 (else the terminal or standard input)")
+    static let pin = OptionSpec.secret("--pin", "the PIN (else the terminal or standard input)")
     static let accessCode = OptionSpec.value("--access-code", "C", "the browser session's access code")
     static let keyProvider = OptionSpec.value("--key-provider", "PROVIDER",
                                               "file, passphrase or pkcs11:URI: the key that opens the store (as mfa keys use)")
@@ -78,50 +77,50 @@ public enum MFACommands {
                                       verbs: [
         VerbSpec("configure", "Store the application's configuration string and the server's base URL", options: [
             .secret("--config-string", "the configuration string (APP_KEY, APP_SECRET, the master server key)"),
-            .value("--base-url", "URL", "the PowerAuth server (https; http only to loopback with --allow-http-loopback)"),
+            .required("--base-url", "URL", "the PowerAuth server (https; http only to loopback with --allow-http-loopback)"),
             .value("--protocol", "VERSION", "3.0-3.3 for new activations (default 3.3)"), loopback, keyProvider]),
         VerbSpec("activate", "Activate with an activation code (its signature is checked first), then set the password", options: [
-            .secret("--code", "the activation code CODE#SIGNATURE"), .value("--name", "NAME", "the activation's name on the server"), passwordFile]),
+            .secret("--code", "the activation code CODE#SIGNATURE"), .value("--name", "NAME", "the activation's name on the server"), password]),
         VerbSpec("status", "What is stored (configured? the activation's id) and, when activated, the server's status; "
                  + "a counter ahead of the server is synchronised or reported as a deadlock"),
         VerbSpec("sign", "Print the X-PowerAuth-Authorization header for a request", options: [
-            .value("--method", "M", "GET, POST, PUT or DELETE"), .value("--uri-id", "ID", "the request's URI identifier"), bodyFile, factors, passwordFile]),
+            .required("--method", "M", "GET, POST, PUT or DELETE"), .required("--uri-id", "ID", "the request's URI identifier"), bodyFile, factors, password]),
         VerbSpec("call", "Send a signed, token-signed or end-to-end encrypted request to your API", options: [
-            .value("--path", "P", "the request path"), .value("--method", "GET|POST|PUT|DELETE", "the request's method (default POST)"),
+            .required("--path", "P", "the request path"), .value("--method", "GET|POST|PUT|DELETE", "the request's method (default POST)"),
             .value("--query", "K=V", "a query parameter; a signed GET signs their canonical form, which the SDK builds", repeatable: true),
             .value("--body-file", "F", "the request object (JSON), sent as {\"requestObject\": …}; none for a GET"),
             .value("--uri-id", "ID", "sign with this URI identifier"),
             .value("--token", "NAME", "sign with this token instead (made by token create; no password)"),
             .value("--encrypt", "application|activation", "end-to-end encryption scope (POST without --query)"),
-            factors, passwordFile]),
+            factors, password]),
         VerbSpec("token", "Create or remove a token", verbs: [
-            VerbSpec("create", "Create the token NAME", options: [.value("--name", "NAME", "the token's name"), factors, passwordFile]),
-            VerbSpec("remove", "Remove the token NAME", options: [.value("--name", "NAME", "the token's name"), factors, passwordFile]),
+            VerbSpec("create", "Create the token NAME", arguments: ["name"], options: [factors, password]),
+            VerbSpec("remove", "Remove the token NAME", arguments: ["name"], options: [factors, password]),
         ]),
         VerbSpec("change-password", "Change the password (checked by the server first)", options: [
-            passwordFile, .value("--new-password-file", "F", "the new password, from a file of mode 0600")]),
-        VerbSpec("remove", "Remove the activation (on the server too, unless --local)", options: [local, passwordFile]),
+            password, .secret("--new-password", "the new password (else the terminal or standard input)")]),
+        VerbSpec("remove", "Remove the activation (on the server too, unless --local)", options: [local, password]),
         VerbSpec("fetch-encryption-key", "Unlock the vault with the password and derive the encryption key of --index (fetchEncryptionKey); "
                  + "printed only with --reveal", options: [
-            .value("--index", "N", "the key's index, 0-18446744073709551615: one per purpose, the same index gives the same key"),
-            .flag("--reveal", "print the key (Base64): keep the output from logs and other users"), passwordFile]),
+            .required("--index", "N", "the key's index, 0-18446744073709551615: one per purpose, the same index gives the same key"),
+            .flag("--reveal", "print the key (Base64): keep the output from logs and other users"), password]),
         VerbSpec("sign-with-device-key", "Unlock the vault with the password and sign data with the device private key: "
-                 + "ECDSA P-256 SHA-256, DER in Base64 (signDataWithDevicePrivateKey)", options: [dataText, dataFile, passwordFile]),
+                 + "ECDSA P-256 SHA-256, DER in Base64 (signDataWithDevicePrivateKey)", options: [dataText, dataFile, password]),
         VerbSpec("offline-signature", "Compute the code to type for data and a nonce received out of band (offlineSignature; "
                  + "nothing is sent, a counter step is spent)", options: [
-            dataText, dataFile, .value("--nonce", "NONCE", "the operation's nonce (Base64 of 16 bytes)"),
-            .value("--uri-id", "ID", "the URI identifier (default /operation/authorize/offline)"), factors, passwordFile]),
+            dataText, dataFile, .required("--nonce", "NONCE", "the operation's nonce (Base64 of 16 bytes)"),
+            .value("--uri-id", "ID", "the URI identifier (default /operation/authorize/offline)"), factors, password]),
         VerbSpec("biometry", "Add or remove the biometry factor for an app that signs with it through the SDK (on Linux: a 16-byte key kept outside the store; mfa's own verbs sign with possession and knowledge)", verbs: [
             VerbSpec("add", "Unlock the vault with the password and add the factor unlocked by the given key (addBiometryFactor)", options: [
-                .secret("--biometry-key", "the key: 32 hex digits, e.g. from `openssl rand -hex 16` (keep it off the store's disk)"), passwordFile]),
+                .secret("--biometry-key", "the key: 32 hex digits, e.g. from `openssl rand -hex 16` (keep it off the store's disk)"), password]),
             VerbSpec("remove", "Forget the biometry factor on this device (removeBiometryFactor; the server is not told)"),
         ]),
         VerbSpec("recovery", "The recovery code and PUK of this activation, and recovery postcards", verbs: [
             VerbSpec("show", "Unlock the vault with the password and open the recovery code and PUK (activationRecoveryData); "
                      + "printed only with --reveal", options: [
-                .flag("--reveal", "print the recovery code and PUK: keep the output from logs and other users"), passwordFile]),
+                .flag("--reveal", "print the recovery code and PUK: keep the output from logs and other users"), password]),
             VerbSpec("confirm", "Confirm a recovery postcard's code (confirmRecoveryCode); already confirmed is not an error", options: [
-                .secret("--code", "the recovery code (an R: prefix is allowed)"), passwordFile]),
+                .secret("--code", "the recovery code (an R: prefix is allowed)"), password]),
         ]),
     ], notes: [secretNote, exitNote])
 
@@ -140,14 +139,15 @@ public enum MFACommands {
         VerbSpec("confirm", "Confirm an authorization", arguments: ["authorization-id"], options: [connection]),
         VerbSpec("deny", "Deny an authorization", arguments: ["authorization-id"], options: [connection]),
         VerbSpec("action", "Submit an instant action from its deep link", arguments: ["deep-link"], options: [connection]),
-        VerbSpec("consents", "List consents, or revoke one", options: [connection, .value("--revoke", "CONSENT-ID", "revoke this consent")]),
+        VerbSpec("consents", "List the consents given through a connection", options: [connection]),
+        VerbSpec("revoke-consent", "Revoke a consent (at the bank)", arguments: ["consent-id"], options: [connection]),
         VerbSpec("remove", "Remove a connection (revoked at the bank too, unless --local)", arguments: ["connection-id"], options: [local]),
     ], notes: [exitNote])
 
     static let cm = FamilySpec("cm", "CM Authenticator: register this device, link environments, approve or deny requests",
                                sharedOptions: [store, json, caFile, pinnedKey], verbs: [
         VerbSpec("configure", "Store the service URL and the key its certificate list is signed with", options: [
-            .value("--base-url", "URL", "the CM service"), .value("--list-key-file", "F", "the list-signing public key (DER or PEM)"),
+            .required("--base-url", "URL", "the CM service"), .value("--list-key-file", "F", "the list-signing public key (DER or PEM)"),
             .flag("--no-pinning", "do not pin certificates (an explicit opt-out)"), loopback,
             .value("--app-key", "KEY", "the app key sent at registration"), keyProvider]),
         VerbSpec("register", "Register by phone (the service sends an SMS), then finish with the SMS code", options: [
@@ -155,7 +155,7 @@ public enum MFACommands {
         VerbSpec("status", "What is stored (configured? the device id, the environments) and, when registered, the server's status"),
         VerbSpec("environment", "Link, list or remove environments", verbs: [
             VerbSpec("add", "Link an environment from its QR text <id>,<secret> (a secret: file or standard input)", options: [
-                .value("--qr-file", "F", "the QR text, from a file of mode 0600 (else the terminal or standard input)")]),
+                .secret("--qr", "the QR text <id>,<secret> (else the terminal or standard input)")]),
             VerbSpec("list", "List the linked environments"),
             VerbSpec("remove", "Unlink an environment", arguments: ["environment-id"]),
         ]),
@@ -169,26 +169,27 @@ public enum MFACommands {
     static let mpin = FamilySpec("mpin", "MIRACL MFA (M-Pin): register a user with a PIN, authenticate, sign",
                                  sharedOptions: [store, json, caFile, pinnedKey], verbs: [
         VerbSpec("configure", "Store the platform's backend (or find it from a QR text)", options: [
-            .value("--backend", "URL", "the platform's backend"), .value("--qr", "TEXT", "a QR text naming the backend"),
+            .value("--base-url", "URL", "the platform's backend"), .value("--qr", "TEXT", "a QR text naming the backend"),
             .value("--client-id", "ID", "the OIDC client id"), .value("--trusted-domain", "DOMAIN", "a domain the platform may send the client to"),
             loopback, keyProvider]),
         VerbSpec("status", "What is stored: configured? the backend, the loopback opt-out, the users"),
         VerbSpec("service", "The service behind a QR text", arguments: ["qr-text"]),
         VerbSpec("session", "The browser session behind an access code", arguments: ["access-code"]),
-        VerbSpec("verify", "Start verifying an identity: the platform e-mails a code", options: [
-            user, accessCode, .value("--device-name", "NAME", "this device's name")]),
-        VerbSpec("confirm", "Confirm the e-mailed code; prints the activation token", options: [user, .secret("--code", "the e-mailed code")]),
-        VerbSpec("register", "Register (or resume) with an activation token or registration code, then set the PIN", options: [
-            user, accessCode, .secret("--with-code", "the activation token or registration code"), pinFile,
+        VerbSpec("verify", "Start verifying an identity (an e-mail address): the platform e-mails a code", arguments: ["user-id"], options: [
+            accessCode, .value("--device-name", "NAME", "this device's name")]),
+        VerbSpec("confirm", "Confirm the e-mailed code; prints the activation token", arguments: ["user-id"],
+                 options: [.secret("--code", "the e-mailed code")]),
+        VerbSpec("register", "Register (or resume) with an activation token or registration code, then set the PIN", arguments: ["user-id"], options: [
+            accessCode, .secret("--with-code", "the activation token or registration code"), pin,
             .value("--pin-length", "N", "the PIN's number of digits (1-9)"), .value("--device-name", "NAME", "this device's name")]),
         VerbSpec("users", "List the registered users", options: [.flag("--all", "also users that are not registered yet")]),
-        VerbSpec("authenticate", "Authenticate a user to a session, an authorization URL, an OTP or a registration code", options: [
-            user, accessCode, .value("--qr", "TEXT", "the QR text of a session"), .value("--authorization-url", "URL", "an OIDC authorization URL"),
-            .flag("--otp", "print a one-time password"), .flag("--registration-code", "print a registration code for another device"), pinFile]),
-        VerbSpec("signing-register", "Register a signing identity (DVS) for a user", options: [
-            user, pinFile, .value("--signing-pin-file", "F", "the signing PIN, from a file of mode 0600")]),
-        VerbSpec("sign", "Sign a document hash with the user's signing identity", options: [
-            user, .value("--hash", "HEX", "the document's hash"), .value("--timestamp", "UNIX-SECONDS", "the signature time (default now)"), pinFile]),
+        VerbSpec("authenticate", "Authenticate a user to a session, an authorization URL, an OTP or a registration code", arguments: ["user-id"], options: [
+            accessCode, .value("--qr", "TEXT", "the QR text of a session"), .value("--authorization-url", "URL", "an OIDC authorization URL"),
+            .flag("--otp", "print a one-time password"), .flag("--registration-code", "print a registration code for another device"), pin]),
+        VerbSpec("signing-register", "Register a signing identity (DVS) for a user", arguments: ["user-id"], options: [
+            pin, .secret("--signing-pin", "the signing PIN (else the terminal or standard input)")]),
+        VerbSpec("sign", "Sign a document hash with the user's signing identity", arguments: ["user-id"], options: [
+            .required("--hash", "HEX", "the document's hash"), .value("--timestamp", "UNIX-SECONDS", "the signature time (default now)"), pin]),
         VerbSpec("remove", "Remove a user from this device (the platform keeps no per-device record to revoke)", arguments: ["user-id"]),
     ], notes: [secretNote, "Exit status: 0 ok, 1 refused by the platform, 2 usage, 3 transport or store, 4 wrong state (nothing configured, no such user)."])
 
@@ -196,8 +197,8 @@ public enum MFACommands {
                                  sharedOptions: [store, json], verbs: [
         VerbSpec("use", "Choose the store's key provider: file, passphrase or pkcs11:URI (a store with records: migrate)", arguments: ["PROVIDER"]),
         VerbSpec("status", "Which provider opens the store; for a token: its label, manufacturer, serial and whether the key is there, and the keys enrolments made that no record names yet"),
-        VerbSpec("migrate", "Re-encrypt every record under another provider, atomically (an interruption leaves the old store)", options: [
-            .value("--to", "PROVIDER", "the new provider: file, passphrase or pkcs11:URI")]),
+        VerbSpec("migrate", "Re-encrypt every record under another provider (file, passphrase or pkcs11:URI), atomically (an interruption leaves the old store)",
+                 arguments: ["PROVIDER"]),
     ], notes: ["A PKCS #11 URI names the token and module-path; its PIN comes from pin-source=file:/path (mode 0600), else the terminal "
                + "or standard input, never from the URI on the command line (pin-value is refused: argv is readable by every user). "
                + "With a token, a copied store directory does not open elsewhere, and PowerAuth's possession key is derived in the token.",

@@ -19,7 +19,7 @@ enum ACVPCommand {
         } catch let error as UsageError {
             return CommandErrors.report("mfa acvp \(verb)", error)
         } catch {
-            return CommandErrors.report("mfa acvp \(verb)", message: "\(error)", code: "file", status: .usage)
+            return CommandErrors.report("mfa acvp \(verb)", message: FileErrorText.describe(error), code: "file", status: .usage)
         }
     }
 

@@ -12,58 +12,36 @@ import BenchmarkKit
 import FoundationEssentials
 
 enum BenchCommand {
-    /// Runs the command; returns the exit status: 0, 2 on a usage error, 3 when a row failed
-    /// (its set-up or an operation), 1 when `--against-processes` children failed.
-    static func run(_ arguments: [String]) -> Int32 {
-        var filter: String?
-        var minTime = 0.2
-        var json = false
-        var countedIterations: Int?
-        var threads = 1
-        var againstProcesses = false
-        var keyProvider: String?
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--json":
-                json = true
-            case "--filter" where index + 1 < arguments.count:
-                filter = arguments[index + 1]
-                index += 1
-            case "--threads" where index + 1 < arguments.count:
-                guard let value = Int(arguments[index + 1]), (1...1024).contains(value) else { return usage("bad --threads") }
-                threads = value
-                index += 1
-            case "--against-processes":
-                againstProcesses = true
-            case "--key-provider" where index + 1 < arguments.count:
-                keyProvider = arguments[index + 1]  // a PIN never comes from here (BenchKeyProviders)
-                index += 1
-            case "--child" where index == 0 && arguments.count == 4:
-                // Internal: one child of `--against-processes` (NAME ITERATIONS ROUNDS).
-                do {
-                    guard let row = try BenchmarkCatalog.all().first(where: { $0.name == arguments[1] }),
-                          let iterations = Int(arguments[2]), iterations > 0,
-                          let rounds = Int(arguments[3]), rounds > 0 else { return usage("bad --child") }
-                    try BenchScaling.runChild(row, iterations: iterations, rounds: rounds)
-                    return 0
-                } catch {
-                    return rowFailed(error)
-                }
-            case "--iterations" where index + 1 < arguments.count:
-                do { countedIterations = try CommandOptions.parseInteger(arguments[index + 1], name: "--iterations", in: 1...1_000_000_000) } catch {
-                    return usage(error.description)
-                }
-                index += 1
-            case "--min-time" where index + 1 < arguments.count:
-                do { minTime = try CommandOptions.parseNumber(arguments[index + 1], name: "--min-time", in: 0.001...3600) } catch {
-                    return usage(error.description)
-                }
-                index += 1
-            default:
-                return usage("unknown argument \(arguments[index])")
-            }
-            index += 1
+    /// The internal child of `--against-processes` (`bench --child NAME ITERATIONS ROUNDS`),
+    /// which never goes through the command model: its parent starts it.
+    static func runChild(_ arguments: [String]) -> Int32 {
+        do {
+            guard arguments.count == 4, let row = try BenchmarkCatalog.all().first(where: { $0.name == arguments[1] }),
+                  let iterations = Int(arguments[2]), iterations > 0,
+                  let rounds = Int(arguments[3]), rounds > 0 else { return usage("bad --child") }
+            try BenchScaling.runChild(row, iterations: iterations, rounds: rounds)
+            return 0
+        } catch {
+            return rowFailed(error)
+        }
+    }
+
+    /// Runs the command with the options the command model read; returns the exit status: 0,
+    /// 2 on a usage error, 3 when a row failed (its set-up or an operation), 1 when
+    /// `--against-processes` children failed.
+    static func run(_ options: CommandOptions) -> Int32 {
+        let filter = options.values["--filter"]
+        let json = options.json
+        let againstProcesses = options.flags.contains("--against-processes")
+        let keyProvider = options.values["--key-provider"]  // a PIN never comes from here (BenchKeyProviders)
+        let minTime: Double, threads: Int, countedIterations: Int?
+        do throws(UsageError) {
+            minTime = try options.seconds("--min-time", default: 0.2, in: 0.001...3600)
+            threads = try options.integer("--threads", default: 1, in: 1...1024)
+            countedIterations = options.values["--iterations"] == nil ? nil
+                : try options.integer("--iterations", default: 1, in: 1...1_000_000_000)
+        } catch {
+            return usage(error.description)
         }
         if let keyProvider {
             guard threads == 1, !againstProcesses, countedIterations == nil else {
@@ -160,8 +138,8 @@ enum BenchCommand {
         return JSONOutput.render(["rows": rows])
     }
 
+    /// A usage error: one line, or one JSON object under `--json` (`mfa bench --help` has the forms).
     private static func usage(_ message: String) -> Int32 {
-        StandardStreams.writeError("mfa bench: \(message)\nusage: mfa bench [--filter TEXT] [--min-time SECONDS] [--threads N [--against-processes]] [--json] | --filter NAME|NAME… --iterations N | --key-provider PROVIDER [--filter TEXT] [--min-time SECONDS] [--json]\n")
-        return 2
+        CommandSupport.fail("mfa bench", message + " (mfa bench --help)", .usage)
     }
 }

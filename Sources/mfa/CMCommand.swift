@@ -29,7 +29,7 @@ enum CMCommand {
 
     /// Runs `verb` (the command model has checked its options).
     static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
-        await CommandSupport.run("mfa cm") { try await dispatch(verb, options) }
+        await CommandSupport.run("mfa cm", creatingStore: verb == "configure") { try await dispatch(verb, options) }
     }
 
     static func configure(_ options: CommandOptions) throws {
@@ -45,7 +45,7 @@ enum CMCommand {
                             loopbackHTTP: options.flags.contains("--allow-http-loopback"), appKey: options.values["--app-key"] ?? "swiftmfa-linux")
         _ = try client(options, stored)  // checks the URL against the policy
         try options.store().write(SecretBytes(Array(try JSONEncoder().encode(stored))), to: record)
-        CommandSupport.output(options, ["base_url": baseURL, "pinning": stored.pinning], text: "configured \(baseURL) (pinning \(stored.pinning ? "on" : "off"))")
+        CommandSupport.output(options, ["baseURL": baseURL, "pinning": stored.pinning], text: "configured \(baseURL) (pinning \(stored.pinning ? "on" : "off"))")
     }
 
     static func client(_ options: CommandOptions, _ given: Stored? = nil) throws -> CMAuthenticatorClient {
@@ -73,23 +73,23 @@ enum CMCommand {
     /// service assigned a device id, its registration status there (docs/protocols/cm-authenticator.md §2).
     static func status(_ options: CommandOptions) async throws {
         guard try options.storeExists(), let stored = try options.store().read(record).map({ try JSONDecoder().decode(Stored.self, from: Data($0.unsafeExposedBytes)) }) else {
-            return CommandSupport.output(options, ["configured": false, "registered": false, "device_id": JSONOutput.null, "environments": [Any]()],
+            return CommandSupport.output(options, ["configured": false, "registered": false, "deviceId": JSONOutput.null, "environments": [Any]()],
                                          text: "not configured (mfa cm configure --base-url URL)")
         }
         let client = try client(options, stored)
         let environments = try await client.environments()
-        var object: [String: Any] = ["configured": true, "base_url": URLPolicy.withoutUserInformation(stored.baseURL), "pinning": stored.pinning, "allow_http_loopback": stored.loopbackHTTP,
+        var object: [String: Any] = ["configured": true, "baseURL": URLPolicy.withoutUserInformation(stored.baseURL), "pinning": stored.pinning, "allowHTTPLoopback": stored.loopbackHTTP,
                                      "environments": environments.map { ["id": $0.id, "name": $0.name] }]
         let lines = environments.map { "\(line($0.id))\t\(line($0.name))" }
         guard let deviceID = try await client.deviceID else {
             object["registered"] = false
-            object["device_id"] = JSONOutput.null
+            object["deviceId"] = JSONOutput.null
             return CommandSupport.output(options, object, text: "configured for \(URLPolicy.displayURL(stored.baseURL)); not registered (mfa cm register --phone NUMBER)")
         }
         let status = try await client.deviceStatus()
         object["registered"] = true
-        object["device_id"] = deviceID
-        object["registration_status"] = status.rawValue
+        object["deviceId"] = deviceID
+        object["registrationStatus"] = status.rawValue
         CommandSupport.output(options, object, text: (["device \(deviceID): \(status.rawValue)"] + lines).joined(separator: "\n"))
     }
 
@@ -101,7 +101,7 @@ enum CMCommand {
         case "register":
             let status = if let phone = options.values["--phone"] { try await client.register(phoneNumber: phone) }
                          else { try await client.verify(code: try smsCode(options)) }
-            CommandSupport.output(options, ["device_id": try await client.deviceID.map { $0 as Any } ?? JSONOutput.null, "registration_status": status.rawValue],
+            CommandSupport.output(options, ["deviceId": try await client.deviceID.map { $0 as Any } ?? JSONOutput.null, "registrationStatus": status.rawValue],
                                   text: status == .pending ? "SMS sent; finish with: mfa cm register (the code from the terminal or standard input, or --code-file F)" : "registration \(status.rawValue)")
         case "remove":
             let local = options.flags.contains("--local")
@@ -115,9 +115,9 @@ enum CMCommand {
             case "add":
                 guard options.positional.count < 2 else {
                     throw UsageError(description: "the QR text holds the environment's secret and every local user can read the command line: "
-                                     + "use --qr-file PATH (mode 0600) or give it on standard input")
+                                     + "use --qr-file PATH (mode 0600) or --qr - (standard input)")
                 }
-                let qr = try SecretInput.read(file: options.values["--qr-file"], prompt: "QR text: ")
+                let qr = try SecretInput.required(options, "--qr", prompt: "QR text: ")
                 let environment = try await client.addEnvironment(qrCode: try SecretInput.text(qr, "the QR text"))
                 // `key`: where the secret lives, `token` (imported into the store's PKCS #11 token)
                 // or `record` (sealed in the environment's record).
@@ -146,7 +146,7 @@ enum CMCommand {
                 throw StateError(description: "no open request \(id) (mfa cm requests)")
             }
             let status = verb == "approve" ? try await client.approve(pending) : try await client.deny(pending)
-            CommandSupport.output(options, ["request_id": id, "auth_status": status.map { $0 as Any } ?? JSONOutput.null], text: "\(verb == "approve" ? "approved" : "denied") \(id)")
+            CommandSupport.output(options, ["requestId": id, "authStatus": status.map { $0 as Any } ?? JSONOutput.null], text: "\(verb == "approve" ? "approved" : "denied") \(id)")
         default:
             throw UsageError(description: "unknown verb \(verb) (see mfa cm --help)")
         }
@@ -161,7 +161,7 @@ enum CMCommand {
     /// shown (that is its purpose) with the time it stops being valid.
     static func print(_ options: CommandOptions, _ list: [PendingAuthentication]) {
         let objects = list.map { item -> [String: Any] in
-            var object: [String: Any] = ["id": item.request.id, "environment": item.environmentName, "expires_at": SaltEdgeCommand.iso8601(item.request.expiresAt)]
+            var object: [String: Any] = ["id": item.request.id, "environment": item.environmentName, "expiresAt": SaltEdgeCommand.iso8601(item.request.expiresAt)]
             switch item.request.kind {
             case .instant: object["type"] = "instant"
             case .oneTimePIN(let pin):

@@ -22,8 +22,14 @@ extension CommandOptions {
 
     /// The store opened with the key provider it records (KeysCommand), after applying a
     /// `--key-provider` given to `configure` (the same as `mfa keys use`).
+    /// A store that does not exist is opened only by a verb that creates state (each family's
+    /// `configure`, Salt Edge's `connect`); any other verb reports it, so a mistyped `--store`
+    /// is an error and leaves no empty store behind.
     func openStore() throws -> OpenedStore {
         let directory = try storeDirectory()
+        guard CommandSupport.mayCreateStore || FileManager.default.fileExists(atPath: directory) else {
+            throw StateError(description: "no store at \(directory): nothing was configured there (is --store mistyped? configure creates the store)")
+        }
         if let requested = values["--key-provider"] { try KeysCommand.use(requested, directory: directory) }
         return try KeysCommand.open(directory: directory)
     }
@@ -48,11 +54,15 @@ enum CommandSupport {
     /// Set by a test for the task that runs a verb: the output is kept there instead.
     @TaskLocal static var capture: OutputCapture?
 
+    /// Whether the running verb may create the store (``CommandOptions/openStore()``).
+    @TaskLocal static var mayCreateStore = false
+
     /// Runs one verb of `tool` to completion; any error it throws becomes the one report and
-    /// exit status of CommandErrors.
-    static func run(_ tool: String, _ body: () async throws -> Void) async -> Int32 {
+    /// exit status of CommandErrors. `creatingStore`: the verb may create a store that does not
+    /// exist yet.
+    static func run(_ tool: String, creatingStore: Bool = false, _ body: () async throws -> Void) async -> Int32 {
         do {
-            try await body()
+            try await $mayCreateStore.withValue(creatingStore) { try await body() }
             return ExitStatus.ok.rawValue
         } catch {
             return CommandErrors.report(tool, error)

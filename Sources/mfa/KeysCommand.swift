@@ -113,14 +113,14 @@ enum KeysCommand {
         let settingBefore = try StoreSettings.provider(in: directory)
         guard try recorded(directory).withoutStoreIdentifier != choice else { return }
         guard try !StoreSettings.hasState(in: directory) else {
-            throw UsageError(description: "the store \(directory) already holds records under another key provider: mfa keys migrate --to \(choice.setting)")
+            throw UsageError(description: "the store \(directory) already holds records under another key provider: mfa keys migrate \(choice.setting)")
         }
         let assigned: StoreProviderChoice
         do { assigned = try choice.assigningStoreIdentifier() } catch { throw storeError(error, directory) }
         try StoreSettings.replaceProvider(assigned.setting, in: directory, expecting: settingBefore, requiringNoState: true)
     }
 
-    /// `mfa keys migrate --to`: moves the store's records under `target` (StoreMigration).
+    /// `mfa keys migrate PROVIDER`: moves the store's records under `target` (StoreMigration).
     /// Refused, with the instance named, while a PowerAuth activation in a token-keyed store uses
     /// the possession key derived in that token: any other provider (another token, another
     /// store identifier, a file) would silently change that activation's possession factor. A
@@ -141,7 +141,7 @@ enum KeysCommand {
         do { assigned = try target.assigningStoreIdentifier() } catch { throw storeError(error, directory) }
         let destination = try provider(assigned, directory: directory + ".migrating")
         var refusal: StateError?
-        let portable = try portablePossessionInstances(store)
+        var portable: [String] = []
         let count = try store.withExclusiveAccess { () throws(SecureStoreError) -> Int in
             guard try StoreSettings.provider(in: directory) == settingBefore else {
                 throw SecureStoreError(.changedConcurrently, "the store's provider changed while the lock was awaited", path: directory)
@@ -150,6 +150,9 @@ enum KeysCommand {
                 refusal = pin
                 return 0
             }
+            // Read under the lock that the move holds: an activation made or removed while the
+            // lock was awaited is counted as it is when the records move.
+            portable = try portablePossessionInstances(store)
             return try StoreMigration.migrate(directory: directory, from: source, to: destination, providerSetting: assigned.setting)
         }
         if let refusal { throw refusal }
@@ -224,7 +227,8 @@ enum KeysCommand {
                                       text: "the store \(directory) is opened by \(opened.choice.setting)")
             case "status": try status(options, directory: directory)
             case "migrate":
-                let moved = try migrate(to: try parse(try options.require("--to")), directory: directory)
+                guard try options.storeExists() else { throw StateError(description: "no store at \(directory): there is nothing to migrate (is --store mistyped?)") }
+                let moved = try migrate(to: try parse(try options.argument(0, "provider")), directory: directory)
                 // The records moved; a copy of the store made before the move did not, and still
                 // opens with the old key. PowerAuth instances keep the possession key they were
                 // activated with until a new activation derives one in the token.
@@ -245,6 +249,11 @@ enum KeysCommand {
     /// exists; then the device keys enrolments made that no record names yet (their intents:
     /// an enrolment running, or one killed, whose key the family's next enrolment deletes).
     static func status(_ options: CommandOptions, directory: String) throws {
+        // Like every status: a store that does not exist is reported, not created or described.
+        guard try options.storeExists() else {
+            return CommandSupport.output(options, ["store": directory, "exists": false],
+                                         text: "no store at \(directory) (a configure verb or mfa keys use creates it)")
+        }
         let choice = try recorded(directory)
         var object: [String: Any] = ["store": directory, "provider": choice.setting]
         var text = "store \(directory)\nprovider \(choice.setting)"

@@ -3,6 +3,7 @@
 // error naming an unknown option, a missing value or a value that looks like an option, before
 // any command runs. Exit statuses and error reports come from CommandErrors.
 
+import AuthNetworking
 import Dispatch
 import Glibc
 import MFACommandLine
@@ -30,10 +31,13 @@ enum MFA {
         return box.status
     }
 
+    /// The command model, answering `--version` with this release.
+    static let model = MFACommands.model.withVersion(SwiftMFAVersion.current)
+
     /// Runs `arguments` (without the tool's name) and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
         // Internal: a child process of `mfa bench --against-processes` (NAME ITERATIONS ROUNDS).
-        if arguments.first == "bench", arguments.dropFirst().first == "--child" { return BenchCommand.run(Array(arguments.dropFirst())) }
+        if arguments.first == "bench", arguments.dropFirst().first == "--child" { return BenchCommand.runChild(Array(arguments.dropFirst())) }
         return CommandErrors.$json.withValue(arguments.contains("--json")) { parseAndRun(arguments) }
     }
 
@@ -41,9 +45,9 @@ enum MFA {
     private static func parseAndRun(_ arguments: [String]) -> Int32 {
         let invocation: Invocation
         do {
-            invocation = try MFACommands.model.parse(arguments)
+            invocation = try model.parse(arguments)
         } catch {
-            let tool = ["mfa"] + arguments.prefix(1).filter { name in MFACommands.model.families.contains { $0.name == name } }
+            let tool = ["mfa"] + arguments.prefix(1).filter { name in model.families.contains { $0.name == name } }
             return CommandErrors.report(tool.joined(separator: " "), error)
         }
         switch invocation {
@@ -51,7 +55,6 @@ enum MFA {
             print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
             return ExitStatus.ok.rawValue
         case .run(let family, let verbs, var options):
-            let rest = Array(arguments.dropFirst())
             // A nested verb (`token create`, `environment add`) reaches its family as the verb and
             // its first positional argument.
             options.positional = Array(verbs.dropFirst()) + options.positional
@@ -63,11 +66,11 @@ enum MFA {
                 StandardStreams.writeError("mfa: warning: this process could not be made non-dumpable; a core file could hold its secrets\n")
             }
             switch family {
-            case "vectors": return VectorsCommand.run(rest)
+            case "vectors": return VectorsCommand.run(options)
             case "acvp": return ACVPCommand.run(verb, options)
-            case "bench": return BenchCommand.run(rest)
-            case "generate": return GenerateCommand.run(rest)
-            case "selftest": return SelfTestCommand.run(rest)
+            case "bench": return BenchCommand.run(options)
+            case "generate": return GenerateCommand.run(options)
+            case "selftest": return SelfTestCommand.run(options)
             case "powerauth": return blocking { await PowerAuthCommand.run(verb, checked) }
             case "saltedge": return blocking { await SaltEdgeCommand.run(verb, checked) }
             case "cm": return blocking { await CMCommand.run(verb, checked) }

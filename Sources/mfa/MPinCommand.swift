@@ -27,7 +27,7 @@ enum MPinCommand {
 
     /// Runs `verb` (the command model has checked its options).
     static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
-        await CommandSupport.run("mfa mpin") { try await dispatch(verb, options) }
+        await CommandSupport.run("mfa mpin", creatingStore: verb == "configure") { try await dispatch(verb, options) }
     }
 
     static func client(_ options: CommandOptions, _ stored: Stored) throws -> MPinClient {
@@ -44,7 +44,7 @@ enum MPinCommand {
 
     /// The configured client with its backend set (one client-settings request).
     static func configuredClient(_ options: CommandOptions) async throws -> MPinClient {
-        guard let stored = try stored(options) else { throw StateError(description: "not configured (mfa mpin configure --backend URL)") }
+        guard let stored = try stored(options) else { throw StateError(description: "not configured (mfa mpin configure --base-url URL)") }
         let client = try client(options, stored)
         try await client.setBackend(stored.backend)
         return client
@@ -53,13 +53,13 @@ enum MPinCommand {
     static func configure(_ options: CommandOptions) async throws {
         let loopback = options.flags.contains("--allow-http-loopback")
         let trusted = options.values["--trusted-domain"].map { [$0] } ?? []
-        var stored = Stored(backend: options.values["--backend"] ?? "", clientID: options.values["--client-id"], trustedDomains: trusted, loopbackHTTP: loopback)
+        var stored = Stored(backend: options.values["--base-url"] ?? "", clientID: options.values["--client-id"], trustedDomains: trusted, loopbackHTTP: loopback)
         let probe = try client(options, stored)
         if let qr = options.values["--qr"] {
             stored = Stored(backend: try await probe.serviceDetails(for: qr).backendURL, clientID: stored.clientID, trustedDomains: trusted,
                             loopbackHTTP: loopback)
         }
-        guard !stored.backend.isEmpty else { throw UsageError(description: "--backend URL or --qr TEXT is required") }
+        guard !stored.backend.isEmpty else { throw UsageError(description: "--base-url URL or --qr TEXT is required") }
         do {
             try await probe.setBackend(stored.backend)   // the backend must answer before it is kept
         } catch {
@@ -73,14 +73,14 @@ enum MPinCommand {
         CommandSupport.output(options, ["backend": stored.backend], text: "configured \(stored.backend)")
     }
 
-    static func pin(_ options: CommandOptions, _ file: String = "--pin-file", prompt: String = "PIN: ") throws -> MPin.PIN {
-        let secret = try SecretInput.read(file: options.values[file], prompt: prompt)
+    static func pin(_ options: CommandOptions, _ name: String = "--pin", prompt: String = "PIN: ") throws -> MPin.PIN {
+        let secret = try SecretInput.required(options, name, prompt: prompt)
         guard let pin = MPin.PIN(decimal: secret) else { throw UsageError(description: "a PIN is 1–9 decimal digits") }
         return pin
     }
 
     static func user(_ client: MPinClient, _ options: CommandOptions) async throws -> MPinUser {
-        let id = try options.require("--user")
+        let id = try options.argument(0, "user-id")
         guard let user = try await client.user(id: id) else { throw StateError(description: "no user \(id) at this backend (mfa mpin users)") }
         return user
     }
@@ -88,12 +88,12 @@ enum MPinCommand {
     /// What is stored: the configuration and the users of its backend; nothing is sent.
     static func status(_ options: CommandOptions) async throws {
         guard try options.storeExists(), let stored = try stored(options) else {
-            return CommandSupport.output(options, ["configured": false, "users": [Any]()], text: "not configured (mfa mpin configure --backend URL)")
+            return CommandSupport.output(options, ["configured": false, "users": [Any]()], text: "not configured (mfa mpin configure --base-url URL)")
         }
         let users = try await client(options, stored).allUsers().filter { $0.backend == stored.backend }
-        let object: [String: Any] = ["configured": true, "backend": stored.backend, "client_id": stored.clientID.map { $0 as Any } ?? JSONOutput.null,
-                                     "trusted_domains": stored.trustedDomains, "allow_http_loopback": stored.loopbackHTTP,
-                                     "users": users.map { ["user": $0.identity, "state": $0.state.rawValue, "can_sign": $0.canSign] }]
+        let object: [String: Any] = ["configured": true, "backend": stored.backend, "clientId": stored.clientID.map { $0 as Any } ?? JSONOutput.null,
+                                     "trustedDomains": stored.trustedDomains, "allowHTTPLoopback": stored.loopbackHTTP,
+                                     "users": users.map { ["user": $0.identity, "state": $0.state.rawValue, "canSign": $0.canSign] }]
         CommandSupport.output(options, object, text: "configured for \(stored.backend)" + (stored.loopbackHTTP ? " (plain http to loopback allowed)" : "")
                                 + "\n" + (users.isEmpty ? "no users" : users.map { "\(line($0.identity))\t\($0.state.rawValue)" }.joined(separator: "\n")))
     }
@@ -102,7 +102,7 @@ enum MPinCommand {
     /// keeps no per-device registration to revoke).
     static func remove(_ options: CommandOptions) async throws {
         let id = try options.argument(0, "the user id")
-        guard let stored = try stored(options) else { throw StateError(description: "not configured (mfa mpin configure --backend URL)") }
+        guard let stored = try stored(options) else { throw StateError(description: "not configured (mfa mpin configure --base-url URL)") }
         let client = try client(options, stored)
         guard let user = try await client.allUsers().first(where: { $0.identity == id && $0.backend == stored.backend }) else {
             throw StateError(description: "no user \(id) at this backend (mfa mpin status)")
@@ -132,33 +132,33 @@ enum MPinCommand {
             CommandSupport.output(options, ["name": service.name, "backend": service.backendURL], text: "\(line(service.name)) at \(line(service.backendURL))")
         case "session":
             let session = try await client.sessionDetails(accessCode: try options.argument(0, "the access code"))
-            CommandSupport.output(options, ["app_name": session.appName, "customer": session.customerName, "preroll_id": session.prerollID],
+            CommandSupport.output(options, ["appName": session.appName, "customer": session.customerName, "prerollId": session.prerollID],
                                   text: "\(line(session.appName)) (\(line(session.customerName)))" + (session.prerollID.isEmpty ? "" : " for \(line(session.prerollID))"))
         case "verify":
-            let id = try options.require("--user")
+            let id = try options.argument(0, "user-id")
             let user = try await existingOrNew(client, id, options)
             try await client.startVerification(for: user, accessCode: options.values["--access-code"])
-            CommandSupport.output(options, ["user": id, "state": "startedVerification"], text: "verification e-mail sent to \(id); then: mfa mpin confirm --user \(id) (the code from the terminal or standard input, or --code-file F)")
+            CommandSupport.output(options, ["user": id, "state": "startedVerification"], text: "verification e-mail sent to \(id); then: mfa mpin confirm \(id) (the code from the terminal or standard input, or --code-file F)")
         case "confirm":
             let user = try await user(client, options)
             let code = try SecretInput.requiredText(options, "--code", prompt: "verification code: ", what: "the verification code")
             let result = try await client.finishVerification(for: user, code: code)
-            CommandSupport.output(options, ["activation_token": result.activationToken, "access_code": result.accessCode.map { $0 as Any } ?? JSONOutput.null],
-                                  text: "verified; activation token \(line(result.activationToken))\nregister with: mfa mpin register --user \(user.identity) "
+            CommandSupport.output(options, ["activationToken": result.activationToken, "accessCode": result.accessCode.map { $0 as Any } ?? JSONOutput.null],
+                                  text: "verified; activation token \(line(result.activationToken))\nregister with: mfa mpin register \(user.identity) "
                                     + "--with-code-file FILE (the token in a file of mode 0600) or --with-code - (paste it)")
         case "register":
             try await register(client, options)
         case "users":
             let all = options.flags.contains("--all") ? try await client.allUsers() : try await client.users()
-            CommandSupport.output(options, all.map { ["user": $0.identity, "state": $0.state.rawValue, "backend": $0.backend, "can_sign": $0.canSign] },
+            CommandSupport.output(options, all.map { ["user": $0.identity, "state": $0.state.rawValue, "backend": $0.backend, "canSign": $0.canSign] },
                                   text: all.isEmpty ? "no users" : all.map { "\(line($0.identity))\t\($0.state.rawValue)\($0.canSign ? "\tcan sign" : "")" }.joined(separator: "\n"))
         case "authenticate":
             try await authenticate(client, options)
         case "signing-register":
             let user = try await user(client, options)
             try await client.startSigningRegistration(for: user, pin: try pin(options))
-            let signer = try await client.finishSigningRegistration(for: user, signingPIN: try pin(options, "--signing-pin-file", prompt: "signing PIN: "))
-            CommandSupport.output(options, ["user": signer.identity, "can_sign": signer.canSign], text: "\(signer.identity) can sign")
+            let signer = try await client.finishSigningRegistration(for: user, signingPIN: try pin(options, "--signing-pin", prompt: "signing PIN: "))
+            CommandSupport.output(options, ["user": signer.identity, "canSign": signer.canSign], text: "\(signer.identity) can sign")
         case "sign":
             let user = try await user(client, options)
             let timestamp = try options.values["--timestamp"].map { text throws -> Int32 in
@@ -182,7 +182,7 @@ enum MPinCommand {
 
     /// Starts (or resumes) a registration, fetches the client secret, then asks for the PIN.
     static func register(_ client: MPinClient, _ options: CommandOptions) async throws {
-        let id = try options.require("--user")
+        let id = try options.argument(0, "user-id")
         var user = try await existingOrNew(client, id, options)
         if user.state == .invalid || user.state == .startedVerification {
             let code = try SecretInput.read(options, "--with-code", prompt: "activation token or registration code: ", required: false)
@@ -201,7 +201,7 @@ enum MPinCommand {
         let pin = try pin(options)
         let pinLength = options.values["--pin-length"] == nil ? nil : try options.integer("--pin-length", default: 4, in: 1...9)   // default: the PIN's digits
         user = try await client.finishRegistration(for: user, pin: pin, pinLength: pinLength)
-        CommandSupport.output(options, ["user": id, "state": user.state.rawValue, "mpin_id": user.mpinID], text: "\(id) registered")
+        CommandSupport.output(options, ["user": id, "state": user.state.rawValue, "mpinId": user.mpinID], text: "\(id) registered")
     }
 
     static func authenticate(_ client: MPinClient, _ options: CommandOptions) async throws {
@@ -209,17 +209,17 @@ enum MPinCommand {
         if options.flags.contains("--otp") {
             try await client.prepareAuthentication(for: user)
             let otp = try await client.generateOTP(for: user, pin: try pin(options))
-            CommandSupport.output(options, ["otp": otp.code, "ttl_seconds": otp.timeToLive ?? 0], text: "OTP \(line(otp.code)) (valid \(otp.timeToLive ?? 0) s)")
+            CommandSupport.output(options, ["otp": otp.code, "ttlSeconds": otp.timeToLive ?? 0], text: "OTP \(line(otp.code)) (valid \(otp.timeToLive ?? 0) s)")
         } else if options.flags.contains("--registration-code") {
             try await client.prepareAuthentication(for: user)
             let code = try await client.generateRegistrationCode(for: user, pin: try pin(options))
-            CommandSupport.output(options, ["registration_code": code.code, "ttl_seconds": code.timeToLive ?? 0],
+            CommandSupport.output(options, ["registrationCode": code.code, "ttlSeconds": code.timeToLive ?? 0],
                                   text: "registration code \(line(code.code)) (valid \(code.timeToLive ?? 0) s)")
         } else if let url = options.values["--authorization-url"] {
             let accessCode = try await client.accessCode(authorizationURL: url)
             try await client.prepareAuthentication(for: user, accessCode: accessCode)
             let code = try await client.authorizationCode(for: user, pin: try pin(options), accessCode: accessCode)
-            CommandSupport.output(options, ["authorization_code": code], text: "authorization code \(line(code))")
+            CommandSupport.output(options, ["authorizationCode": code], text: "authorization code \(line(code))")
         } else {
             let accessCode = try options.values["--access-code"] ?? options.values["--qr"].flatMap(MPinClient.accessCode(inQRText:)) ?? {
                 throw UsageError(description: "--access-code, --qr, --authorization-url, --otp or --registration-code is required")

@@ -60,11 +60,11 @@ extension PowerAuthCommand {
         }
         // Factors or a password for a request nothing signs would be silently dropped.
         if options.values["--uri-id"] == nil, options.values["--token"] == nil, encryption != .activationScope,
-           options.values["--factors"] != nil || options.values["--password-file"] != nil {
-            throw UsageError(description: "--factors and --password-file sign a request: give --uri-id ID (or --token NAME)")
+           options.values["--factors"] != nil || options.secretSource("--password") != nil {
+            throw UsageError(description: "--factors and --password sign a request: give --uri-id ID (or --token NAME)")
         }
-        if options.values["--token"] != nil, options.values["--factors"] != nil || options.values["--password-file"] != nil {
-            throw UsageError(description: "a token call proves possession of the token: --factors and --password-file belong to token create")
+        if options.values["--token"] != nil, options.values["--factors"] != nil || options.secretSource("--password") != nil {
+            throw UsageError(description: "a token call proves possession of the token: --factors and --password belong to token create")
         }
         if method == .get, options.values["--body-file"] != nil {
             throw UsageError(description: "a GET has no body: give its parameters with --query")
@@ -90,7 +90,7 @@ extension PowerAuthCommand {
             // docs/protocols/powerauth.md §11.3: the token header proves possession of the token; no password. A
             // token is created only by `token create`: a mistyped name must not make a new one.
             guard try await client.hasLocalToken(name: token) else {
-                throw StateError(description: "no token \(token) on this device (mfa powerauth token create --name \(token))")
+                throw StateError(description: "no token \(token) on this device (mfa powerauth token create \(token))")
             }
             authentication = Authentication(possessionUnlockKey: possession)
         } else if request.uriID != nil || request.encryption == .activationScope {
@@ -168,7 +168,7 @@ extension PowerAuthCommand {
         if response.status == 401 {
             try await client.removeLocalToken(name: token)
             throw PowerAuthSDKError(.authenticationFailed, "the server refused token \(token), which is forgotten here: "
-                                    + "mfa powerauth token create --name \(token) makes a new one", httpStatus: 401)
+                                    + "mfa powerauth token create \(token) makes a new one", httpStatus: 401)
         }
         return response
     }

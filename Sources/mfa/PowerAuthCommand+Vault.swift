@@ -16,7 +16,7 @@ import PowerAuthSDK
 extension PowerAuthCommand {
     /// Possession + password, the factors of every vault verb (docs/protocols/sdk-surfaces.md §1.10).
     static func vaultAuthentication(_ options: Options, possession: SymmetricKey) throws -> Authentication {
-        Authentication(possessionUnlockKey: possession, password: try SecretInput.read(file: options.values["--password-file"], prompt: "Password: "))
+        Authentication(possessionUnlockKey: possession, password: try SecretInput.required(options, "--password", prompt: "Password: "))
     }
 
     /// `fetchEncryptionKey` (docs/protocols/powerauth.md §12): KDF(KEY_ENCRYPTION_VAULT, index) after an online

@@ -45,7 +45,7 @@ extension PowerAuthCommand {
         let (client, possession, _) = try client(options)
         let device = PowerAuth.DeviceDescription(activationName: options.values["--name"] ?? "mfa on Linux", platform: "linux")
         // The password first: one the SDK cannot use must not spend the one-time code.
-        let password = try SecretInput.read(file: options.values["--password-file"], prompt: "New password: ")
+        let password = try SecretInput.required(options, "--password", prompt: "New password: ")
         try PowerAuthClient.requireUsablePassword(password)
         let result = try await client.createActivation(.code(code), device: device)
         try await client.persistActivation(authentication: Authentication(possessionUnlockKey: possession, password: password))
@@ -69,7 +69,9 @@ extension PowerAuthCommand {
         object["baseURL"] = URLPolicy.withoutUserInformation(stored.baseURL)
         object["protocol"] = stored.version
         object["allowHTTPLoopback"] = stored.allowHTTPLoopback == true
-        let (client, possession, _) = try client(options)
+        // The store opened above, not a second time: one provider, one unlock.
+        let configured = try configuredClient(options, opened, stored)
+        let (client, possession) = (configured.client, configured.possession)
         guard let activationID = try await client.activationIdentifier() else {
             return output(options, object, text: "instance \(instance(options)) is configured for \(URLPolicy.displayURL(stored.baseURL)) and not activated (mfa powerauth activate)")
         }
@@ -124,9 +126,9 @@ extension PowerAuthCommand {
 
     static func token(_ options: Options) async throws {
         guard let action = options.positional.first, ["create", "remove"].contains(action) else {
-            throw UsageError(description: "token create|remove --name NAME")
+            throw UsageError(description: "token create|remove NAME")
         }
-        let name = try options.require("--name")
+        let name = try options.argument(1, "name")
         let (client, possession, _) = try client(options)
         // The factors --help names: possession and knowledge unless --factors possession.
         let authentication = try authentication(options, possession: possession, defaultFactors: .possessionKnowledge)
@@ -142,8 +144,8 @@ extension PowerAuthCommand {
 
     static func changePassword(_ options: Options) async throws {
         let (client, possession, _) = try client(options)
-        let old = try SecretInput.read(file: options.values["--password-file"], prompt: "Current password: ")
-        let new = try SecretInput.read(file: options.values["--new-password-file"], prompt: "New password: ")
+        let old = try SecretInput.required(options, "--password", prompt: "Current password: ")
+        let new = try SecretInput.required(options, "--new-password", prompt: "New password: ")
         try await client.changePassword(from: old, to: new, possessionUnlockKey: possession)
         output(options, ["changed": true], text: "password changed")
     }

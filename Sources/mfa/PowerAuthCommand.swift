@@ -20,7 +20,7 @@ enum PowerAuthCommand {
 
     /// Runs `verb` (the command model has checked its options).
     static func run(_ verb: String, _ options: Options) async -> Int32 {
-        await CommandSupport.run("mfa powerauth") {
+        await CommandSupport.run("mfa powerauth", creatingStore: verb == "configure") {
             try checkInstanceName(options)
             if verb == "configure" { return try configure(options) }
             // Every other verb may sign: one at a time per instance, across processes.
@@ -109,10 +109,15 @@ enum PowerAuthCommand {
     /// The client of the configured instance, its possession key, transport and stored configuration.
     static func configuredClient(_ options: Options) throws -> Configured {
         let opened = try options.openStore()
-        let store = opened.store
-        guard let stored = try storedConfiguration(options, store) else {
+        guard let stored = try storedConfiguration(options, opened.store) else {
             throw StateError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")
         }
+        return try configuredClient(options, opened, stored)
+    }
+
+    /// The client of the configuration `stored` that was read from the store `opened`.
+    static func configuredClient(_ options: Options, _ opened: OpenedStore, _ stored: Stored) throws -> Configured {
+        let store = opened.store
         let key = try possessionKey(options, opened)
         guard let version = PowerAuth.ProtocolVersion(rawValue: stored.version) else { throw UsageError(description: "stored protocol \(stored.version)") }
         let transport = try CommandTransport.make(baseURL: stored.baseURL, options)
@@ -144,11 +149,11 @@ enum PowerAuthCommand {
         } ?? defaultFactors
         guard factors == .possessionKnowledge else {
             // A password given for a signature that does not use it would be silently ignored.
-            if options.values["--password-file"] != nil {
-                throw UsageError(description: "--password-file is not used with --factors possession")
+            if options.secretSource("--password") != nil {
+                throw UsageError(description: "--password is not used with --factors possession")
             }
             return Authentication(possessionUnlockKey: possession)
         }
-        return Authentication(possessionUnlockKey: possession, password: try SecretInput.read(file: options.values["--password-file"], prompt: "Password: "))
+        return Authentication(possessionUnlockKey: possession, password: try SecretInput.required(options, "--password", prompt: "Password: "))
     }
 }

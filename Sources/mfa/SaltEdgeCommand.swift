@@ -23,7 +23,7 @@ enum SaltEdgeCommand {
 
     /// Runs `verb` (the command model has checked its options).
     static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
-        await CommandSupport.run("mfa saltedge") { try await dispatch(verb, options) }
+        await CommandSupport.run("mfa saltedge", creatingStore: verb == "configure" || verb == "connect") { try await dispatch(verb, options) }
     }
 
     /// The stored settings; nil before `configure` (https only, then).
@@ -44,19 +44,19 @@ enum SaltEdgeCommand {
     static func configure(_ options: CommandOptions) throws {
         let stored = Stored(loopbackHTTP: options.flags.contains("--allow-http-loopback"))
         try options.store().write(SecretBytes(Array(try JSONEncoder().encode(stored))), to: record)
-        CommandSupport.output(options, ["configured": true, "allow_http_loopback": stored.loopbackHTTP],
+        CommandSupport.output(options, ["configured": true, "allowHTTPLoopback": stored.loopbackHTTP],
                               text: "configured" + (stored.loopbackHTTP ? " (plain http to loopback allowed)" : ""))
     }
 
     /// What is stored: the settings and the connections; nothing is sent.
     static func status(_ options: CommandOptions) async throws {
         guard try options.storeExists() else {
-            return CommandSupport.output(options, ["configured": false, "allow_http_loopback": false, "connections": [Any]()],
+            return CommandSupport.output(options, ["configured": false, "allowHTTPLoopback": false, "connections": [Any]()],
                                          text: "not configured (https only)\nno connections")
         }
         let stored = try stored(options)
         let all = try await client(options).connections()
-        CommandSupport.output(options, ["configured": stored != nil, "allow_http_loopback": stored?.loopbackHTTP == true, "connections": all.map(describe)],
+        CommandSupport.output(options, ["configured": stored != nil, "allowHTTPLoopback": stored?.loopbackHTTP == true, "connections": all.map(describe)],
                               text: (stored == nil ? "not configured (https only)" : "configured" + (stored?.loopbackHTTP == true ? " (plain http to loopback allowed)" : ""))
                                 + "\n" + (all.isEmpty ? "no connections" : all.map { "\(line($0.id))\t\(line($0.name))\t\($0.isActive ? "active" : "inactive")" }
                                     .joined(separator: "\n")))
@@ -80,7 +80,7 @@ enum SaltEdgeCommand {
         switch verb {
         case "connect":
             let pending = try await client.beginConnection(deepLink: try options.argument(0, "the deep link"))
-            CommandSupport.output(options, ["connection_id": pending.id, "authentication_url": pending.authenticationURL],
+            CommandSupport.output(options, ["connectionId": pending.id, "authenticationURL": pending.authenticationURL],
                                   text: "connection \(line(pending.id)) created; open \(line(pending.authenticationURL))\nthen: mfa saltedge complete \(line(pending.id)) <redirect URL>")
         case "complete":
             let connection = try await client.completeConnection(id: try options.argument(0, "the connection id"),
@@ -109,27 +109,25 @@ enum SaltEdgeCommand {
             let id = try await connectionID(options, client)
             let authorization = try await client.authorization(id: try options.argument(0, "the authorization id"), connectionID: id)
             let status = verb == "confirm" ? try await client.confirm(authorization) : try await client.deny(authorization)
-            CommandSupport.output(options, ["authorization_id": authorization.id, "status": status.rawValue],
+            CommandSupport.output(options, ["authorizationId": authorization.id, "status": status.rawValue],
                                   text: "\(verb == "confirm" ? "confirmed" : "denied") \(authorization.id): \(status.rawValue)")
         case "action":
             switch try await client.submitAction(deepLink: try options.argument(0, "the action link"), connectionID: options.values["--connection"]) {
             case .done(let returnTo):
-                CommandSupport.output(options, ["done": true, "return_to": returnTo.map { $0 as Any } ?? JSONOutput.null], text: "action done")
+                CommandSupport.output(options, ["done": true, "returnTo": returnTo.map { $0 as Any } ?? JSONOutput.null], text: "action done")
             case .needsDecision(let authorization, let connection, _):
-                CommandSupport.output(options, ["authorization_id": authorization, "connection_id": connection],
+                CommandSupport.output(options, ["authorizationId": authorization, "connectionId": connection],
                                       text: "confirm or deny authorization \(authorization): mfa saltedge confirm \(authorization) --connection \(connection)")
             }
         case "consents":
-            let id = try await connectionID(options, client)
-            if let consent = options.values["--revoke"] {
-                try await client.revokeConsent(id: consent, connectionID: id)
-                CommandSupport.output(options, ["revoked": consent], text: "revoked consent \(consent)")
-            } else {
-                let consents = try await client.consents(connectionID: id)
-                CommandSupport.output(options, consents.map { ["id": $0.id, "tpp_name": $0.tppName, "expires_at": iso8601($0.expiresAt)] },
-                                      text: consents.isEmpty ? "no consents" : consents.map { "\(line($0.id))\t\(line($0.tppName))\tuntil \(iso8601($0.expiresAt))" }
-                                        .joined(separator: "\n"))
-            }
+            let consents = try await client.consents(connectionID: try await connectionID(options, client))
+            CommandSupport.output(options, consents.map { ["id": $0.id, "tppName": $0.tppName, "expiresAt": iso8601($0.expiresAt)] },
+                                  text: consents.isEmpty ? "no consents" : consents.map { "\(line($0.id))\t\(line($0.tppName))\tuntil \(iso8601($0.expiresAt))" }
+                                    .joined(separator: "\n"))
+        case "revoke-consent":
+            let consent = try options.argument(0, "consent-id")
+            try await client.revokeConsent(id: consent, connectionID: try await connectionID(options, client))
+            CommandSupport.output(options, ["revoked": consent], text: "revoked consent \(consent)")
         case "remove":
             let id = try options.argument(0, "the connection id")
             let local = options.flags.contains("--local")
@@ -156,8 +154,8 @@ enum SaltEdgeCommand {
         if let html = description.html { details["html"] = html }
         if let payment = description.payment { details["payment"] = payment.mapValues { $0.text as Any } }
         if let extra = description.extra { details["extra"] = extra.mapValues { $0.text as Any } }
-        return ["id": authorization.id, "connection_id": authorization.connectionID, "title": authorization.title, "status": authorization.status.rawValue,
-                "created_at": iso8601(authorization.createdAt), "expires_at": iso8601(authorization.expiresAt),
+        return ["id": authorization.id, "connectionId": authorization.connectionID, "title": authorization.title, "status": authorization.status.rawValue,
+                "createdAt": iso8601(authorization.createdAt), "expiresAt": iso8601(authorization.expiresAt),
                 "text": description.text ?? "", "description": details]
     }
 
@@ -201,7 +199,7 @@ enum SaltEdgeCommand {
             throw SaltEdgeClientError(.transport, "authorization \(id) is still \(status.rawValue) after \(timeout) (--timeout to wait longer)")
         }
         if status.isFinal || status == .closed {
-            CommandSupport.output(options, ["id": id, "connection_id": connectionID, "status": status.rawValue], text: "\(id): \(status.rawValue)")
+            CommandSupport.output(options, ["id": id, "connectionId": connectionID, "status": status.rawValue], text: "\(id): \(status.rawValue)")
             return
         }
         let authorization = try await client.authorization(id: id, connectionID: connectionID)

@@ -64,6 +64,15 @@ enum SecretInput {
         }
     }
 
+    /// The secret option `name` of `options`, always read: from `NAME-file PATH`, else standard
+    /// input or the terminal (`name -` or nothing given).
+    static func required(_ options: CommandOptions, _ name: String, prompt: String) throws -> SecretBytes {
+        switch options.secretSource(name) {
+        case .file(let path): try read(file: path, prompt: prompt)
+        case .standardInput, nil: try read(file: nil, prompt: prompt)
+        }
+    }
+
     /// A secret that the SDK takes as text (a code or token the server compares): UTF-8, or a
     /// usage error.
     static func text(_ secret: SecretBytes, _ what: String) throws -> String {

@@ -5,10 +5,13 @@
 
 import CryptoPrimitives
 import Dispatch
+import MFACommandLine
 
 enum SelfTestCommand {
-    static func run(_ arguments: [String]) -> Int32 {
-        let json = arguments.contains("--json")
+    /// Runs the tests and prints them (as one JSON object with `--json`); exit 0 only when
+    /// every one passed, else 1.
+    static func run(_ options: CommandOptions) -> Int32 {
+        let json = options.json
         let start = DispatchTime.now().uptimeNanoseconds
         let results = CryptoSelfTest.runKnownAnswerTests()
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6

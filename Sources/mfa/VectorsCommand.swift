@@ -2,33 +2,18 @@
 
 import FoundationEssentials
 import Glibc
+import MFACommandLine
 import VectorRunner
 
 enum VectorsCommand {
-    /// Runs the command; returns the exit status (0 all passed, 1 any failure, 2 usage error
-    /// or a JUnit file that cannot be written).
-    static func run(_ arguments: [String]) -> Int32 {
-        var json = false
-        var verbose = false
-        var junitPath: String?
-        var paths: [String] = []
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--json": json = true
-            case "--verbose": verbose = true
-            case "--junit":
-                guard let path = remaining.popFirst(), !path.hasPrefix("-") else {
-                    StandardStreams.writeError("mfa vectors: --junit needs a FILE\n")
-                    return 2
-                }
-                junitPath = path
-            case let option where option.hasPrefix("-"):
-                StandardStreams.writeError("mfa vectors: unknown option \(option)\n")
-                return 2
-            default: paths.append(argument)
-            }
-        }
+    /// Runs the vector files under the options' paths (the defaults without any) with the
+    /// options the command model read; returns the exit status (0, 1 on any failure, 2 when
+    /// the JUnit report cannot be written).
+    static func run(_ options: CommandOptions) -> Int32 {
+        let json = options.json
+        let verbose = options.flags.contains("--verbose")
+        let junitPath = options.values["--junit"]
+        let paths = options.positional
         // A progress line on standard error, only when standard output is a terminal.
         var progress = ProgressLine(enabled: isatty(STDOUT_FILENO) == 1, clock: monotonicSeconds, write: StandardStreams.writeError)
         let report = VectorRunner.run(roots: paths.isEmpty ? VectorRunner.defaultRoots() : paths) { done, total in
@@ -40,8 +25,7 @@ enum VectorsCommand {
             do {
                 try Data(report.junitXML().utf8).write(to: URL(fileURLWithPath: junitPath), options: .atomic)
             } catch {
-                StandardStreams.writeError("mfa vectors: cannot write \(junitPath): \(error)\n")
-                return 2
+                return CommandErrors.report("mfa vectors", message: "cannot write the JUnit report \(junitPath): \(FileErrorText.reason(error))", code: "file", status: .usage)
             }
         }
         return report.exitCode

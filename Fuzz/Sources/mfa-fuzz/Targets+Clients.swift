@@ -124,18 +124,25 @@ extension FuzzTarget {
         },
     ]
 
-    /// `mfa`'s argument parser: NUL-separated arguments; every accessor must answer or throw.
+    /// `mfa`'s one command model: NUL-separated arguments; the parse answers or throws a usage
+    /// error, and every accessor of what it returns answers or throws.
     static let commandLine: [FuzzTarget] = [
         FuzzTarget("mfa-arguments", seeds: [.generated {
-            [["register", "--user", "alice@example.com", "--pin-file", "/tmp/pin", "--json"], ["--store"], ["--json", "--otp", "x", "--", "y"],
-             ["authenticate", "--qr", "http://127.0.0.1:8080/mpin#abc", "--allow-http-loopback"]].map { Array($0.joined(separator: "\0").utf8) }
+            [["mpin", "register", "alice@example.com", "--pin-file", "/tmp/pin", "--json"], ["powerauth", "status", "--store"],
+             ["powerauth", "token", "create", "t1", "--password", "-"], ["mpin", "sign", "alice@example.com", "--hash", "00ff"], ["help", "cm", "environment"],
+             ["cm", "configure", "--json", "--base-url", "x", "--", "y"], ["help", "--reference"], ["vectors", "--junit", "r.xml", "a"],
+             ["mpin", "authenticate", "--qr", "http://127.0.0.1:8080/mpin#abc", "--allow-http-loopback"],
+             ["powerauth", "activate", "--code=-"], ["cm", "environment", "remove", "--help"]].map { Array($0.joined(separator: "\0").utf8) }
         }]) { input in
             let arguments = input.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-            guard let options = try? CommandOptions(arguments) else { return }
-            _ = try? options.require("--user")
+            let invocation: Invocation
+            do { invocation = try MFACommands.model.parse(arguments) } catch { return }  // a usage error is an answer
+            guard case .run(_, _, let options) = invocation else { return }
+            _ = try? options.require("--hash")
             _ = try? options.argument(0, "first")
             _ = try? options.argument(Int(input.first ?? 0) - 128, "any")
             _ = options.json
+            _ = options.secretSource("--code")
         },
     ]
 

@@ -105,13 +105,13 @@ extension EndToEnd {
                 let (qr, accessCode) = (try #require(session["qrURL"] as? String), try #require(session["accessCode"] as? String))
                 r = try await mfa(["mpin", "configure", "--qr", qr, "--client-id", "mfa-demo", "--allow-http-loopback", "--key-provider", token.uri])
                 report.cell("mpin configure --key-provider (same provider)", r.status == 0, r.text)
-                r = try await mfa(["mpin", "verify", "--user", Self.user, "--access-code", accessCode])
+                r = try await mfa(["mpin", "verify", Self.user, "--access-code", accessCode])
                 let emailed = try #require(try await MPinHarness.admin(url, "verification-code", ["userId": Self.user])["code"] as? String, "\(r.text)")
-                r = try await mfa(["mpin", "confirm", "--user", Self.user], input: emailed + "\n")
-                let activationToken = try #require(r.object["activation_token"] as? String, "\(r.text)")
-                r = try await mfa(["mpin", "register", "--user", Self.user, "--access-code", accessCode, "--with-code", "-"], input: activationToken + "\n123456\n")
+                r = try await mfa(["mpin", "confirm", Self.user], input: emailed + "\n")
+                let activationToken = try #require(r.object["activationToken"] as? String, "\(r.text)")
+                r = try await mfa(["mpin", "register", Self.user, "--access-code", accessCode, "--with-code", "-"], input: activationToken + "\n123456\n")
                 report.cell("mpin register", r.status == 0 && r.object["state"] as? String == "registered", r.text)
-                r = try await mfa(["mpin", "authenticate", "--user", Self.user, "--qr", qr], input: "123456\n")
+                r = try await mfa(["mpin", "authenticate", Self.user, "--qr", qr], input: "123456\n")
                 let loggedIn = try await MPinHarness.admin(url, "session-status", ["accessCode": accessCode])["authenticatedUser"] as? String
                 report.cell("mpin authenticate (the session is logged in)", r.status == 0 && loggedIn == Self.user, r.text)
 
@@ -119,8 +119,8 @@ extension EndToEnd {
                 r = try await mfa(["saltedge", "configure", "--allow-http-loopback"])
                 let link = try #require(try await SaltEdgeEndToEndTests.admin(url, "connect-link")["deep_link"] as? String, "\(r.text)")
                 r = try await mfa(["saltedge", "connect", link])
-                let page = try #require(r.object["authentication_url"] as? String, "\(r.text)")
-                let pendingConnection = try #require(r.object["connection_id"] as? String)
+                let page = try #require(r.object["authenticationURL"] as? String, "\(r.text)")
+                let pendingConnection = try #require(r.object["connectionId"] as? String)
                 let redirect = try await URLSessionTransport(configuration: ActivatedClient.quiet(page)).send(HTTPRequest(method: .get, path: ""))
                 r = try await mfa(["saltedge", "complete", pendingConnection, String(decoding: redirect.body, as: UTF8.self)])
                 let connectionID = try #require(r.object["id"] as? String, "\(r.text)")
@@ -143,10 +143,10 @@ extension EndToEnd {
                 r = try await mfa(["cm", "configure", "--base-url", proxy.url + "/cm", "--list-key-file", keyFile, "--allow-http-loopback", "--key-provider", token.uri])
                 report.cell("cm configure --key-provider (same provider)", r.status == 0, r.text)
                 r = try await mfa(["cm", "register", "--phone", "+31601234567"])
-                let deviceID = try #require(r.object["device_id"] as? String, "\(r.text)")
+                let deviceID = try #require(r.object["deviceId"] as? String, "\(r.text)")
                 let sms = try #require(try await CMEndToEndTests.admin(url, "sms", ["device_id": deviceID])["code"] as? String)
                 r = try await mfa(["cm", "register"], input: sms + "\n")
-                report.cell("cm register", r.object["registration_status"] as? String == "verified", r.text)
+                report.cell("cm register", r.object["registrationStatus"] as? String == "verified", r.text)
                 let environment = try await CMEndToEndTests.admin(url, "environment", ["name": "Shop"])
                 let environmentID = try #require(environment["environment_id"] as? String)
                 r = try await mfa(["cm", "environment", "add"], input: try #require(environment["qr_code"] as? String) + "\n")
@@ -167,7 +167,7 @@ extension EndToEnd {
                 let (pendingAuthorization, pendingRequest) = (try await authorization(), try await request())
                 func everyFamilyRefuses(_ fault: String, in directory: String = store, environment: [String: String]? = nil, naming: [String]) async throws {
                     let (seen, counterBefore) = (proxy.connections, await counter())
-                    let verbs = [["powerauth", "status"], ["mpin", "authenticate", "--user", Self.user, "--otp"],
+                    let verbs = [["powerauth", "status"], ["mpin", "authenticate", Self.user, "--otp"],
                                  ["saltedge", "confirm", pendingAuthorization], ["cm", "approve", pendingRequest]]
                     for verb in verbs {
                         let refused = try await mfa(verb, input: "123456\n", in: directory, environment: environment)
@@ -208,7 +208,7 @@ extension EndToEnd {
                 r = try await sign()
                 (signed, after) = (try await accepted(r), await counter())
                 report.cell("(c) plugged back: powerauth sign accepted, no counter spent", signed && after == before + 1, r.text)
-                r = try await mfa(["mpin", "authenticate", "--user", Self.user, "--otp"], input: "123456\n")
+                r = try await mfa(["mpin", "authenticate", Self.user, "--otp"], input: "123456\n")
                 report.cell("(c) plugged back: mpin authenticate --otp", r.status == 0 && (r.object["otp"] as? String)?.count == 6, r.text)
                 r = try await mfa(["saltedge", "confirm", pendingAuthorization])
                 report.cell("(c) plugged back: saltedge confirm", try await authorizationStatus(pendingAuthorization) == "confirmed", r.text)

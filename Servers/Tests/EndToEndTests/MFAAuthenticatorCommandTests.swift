@@ -82,9 +82,9 @@ extension EndToEnd {
             var (status, out, err) = try Self.run("saltedge", ["connect", link] + s)
             #expect(status == 0, "\(err)")
             let pending = try #require(try Self.json(out) as? [String: Any])
-            let page = try #require(pending["authentication_url"] as? String)
+            let page = try #require(pending["authenticationURL"] as? String)
             let redirect = try await TestTrust.transport(page).send(HTTPRequest(method: .get, path: ""))
-            (status, out, err) = try Self.run("saltedge", ["complete", try #require(pending["connection_id"] as? String),
+            (status, out, err) = try Self.run("saltedge", ["complete", try #require(pending["connectionId"] as? String),
                                                            String(decoding: redirect.body, as: UTF8.self)] + s)
             #expect(status == 0, "\(err)")
             let connectionID = try #require((try Self.json(out) as? [String: Any])?["id"] as? String)
@@ -110,7 +110,7 @@ extension EndToEnd {
             _ = try await SaltEdgeEndToEndTests.admin(url, "consent", ["connection_id": connectionID, "tpp_name": "Budget app"])
             (status, out, _) = try Self.run("saltedge", ["consents"] + s)
             let consentID = try #require((try Self.json(out) as? [[String: Any]])?.first?["id"] as? String)
-            (status, _, err) = try Self.run("saltedge", ["consents", "--revoke", consentID] + s)
+            (status, _, err) = try Self.run("saltedge", ["revoke-consent", consentID] + s)
             #expect(status == 0, "\(err)")
             (status, _, err) = try Self.run("saltedge", ["remove", connectionID] + s)
             #expect(status == 0, "\(err)")
@@ -142,10 +142,10 @@ extension EndToEnd {
             #expect(status == 0, "\(err)")
             (status, out, err) = try Self.run("cm", ["register", "--phone", "+31601234567"] + s)
             #expect(status == 0, "\(err)")
-            let deviceID = try #require((try Self.json(out) as? [String: Any])?["device_id"] as? String)
+            let deviceID = try #require((try Self.json(out) as? [String: Any])?["deviceId"] as? String)
             let code = try #require(try await CMEndToEndTests.admin(url, "sms", ["device_id": deviceID])["code"] as? String)
             (status, out, err) = try MFAPowerAuthCommandTests.run(["register"] + s, input: code + "\n", family: "cm")
-            #expect((try Self.json(out) as? [String: Any])?["registration_status"] as? String == "verified", "\(err)")
+            #expect((try Self.json(out) as? [String: Any])?["registrationStatus"] as? String == "verified", "\(err)")
 
             let environment = try await CMEndToEndTests.admin(url, "environment", ["name": "Shop"])
             let environmentID = try #require(environment["environment_id"] as? String)

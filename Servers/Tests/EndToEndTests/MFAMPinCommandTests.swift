@@ -46,29 +46,29 @@ extension EndToEnd {
                 (status, out, err) = try await Self.run(["session", accessCode] + s)
                 #expect(status == 0 && Self.field(out, "customer") as? String == "SwiftMFA", "\(err)")
 
-                (status, _, err) = try await Self.run(["verify", "--user", "alice@example.com", "--access-code", accessCode] + s)
+                (status, _, err) = try await Self.run(["verify", "alice@example.com", "--access-code", accessCode] + s)
                 #expect(status == 0, "\(err)")
                 let code = try #require(try await MPinHarness.admin(url, "verification-code", ["userId": "alice@example.com"])["code"] as? String)
-                (status, out, err) = try await Self.run(["confirm", "--user", "alice@example.com"] + s, input: code + "\n")
-                let token = try #require(try Self.object(out)["activation_token"] as? String, "\(err)")
-                (status, out, err) = try await Self.run(["register", "--user", "alice@example.com", "--access-code", accessCode, "--with-code", "-"] + s,
+                (status, out, err) = try await Self.run(["confirm", "alice@example.com"] + s, input: code + "\n")
+                let token = try #require(try Self.object(out)["activationToken"] as? String, "\(err)")
+                (status, out, err) = try await Self.run(["register", "alice@example.com", "--access-code", accessCode, "--with-code", "-"] + s,
                                                         input: token + "\n123456\n")
                 #expect(status == 0 && Self.field(out, "state") as? String == "registered", "\(err)")
                 (status, out, _) = try await Self.run(["users"] + s)
                 #expect(out.contains(#""user":"alice@example.com""#) && out.contains(#""state":"registered""#))
 
-                (status, _, err) = try await Self.run(["authenticate", "--user", "alice@example.com", "--qr", qr] + s, input: "123456\n")
+                (status, _, err) = try await Self.run(["authenticate", "alice@example.com", "--qr", qr] + s, input: "123456\n")
                 #expect(status == 0, "\(err)")
                 #expect(try await MPinHarness.admin(url, "session-status", ["accessCode": accessCode])["authenticatedUser"] as? String == "alice@example.com")
-                (status, out, err) = try await Self.run(["authenticate", "--user", "alice@example.com", "--otp"] + s, input: "123456\n")
+                (status, out, err) = try await Self.run(["authenticate", "alice@example.com", "--otp"] + s, input: "123456\n")
                 #expect(status == 0 && (Self.field(out, "otp") as? String)?.count == 6, "\(err)")
-                (status, out, err) = try await Self.run(["authenticate", "--user", "alice@example.com", "--registration-code"] + s, input: "123456\n")
-                #expect(status == 0 && (Self.field(out, "registration_code") as? String) != nil, "\(err)")
+                (status, out, err) = try await Self.run(["authenticate", "alice@example.com", "--registration-code"] + s, input: "123456\n")
+                #expect(status == 0 && (Self.field(out, "registrationCode") as? String) != nil, "\(err)")
 
-                (status, out, err) = try await Self.run(["signing-register", "--user", "alice@example.com"] + s, input: "123456\n987654\n")
-                #expect(status == 0 && Self.field(out, "can_sign") as? Bool == true, "\(err)")
+                (status, out, err) = try await Self.run(["signing-register", "alice@example.com"] + s, input: "123456\n987654\n")
+                #expect(status == 0 && Self.field(out, "canSign") as? Bool == true, "\(err)")
                 let hash = String(repeating: "ab", count: 32)
-                (status, out, err) = try await Self.run(["sign", "--user", "alice@example.com", "--hash", hash] + s, input: "987654\n")
+                (status, out, err) = try await Self.run(["sign", "alice@example.com", "--hash", hash] + s, input: "987654\n")
                 let signature = try Self.object(out)
                 #expect(status == 0 && signature["hash"] as? String == hash, "\(err)")
                 let verdict = try await MPinHarness.post(url, "mpin/dvs/verify", [
@@ -78,9 +78,9 @@ extension EndToEnd {
                 #expect(verdict.0 == 200)
 
                 // Under --json an error is one JSON object on standard output.
-                (status, out, err) = try await Self.run(["authenticate", "--user", "alice@example.com", "--otp"] + s, input: "000000\n")
+                (status, out, err) = try await Self.run(["authenticate", "alice@example.com", "--otp"] + s, input: "000000\n")
                 #expect(status == 1 && out.contains(#""code":"incorrectPIN""#) && out.contains(#""exitStatus":1"#), "\(out)")
-                (status, _, err) = try await Self.run(["authenticate", "--user", "alice@example.com"] + s, input: "123456\n")
+                (status, _, err) = try await Self.run(["authenticate", "alice@example.com"] + s, input: "123456\n")
                 #expect(status == 2, "\(err)")
                 (status, _, _) = try await Self.run(["remove", "alice@example.com"] + s)
                 (status, out, _) = try await Self.run(["users"] + s)

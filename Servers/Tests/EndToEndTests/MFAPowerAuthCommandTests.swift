@@ -74,7 +74,7 @@ extension EndToEnd {
                 (status, out, err) = try Self.run(["call", "--path", "/app/signed/activation", "--uri-id", "/app/signed", "--encrypt", "activation",
                                                    "--body-file", body] + s, input: "1234\n")
                 #expect(status == 0 && out.contains(#""echo":{"amount":"10.00","to":"alice"}"#), "\(out) \(err)")
-                (status, out, err) = try Self.run(["token", "create", "--name", "cli", "--factors", "possession"] + s)
+                (status, out, err) = try Self.run(["token", "create", "cli", "--factors", "possession"] + s)
                 #expect(status == 0, "\(err)")
                 (status, out, err) = try Self.run(["call", "--path", "/app/token/plain", "--token", "cli", "--body-file", body] + s)
                 #expect(status == 0 && out.contains(#""kind":"token/plain""#), "\(out) \(err)")

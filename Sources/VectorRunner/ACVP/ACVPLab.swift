@@ -142,7 +142,7 @@ public enum ACVPLab {
         do {
             return try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw FileError(description: "\(path): \(error)")
+            throw FileError(description: "\(path): \(FileErrorText.reason(error))")
         }
     }
 }

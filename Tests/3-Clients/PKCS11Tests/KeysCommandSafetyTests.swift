@@ -89,7 +89,7 @@ extension SoftHSMSuite {
             let before = try StoreSettings.provider(in: store)
 
             for target in ["file", "passphrase", "pkcs11:token=\(token.label);object=other-key?module-path=\(SoftHSM.modulePath)&pin-source=file:\(pinFile)"] {
-                let moved = try mfa(["keys", "migrate", "--to", target, "--store", store], token: token, input: "a passphrase\n")
+                let moved = try mfa(["keys", "migrate", target, "--store", store], token: token, input: "a passphrase\n")
                 #expect(moved.status == 4, "\(target): \(moved.error)")   // the wrong state, not a usage error
                 #expect(moved.error.contains("work"), "\(moved.error)")
                 #expect(try StoreSettings.provider(in: store) == before)
@@ -106,7 +106,7 @@ extension SoftHSMSuite {
                              "--base-url", "https://pa.example.com"], token: token).status == 0)
             let possession = try #require(try SecureStore(directory: store).read("mfa.powerauth.default.possession"))
             try SecureStore(directory: store).write(SecretBytes(Array("activation".utf8)), to: "powerauth.default.activation")
-            let moved = try mfa(["keys", "migrate", "--to", uri, "--store", store], token: token)
+            let moved = try mfa(["keys", "migrate", uri, "--store", store], token: token)
             #expect(moved.status == 0, "\(moved.error)")
             // The move says what it could not move: copies made before it, and the portable key.
             #expect(moved.output.contains("a copy of the store made before this move") && moved.output.contains("PowerAuth instance default keeps"),
@@ -141,7 +141,7 @@ extension SoftHSMSuite {
             let pending = (try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])?["pendingKeys"] as? [String]
             #expect(pending == (record.hasPrefix("devicekey.intent.") ? [json] : []), "\(status.output)")
             let before = try StoreSettings.provider(in: store)
-            let moved = try mfa(["keys", "migrate", "--to", "file", "--store", store], token: token)
+            let moved = try mfa(["keys", "migrate", "file", "--store", store], token: token)
             #expect(moved.status == 4 && moved.error.contains(named), "\(moved.status) \(moved.error)")
             #expect(try StoreSettings.provider(in: store) == before)
             #expect(try opened.read(record)?.unsafeExposedBytes == Array(json.utf8))
@@ -154,11 +154,11 @@ extension SoftHSMSuite {
             let store = parent + "/store"
             try SecureStore(directory: store).write(SecretBytes(Array("record".utf8)), to: "record")
             let onToken = "pkcs11:token=\(token.label);object=first?module-path=\(SoftHSM.modulePath)"
-            let first = try mfa(["keys", "migrate", "--to", onToken, "--store", store], token: token, input: "1234\n")
+            let first = try mfa(["keys", "migrate", onToken, "--store", store], token: token, input: "1234\n")
             #expect(first.status == 0, "\(first.error)")
             // From one key object to another on the same token: the PIN is read once, for both.
             let other = "pkcs11:token=\(token.label);object=second?module-path=\(SoftHSM.modulePath)"
-            let second = try mfa(["keys", "migrate", "--to", other, "--store", store + "/"], token: token, input: "1234\n")
+            let second = try mfa(["keys", "migrate", other, "--store", store + "/"], token: token, input: "1234\n")
             #expect(second.status == 0, "\(second.error)")
             token.activate()
             let provider = try StoreProviderChoice.recorded(in: store).keyProvider(secret: SecretBytes(Array("1234".utf8)))

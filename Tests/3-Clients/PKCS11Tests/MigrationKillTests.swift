@@ -19,11 +19,11 @@ extension SoftHSMSuite {
     struct MigrationKillTests {
         let recordCount = 120
 
-        /// Starts `mfa keys migrate --to target --store directory`.
+        /// Starts `mfa keys migrate target --store directory`.
         func startMigration(to target: String, directory: String, token: SoftHSMToken) throws -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: mfaExecutable)
-            process.arguments = ["keys", "migrate", "--to", target, "--store", directory]
+            process.arguments = ["keys", "migrate", target, "--store", directory]
             process.environment = ProcessInfo.processInfo.environment.merging(["SOFTHSM2_CONF": token.configuration]) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

@@ -30,7 +30,7 @@ import Testing
 
     @Test func anOptionOfAnotherVerbIsUnknownHere() {
         // --hash belongs to `mpin sign`, not to `mpin verify`.
-        #expect(usageError(["mpin", "verify", "--user", "a@example.com", "--hash", "00"]) == "unknown option --hash")
+        #expect(usageError(["mpin", "verify", "a@example.com", "--hash", "00"]) == "unknown option --hash")
     }
 
     @Test func missingValuesAndValuesThatLookLikeOptions() {
@@ -43,7 +43,7 @@ import Testing
     @Test func secretsAreRefusedAsArgumentsButReadFromStandardInputOrAFile() throws {
         #expect(usageError(["powerauth", "activate", "--code", "ABCDE-FGHIJ-KLMNO-PQRST"])?.contains("every local user can read") == true)
         #expect(usageError(["cm", "register", "--code=12345"])?.contains("every local user can read") == true)
-        guard case .run(_, _, let options) = try model.parse(["mpin", "register", "--user", "a@example.com", "--with-code-file", "/tmp/t"]) else {
+        guard case .run(_, _, let options) = try model.parse(["mpin", "register", "a@example.com", "--with-code-file", "/tmp/t"]) else {
             Issue.record("not a run")
             return
         }
@@ -53,7 +53,7 @@ import Testing
     @Test func aSecretIsNeverEchoedAndNeverGivenTwoWays() {
         let error = usageError(["powerauth", "activate", "--code=--SECRET-CODE"])
         #expect(error?.contains("SECRET-CODE") == false && error?.contains("every local user can read") == true)
-        #expect(usageError(["mpin", "confirm", "--user", "a@example.com", "--code", "-", "--code-file", "/tmp/c"])?.contains("given twice") == true)
+        #expect(usageError(["mpin", "confirm", "a@example.com", "--code", "-", "--code-file", "/tmp/c"])?.contains("given twice") == true)
     }
 
     @Test func argumentsAreCounted() {
@@ -71,13 +71,13 @@ import Testing
     }
 
     @Test func theVerbAndItsOptionsReachTheCommand() throws {
-        let parsed = try model.parse(["powerauth", "--store", "/tmp/s", "token", "create", "--name", "t1", "--json"])
+        let parsed = try model.parse(["powerauth", "--store", "/tmp/s", "token", "create", "t1", "--json"])
         guard case .run(let family, let verbs, let options) = parsed else {
             Issue.record("not a run")
             return
         }
         #expect(family == "powerauth" && verbs == ["token", "create"])
-        #expect(options.values["--store"] == "/tmp/s" && options.values["--name"] == "t1" && options.json)
+        #expect(options.values["--store"] == "/tmp/s" && options.positional == ["t1"] && options.json)
         guard case .run(_, let none, let vectorOptions) = try model.parse(["vectors", "--junit", "/tmp/r.xml", "a", "b"]) else {
             Issue.record("not a run")
             return

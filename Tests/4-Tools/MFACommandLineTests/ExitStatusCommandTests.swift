@@ -41,7 +41,7 @@ import Testing
         }
         // Checked before the (unconfigured) backend is asked anything.
         for hash in ["zz", "abc", "0x00"] {
-            let result = await Self.run(command, ["mpin", "sign", "--user", "alice@example.com", "--hash", hash])
+            let result = await Self.run(command, ["mpin", "sign", "alice@example.com", "--hash", hash])
             #expect(result.status == ExitStatus.usage.rawValue, "--hash \(hash): \(result.printed)")
         }
     }
@@ -85,7 +85,7 @@ import Testing
             return HTTPResponse(status: 200, body: Array(#"{"registerURL":"/rps/user"}"#.utf8))
         }
         defer { server.stop() }
-        let (status, printed) = await command.run(["mpin", "configure", "--backend", server.baseURL, "--allow-http-loopback"])
+        let (status, printed) = await command.run(["mpin", "configure", "--base-url", server.baseURL, "--allow-http-loopback"])
         #expect(status == ExitStatus.usage.rawValue && printed.joined().contains("--client-id"), "\(printed)")
     }
 }

@@ -6,23 +6,30 @@ import MFACommandLine
 import Testing
 
 @Suite struct NumericOptionTests {
+    /// Options holding `value` for `name`, as the command model leaves them.
+    static func options(_ name: String, _ value: String) -> CommandOptions {
+        var options = CommandOptions()
+        options.values[name] = value
+        return options
+    }
+
     @Test(arguments: ["nan", "NaN", "inf", "-inf", "infinity", "1e300", "-1", "0", "0x10", "", " 3", "3s", "1e-300", "86401"])
     func badIntervalIsAUsageError(text: String) throws {
-        let options = try CommandOptions(["--interval", text])
+        let options = Self.options("--interval", text)
         #expect(throws: UsageError.self) { try options.seconds("--interval", default: 3, in: 0.1...86_400) }
     }
 
     @Test func goodIntervalsAndTheDefault() throws {
-        #expect(try CommandOptions(["--interval", "0.2"]).seconds("--interval", default: 3, in: 0.1...86_400) == 0.2)
-        #expect(try CommandOptions(["--interval", "2e1"]).seconds("--interval", default: 3, in: 0.1...86_400) == 20)
-        #expect(try CommandOptions([]).seconds("--interval", default: 3, in: 0.1...86_400) == 3)
+        #expect(try Self.options("--interval", "0.2").seconds("--interval", default: 3, in: 0.1...86_400) == 0.2)
+        #expect(try Self.options("--interval", "2e1").seconds("--interval", default: 3, in: 0.1...86_400) == 20)
+        #expect(try CommandOptions().seconds("--interval", default: 3, in: 0.1...86_400) == 3)
         #expect(CommandOptions.milliseconds(0.2) == 200)
         #expect(CommandOptions.milliseconds(86_400) == 86_400_000)
     }
 
     @Test(arguments: ["9223372036854775808", "-1", "0", "10", "4.5", "nan", "", "1e3"])
     func badPINLengthIsAUsageError(text: String) throws {
-        let options = try CommandOptions(["--pin-length", text])
+        let options = Self.options("--pin-length", text)
         #expect(throws: UsageError.self) { try options.integer("--pin-length", default: 4, in: 1...9) }
     }
 

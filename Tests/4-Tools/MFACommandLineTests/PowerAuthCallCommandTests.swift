@@ -150,7 +150,7 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
         #expect(status == ExitStatus.wrongState.rawValue, "\(printed)")
         #expect(backEnd.calls.isEmpty)
         // Created on request (possession only: no password is read), then used with none.
-        (status, printed) = await command.run(["powerauth", "token", "create", "--name", "cli", "--factors", "possession", "--json"])
+        (status, printed) = await command.run(["powerauth", "token", "create", "cli", "--factors", "possession", "--json"])
         #expect(status == 0, "\(printed)")
         (status, printed) = await command.run(["powerauth", "call", "--path", "/api/hello", "--token", "cli", "--json"])
         #expect(status == 0, "\(printed)")

@@ -80,7 +80,7 @@ import TestSupport
         (status, printed) = await command.run(["saltedge", "show", "42", "--interval", "0.1", "--timeout", "3600", "--json"])
         #expect(status == 0, "\(printed)")
         let object = try #require(InProcessCommand.object(printed), "\(printed)")
-        #expect(object["status"] as? String == "confirmed" && object["id"] as? String == "42" && object["connection_id"] as? String == "333", "\(object)")
+        #expect(object["status"] as? String == "confirmed" && object["id"] as? String == "42" && object["connectionId"] as? String == "333", "\(object)")
         #expect(service.seen == ["42", "42", "42"])
 
         // Never final: the wait ends at its bound with a failure (exit 3), after a bounded number of fetches.
@@ -120,7 +120,7 @@ import TestSupport
         try Self.seedConnection(command, baseURL: "http://127.0.0.1:9")
         (status, printed) = await command.run(["saltedge", "status", "--json"])
         let object = try #require(InProcessCommand.object(printed), "\(printed)")
-        #expect(status == 0 && object["configured"] as? Bool == true && object["allow_http_loopback"] as? Bool == true)
+        #expect(status == 0 && object["configured"] as? Bool == true && object["allowHTTPLoopback"] as? Bool == true)
         #expect((object["connections"] as? [[String: Any]])?.map { $0["id"] as? String } == ["333"], "\(object)")
         (status, printed) = await command.run(["saltedge", "remove", "333", "--local", "--json"])
         #expect(status == 0, "\(printed)")
@@ -139,7 +139,7 @@ import TestSupport
         (status, printed) = await command.run(["cm", "status", "--json"])
         let object = try #require(InProcessCommand.object(printed), "\(printed)")
         #expect(status == 0 && object["configured"] as? Bool == true && object["registered"] as? Bool == false
-                && object["allow_http_loopback"] as? Bool == true && object["base_url"] as? String == "http://127.0.0.1:9/cm", "\(object)")
+                && object["allowHTTPLoopback"] as? Bool == true && object["baseURL"] as? String == "http://127.0.0.1:9/cm", "\(object)")
         (status, printed) = await command.run(["cm", "remove", "--local", "--json"])
         #expect(status == 0 && InProcessCommand.object(printed)?["removed"] as? Bool == true, "\(printed)")
     }
@@ -163,21 +163,21 @@ import TestSupport
             request.path == "rps/clientSettings" ? HTTPResponse(status: 200, body: Array(settings.utf8)) : HTTPResponse(status: 404)
         }
         defer { server.stop() }
-        var (status, printed) = await command.run(["mpin", "configure", "--backend", server.baseURL, "--allow-http-loopback"])
+        var (status, printed) = await command.run(["mpin", "configure", "--base-url", server.baseURL, "--allow-http-loopback"])
         #expect(status == 0, "\(printed)")
         server.stop()
         // The status is what is stored: the backend is not asked again (it is gone now).
         (status, printed) = await command.run(["mpin", "status", "--json"])
         let object = try #require(InProcessCommand.object(printed), "\(printed)")
         #expect(status == 0 && object["configured"] as? Bool == true && object["backend"] as? String == server.baseURL
-                && object["allow_http_loopback"] as? Bool == true && (object["users"] as? [Any])?.isEmpty == true, "\(object)")
+                && object["allowHTTPLoopback"] as? Bool == true && (object["users"] as? [Any])?.isEmpty == true, "\(object)")
         (status, _) = await command.run(["mpin", "remove", "nobody@example.com"])
         #expect(status == ExitStatus.wrongState.rawValue)
     }
 
     @Test func anUnknownVerbOrOptionIsStillAUsageError() {
         #expect(MFA.run(["saltedge", "revoke", "1"]) == 2)
-        #expect(MFA.run(["mpin", "delete", "--user", "a@example.com"]) == 2)
+        #expect(MFA.run(["mpin", "delete", "a@example.com"]) == 2)
         #expect(MFA.run(["powerauth", "call", "--path", "/p", "--bogus"]) == 2)
         #expect(MFA.run(["cm", "frobnicate"]) == 2)
     }

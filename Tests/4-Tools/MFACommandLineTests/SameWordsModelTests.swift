@@ -30,7 +30,14 @@ import Testing
         }
         // The old words are gone, not kept as a second spelling.
         #expect(usageError(["saltedge", "revoke", "1"])?.hasPrefix("unknown verb revoke") == true)
-        #expect(usageError(["mpin", "delete", "--user", "a@example.com"])?.hasPrefix("unknown verb delete") == true)
+        #expect(usageError(["mpin", "delete", "a@example.com"])?.hasPrefix("unknown verb delete") == true)
+        // A verb's target is its argument: the user of every M-Pin verb, a token's name, the
+        // provider a store moves to; the backend is a base URL as in every other family.
+        #expect(usageError(["mpin", "authenticate", "--user", "a@example.com", "--otp"]) == "unknown option --user")
+        #expect(usageError(["powerauth", "token", "create", "--name", "t1"]) == "unknown option --name")
+        #expect(usageError(["keys", "migrate", "--to", "file"]) == "unknown option --to")
+        #expect(usageError(["mpin", "configure", "--backend", "https://mfa.example.com"]) == "unknown option --backend")
+        #expect(usageError(["saltedge", "consents", "--revoke", "7"]) == "unknown option --revoke")
     }
 
     @Test func theLoopbackOptOutIsGivenToConfigureOnly() throws {

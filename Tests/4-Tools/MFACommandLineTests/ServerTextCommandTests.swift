@@ -24,7 +24,7 @@ import Testing
         }
         defer { server.stop() }
         box.baseURL = server.baseURL
-        var (status, printed) = await command.run(["mpin", "configure", "--backend", server.baseURL, "--allow-http-loopback"])
+        var (status, printed) = await command.run(["mpin", "configure", "--base-url", server.baseURL, "--allow-http-loopback"])
         #expect(status == 0, "\(printed)")
         (status, printed) = await command.run(["mpin", "service", server.baseURL])
         #expect(status == 0 && printed.count == 1, "\(printed)")
