@@ -11,6 +11,13 @@ import PackageDescription
 let rootIdentity = URL(fileURLWithPath: Context.packageDirectory)
     .deletingLastPathComponent().lastPathComponent.lowercased()
 
+/// Products of the root package, each named once per target.
+func root(_ names: String...) -> [Target.Dependency] { names.map { .product(name: $0, package: rootIdentity) } }
+/// Hummingbird's server, its TLS and its lifecycle (the servers the tests and benchmarks start).
+let hummingbird: [Target.Dependency] = [.product(name: "Hummingbird", package: "hummingbird"),
+                                        .product(name: "HummingbirdTLS", package: "hummingbird")]
+let lifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+
 let package = Package(
     name: "SwiftMFAServers",
     dependencies: [
@@ -28,138 +35,39 @@ let package = Package(
     ],
     targets: [
         // The stand-in services and their Hummingbird wiring (a library, so tests start it in process).
-        .target(
-            name: "MFAServerCore",
-            dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "CMAuthenticator", package: rootIdentity),
-                .product(name: "MPin", package: rootIdentity),
-                .product(name: "PowerAuth", package: rootIdentity),
-                .product(name: "PowerAuthServer", package: rootIdentity),
-                .product(name: "SaltEdge", package: rootIdentity),
-                .product(name: "ProtocolSupport", package: rootIdentity),
-                .product(name: "CryptoPrimitives", package: rootIdentity),
-            ]
-        ),
+        .target(name: "MFAServerCore", dependencies: hummingbird + [
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ] + root("CMAuthenticator", "MPin", "PowerAuth", "PowerAuthServer", "SaltEdge", "ProtocolSupport", "CryptoPrimitives")),
         .executableTarget(name: "mfa-server", dependencies: ["MFAServerCore"]),
         // Signs in a loop until killed: the child process of the kill -9 test.
-        .executableTarget(
-            name: "pa-sign-loop",
-            dependencies: [
-                .product(name: "PowerAuthSDK", package: rootIdentity),
-                .product(name: "PowerAuth", package: rootIdentity),
-                .product(name: "SecureStore", package: rootIdentity),
-                .product(name: "CryptoPrimitives", package: rootIdentity),
-            ]
-        ),
+        .executableTarget(name: "pa-sign-loop", dependencies: root("PowerAuthSDK", "PowerAuth", "SecureStore", "CryptoPrimitives")),
         // The smallest programs that activate and sign: with their own socket transport (no
         // Foundation), and with URLSessionTransport. Their stripped static sizes are in docs/static-and-embedded.md.
-        .executableTarget(
-            name: "pa-minimal",
-            dependencies: [
-                .product(name: "PowerAuthSDK", package: rootIdentity),
-                .product(name: "PowerAuth", package: rootIdentity),
-                .product(name: "SecureStore", package: rootIdentity),
-                .product(name: "AuthNetworking", package: rootIdentity),
-                .product(name: "ProtocolSupport", package: rootIdentity),
-                .product(name: "CryptoPrimitives", package: rootIdentity),
-            ]
-        ),
-        .executableTarget(
-            name: "pa-minimal-urlsession",
-            dependencies: [
-                .product(name: "PowerAuthSDK", package: rootIdentity),
-                .product(name: "PowerAuth", package: rootIdentity),
-                .product(name: "SecureStore", package: rootIdentity),
-                .product(name: "URLSessionTransport", package: rootIdentity),
-                .product(name: "ProtocolSupport", package: rootIdentity),
-                .product(name: "CryptoPrimitives", package: rootIdentity),
-            ]
-        ),
+        .executableTarget(name: "pa-minimal",
+                          dependencies: root("PowerAuthSDK", "PowerAuth", "SecureStore", "AuthNetworking", "ProtocolSupport", "CryptoPrimitives")),
+        .executableTarget(name: "pa-minimal-urlsession",
+                          dependencies: root("PowerAuthSDK", "PowerAuth", "SecureStore", "URLSessionTransport", "ProtocolSupport", "CryptoPrimitives")),
         // A signed request end to end over loopback, timed (a benchmark, not a test).
-        .executableTarget(
-            name: "pa-loopback-bench",
-            dependencies: [
-                "MFAServerCore",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "PowerAuthSDK", package: rootIdentity),
-                .product(name: "PowerAuth", package: rootIdentity),
-                .product(name: "SecureStore", package: rootIdentity),
-                .product(name: "URLSessionTransport", package: rootIdentity),
-                .product(name: "ProtocolSupport", package: rootIdentity),
-                .product(name: "CryptoPrimitives", package: rootIdentity),
-            ]
-        ),
+        .executableTarget(name: "pa-loopback-bench", dependencies: ["MFAServerCore", lifecycle] + hummingbird
+                          + root("PowerAuthSDK", "PowerAuth", "SecureStore", "URLSessionTransport", "ProtocolSupport", "CryptoPrimitives")),
         // One M-Pin authentication round trip over loopback and the platform's verifications per second.
-        .executableTarget(
-            name: "mpin-loopback-bench",
-            dependencies: [
-                "MFAServerCore",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "MPinSDK", package: rootIdentity),
-                .product(name: "MPin", package: rootIdentity),
-                .product(name: "SecureStore", package: rootIdentity),
-                .product(name: "URLSessionTransport", package: rootIdentity),
-                .product(name: "ProtocolSupport", package: rootIdentity),
-                .product(name: "CryptoPrimitives", package: rootIdentity),
-            ]
-        ),
+        .executableTarget(name: "mpin-loopback-bench", dependencies: ["MFAServerCore", lifecycle]
+                          + root("MPinSDK", "MPin", "SecureStore", "URLSessionTransport", "ProtocolSupport", "CryptoPrimitives")),
         // The SDKs over real HTTP on 127.0.0.1 against mfa-server.
-        .testTarget(
-            name: "EndToEndTests",
-            dependencies: [
-                "MFAServerCore",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "PowerAuthSDK", package: rootIdentity),
-                .product(name: "PowerAuthServer", package: rootIdentity),
-                .product(name: "PowerAuthNetworking", package: rootIdentity),
-                .product(name: "TLS", package: rootIdentity),
-                .product(name: "TLSTransport", package: rootIdentity),
-                .product(name: "PlainHTTPTransport", package: rootIdentity),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "SaltEdgeSDK", package: rootIdentity),
-                .product(name: "SaltEdge", package: rootIdentity),
-                .product(name: "CMAuthenticatorSDK", package: rootIdentity),
-                .product(name: "CMAuthenticator", package: rootIdentity),
-                .product(name: "MPinSDK", package: rootIdentity),
-                .product(name: "MPinPlatform", package: rootIdentity),
-                .product(name: "MPin", package: rootIdentity),
-                .product(name: "PowerAuth", package: rootIdentity),
-                .product(name: "SecureStore", package: rootIdentity),
-                .product(name: "AuthNetworking", package: rootIdentity),
-                .product(name: "URLSessionTransport", package: rootIdentity),
-                .product(name: "ProtocolSupport", package: rootIdentity),
-                .product(name: "CryptoPrimitives", package: rootIdentity),
-            ]
-        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["MFAServerCore", lifecycle, .product(name: "NIOSSL", package: "swift-nio-ssl")] + hummingbird
+                    + root("PowerAuthSDK", "PowerAuthServer", "PowerAuthNetworking", "TLS", "TLSTransport", "PlainHTTPTransport",
+                           "SaltEdgeSDK", "SaltEdge", "CMAuthenticatorSDK", "CMAuthenticator", "MPinSDK", "MPinPlatform", "MPin", "PowerAuth",
+                           "SecureStore", "AuthNetworking", "URLSessionTransport", "ProtocolSupport", "CryptoPrimitives")),
         // The README's Swift snippets, generated by .ci/readme-snippets: compiled, never run.
-        .testTarget(
-            name: "ReadmeSnippetTests",
-            dependencies: ["AuthNetworking", "CMAuthenticator", "CMAuthenticatorSDK", "CryptoPrimitives", "MPinSDK", "MPin",
-                           "PowerAuth", "PowerAuthNetworking", "PowerAuthSDK", "ProtocolSupport", "SaltEdge",
-                           "SaltEdgeSDK", "SecureStore", "URLSessionTransport"].map { .product(name: $0, package: rootIdentity) }
-        ),
+        .testTarget(name: "ReadmeSnippetTests",
+                    dependencies: root("AuthNetworking", "CMAuthenticator", "CMAuthenticatorSDK", "CryptoPrimitives", "MPinSDK", "MPin",
+                                       "PowerAuth", "PowerAuthNetworking", "PowerAuthSDK", "ProtocolSupport", "SaltEdge",
+                                       "SaltEdgeSDK", "SecureStore", "URLSessionTransport")),
         // Every library product's main flow through its public API only (no @testable).
-        .testTarget(
-            name: "PublicAPITests",
-            dependencies: [
-                .product(name: "CryptoPrimitives", package: rootIdentity),
-                .product(name: "PowerAuth", package: rootIdentity),
-                .product(name: "PowerAuthServer", package: rootIdentity),
-                .product(name: "MPin", package: rootIdentity),
-                .product(name: "SaltEdge", package: rootIdentity),
-                .product(name: "CMAuthenticator", package: rootIdentity),
-                .product(name: "ProtocolSupport", package: rootIdentity),
-            ]
-        ),
+        .testTarget(name: "PublicAPITests",
+                    dependencies: root("CryptoPrimitives", "PowerAuth", "PowerAuthServer", "MPin", "SaltEdge", "CMAuthenticator", "ProtocolSupport")),
     ]
 )

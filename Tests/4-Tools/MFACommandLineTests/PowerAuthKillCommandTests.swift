@@ -74,59 +74,56 @@ struct PowerAuthKillCommandTests {
         child.waitUntilExit()
     }
 
-    @Test func aSignedRequestKilledAfterTheServerTookItsCounterDoesNotReuseTheCounter() async throws {
+    /// Runs `body` with an activated instance whose server has verified a child's
+    /// `fetch-encryption-key --index 3` (its counter taken) and holds the answer, the child
+    /// still running and holding the instance's send lock; `body` kills the child.
+    func withAChildHeldAtTheServer(_ body: (Gate, InProcessCommand, _ password: String, _ child: Process) async throws -> Void) async throws {
         let gate = Gate()
         let (command, _, server) = try await PowerAuthVaultCommandTests.activated { request in
             if request.path == "pa/v3/vault/unlock" { gate.pass() }
         }
         defer { server.stop(); command.cleanUp() }
         let password = command.directory + "/password"
-
-        // The server verifies the signature (its counter moves past it), then holds the answer
-        // while the client is killed.
         gate.holdNext()
         let child = try start(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password], command)
-        let reached = try await wait(for: { gate.arrivals >= 1 }, while: child)
-        killAndWait(child)
-        gate.open()
-        try #require(reached && child.terminationReason == .uncaughtSignal, "the request did not reach the server before the child ended")
+        guard try await wait(for: { gate.arrivals >= 1 }, while: child) else {
+            killAndWait(child)
+            gate.open()
+            Issue.record("the child's request did not reach the server before the child ended")
+            return
+        }
+        try await body(gate, command, password, child)
+    }
 
-        // Had the counter been saved only with the answer, this request would sign with the
-        // step the server already took, and its window would refuse it.
-        let (status, printed) = await command.run(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password, "--json"])
-        #expect(status == 0 && InProcessCommand.object(printed)?["index"] as? Int == 3, "\(printed)")
-        #expect(gate.arrivals == 2)
+    @Test func aSignedRequestKilledAfterTheServerTookItsCounterDoesNotReuseTheCounter() async throws {
+        try await withAChildHeldAtTheServer { gate, command, password, child in
+            killAndWait(child)
+            gate.open()
+            try #require(child.terminationReason == .uncaughtSignal)
+            // Had the counter been saved only with the answer, this request would sign with the
+            // step the server already took, and its window would refuse it.
+            let (status, printed) = await command.run(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password, "--json"])
+            #expect(status == 0 && InProcessCommand.object(printed)?["index"] as? Int == 3, "\(printed)")
+            #expect(gate.arrivals == 2)
+        }
     }
 
     @Test func aCommandKilledWhileItHoldsTheSendLockLetsTheNextOneSign() async throws {
-        let gate = Gate()
-        let (command, _, server) = try await PowerAuthVaultCommandTests.activated { request in
-            if request.path == "pa/v3/vault/unlock" { gate.pass() }
+        try await withAChildHeldAtTheServer { gate, command, password, child in
+            // A second command on the same instance waits for the lock instead of signing the
+            // next counter and overtaking the first on the wire.
+            let second = Task { await command.run(["powerauth", "fetch-encryption-key", "--index", "4", "--password-file", password, "--json"]) }
+            try await Task.sleep(for: .seconds(1))
+            #expect(gate.arrivals == 1, "the second command sent while the first held the send lock")
+            // The kernel drops a killed process's flock: the waiting command goes on, signs the
+            // counter after the one the server took, and is accepted.
+            killAndWait(child)
+            gate.open()
+            try #require(child.terminationReason == .uncaughtSignal)
+            let (status, printed) = await second.value
+            #expect(status == 0 && InProcessCommand.object(printed)?["index"] as? Int == 4, "\(printed)")
+            #expect(gate.arrivals == 2)
         }
-        defer { server.stop(); command.cleanUp() }
-        let password = command.directory + "/password"
-
-        // The child signs and sends; the server holds its answer, so the child holds the
-        // instance's send lock (InstanceSendLock) until it is killed.
-        gate.holdNext()
-        let child = try start(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password], command)
-        let reached = try await wait(for: { gate.arrivals >= 1 }, while: child)
-        try #require(reached, "the child's request did not reach the server")
-
-        // A second command on the same instance waits for the lock instead of signing the next
-        // counter and overtaking the first on the wire.
-        let second = Task { await command.run(["powerauth", "fetch-encryption-key", "--index", "4", "--password-file", password, "--json"]) }
-        try await Task.sleep(for: .seconds(1))
-        #expect(gate.arrivals == 1, "the second command sent while the first held the send lock")
-
-        // The kernel drops a killed process's flock: the waiting command goes on, signs the
-        // counter after the one the server took, and is accepted.
-        killAndWait(child)
-        gate.open()
-        try #require(child.terminationReason == .uncaughtSignal)
-        let (status, printed) = await second.value
-        #expect(status == 0 && InProcessCommand.object(printed)?["index"] as? Int == 4, "\(printed)")
-        #expect(gate.arrivals == 2)
     }
 
     @Test func anActivationKilledAfterItsFirstRequestLeavesAStoreThatAnswersAndActivates() async throws {
