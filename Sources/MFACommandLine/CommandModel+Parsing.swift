@@ -40,7 +40,7 @@ public struct CommandModel: Sendable {
             return .help("\(tool) \(version)")
         }
         guard let family = families.first(where: { $0.name == first }) else {
-            throw UsageError(description: "unknown command \(first) (\(tool) --help lists them)")
+            throw UsageError(description: "unknown command \(Self.shown(first)) (\(tool) --help lists them)")
         }
         var rest = Array(arguments.dropFirst())
         var path: [VerbSpec] = []
@@ -58,7 +58,7 @@ public struct CommandModel: Sendable {
                 if path.isEmpty, word == "help" { return .help(help(family: family, path: path)) }
                 guard let verb = level.first(where: { $0.name == word }) else {
                     let prefix = ([tool, family.name] + path.map(\.name)).joined(separator: " ")
-                    throw UsageError(description: "unknown verb \(word) (\(prefix) --help lists them)")
+                    throw UsageError(description: "unknown verb \(Self.shown(word)) (\(prefix) --help lists them)")
                 }
                 rest.remove(at: index)
                 path.append(verb)
@@ -74,13 +74,13 @@ public struct CommandModel: Sendable {
     /// `help COMMAND [VERB...]`: the help `COMMAND [VERB...] --help` prints.
     private func help(for words: [String]) throws(UsageError) -> String {
         guard let family = families.first(where: { $0.name == words[0] }) else {
-            throw UsageError(description: "unknown command \(words[0]) (\(tool) --help lists them)")
+            throw UsageError(description: "unknown command \(Self.shown(words[0])) (\(tool) --help lists them)")
         }
         var path: [VerbSpec] = [], level = family.verbs
         for word in words.dropFirst() {
             guard let verb = level.first(where: { $0.name == word }) else {
                 let prefix = ([tool, family.name] + path.map(\.name)).joined(separator: " ")
-                throw UsageError(description: "unknown verb \(word) (\(prefix) --help lists them)")
+                throw UsageError(description: "unknown verb \(Self.shown(word)) (\(prefix) --help lists them)")
             }
             path.append(verb)
             level = verb.verbs
@@ -106,6 +106,16 @@ public struct CommandModel: Sendable {
             index += (spec.takesValue && !argument.contains("=")) ? 2 : 1
         }
         return nil
+    }
+
+    /// A word that was taken for a command or verb, as an error may repeat it: a word shaped like
+    /// one (a lowercase letter, then letters, digits and hyphens) as it is; any other word — a
+    /// code or a QR text put where a verb goes — is not repeated, since it may be a secret.
+    static func shown(_ word: String) -> String {
+        let bytes = Array(word.utf8)
+        let shaped = (1...40).contains(bytes.count) && (0x61...0x7A).contains(bytes[0])
+            && bytes.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        return shaped ? word : "(not repeated: it may be a secret)"
     }
 
     /// The spec `name` stands for: an option itself, or `NAME-file` of a secret option.

@@ -54,6 +54,8 @@ enum MPinCommand {
         let loopback = options.flags.contains("--allow-http-loopback")
         let trusted = options.values["--trusted-domain"].map { [$0] } ?? []
         var stored = Stored(backend: options.values["--base-url"] ?? "", clientID: options.values["--client-id"], trustedDomains: trusted, loopbackHTTP: loopback)
+        // Checked before the store is opened (and so created): a command line without a backend.
+        guard !stored.backend.isEmpty || options.values["--qr"] != nil else { throw UsageError(description: "--base-url URL or --qr TEXT is required") }
         let probe = try client(options, stored)
         if let qr = options.values["--qr"] {
             stored = Stored(backend: try await probe.serviceDetails(for: qr).backendURL, clientID: stored.clientID, trustedDomains: trusted,

@@ -62,6 +62,16 @@ import Testing
         #expect(usageError(["cm", "environment", "remove"]) == "environment-id is required")
     }
 
+    @Test func aWordThatMayBeASecretIsNeverRepeated() {
+        // A CM QR text (id,secret) where the verb goes, or as an extra argument of a verb that
+        // reads secrets: counted or described, never echoed.
+        for arguments in [["cm", "environment", "5cbb6194,s3cr3t-value"], ["cm", "environment", "add", "5cbb6194,s3cr3t-value"],
+                          ["s3cr3t,value"]] {
+            let error = usageError(arguments)
+            #expect(error != nil && error?.contains("s3cr3t") == false, "\(arguments): \(String(describing: error))")
+        }
+    }
+
     @Test func unknownCommandsAndVerbsNameThemselves() {
         #expect(usageError(["powrauth"])?.hasPrefix("unknown command powrauth") == true)
         #expect(usageError(["powerauth", "sing"])?.hasPrefix("unknown verb sing") == true)

@@ -40,6 +40,7 @@ struct InProcessCommand {
                 case "saltedge": await SaltEdgeCommand.run(verb, checked)
                 case "cm": await CMCommand.run(verb, checked)
                 case "mpin": await MPinCommand.run(verb, checked)
+                case "keys": await KeysCommand.run(verb, checked)
                 default: ExitStatus.usage.rawValue
                 }
             }

@@ -23,6 +23,7 @@ struct PowerAuthKillCommandTests {
         private let lock = NSLock()
         private var holding = false
         private var arrived = 0
+        private var times: [ContinuousClock.Instant] = []
         private let release = DispatchSemaphore(value: 0)
 
         /// Holds the next request that passes.
@@ -30,11 +31,14 @@ struct PowerAuthKillCommandTests {
 
         /// How many requests have passed (or are held).
         var arrivals: Int { lock.withLock { arrived } }
+        /// When each request passed, in order.
+        var arrivalTimes: [ContinuousClock.Instant] { lock.withLock { times } }
 
         /// Called by the handler: waits (at most a minute) when a hold was asked for.
         func pass() {
             let wait = lock.withLock { () -> Bool in
                 arrived += 1
+                times.append(ContinuousClock.now)
                 defer { holding = false }
                 return holding
             }
@@ -86,9 +90,12 @@ struct PowerAuthKillCommandTests {
         let password = command.directory + "/password"
         gate.holdNext()
         let child = try start(["powerauth", "fetch-encryption-key", "--index", "3", "--password-file", password], command)
-        guard try await wait(for: { gate.arrivals >= 1 }, while: child) else {
+        // Whatever `body` does or throws, the child ends and the held answer is released.
+        defer {
             killAndWait(child)
             gate.open()
+        }
+        guard try await wait(for: { gate.arrivals >= 1 }, while: child) else {
             Issue.record("the child's request did not reach the server before the child ended")
             return
         }
@@ -118,11 +125,15 @@ struct PowerAuthKillCommandTests {
             // The kernel drops a killed process's flock: the waiting command goes on, signs the
             // counter after the one the server took, and is accepted.
             killAndWait(child)
+            let killed = ContinuousClock.now
             gate.open()
             try #require(child.terminationReason == .uncaughtSignal)
             let (status, printed) = await second.value
             #expect(status == 0 && InProcessCommand.object(printed)?["index"] as? Int == 4, "\(printed)")
-            #expect(gate.arrivals == 2)
+            // However slow the machine, the second request reached the server only after the
+            // first command was gone: it waited for the lock.
+            let times = gate.arrivalTimes
+            #expect(times.count == 2 && times[1] > killed, "\(times) against the kill at \(killed)")
         }
     }
 

@@ -66,6 +66,23 @@ import TestSupport
         }
     }
 
+    /// Only a verb that creates state creates a missing store, and a configure refused before it
+    /// needs the store leaves none either: a mistyped --store leaves nothing behind.
+    @Test func aMissingStoreIsReportedNotCreated() async throws {
+        let command = try InProcessCommand()
+        defer { command.cleanUp() }
+        for arguments in [["saltedge", "authorizations"], ["cm", "requests"], ["mpin", "users"], ["powerauth", "token", "create", "t1"],
+                          ["cm", "configure", "--base-url", "http://127.0.0.1:9/cm"], ["mpin", "configure"]] {
+            let (status, printed) = await command.run(arguments + ["--json"])
+            #expect(status == (arguments.contains("configure") ? 2 : 4), "\(arguments): \(printed)")
+            #expect(!FileManager.default.fileExists(atPath: command.store), "\(arguments) created the store")
+        }
+        var (status, printed) = await command.run(["keys", "status", "--json"])
+        #expect(status == 0 && InProcessCommand.object(printed)?["exists"] as? Bool == false, "\(printed)")
+        (status, printed) = await command.run(["saltedge", "configure"])
+        #expect(status == 0 && FileManager.default.fileExists(atPath: command.store), "\(printed)")
+    }
+
     @Test func saltEdgeShowWaitsThroughProcessingWithTheStoredLoopbackOptOut() async throws {
         let command = try InProcessCommand()
         defer { command.cleanUp() }
