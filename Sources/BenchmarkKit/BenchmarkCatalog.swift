@@ -23,7 +23,7 @@ public enum BenchmarkCatalog {
     }
 
     /// The rows `make` builds, its error as the set-up failure of the family `name`.
-    static func family(_ name: String, _ make: () throws -> [BenchmarkCase]) throws(BenchmarkFailure) -> [BenchmarkCase] {
+    package static func family(_ name: String, _ make: () throws -> [BenchmarkCase]) throws(BenchmarkFailure) -> [BenchmarkCase] {
         do {
             return try make()
         } catch let failure as BenchmarkFailure {

@@ -25,7 +25,7 @@ extension BenchmarkCase {
 }
 
 /// One parallel round: `threads` pthreads wait on a gate, run their share, and are joined.
-enum ParallelRun {
+package enum ParallelRun {
     /// The work handed to one thread.
     final class Share: @unchecked Sendable {
         let body: @Sendable (Int) throws(BenchmarkFailure) -> Void
@@ -106,7 +106,7 @@ enum ParallelRun {
     }
 
     /// Thread `index`'s share of `iterations`: the remainder goes to the first threads.
-    static func portion(_ index: Int, of iterations: Int, threads: Int) -> Int {
+    package static func portion(_ index: Int, of iterations: Int, threads: Int) -> Int {
         iterations / threads + (index < iterations % threads ? 1 : 0)
     }
 }

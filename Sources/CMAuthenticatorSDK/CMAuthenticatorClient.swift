@@ -156,7 +156,7 @@ public actor CMAuthenticatorClient {
         return registration.registrationStatus
     }
 
-    private func updateDevice(_ update: CMAuthenticator.DeviceUpdate, phoneNumber: String? = nil) async throws(CMClientError)
+    package func updateDevice(_ update: CMAuthenticator.DeviceUpdate, phoneNumber: String? = nil) async throws(CMClientError)
         -> CMAuthenticator.DeviceRegistration.Status {
         let response = try await send(requests(deviceID: records.device().deviceID).registerDevice(device, update: update))
         let registration = try parse { () throws(ProtocolError) in try CMAuthenticator.DeviceRegistration(response: response) }

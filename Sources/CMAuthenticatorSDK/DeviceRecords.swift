@@ -22,7 +22,7 @@ public struct StoredEnvironment: Sendable, CustomStringConvertible {
     public let keyLabel: String?
 
     /// A stored environment; `keyLabel` names its secret in a token, nil for one in the record.
-    init(environment: CMAuthenticator.Environment, name: String, iconURL: String?, keyLabel: String? = nil) {
+    package init(environment: CMAuthenticator.Environment, name: String, iconURL: String?, keyLabel: String? = nil) {
         self.environment = environment
         self.name = name
         self.iconURL = iconURL
@@ -37,28 +37,28 @@ public struct StoredEnvironment: Sendable, CustomStringConvertible {
 }
 
 /// The device's own record.
-struct DeviceRecord: Codable, Sendable {
-    var deviceID: String?
+package struct DeviceRecord: Codable, Sendable {
+    package var deviceID: String?
     var phoneNumber: String?
-    var registrationStatus: String?
+    package var registrationStatus: String?
     /// Verified pins (§6): leaf-certificate SHA-256 hex and SPKI SHA-256 Base64.
-    var pinCertificateHex: [String] = []
-    var pinSPKIBase64: [String] = []
+    package var pinCertificateHex: [String] = []
+    package var pinSPKIBase64: [String] = []
     /// Unix seconds of the last verified list (refreshed at most hourly, §6).
-    var pinsFetchedAt: Int64?
+    package var pinsFetchedAt: Int64?
 }
 
 /// The CM records of a secure store. Every change of the device record is a read-modify-write
 /// under the store's lock from the freshest copy (``updateDevice(_:)``), so a refresh of the
 /// certificate pins and a registration update in the same command, or in two processes, never
 /// overwrite each other's fields.
-struct DeviceRecords: Sendable {
+package struct DeviceRecords: Sendable {
     let store: SecureStore
     /// Where new environments' secrets are kept, and where a record's `keyLabel` is found.
     let deviceKeys: any DeviceKeyStore
 
     /// The records in `store`, environment secrets kept in and found in `deviceKeys`.
-    init(store: SecureStore, deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()) {
+    package init(store: SecureStore, deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()) {
         self.store = store
         self.deviceKeys = deviceKeys
     }
@@ -74,7 +74,7 @@ struct DeviceRecords: Sendable {
     }
 
     /// The device record (an empty one before registration).
-    func device() throws(CMClientError) -> DeviceRecord {
+    package func device() throws(CMClientError) -> DeviceRecord {
         let records = try deviceRecord
         do { return try records.read() ?? DeviceRecord() } catch {
             throw CMClientError(.store, "cm.device cannot be read", storeError: error)
@@ -91,7 +91,7 @@ struct DeviceRecords: Sendable {
     /// and should set only the fields it means to change (docs/protocols/cm-authenticator.md §6, §8: the pins
     /// and their refresh time survive a registration update, and the reverse).
     @discardableResult
-    func updateDevice<R>(_ change: (inout DeviceRecord) throws(CMClientError) -> R) throws(CMClientError) -> R {
+    package func updateDevice<R>(_ change: (inout DeviceRecord) throws(CMClientError) -> R) throws(CMClientError) -> R {
         try deviceRecord.update({ (stored: inout DeviceRecord?) throws(CMClientError) -> R in
             var record = stored ?? DeviceRecord()
             let result = try change(&record)
@@ -138,7 +138,7 @@ struct DeviceRecords: Sendable {
         }
     }
 
-    func environment(id: String) throws(CMClientError) -> StoredEnvironment? {
+    package func environment(id: String) throws(CMClientError) -> StoredEnvironment? {
         let name = "cm.environment." + id
         let records: RecordStore<EnvironmentRecord> = try Self.record(store, name)
         let stored: EnvironmentRecord?
@@ -162,7 +162,7 @@ struct DeviceRecords: Sendable {
     /// Writes the environment's record; a secret in the token that an earlier record of the
     /// same id named, and this one does not, is deleted afterwards (best effort: a key left
     /// behind is only an object no record names).
-    func save(_ environment: StoredEnvironment) throws(CMClientError) {
+    package func save(_ environment: StoredEnvironment) throws(CMClientError) {
         let name = "cm.environment." + environment.id
         let records: RecordStore<EnvironmentRecord> = try Self.record(store, name)
         let replaced: String?
@@ -196,7 +196,7 @@ struct DeviceRecords: Sendable {
     }
 
     /// Every stored environment, by name then id.
-    func environments() throws(CMClientError) -> [StoredEnvironment] {
+    package func environments() throws(CMClientError) -> [StoredEnvironment] {
         let names: [String]
         do { names = try store.names().filter { $0.hasPrefix("cm.environment.") } } catch {
             throw CMClientError(.store, "the store cannot be listed", storeError: error)

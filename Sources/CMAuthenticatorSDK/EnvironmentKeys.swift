@@ -103,7 +103,7 @@ extension DeviceRecords {
 /// into the token under `keyLabel`, noted by `intent` until a record names it.
 struct KeptSecret: Sendable {
     /// The environment, its secret software or held.
-    let environment: CMAuthenticator.Environment
+    package let environment: CMAuthenticator.Environment
     /// The imported key's label; nil for a software secret.
     var keyLabel: String? = nil
     /// The store's write-ahead note of the imported key; nil for a software secret.

@@ -39,23 +39,23 @@ public struct MPinUser: Sendable, Equatable, CustomStringConvertible {
     /// The device name sent at registration.
     public let deviceName: String?
     /// The state.
-    public internal(set) var state: State
+    public package(set) var state: State
     /// The customer (project) id the platform put the identity under.
     public internal(set) var customerID: String
     /// The application id (reserved, usually empty).
     public internal(set) var appID: String
     /// The M-Pin ID, hex of the JSON text the platform issued (empty before registration).
-    public internal(set) var mpinID: String
+    public package(set) var mpinID: String
     /// When the pending registration expires.
     public internal(set) var registrationExpiration: Expiration?
     /// The PIN length the user chose (digits), 0 before registration.
-    public internal(set) var pinLength: Int
+    public package(set) var pinLength: Int
     /// Whether the user has DVS signing keys (`canSign`).
     public internal(set) var canSign: Bool
     /// Wrong PINs since the last successful authentication (the platform blocks after its limit).
     public internal(set) var failedAuthentications: Int
 
-    init(identity: String, backend: String, deviceName: String?) {
+    package init(identity: String, backend: String, deviceName: String?) {
         self.identity = identity
         self.backend = backend
         self.deviceName = deviceName

@@ -5,23 +5,23 @@
 // signing token, the registration's one-time token, a client secret waiting for its PIN, and
 // the cached time permit.
 
-import CryptoPrimitives
+package import CryptoPrimitives
 import FoundationEssentials
-import SecureStore
+package import SecureStore
 
 /// The secret half of a user's record. The token, the signing token, the pending client secret
 /// and the registration's one-time token are ``SecretBytes`` kept outside the JSON, in the
 /// record's binary section (``SealedRecordValue``): the points as their raw 04 ‖ x ‖ y bytes,
 /// the one-time token as its UTF-8 bytes.
-struct UserSecrets: Codable, Sendable {
+package struct UserSecrets: Codable, Sendable {
     /// The registration's one-time token while registering (docs/protocols/mpin.md §7.1 item 3), UTF-8.
-    var regOTT: SecretBytes?
+    package var regOTT: SecretBytes?
     /// The access code the registration started with.
     var accessCode: String?
     /// The client secret between `confirmRegistration` and `finishRegistration` (a G1 point).
-    var pendingClientSecret: SecretBytes?
+    package var pendingClientSecret: SecretBytes?
     /// TOKEN = CS − PIN·A (a G1 point), the PIN never stored (docs/protocols/mpin.md §5).
-    var token: SecretBytes?
+    package var token: SecretBytes?
     /// Whether a second factor was extracted from the token too.
     var hasSecondFactor: Bool = false
     /// The cached time permit and its day (docs/protocols/mpin.md §4, §7.1 item 6).
@@ -30,11 +30,11 @@ struct UserSecrets: Codable, Sendable {
     /// The DVS registration token between the two DVS steps (docs/protocols/mpin.md §7.2).
     var dvsRegisterToken: String?
     /// The signing identity (docs/protocols/mpin.md §6, 2019 SDK's separate signing set).
-    var signingMPinID: String?
-    var signingPublicKey: String?
-    var signingDTAs: String?
+    package var signingMPinID: String?
+    package var signingPublicKey: String?
+    package var signingDTAs: String?
     /// The signing token (a G1 point).
-    var signingToken: SecretBytes?
+    package var signingToken: SecretBytes?
     var signingHasSecondFactor: Bool = false
     /// The secrets of a record written while they were kept in the JSON (the points in hex);
     /// read into the fields above and dropped, so the next write stores them outside the JSON.
@@ -50,10 +50,10 @@ struct UserSecrets: Codable, Sendable {
         case legacySigningToken = "signingToken"
     }
 
-    init() {}
+    package init() {}
 
     /// The one-time token as the text the platform sent (it goes into a query or a body).
-    var regOTTText: String? { regOTT.map { $0.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } } }
+    package var regOTTText: String? { regOTT.map { $0.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } } }
 
     /// The secret fields, by name, for the record's binary section.
     func seal(into secrets: inout RecordSecrets) {
@@ -84,20 +84,20 @@ struct UserSecrets: Codable, Sendable {
 }
 
 /// One stored user: the public view and its secrets.
-struct UserRecord: SealedRecordValue, Sendable {
+package struct UserRecord: SealedRecordValue, Sendable {
     var identity: String
     var backend: String
-    var deviceName: String?
-    var state: MPinUser.State
+    package var deviceName: String?
+    package var state: MPinUser.State
     var customerID: String
     var appID: String
-    var mpinID: String
+    package var mpinID: String
     var registrationExpiration: MPinUser.Expiration?
-    var pinLength: Int
-    var failedAuthentications: Int
-    var secrets: UserSecrets
+    package var pinLength: Int
+    package var failedAuthentications: Int
+    package var secrets: UserSecrets
 
-    init(_ user: MPinUser, secrets: UserSecrets = UserSecrets()) {
+    package init(_ user: MPinUser, secrets: UserSecrets = UserSecrets()) {
         identity = user.identity
         backend = user.backend
         deviceName = user.deviceName
@@ -111,12 +111,12 @@ struct UserRecord: SealedRecordValue, Sendable {
         self.secrets = secrets
     }
 
-    func sealSecrets(into secrets: inout RecordSecrets) { self.secrets.seal(into: &secrets) }
+    package func sealSecrets(into secrets: inout RecordSecrets) { self.secrets.seal(into: &secrets) }
 
-    mutating func unsealSecrets(from secrets: RecordSecrets) throws(SecureStoreError) { try self.secrets.unseal(from: secrets) }
+    package mutating func unsealSecrets(from secrets: RecordSecrets) throws(SecureStoreError) { try self.secrets.unseal(from: secrets) }
 
     /// The public view.
-    var user: MPinUser {
+    package var user: MPinUser {
         var user = MPinUser(identity: identity, backend: backend, deviceName: deviceName)
         user.state = state
         user.customerID = customerID
@@ -133,11 +133,13 @@ struct UserRecord: SealedRecordValue, Sendable {
 /// The users in a secure store. Every write is a ``RecordStore`` write under the store's lock;
 /// ``update(identity:backend:_:)`` is the read-modify-write that starts from the freshest stored
 /// copy, for changes that must not lose another process's (a failure count, a cached permit).
-struct UserRecords: Sendable {
+package struct UserRecords: Sendable {
     let store: SecureStore
     static let prefix = "mpin.user."
 
-    static func recordName(identity: String, backend: String) -> String {
+    package init(store: SecureStore) { self.store = store }
+
+    package static func recordName(identity: String, backend: String) -> String {
         prefix + Hex.encode(SHA256.hash(data: Array((backend + "\n" + identity).utf8)).bytes.prefix(16))
     }
 
@@ -147,11 +149,11 @@ struct UserRecords: Sendable {
         }
     }
 
-    func read(identity: String, backend: String) throws(MPinError) -> UserRecord? {
+    package func read(identity: String, backend: String) throws(MPinError) -> UserRecord? {
         try read(record: Self.recordName(identity: identity, backend: backend))
     }
 
-    func write(_ record: UserRecord) throws(MPinError) {
+    package func write(_ record: UserRecord) throws(MPinError) {
         let records = try recordStore(Self.recordName(identity: record.identity, backend: record.backend))
         do { try records.write(record) } catch {
             throw MPinError(.store, "the user record cannot be written", storeError: error)
@@ -160,7 +162,7 @@ struct UserRecords: Sendable {
 
     /// Changes the stored record of `identity` at `backend` under the store's lock, starting
     /// from the freshest copy on disk (nil when there is none; setting nil removes it).
-    func update<R>(identity: String, backend: String, _ change: (inout UserRecord?) throws(MPinError) -> R) throws(MPinError) -> R {
+    package func update<R>(identity: String, backend: String, _ change: (inout UserRecord?) throws(MPinError) -> R) throws(MPinError) -> R {
         try recordStore(Self.recordName(identity: identity, backend: backend))
             .update(change, storeError: { MPinError(.store, "the user record cannot be updated", storeError: $0) })
     }
@@ -182,7 +184,7 @@ struct UserRecords: Sendable {
         return records.sorted { ($0.backend, $0.identity) < ($1.backend, $1.identity) }
     }
 
-    private func read(record name: String) throws(MPinError) -> UserRecord? {
+    package func read(record name: String) throws(MPinError) -> UserRecord? {
         let records = try recordStore(name)
         do { return try records.read() } catch {
             throw MPinError(.store, error.kind == .corrupt ? "the record \(name) is not an M-Pin user" : "the user record cannot be read", storeError: error)

@@ -19,71 +19,71 @@ public struct CKVersion: Sendable, Equatable {
 }
 
 /// `CK_ATTRIBUTE` (PKCS #11 v2.40 §3.4): `{ CK_ULONG type; void *pValue; CK_ULONG ulValueLen; }`.
-struct CKAttribute {
+package struct CKAttribute {
     var type: UInt
-    var value: UnsafeMutableRawPointer?
-    var valueLength: UInt
+    package var value: UnsafeMutableRawPointer?
+    package var valueLength: UInt
 }
 
 /// `CK_MECHANISM` (PKCS #11 v2.40 §3.6): `{ CK_ULONG mechanism; void *pParameter; CK_ULONG ulParameterLen; }`.
-struct CKMechanism {
+package struct CKMechanism {
     var mechanism: UInt
-    var parameter: UnsafeMutableRawPointer?
-    var parameterLength: UInt
+    package var parameter: UnsafeMutableRawPointer?
+    package var parameterLength: UInt
 }
 
 /// `CK_C_INITIALIZE_ARGS` (PKCS #11 v2.40 §3.7): four mutex callbacks (left null: the module
 /// uses the operating system's locks), flags, and a reserved pointer.
-struct CKInitializeArgs {
+package struct CKInitializeArgs {
     var createMutex: UnsafeMutableRawPointer? = nil
     var destroyMutex: UnsafeMutableRawPointer? = nil
     var lockMutex: UnsafeMutableRawPointer? = nil
     var unlockMutex: UnsafeMutableRawPointer? = nil
-    var flags: UInt = 0
-    var reserved: UnsafeMutableRawPointer? = nil
+    package var flags: UInt = 0
+    package var reserved: UnsafeMutableRawPointer? = nil
 }
 
 /// `CK_TOKEN_INFO` (PKCS #11 v2.40 §3.2): space-padded character arrays, flags, ten counters,
 /// two versions and a 16-character time. 208 bytes on LP64.
-struct CKTokenInfo {
-    var label = InlineArray<32, UInt8>(repeating: 0)
-    var manufacturerID = InlineArray<32, UInt8>(repeating: 0)
-    var model = InlineArray<16, UInt8>(repeating: 0)
-    var serialNumber = InlineArray<16, UInt8>(repeating: 0)
-    var flags: UInt = 0
-    var maxSessionCount: UInt = 0
-    var sessionCount: UInt = 0
-    var maxReadWriteSessionCount: UInt = 0
-    var readWriteSessionCount: UInt = 0
-    var maxPINLength: UInt = 0
-    var minPINLength: UInt = 0
-    var totalPublicMemory: UInt = 0
-    var freePublicMemory: UInt = 0
-    var totalPrivateMemory: UInt = 0
-    var freePrivateMemory: UInt = 0
-    var hardwareVersion = CKVersion(major: 0, minor: 0)
-    var firmwareVersion = CKVersion(major: 0, minor: 0)
-    var utcTime = InlineArray<16, UInt8>(repeating: 0)
+package struct CKTokenInfo {
+    package var label = InlineArray<32, UInt8>(repeating: 0)
+    package var manufacturerID = InlineArray<32, UInt8>(repeating: 0)
+    package var model = InlineArray<16, UInt8>(repeating: 0)
+    package var serialNumber = InlineArray<16, UInt8>(repeating: 0)
+    package var flags: UInt = 0
+    package var maxSessionCount: UInt = 0
+    package var sessionCount: UInt = 0
+    package var maxReadWriteSessionCount: UInt = 0
+    package var readWriteSessionCount: UInt = 0
+    package var maxPINLength: UInt = 0
+    package var minPINLength: UInt = 0
+    package var totalPublicMemory: UInt = 0
+    package var freePublicMemory: UInt = 0
+    package var totalPrivateMemory: UInt = 0
+    package var freePrivateMemory: UInt = 0
+    package var hardwareVersion = CKVersion(major: 0, minor: 0)
+    package var firmwareVersion = CKVersion(major: 0, minor: 0)
+    package var utcTime = InlineArray<16, UInt8>(repeating: 0)
 }
 
 /// `CK_SLOT_INFO` (PKCS #11 v2.40 §3.2): blank-padded description and manufacturer, flags, two
 /// versions. 112 bytes on LP64.
-struct CKSlotInfo {
+package struct CKSlotInfo {
     var slotDescription = InlineArray<64, UInt8>(repeating: 0)
-    var manufacturerID = InlineArray<32, UInt8>(repeating: 0)
-    var flags: UInt = 0
-    var hardwareVersion = CKVersion(major: 0, minor: 0)
-    var firmwareVersion = CKVersion(major: 0, minor: 0)
+    package var manufacturerID = InlineArray<32, UInt8>(repeating: 0)
+    package var flags: UInt = 0
+    package var hardwareVersion = CKVersion(major: 0, minor: 0)
+    package var firmwareVersion = CKVersion(major: 0, minor: 0)
 }
 
 /// `CK_INFO` (PKCS #11 v2.40 §3.1): the interface version, the library's manufacturer, flags,
 /// description and version. 88 bytes on LP64.
-struct CKInfo {
+package struct CKInfo {
     var cryptokiVersion = CKVersion(major: 0, minor: 0)
-    var manufacturerID = InlineArray<32, UInt8>(repeating: 0)
-    var flags: UInt = 0
-    var libraryDescription = InlineArray<32, UInt8>(repeating: 0)
-    var libraryVersion = CKVersion(major: 0, minor: 0)
+    package var manufacturerID = InlineArray<32, UInt8>(repeating: 0)
+    package var flags: UInt = 0
+    package var libraryDescription = InlineArray<32, UInt8>(repeating: 0)
+    package var libraryVersion = CKVersion(major: 0, minor: 0)
 }
 
 /// Flag and user-type constants (PKCS #11 v2.40 §3.2, §3.5, §5.4).

@@ -5,7 +5,7 @@
 // real module (slot 3 must be the `C_GetFunctionList` that `dlsym` found).
 
 /// The 68 entries of `CK_FUNCTION_LIST`, in `pkcs11f.h` order (v2.40).
-enum CryptokiFunction: Int, CaseIterable {
+package enum CryptokiFunction: Int, CaseIterable {
     case initialize, finalize, getInfo, getFunctionList, getSlotList, getSlotInfo, getTokenInfo,
          getMechanismList, getMechanismInfo, initToken, initPIN, setPIN, openSession, closeSession,
          closeAllSessions, getSessionInfo, getOperationState, setOperationState, login, logout,
@@ -19,14 +19,14 @@ enum CryptokiFunction: Int, CaseIterable {
          deriveKey, seedRandom, generateRandom, getFunctionStatus, cancelFunction, waitForSlotEvent
 
     /// The C name, for error messages.
-    var cName: String {
+    package var cName: String {
         let name = String(describing: self)
         return "C_" + name.prefix(1).uppercased() + name.dropFirst()
     }
 
     /// The byte offset of this entry: the version (2 bytes) padded to a pointer's alignment,
     /// then one pointer per entry before it.
-    var byteOffset: Int {
+    package var byteOffset: Int {
         let pointer = MemoryLayout<UnsafeRawPointer>.size
         let versionEnd = (MemoryLayout<CKVersion>.size + pointer - 1) / pointer * pointer
         return versionEnd + rawValue * pointer
@@ -56,11 +56,11 @@ typealias COneShot = @convention(c) (UInt, UnsafeMutablePointer<UInt8>?, UInt, U
 typealias CGenerateKey = @convention(c) (UInt, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UInt, UnsafeMutablePointer<UInt>?) -> UInt
 
 /// A module's function list: reads an entry and casts it to its C type.
-struct FunctionList: @unchecked Sendable {  // a table of C function pointers the module never changes
+package struct FunctionList: @unchecked Sendable {  // a table of C function pointers the module never changes
     let base: UnsafeRawPointer
 
     /// The raw entry (nil when the module left it empty).
-    func entry(_ function: CryptokiFunction) -> UnsafeRawPointer? {
+    package func entry(_ function: CryptokiFunction) -> UnsafeRawPointer? {
         base.load(fromByteOffset: function.byteOffset, as: UnsafeRawPointer?.self)
     }
 

@@ -11,7 +11,7 @@ import Glibc
 
 /// The process-wide table of loaded modules, keyed by the `dlopen` handle (two paths that name
 /// one library — a symbolic link, a relative path — reach one entry).
-enum ModuleRegistry {
+package enum ModuleRegistry {
     /// One loaded module: its function list (as an address), how many users hold it, and
     /// whether this registry initialised it (else someone outside it did, and finalises it).
     private struct Entry {
@@ -64,7 +64,7 @@ enum ModuleRegistry {
     }
 
     /// How many users hold the module at `path` now (0 when it is not loaded by this registry).
-    static func users(path: String) -> Int {
+    package static func users(path: String) -> Int {
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD) else { return 0 }
         return entries.withLock { $0[UInt(bitPattern: handle)]?.users ?? 0 }
     }

@@ -109,7 +109,7 @@ public struct PKCS11BiometryKeySource: Sendable {
     /// module" (``PKCS11Error/Kind/tokenNotFound``) clears the check; any other failure to
     /// tell (the slot list, a token's information) is rethrown, so a module that cannot answer
     /// never lets the factor run on a token whose PIN is stored.
-    static func refuseStoresToken(_ slot: UInt, storeSlot: () throws(PKCS11Error) -> UInt) throws(PKCS11Error) {
+    package static func refuseStoresToken(_ slot: UInt, storeSlot: () throws(PKCS11Error) -> UInt) throws(PKCS11Error) {
         let found: UInt?
         do { found = try storeSlot() } catch where error.kind == .tokenNotFound {
             found = nil

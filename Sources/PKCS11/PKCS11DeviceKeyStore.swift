@@ -170,7 +170,7 @@ public struct PKCS11DeviceKeyStore: DeviceKeyStore {
     // MARK: Plumbing
 
     /// `swiftmfa-device-<store identifier>-<label>`; a label is 1…128 bytes without control characters.
-    func tokenLabel(_ label: String) throws(DeviceKeyError) -> String {
+    package func tokenLabel(_ label: String) throws(DeviceKeyError) -> String {
         guard !label.isEmpty, label.utf8.count <= 128, !label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw DeviceKeyError(.invalidArgument, "a device key label is 1…128 bytes without control characters")
         }

@@ -146,7 +146,7 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
     }
 
     /// The handle of the token key, generated when absent and `mayCreate`.
-    func tokenKey(in session: PKCS11Session, mayCreate: Bool) throws(PKCS11Error) -> UInt {
+    package func tokenKey(in session: PKCS11Session, mayCreate: Bool) throws(PKCS11Error) -> UInt {
         let label = uri.object ?? Self.defaultKeyLabel
         var template: [PKCS11Attribute] = [.class(.secretKey), .label(label)]
         if let id = uri.id { template.append(.id(id)) }

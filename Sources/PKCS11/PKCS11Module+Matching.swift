@@ -33,7 +33,7 @@ extension PKCS11Module {
     }
 
     /// The slot's description and manufacturer (`C_GetSlotInfo`).
-    func slotInfo(slot: UInt) throws(PKCS11Error) -> (description: String, manufacturer: String) {
+    package func slotInfo(slot: UInt) throws(PKCS11Error) -> (description: String, manufacturer: String) {
         let getSlotInfo = try functions.function(.getSlotInfo, as: CGetSlotInfo.self)
         var info = CKSlotInfo()
         let rv = withUnsafeMutableBytes(of: &info) { getSlotInfo(slot, $0.baseAddress) }
@@ -42,7 +42,7 @@ extension PKCS11Module {
     }
 
     /// The library's manufacturer, description and version (`C_GetInfo`).
-    func libraryInfo() throws(PKCS11Error) -> (manufacturer: String, description: String, version: CKVersion) {
+    package func libraryInfo() throws(PKCS11Error) -> (manufacturer: String, description: String, version: CKVersion) {
         let getInfo = try functions.function(.getInfo, as: CGetInfo.self)
         var info = CKInfo()
         let rv = withUnsafeMutableBytes(of: &info) { getInfo($0.baseAddress) }

@@ -40,7 +40,7 @@ public struct PKCS11TokenInfo: Sendable, Equatable {
 
     /// UTF-8 in a blank-padded fixed array (PKCS #11 v2.40 §3.2: "blank padded", not
     /// NUL-terminated); a NUL also ends it, for modules that pad with zeros.
-    static func text<let count: Int>(_ field: InlineArray<count, UInt8>) -> String {
+    package static func text<let count: Int>(_ field: InlineArray<count, UInt8>) -> String {
         var bytes: [UInt8] = []
         for index in field.indices {
             if field[index] == 0 { break }
@@ -70,7 +70,7 @@ public struct PKCS11TokenInfo: Sendable, Equatable {
 public final class PKCS11Module {
     /// The path given to `dlopen`.
     public let path: String
-    let functions: FunctionList
+    package let functions: FunctionList
     private let registryKey: UInt
     private var isHeld = true
 

@@ -110,7 +110,7 @@ extension PowerAuth {
             }
 
             /// HMAC-SHA256(macKey, C ‖ SH2) from the keyed state, without joining C and SH2.
-            func tag(_ ciphertext: [UInt8], sharedInfo2: [UInt8]) -> [UInt8] {
+            package func tag(_ ciphertext: [UInt8], sharedInfo2: [UInt8]) -> [UInt8] {
                 macState.mac(ciphertext, sharedInfo2)
             }
 
@@ -135,7 +135,7 @@ extension PowerAuth {
             }
 
             /// The IV: zero for 3.0, KDF_INTERNAL(ivKey, nonce) after (§9.2).
-            func iv(nonce: [UInt8]?, version: ProtocolVersion) -> [UInt8] {
+            package func iv(nonce: [UInt8]?, version: ProtocolVersion) -> [UInt8] {
                 guard version >= .v3_1, let nonce else { return [UInt8](repeating: 0, count: 16) }
                 // KDF_INTERNAL(ivKey, nonce) = fold16(HMAC-SHA256(ivKey, nonce)), as
                 // KeyDerivation.deriveInternal, from the keyed state (a test compares the two).
@@ -156,13 +156,13 @@ extension PowerAuth {
         /// wiped the same way when the call ends. The copy of the outer state that
         /// `HMAC.finalize()` advances, and the hash's own working copies, are temporaries the
         /// compiler places; Swift gives no handle on them, so they are not wiped.
-        final class KeyedMAC: @unchecked Sendable {
+        package final class KeyedMAC: @unchecked Sendable {
             // Written once by init and zeroed by deinit, never mutated in between: safe to share
             // across threads, hence @unchecked Sendable.
             private var state: HMAC<SHA256>
 
             /// Keys the state with `key` (RFC 2104 §2: the pads are absorbed once, here).
-            init(key: SymmetricKey) {
+            package init(key: SymmetricKey) {
                 state = HMAC(key: key)
             }
 
@@ -175,7 +175,7 @@ extension PowerAuth {
 
             /// HMAC-SHA256 of `first ‖ second` under the key, from a copy of the keyed state
             /// (the two parts are absorbed in turn, never joined).
-            func mac(_ first: [UInt8], _ second: [UInt8] = []) -> [UInt8] {
+            package func mac(_ first: [UInt8], _ second: [UInt8] = []) -> [UInt8] {
                 var mac = state
                 defer {
                     if _isPOD(HMAC<SHA256>.self) { withUnsafeMutableBytes(of: &mac) { SecretBytes.wipe($0) } }

@@ -192,7 +192,7 @@ extension PowerAuth {
 
         /// decimalize (docs/protocols/powerauth.md §1): the last 4 bytes as a big-endian UInt32, top bit cleared,
         /// mod 10^digits, zero-padded.
-        static func decimalize(_ hash: [UInt8], digits: Int) -> String {
+        package static func decimalize(_ hash: [UInt8], digits: Int) -> String {
             let tail = hash.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
             var modulus: UInt32 = 1
             for _ in 0..<digits { modulus *= 10 }

@@ -2,7 +2,7 @@
 // random source and the current time as parameters and returns requests to send or values to
 // persist; the caller owns the transport and the storage.
 
-import FoundationEssentials
+package import FoundationEssentials
 public import ProtocolSupport
 
 /// The Salt Edge Authenticator API v2 ("SCA Service") client.
@@ -34,7 +34,7 @@ extension ProtocolError.Code {
 }
 
 /// Unix time in whole seconds, as the `exp` field and the local expiry checks use it.
-func unixSeconds(_ date: Date) -> Int64 {
+package func unixSeconds(_ date: Date) -> Int64 {
     // Clamped to ±2⁶² s (NaN is 0): a broken clock never traps in `Int64(_:)`, and adding
     // ``SaltEdge/signedRequestLifetime`` never overflows.
     let seconds = date.timeIntervalSince1970.rounded(.down)

@@ -26,7 +26,7 @@ public struct StoredConnection: Sendable, CustomStringConvertible {
     public let keyLabel: String?
 
     /// A stored connection; `keyLabel` names its key in a token, nil for a key in the record.
-    init(connection: SaltEdge.Connection, name: String, providerName: String, isActive: Bool, keyLabel: String? = nil) {
+    package init(connection: SaltEdge.Connection, name: String, providerName: String, isActive: Bool, keyLabel: String? = nil) {
         self.connection = connection
         self.name = name
         self.providerName = providerName
@@ -48,24 +48,33 @@ public struct PendingConnection: Sendable, CustomStringConvertible {
     /// The page to open in a browser; the bank redirects to the return URL with the access token.
     public let authenticationURL: String
     let configuration: SaltEdge.ProviderConfiguration
-    let key: SaltEdge.ConnectionKey
+    package let key: SaltEdge.ConnectionKey
     /// The key's label in a token; nil for a key kept in the record.
-    let keyLabel: String?
+    package let keyLabel: String?
 
     /// The id and the URL.
     public var description: String { "PendingConnection(\(id), \(authenticationURL))" }
+
+    package init(id: String, authenticationURL: String, configuration: SaltEdge.ProviderConfiguration,
+                 key: SaltEdge.ConnectionKey, keyLabel: String?) {
+        self.id = id
+        self.authenticationURL = authenticationURL
+        self.configuration = configuration
+        self.key = key
+        self.keyLabel = keyLabel
+    }
 }
 
 /// The records of connections in a secure store. Every write goes through ``RecordStore`` under
 /// the store's lock; a change of a stored connection (``update(id:name:isActive:)``) re-reads
 /// the freshest record and changes only the named fields.
-struct ConnectionRecords: Sendable {
+package struct ConnectionRecords: Sendable {
     let store: SecureStore
     /// Where the key pairs of new connections are made, and where a record's `keyLabel` is found.
     let deviceKeys: any DeviceKeyStore
 
     /// The records in `store`, their keys made in and found in `deviceKeys`.
-    init(store: SecureStore, deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()) {
+    package init(store: SecureStore, deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()) {
         self.store = store
         self.deviceKeys = deviceKeys
     }
@@ -166,7 +175,7 @@ struct ConnectionRecords: Sendable {
     /// Writes the connection's record; a key pair in the token that an earlier record of the same
     /// id named, and this one does not, is deleted afterwards (best effort: a key left behind is
     /// only an object no record names).
-    func save(_ connection: StoredConnection) throws(SaltEdgeClientError) {
+    package func save(_ connection: StoredConnection) throws(SaltEdgeClientError) {
         let replaced = try read("saltedge.connection." + connection.id)?.keyLabel
         let c = connection.connection
         let record = Record(id: c.id, providerID: c.providerID, providerName: connection.providerName, scaServiceURL: c.scaServiceURL,
@@ -177,7 +186,7 @@ struct ConnectionRecords: Sendable {
         if let replaced, replaced != connection.keyLabel { discardUnsaved(replaced) }
     }
 
-    func savePending(_ pending: PendingConnection) throws(SaltEdgeClientError) {
+    package func savePending(_ pending: PendingConnection) throws(SaltEdgeClientError) {
         let replaced = try read("saltedge.pending." + pending.id)?.keyLabel
         let configuration = pending.configuration
         let record = Record(id: pending.id, providerID: configuration.providerID, providerName: configuration.providerName,
@@ -191,7 +200,7 @@ struct ConnectionRecords: Sendable {
     /// Changes the name and/or the active flag of the stored connection `id` under the store's
     /// lock, on the freshest record; false when there is no such connection.
     @discardableResult
-    func update(id: String, name: String? = nil, isActive: Bool? = nil) throws(SaltEdgeClientError) -> Bool {
+    package func update(id: String, name: String? = nil, isActive: Bool? = nil) throws(SaltEdgeClientError) -> Bool {
         try recordStore("saltedge.connection." + id).update({ (stored: inout Record?) throws(SaltEdgeClientError) -> Bool in
             guard var record = stored, record.accessToken != nil else { return false }
             if let name { record.name = name }
@@ -212,7 +221,7 @@ struct ConnectionRecords: Sendable {
         return connections.sorted { $0.id.count != $1.id.count ? $0.id.count < $1.id.count : $0.id < $1.id }
     }
 
-    func connection(id: String) throws(SaltEdgeClientError) -> StoredConnection? {
+    package func connection(id: String) throws(SaltEdgeClientError) -> StoredConnection? {
         try connection(record: "saltedge.connection." + id)
     }
 
@@ -258,7 +267,7 @@ struct ConnectionRecords: Sendable {
         }
     }
 
-    private func connection(record name: String) throws(SaltEdgeClientError) -> StoredConnection? {
+    package func connection(record name: String) throws(SaltEdgeClientError) -> StoredConnection? {
         guard let record = try read(name), let token = record.accessToken else { return nil }
         let key = try record.connectionKey(in: deviceKeys)
         do {

@@ -7,7 +7,7 @@
 // the rest of the store stays Glibc-only. It lives here rather than in a target of its own so
 // the clients reach it through the one import they already have.
 
-import CryptoPrimitives
+package import CryptoPrimitives
 import FoundationEssentials
 
 /// A `Codable` value kept as one encrypted record of a ``SecureStore``.
@@ -87,7 +87,7 @@ public struct RecordStore<Value: Codable>: Sendable {
 
     /// The JSON of `value` in wiped storage; the encoder's buffer is wiped. A
     /// ``SealedRecordValue`` gets its secrets appended in the binary section (SealedRecord.swift).
-    static func encode(_ value: Value, name: String) throws(SecureStoreError) -> SecretBytes {
+    package static func encode(_ value: Value, name: String) throws(SecureStoreError) -> SecretBytes {
         var data: Data
         do { data = try JSONEncoder().encode(value) } catch {
             throw SecureStoreError(.corrupt, "the value cannot be encoded as JSON", path: name)

@@ -71,7 +71,7 @@ enum BenchKeyProviders {
     static let possessionRecord = "mfa.powerauth.bench.possession"
 
     /// Runs the rows for the provider `text` (matching `filter`); the exit status.
-    static func run(_ text: String, filter: String?, minTime: Double, json: Bool) -> Int32 {
+    package static func run(_ text: String, filter: String?, minTime: Double, json: Bool) -> Int32 {
         var template = Array("/tmp/swiftmfa-bench-keys-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
             return CommandSupport.fail("mfa bench", "cannot make a temporary store directory", .transportOrStore)

@@ -5,7 +5,7 @@
 // (docs/protocols/cm-authenticator.md §6) on top of the trust anchors; `--no-pinning` at configure time is the
 // explicit way out. Plain http:// is for loopback test servers.
 
-import MFACommandLine
+package import MFACommandLine
 import Glibc
 import AuthNetworking
 import CMAuthenticator
@@ -15,7 +15,7 @@ import FoundationEssentials
 import ProtocolSupport
 import SecureStore
 
-enum CMCommand {
+package enum CMCommand {
 
     struct Stored: Codable {
         let baseURL: String
@@ -28,7 +28,7 @@ enum CMCommand {
     static let record = "mfa.cm.config"
 
     /// Runs `verb` (the command model has checked its options).
-    static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
+    package static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
         await CommandSupport.run("mfa cm", creatingStore: verb == "configure") { try await dispatch(verb, options) }
     }
 

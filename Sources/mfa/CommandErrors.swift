@@ -17,12 +17,12 @@ import SaltEdgeSDK
 import SecureStore
 
 /// The exit statuses of docs/design.md §3.
-enum ExitStatus: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3, wrongState = 4 }
+package enum ExitStatus: Int32 { case ok = 0, refused = 1, usage = 2, transportOrStore = 3, wrongState = 4 }
 
-enum CommandErrors {
+package enum CommandErrors {
     /// Whether the command line asked for `--json` (errors are then JSON too): bound by
     /// `MFA.run` for the command's task and every task it starts.
-    @TaskLocal static var json = false
+    @TaskLocal package static var json = false
 
     /// The exit status of `error`, from whichever layer it came.
     static func exitStatus(of error: any Error) -> ExitStatus {

@@ -5,13 +5,13 @@
 import FoundationEssentials
 import MFACommandLine
 import PKCS11
-import SecureStore
+package import SecureStore
 import Synchronization
 
 extension CommandOptions {
     /// `--store DIR`, else `$XDG_DATA_HOME/swiftmfa` or `~/.local/share/swiftmfa` (never the
     /// current directory: with neither variable set, an error asks for `--store`).
-    func store() throws -> SecureStore { try openStore().store }
+    package func store() throws -> SecureStore { try openStore().store }
 
     /// Whether the store directory exists: every `status` reports an absent store as "not
     /// configured" and never creates one (a mistyped `--store` leaves no empty store behind).
@@ -41,18 +41,20 @@ func line(_ field: some StringProtocol) -> String { TerminalText.singleLine(Stri
 
 /// What ``CommandSupport/output(_:_:text:)`` printed, kept instead of written to standard output
 /// while a test runs a verb in process (``CommandSupport/capture``).
-final class OutputCapture: Sendable {
+package final class OutputCapture: Sendable {
     private let lines = Mutex<[String]>([])
 
+    package init() {}
+
     /// Every printed line (a JSON document per result under `--json`), in order.
-    var printed: [String] { lines.withLock { $0 } }
+    package var printed: [String] { lines.withLock { $0 } }
 
     func append(_ line: String) { lines.withLock { $0.append(line) } }
 }
 
-enum CommandSupport {
+package enum CommandSupport {
     /// Set by a test for the task that runs a verb: the output is kept there instead.
-    @TaskLocal static var capture: OutputCapture?
+    @TaskLocal package static var capture: OutputCapture?
 
     /// Whether the running verb may create the store (``CommandOptions/openStore()``).
     @TaskLocal static var mayCreateStore = false
@@ -60,7 +62,7 @@ enum CommandSupport {
     /// Runs one verb of `tool` to completion; any error it throws becomes the one report and
     /// exit status of CommandErrors. `creatingStore`: the verb may create a store that does not
     /// exist yet.
-    static func run(_ tool: String, creatingStore: Bool = false, _ body: () async throws -> Void) async -> Int32 {
+    package static func run(_ tool: String, creatingStore: Bool = false, _ body: () async throws -> Void) async -> Int32 {
         do {
             try await $mayCreateStore.withValue(creatingStore) { try await body() }
             return ExitStatus.ok.rawValue

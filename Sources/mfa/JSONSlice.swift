@@ -4,13 +4,13 @@
 // whole grammar, UTF-8 in strings included, to a nesting depth of 512; it returns the byte range
 // of the top-level object's `responseObject` member, or of the whole document.
 
-enum JSONSlice {
-    struct Malformed: Error {}
+package enum JSONSlice {
+    package struct Malformed: Error {}
 
     /// The range of the value to print: the top-level `responseObject` member's, else the
     /// whole document's (surrounding whitespace excluded). Throws ``Malformed`` for anything
     /// that is not one JSON value.
-    static func responseObject(in bytes: [UInt8]) throws(Malformed) -> Range<Int> {
+    package static func responseObject(in bytes: [UInt8]) throws(Malformed) -> Range<Int> {
         var scanner = Scanner(bytes: bytes)
         scanner.skipSpace()
         let start = scanner.position

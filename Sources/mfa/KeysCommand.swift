@@ -7,7 +7,7 @@
 import AuthNetworking
 import CMAuthenticatorSDK
 import CryptoPrimitives
-import MFACommandLine
+package import MFACommandLine
 import PKCS11
 import SaltEdgeSDK
 import SecureStore
@@ -16,7 +16,7 @@ import Synchronization
 /// An open store, how it was keyed, and where PowerAuth's possession key and the other
 /// families' factor keys come from.
 struct OpenedStore {
-    let store: SecureStore
+    package let store: SecureStore
     let choice: StoreProviderChoice
     /// Set when the store is keyed in a token: the possession key is derived there too.
     let possessionSource: PKCS11PossessionKeySource?
@@ -37,7 +37,7 @@ struct OpenedStore {
     }
 }
 
-enum KeysCommand {
+package enum KeysCommand {
     /// The PINs and passphrases read in this process: a passphrase per store directory, a PIN per
     /// token (module and token attributes), so a verb that opens its store twice, or a migration
     /// between two key objects of one token, asks once.
@@ -216,7 +216,7 @@ enum KeysCommand {
     }
 
     /// Runs `verb` (the command model has checked its options).
-    static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
+    package static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
         await CommandSupport.run("mfa keys") {
             let directory = try options.storeDirectory()
             switch verb {

@@ -14,7 +14,7 @@ import MFACommandLine
 /// thread parks in libdispatch, and the instruction-count guard and secret tracking run `mfa`
 /// under valgrind. The SDK families are async and run to completion on a task.
 @main
-enum MFA {
+package enum MFA {
     static func main() {
         exit(run(Array(CommandLine.arguments.dropFirst())))
     }
@@ -35,7 +35,7 @@ enum MFA {
     static let model = MFACommands.model.withVersion(SwiftMFAVersion.current)
 
     /// Runs `arguments` (without the tool's name) and returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         // Internal: a child process of `mfa bench --against-processes` (NAME ITERATIONS ROUNDS).
         if arguments.first == "bench", arguments.dropFirst().first == "--child" { return BenchCommand.runChild(Array(arguments.dropFirst())) }
         return CommandErrors.$json.withValue(arguments.contains("--json")) { parseAndRun(arguments) }

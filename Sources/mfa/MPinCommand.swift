@@ -5,7 +5,7 @@
 // signatures, status, remove. Users live in the secure store (`--store`); the backend and the
 // loopback opt-out `configure` stored are kept there too.
 
-import MFACommandLine
+package import MFACommandLine
 import AuthNetworking
 import CryptoPrimitives
 import FoundationEssentials
@@ -14,7 +14,7 @@ import MPin
 import ProtocolSupport
 import SecureStore
 
-enum MPinCommand {
+package enum MPinCommand {
 
     struct Stored: Codable {
         let backend: String
@@ -26,7 +26,7 @@ enum MPinCommand {
     static let record = "mfa.mpin.config"
 
     /// Runs `verb` (the command model has checked its options).
-    static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
+    package static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
         await CommandSupport.run("mfa mpin", creatingStore: verb == "configure") { try await dispatch(verb, options) }
     }
 

@@ -3,23 +3,23 @@
 // configuration kept in the secure store, exit codes and output. The verbs are in
 // PowerAuthCommand+Verbs.swift, PowerAuthCommand+Call.swift and PowerAuthCommand+Vault.swift.
 
-import MFACommandLine
+package import MFACommandLine
 import AuthNetworking
-import CryptoPrimitives
+package import CryptoPrimitives
 import FoundationEssentials
 import PowerAuth
 import PowerAuthNetworking
-import PowerAuthSDK
+package import PowerAuthSDK
 import ProtocolSupport
-import SecureStore
+package import SecureStore
 
-enum PowerAuthCommand {
+package enum PowerAuthCommand {
 
     typealias Status = ExitStatus
-    typealias Options = CommandOptions
+    package typealias Options = CommandOptions
 
     /// Runs `verb` (the command model has checked its options).
-    static func run(_ verb: String, _ options: Options) async -> Int32 {
+    package static func run(_ verb: String, _ options: Options) async -> Int32 {
         await CommandSupport.run("mfa powerauth", creatingStore: verb == "configure") {
             try checkInstanceName(options)
             if verb == "configure" { return try configure(options) }
@@ -75,7 +75,7 @@ enum PowerAuthCommand {
         return try JSONDecoder().decode(Stored.self, from: Data(bytes.withUnsafeBytes { Array($0) }))
     }
 
-    static func store(_ options: Options) throws -> SecureStore { try options.store() }
+    package static func store(_ options: Options) throws -> SecureStore { try options.store() }
 
     static func instance(_ options: Options) -> String { options.values["--instance"] ?? "default" }
 
@@ -99,15 +99,15 @@ enum PowerAuthCommand {
     }
 
     /// The client of the configured instance with everything it was made from.
-    struct Configured {
-        let client: PowerAuthClient
-        let possession: SymmetricKey
+    package struct Configured {
+        package let client: PowerAuthClient
+        package let possession: SymmetricKey
         let transport: any HTTPTransport
         let stored: Stored
     }
 
     /// The client of the configured instance, its possession key, transport and stored configuration.
-    static func configuredClient(_ options: Options) throws -> Configured {
+    package static func configuredClient(_ options: Options) throws -> Configured {
         let opened = try options.openStore()
         guard let stored = try storedConfiguration(options, opened.store) else {
             throw StateError(description: "instance \(instance(options)) is not configured (mfa powerauth configure)")

@@ -3,7 +3,7 @@
 // or deny one, consents, instant actions, remove. Connections and the settings `configure`
 // stored (the loopback opt-out) live in the secure store, so each verb is one process.
 
-import MFACommandLine
+package import MFACommandLine
 import AuthNetworking
 import CryptoPrimitives
 import FoundationEssentials
@@ -12,7 +12,7 @@ import SaltEdge
 import SaltEdgeSDK
 import SecureStore
 
-enum SaltEdgeCommand {
+package enum SaltEdgeCommand {
 
     /// What `configure` stores: the settings every later verb uses.
     struct Stored: Codable {
@@ -22,7 +22,7 @@ enum SaltEdgeCommand {
     static let record = "mfa.saltedge.config"
 
     /// Runs `verb` (the command model has checked its options).
-    static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
+    package static func run(_ verb: String, _ options: CommandOptions) async -> Int32 {
         await CommandSupport.run("mfa saltedge", creatingStore: verb == "configure" || verb == "connect") { try await dispatch(verb, options) }
     }
 

@@ -12,11 +12,11 @@ extension RSA {
 
         /// How a message is encoded into a block.
         public struct Padding: Sendable, Equatable {
-            enum Kind: Sendable, Equatable {
+            package enum Kind: Sendable, Equatable {
                 case oaep(hash: HashAlgorithm, mgf1Hash: HashAlgorithm)
                 case pkcs1v1_5
             }
-            let kind: Kind
+            package let kind: Kind
 
             /// OAEP with SHA-256 and MGF1-SHA-256.
             public static let oaepSHA256 = Padding(kind: .oaep(hash: .sha256, mgf1Hash: .sha256))

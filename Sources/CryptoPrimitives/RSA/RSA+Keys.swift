@@ -75,7 +75,7 @@ extension RSA {
 
     /// An RSA private key with its CRT parameters, all in wiped storage.
     public struct PrivateKey<Purpose: RSAKeyPurpose>: Sendable, CustomStringConvertible {
-        let components: RSAKeyComponents
+        package let components: RSAKeyComponents
         let arithmetic: RSAPrivateArithmetic
         /// The matching public key.
         public let publicKey: PublicKey<Purpose>

@@ -24,11 +24,11 @@ extension RSA {
 
         /// The signature scheme.
         public struct Padding: Sendable, Equatable {
-            enum Kind: Sendable, Equatable {
+            package enum Kind: Sendable, Equatable {
                 case pkcs1v1_5
                 case pss(saltLength: Int?)  // nil: the digest length when signing; any when verifying
             }
-            let kind: Kind
+            package let kind: Kind
 
             /// RSASSA-PKCS1-v1_5 (JWS `RS256` with SHA-256).
             public static let pkcs1v1_5 = Padding(kind: .pkcs1v1_5)

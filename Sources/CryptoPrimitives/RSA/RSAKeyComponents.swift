@@ -4,19 +4,19 @@
 import CryptoCore
 
 /// n, e and, for a private key, d, p, q, dP, dQ, qInv — the secret ones in wiped storage.
-struct RSAKeyComponents: Sendable {
-    let modulus: [UInt8]
-    let publicExponent: [UInt8]
-    let privateExponent: SecretBytes
-    let prime1: SecretBytes
-    let prime2: SecretBytes
-    let exponent1: SecretBytes
-    let exponent2: SecretBytes
-    let coefficient: SecretBytes
+package struct RSAKeyComponents: Sendable {
+    package let modulus: [UInt8]
+    package let publicExponent: [UInt8]
+    package let privateExponent: SecretBytes
+    package let prime1: SecretBytes
+    package let prime2: SecretBytes
+    package let exponent1: SecretBytes
+    package let exponent2: SecretBytes
+    package let coefficient: SecretBytes
 
     /// RSAPrivateKey ::= SEQUENCE { version 0, n, e, d, p, q, dP, dQ, qInv }; multi-prime
     /// (version 1) keys are refused.
-    init(pkcs1 der: [UInt8]) throws(CryptoError) {
+    package init(pkcs1 der: [UInt8]) throws(CryptoError) {
         var reader = DER.Reader(der)
         var key = try reader.readSequence()
         try reader.finish()
@@ -32,7 +32,7 @@ struct RSAKeyComponents: Sendable {
         try key.finish()
     }
 
-    init(modulus: [UInt8], publicExponent: [UInt8], privateExponent: SecretBytes, prime1: SecretBytes, prime2: SecretBytes,
+    package init(modulus: [UInt8], publicExponent: [UInt8], privateExponent: SecretBytes, prime1: SecretBytes, prime2: SecretBytes,
          exponent1: SecretBytes, exponent2: SecretBytes, coefficient: SecretBytes) {
         self.modulus = Array(modulus.drop { $0 == 0 })
         self.publicExponent = Array(publicExponent.drop { $0 == 0 })
@@ -45,7 +45,7 @@ struct RSAKeyComponents: Sendable {
     }
 
     /// RSAPrivateKey DER.
-    var pkcs1: SecretBytes {
+    package var pkcs1: SecretBytes {
         var writer = DER.Writer()
         writer.sequence { key in
             key.integer(0)
@@ -59,7 +59,7 @@ struct RSAKeyComponents: Sendable {
     }
 
     /// PrivateKeyInfo ::= SEQUENCE { 0, { rsaEncryption, NULL }, OCTET STRING RSAPrivateKey }.
-    var pkcs8: SecretBytes {
+    package var pkcs8: SecretBytes {
         let inner = pkcs1
         var writer = DER.Writer()
         writer.sequence { info in
@@ -71,7 +71,7 @@ struct RSAKeyComponents: Sendable {
     }
 
     /// The components of a PKCS #1 or PKCS #8 private key.
-    static func decodePrivateKey(_ der: [UInt8]) throws(CryptoError) -> RSAKeyComponents {
+    package static func decodePrivateKey(_ der: [UInt8]) throws(CryptoError) -> RSAKeyComponents {
         var reader = DER.Reader(der)
         var outer = try reader.readSequence()
         guard try outer.readSmallInteger() == 0 else { throw .invalidEncoding }
@@ -86,7 +86,7 @@ struct RSAKeyComponents: Sendable {
     }
 
     /// (n, e) of a PKCS #1 RSAPublicKey or a SubjectPublicKeyInfo.
-    static func decodePublicKey(_ der: [UInt8]) throws(CryptoError) -> (modulus: [UInt8], exponent: [UInt8]) {
+    package static func decodePublicKey(_ der: [UInt8]) throws(CryptoError) -> (modulus: [UInt8], exponent: [UInt8]) {
         var reader = DER.Reader(der)
         var outer = try reader.readSequence()
         try reader.finish()
@@ -108,7 +108,7 @@ struct RSAKeyComponents: Sendable {
     }
 
     /// RSAPublicKey ::= SEQUENCE { n, e }.
-    static func encodePublicKey(modulus: [UInt8], exponent: [UInt8]) -> [UInt8] {
+    package static func encodePublicKey(modulus: [UInt8], exponent: [UInt8]) -> [UInt8] {
         var writer = DER.Writer()
         writer.sequence { key in
             key.unsignedInteger(modulus)
@@ -118,7 +118,7 @@ struct RSAKeyComponents: Sendable {
     }
 
     /// SubjectPublicKeyInfo with rsaEncryption and NULL parameters.
-    static func encodeSubjectPublicKeyInfo(modulus: [UInt8], exponent: [UInt8]) -> [UInt8] {
+    package static func encodeSubjectPublicKeyInfo(modulus: [UInt8], exponent: [UInt8]) -> [UInt8] {
         var writer = DER.Writer()
         writer.sequence { info in
             writeAlgorithm(&info)

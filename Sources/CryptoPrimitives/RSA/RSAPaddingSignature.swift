@@ -32,7 +32,7 @@ package enum RSASignaturePadding {
 
     /// The DigestInfo bytes before a digest of `hash`'s length: the fixed prefixes of §9.2 note 1,
     /// each encoded once, so a signature or verification does not build the DER again.
-    static func digestInfoPrefix(_ hash: HashAlgorithm) -> [UInt8] {
+    package static func digestInfoPrefix(_ hash: HashAlgorithm) -> [UInt8] {
         switch hash {
         case .insecureSHA1: sha1Prefix
         case .sha224: sha224Prefix

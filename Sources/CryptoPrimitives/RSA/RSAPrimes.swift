@@ -4,7 +4,7 @@
 
 import CryptoCore
 
-enum RSAPrimes {
+package enum RSAPrimes {
     /// Groups of the odd primes below 2¹¹ whose products stay below 2³²: one constant-time
     /// remainder by each product, then one by each prime of the group.
     static let smallPrimeGroups: [(product: UInt32, primes: [UInt32])] = {
@@ -72,7 +72,7 @@ enum RSAPrimes {
     /// Miller–Rabin with `rounds` random bases (FIPS 186-5 B.3.1). The exponentiations are
     /// constant time in the candidate; the loop count leaks a, the number of trailing zero bits
     /// of w − 1, and each round returns early on a composite (the candidate is then discarded).
-    static func isProbablePrime<let n: Int>(_ w: FixedUInt<n>, rounds: Int, random: inout some RandomSource) throws(CryptoError) -> Bool {
+    package static func isProbablePrime<let n: Int>(_ w: FixedUInt<n>, rounds: Int, random: inout some RandomSource) throws(CryptoError) -> Bool {
         guard let context = MontgomeryContext(modulus: w) else { return false }
         let wMinusOne = w.subtractingReportingBorrow(FixedUInt(1)).difference
         var a = 0

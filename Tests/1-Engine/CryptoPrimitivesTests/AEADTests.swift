@@ -2,7 +2,7 @@
 // §2.3.2 and §2.5.2), GHASH against a bit-by-bit multiplication in GF(2¹²⁸), GCM's counter
 // stream against AES-CTR, and refusals. Every file of both suites runs in RunnerTests.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import Testing
 import TestSupport
 

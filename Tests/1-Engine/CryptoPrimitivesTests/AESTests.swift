@@ -1,7 +1,7 @@
 // AES: FIPS 197 examples, the S-box circuit against the S-box's definition, the modes, and
 // the padding check against a plain implementation.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
 // The BN254CX fields: constants against Milagro's (via the params file) and the reference
 // integer, Fp against the reference integer with a logged seed, and the tower laws.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

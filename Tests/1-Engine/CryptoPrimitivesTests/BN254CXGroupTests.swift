@@ -2,7 +2,7 @@
 // G2 subgroup check, the GLV and Galbraith–Scott splits, and every multiplication method
 // against the plain double-and-add.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

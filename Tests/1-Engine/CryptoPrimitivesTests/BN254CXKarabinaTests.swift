@@ -1,7 +1,7 @@
 // Karabina's compressed cyclotomic squarings against the Granger–Scott squaring and the plain
 // power, and his decompression identities (both branches, and the identity element).
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

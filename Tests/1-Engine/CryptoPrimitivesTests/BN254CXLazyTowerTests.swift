@@ -4,7 +4,7 @@
 // p − 2 in every coordinate, where a real part is most negative or an imaginary part largest)
 // and on random values.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

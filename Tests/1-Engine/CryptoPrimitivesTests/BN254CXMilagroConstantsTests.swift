@@ -3,7 +3,7 @@
 // and reported as skipped with the reason, when ../shared is absent; when it is present, a
 // missing or unreadable params file fails instead of skipping.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
 // The optimal ate pairing: Milagro's e(G2, G1), bilinearity, non-degeneracy, order r, the
 // shared Miller loop, and the verifier identity M-Pin relies on.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

@@ -4,7 +4,7 @@
 // just below or at m, where a lost carry or a wrong final subtraction shows) and on random
 // values; and the operators the tower uses are the kernels, not the generic core.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

@@ -2,7 +2,7 @@
 // bn254cx_params.json (extracted from Milagro and re-derived by the vector author; the source
 // of constants in tests), and conversions to the reference integer.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Foundation
 import TestSupport

@@ -1,6 +1,6 @@
 // The strict DER reader, the writer, object identifiers and PEM armour.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import Foundation
 import Testing
 import TestSupport

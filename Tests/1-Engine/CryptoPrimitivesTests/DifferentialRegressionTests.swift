@@ -2,7 +2,7 @@
 // each case is an input on which the engine and BoringSSL (swift-crypto) disagreed and the
 // engine was judged wrong. 
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import Testing
 
 @Suite struct DifferentialRegressionTests {

@@ -1,7 +1,7 @@
 // P-256 field and scalar arithmetic against the reference integer, the constants recomputed,
 // and the scalar recodings reassembled.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

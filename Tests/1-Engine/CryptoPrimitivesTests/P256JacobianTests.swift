@@ -3,7 +3,7 @@
 // exceptional case would show, and the P-256 field sum and difference kernels
 // (P256FieldAddition.swift) against the generic straight-line ones.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

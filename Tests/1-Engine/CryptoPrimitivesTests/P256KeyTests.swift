@@ -1,7 +1,7 @@
 // P-256 keys: every encoding in and out, OpenSSL-made keys, ECDH agreement, malformed input.
 // The OpenSSL values below were produced by pyca/cryptography for the scalar 2c1f5bce…e7f809.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 // P-256 points: group laws on edge cases, scalar multiplication against a plain ladder, the
 // generated tables recomputed, and SEC 1 decoding of malformed points.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

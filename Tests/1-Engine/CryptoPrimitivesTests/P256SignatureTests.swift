@@ -1,7 +1,7 @@
 // ECDSA: RFC 6979 A.2.5, sign-then-verify on random keys, hedged and deterministic nonces,
 // signature encodings and their malformed forms.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

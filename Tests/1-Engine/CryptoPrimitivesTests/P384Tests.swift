@@ -2,7 +2,7 @@
 // arithmetic on the reference integer, constant-time and verification scalar multiplications
 // against each other, and encodings. The Wycheproof, ACVP and recorded files run in RunnerTests.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

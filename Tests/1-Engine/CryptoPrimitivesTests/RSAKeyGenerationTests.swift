@@ -1,7 +1,7 @@
 // RSA key generation: every key invariant checked with the reference integer, determinism
 // under an injected random source, and the primality test on primes and pseudoprimes.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

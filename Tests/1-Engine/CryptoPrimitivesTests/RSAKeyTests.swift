@@ -1,7 +1,7 @@
 // RSA keys: every encoding in and out byte for byte against OpenSSL's, and malformed keys
 // rejected with typed errors.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Foundation
 import Testing

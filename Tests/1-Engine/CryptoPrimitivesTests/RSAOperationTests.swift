@@ -1,7 +1,7 @@
 // RSA operations: the raw primitives against the reference integer, known answers from
 // pyca/cryptography, round trips, and one error for every decryption failure.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 import TestSupport

@@ -1,7 +1,7 @@
 // EMSA-PKCS1-v1_5 (RFC 8017 §9.2): the DigestInfo prefixes the encoding keeps per hash against
 // the bytes RFC 8017 lists in §9.2 note 1, and the encoded message's layout.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import CryptoCore
 import Testing
 

@@ -1,7 +1,7 @@
 // X25519: RFC 7748 §5.2 and §6.1 answers, the field against the reference integer, and the
 // refusal of small-order peers. The Wycheproof suite and our recorded file run in RunnerTests.
 
-@testable import CryptoPrimitives
+import CryptoPrimitives
 import Testing
 import TestSupport
 

@@ -2,7 +2,7 @@
 // time permits, one-pass, wrong PINs (rejected, and measured by the kangaroo), extra factors.
 
 import CryptoPrimitives
-@testable import MPin
+import MPin
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
 // PINs, identities, DVS, secret types and decoding of M-Pin values.
 
 import CryptoPrimitives
-@testable import MPin
+import MPin
 import Testing
 import TestSupport
 

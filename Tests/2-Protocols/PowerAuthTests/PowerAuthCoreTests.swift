@@ -4,7 +4,7 @@
 
 import CryptoPrimitives
 import Foundation
-@testable import PowerAuth
+import PowerAuth
 import ProtocolSupport
 import Testing
 import TestSupport

@@ -3,7 +3,7 @@
 
 import CryptoPrimitives
 import Foundation
-@testable import PowerAuth
+import PowerAuth
 import ProtocolSupport
 import Testing
 import ClientTestSupport

@@ -3,7 +3,7 @@
 
 import Foundation
 import ProtocolSupport
-@testable import SaltEdge
+import SaltEdge
 import Testing
 
 @Suite struct SaltEdgeClockTests {

@@ -5,7 +5,7 @@
 import CryptoPrimitives
 import Foundation
 import ProtocolSupport
-@testable import SaltEdge
+import SaltEdge
 import Testing
 import ClientTestSupport
 import TestSupport

@@ -2,7 +2,7 @@
 // per client however often it is copied, the millisecond conversion PowerAuth uses for its
 // clock, and transport factories that refuse pins they cannot honour.
 
-@testable import AuthNetworking
+import AuthNetworking
 import CryptoPrimitives
 import Foundation
 import ProtocolSupport

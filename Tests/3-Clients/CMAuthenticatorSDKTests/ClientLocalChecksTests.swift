@@ -4,7 +4,7 @@
 
 import AuthNetworking
 import CMAuthenticator
-@testable import CMAuthenticatorSDK
+import CMAuthenticatorSDK
 import CryptoPrimitives
 import Foundation
 import ProtocolSupport

@@ -6,7 +6,7 @@
 
 import AuthNetworking
 import CMAuthenticator
-@testable import CMAuthenticatorSDK
+import CMAuthenticatorSDK
 import CryptoPrimitives
 import Foundation
 import ProtocolSupport

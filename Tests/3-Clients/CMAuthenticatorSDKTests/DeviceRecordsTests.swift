@@ -3,7 +3,7 @@
 // back over them, or every command fetches `GET /certificate` again.
 
 import CMAuthenticator
-@testable import CMAuthenticatorSDK
+import CMAuthenticatorSDK
 import CryptoPrimitives
 import Foundation
 import SecureStore

@@ -8,7 +8,7 @@
 
 import AuthNetworking
 import CMAuthenticator
-@testable import CMAuthenticatorSDK
+import CMAuthenticatorSDK
 import CryptoPrimitives
 import Foundation
 import PKCS11

@@ -3,7 +3,7 @@
 // `String` copies cannot be wiped), and a record written in the old all-JSON form still reads.
 
 import CMAuthenticator
-@testable import CMAuthenticatorSDK
+import CMAuthenticatorSDK
 import CryptoPrimitives
 import Foundation
 import SecureStore

@@ -7,7 +7,7 @@
 import AuthNetworking
 import CryptoPrimitives
 import Foundation
-@testable import MPinSDK
+import MPinSDK
 import MPinPlatform
 import MPin
 import ProtocolSupport

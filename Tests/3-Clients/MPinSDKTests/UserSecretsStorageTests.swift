@@ -5,7 +5,7 @@
 
 import CryptoPrimitives
 import Foundation
-@testable import MPinSDK
+import MPinSDK
 import SecureStore
 import Testing
 import TestSupport

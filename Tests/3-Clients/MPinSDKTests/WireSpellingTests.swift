@@ -5,7 +5,7 @@
 
 import AuthNetworking
 import Foundation
-@testable import MPinSDK
+import MPinSDK
 import MPinPlatform
 import MPin
 import ProtocolSupport

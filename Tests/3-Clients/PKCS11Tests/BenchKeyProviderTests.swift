@@ -7,7 +7,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import PKCS11
+import PKCS11
 
 extension SoftHSMSuite {
     @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: mfaExecutable), "the mfa executable is not built"))

@@ -3,7 +3,7 @@
 
 import Foundation
 import Testing
-@testable import PKCS11
+import PKCS11
 
 @Suite struct CryptokiErrorTests {
     @Test func missingModuleIsATypedError() {

@@ -8,7 +8,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import PKCS11
+import PKCS11
 
 @Suite struct CryptokiLayoutTests {
     static let header = "/usr/include/p11-kit-1/p11-kit/pkcs11.h"

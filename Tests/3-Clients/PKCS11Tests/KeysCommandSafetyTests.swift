@@ -9,7 +9,7 @@ import Foundation
 import SecureStore
 import Testing
 import TestSupport
-@testable import PKCS11
+import PKCS11
 
 extension SoftHSMSuite {
     @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: mfaExecutable), "the mfa executable is not built"))

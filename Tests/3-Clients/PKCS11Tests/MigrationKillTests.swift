@@ -9,7 +9,7 @@ import Foundation
 import SecureStore
 import Testing
 import TestSupport
-@testable import PKCS11
+import PKCS11
 
 /// The `mfa` executable of this build (beside the test bundle: debug or release alike).
 let mfaExecutable = BuiltProducts.executable("mfa")

@@ -6,7 +6,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import PKCS11
+import PKCS11
 #if canImport(Glibc)
 import Glibc
 #endif

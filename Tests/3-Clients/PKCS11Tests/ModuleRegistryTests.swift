@@ -6,7 +6,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
-@testable import PKCS11
+import PKCS11
 
 extension SoftHSMSuite {
     @Suite struct ModuleRegistryTests {

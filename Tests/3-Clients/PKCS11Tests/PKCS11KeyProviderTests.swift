@@ -8,7 +8,7 @@ import SecureStore
 import Testing
 import ClientTestSupport
 import TestSupport
-@testable import PKCS11
+import PKCS11
 
 extension SoftHSMSuite {
     @Suite struct PKCS11KeyProviderTests {

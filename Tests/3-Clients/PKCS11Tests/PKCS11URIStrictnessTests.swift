@@ -3,7 +3,7 @@
 // the query and is refused in the path; and no attribute may appear twice.
 
 import Testing
-@testable import PKCS11
+import PKCS11
 
 @Suite struct PKCS11URIStrictnessTests {
     @Test(arguments: ["pkcs11:token=a?module-path=/m.so&PIN-VALUE=1234",

@@ -2,7 +2,7 @@
 // URIs are refused with a typed error.
 
 import Testing
-@testable import PKCS11
+import PKCS11
 
 @Suite struct PKCS11URITests {
     /// The examples of RFC 7512 §7, in order (each on one line).

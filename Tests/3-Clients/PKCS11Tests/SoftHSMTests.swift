@@ -7,7 +7,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
-@testable import PKCS11
+import PKCS11
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,7 +4,7 @@
 // the module runs in the one serialized suite.
 
 import Foundation
-@testable import PKCS11
+import PKCS11
 import TestSupport
 
 enum SoftHSM {

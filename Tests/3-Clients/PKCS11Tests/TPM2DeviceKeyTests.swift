@@ -7,7 +7,7 @@ import CryptoPrimitives
 import Foundation
 import SecureStore
 import Testing
-@testable import PKCS11
+import PKCS11
 
 @Suite(.serialized, .enabled(if: TPM2Token.uriText != nil, "SWIFTMFA_TPM2_PKCS11_URI is not set (eval \"$(HardwareKeys/swtpm-token create)\")"))
 struct TPM2DeviceKeyTests {

@@ -7,7 +7,7 @@ import Foundation
 import SecureStore
 import Testing
 import TestSupport
-@testable import PKCS11
+import PKCS11
 
 enum TPM2Token {
     /// The URI of the prepared token, when there is one.

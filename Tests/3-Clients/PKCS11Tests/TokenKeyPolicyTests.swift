@@ -7,7 +7,7 @@ import Foundation
 import SecureStore
 import Testing
 import TestSupport
-@testable import PKCS11
+import PKCS11
 
 extension SoftHSMSuite {
     @Suite struct TokenKeyPolicyTests {

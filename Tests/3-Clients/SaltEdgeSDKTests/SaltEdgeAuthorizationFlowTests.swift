@@ -10,7 +10,7 @@ import CryptoPrimitives
 import Foundation
 import ProtocolSupport
 import SaltEdge
-@testable import SaltEdgeSDK
+import SaltEdgeSDK
 import Testing
 import ClientTestSupport
 import TestSupport

@@ -7,7 +7,7 @@ import CryptoPrimitives
 import Foundation
 import ProtocolSupport
 import SaltEdge
-@testable import SaltEdgeSDK
+import SaltEdgeSDK
 import SecureStore
 import ClientTestSupport
 import TestSupport

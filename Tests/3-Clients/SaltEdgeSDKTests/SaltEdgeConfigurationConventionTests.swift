@@ -9,7 +9,7 @@ import CryptoPrimitives
 import Foundation
 import ProtocolSupport
 import SaltEdge
-@testable import SaltEdgeSDK
+import SaltEdgeSDK
 import SecureStore
 import Testing
 import ClientTestSupport

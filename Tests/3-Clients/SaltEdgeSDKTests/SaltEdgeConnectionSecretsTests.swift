@@ -6,7 +6,7 @@
 import CryptoPrimitives
 import Foundation
 import SaltEdge
-@testable import SaltEdgeSDK
+import SaltEdgeSDK
 import SecureStore
 import Testing
 import TestSupport

@@ -12,7 +12,7 @@ import Foundation
 import PKCS11
 import ProtocolSupport
 import SaltEdge
-@testable import SaltEdgeSDK
+import SaltEdgeSDK
 import SecureStore
 import Testing
 import ClientTestSupport

@@ -5,7 +5,7 @@
 
 import CryptoPrimitives
 import Foundation
-@testable import SecureStore
+import SecureStore
 import Testing
 import ClientTestSupport
 import TestSupport

@@ -1,7 +1,7 @@
 // The benchmark harness: medians, calibration, failing rows, the catalogue's names. (Timings
 // are never asserted: the machine is noisy and timings are benchmarks, not tests.)
 
-@testable import BenchmarkKit
+import BenchmarkKit
 import Foundation
 import Testing
 import TestSupport

@@ -2,7 +2,7 @@
 // iteration runs exactly once, spread over the threads asked for, and on distinct threads.
 // (Nothing here is timed.)
 
-@testable import BenchmarkKit
+import BenchmarkKit
 import Glibc
 import Synchronization
 import Testing

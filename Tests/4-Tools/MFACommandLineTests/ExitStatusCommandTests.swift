@@ -10,7 +10,7 @@ import PowerAuth
 import PowerAuthServer
 import ProtocolSupport
 import Testing
-@testable import mfa
+import mfa
 
 @Suite struct ExitStatusCommandTests {
     /// Runs `arguments` with `--json` and returns the status and the error object's code.

@@ -4,7 +4,7 @@
 
 import Foundation
 import MFACommandLine
-@testable import mfa
+import mfa
 import TestSupport
 
 struct InProcessCommand {

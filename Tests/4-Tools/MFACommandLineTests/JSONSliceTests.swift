@@ -3,7 +3,7 @@
 // parser) must agree on which are JSON; the printed range is the `responseObject` member's.
 
 import Foundation
-@testable import mfa
+import mfa
 import Testing
 
 @Suite struct JSONSliceTests {

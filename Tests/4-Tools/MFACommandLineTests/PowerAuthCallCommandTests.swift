@@ -10,7 +10,7 @@ import PowerAuth
 import PowerAuthServer
 import ProtocolSupport
 import Testing
-@testable import mfa
+import mfa
 
 /// The back end: activation, server time, token creation, a signed GET and a token-protected endpoint.
 final class PowerAuthLoopbackBackEnd: @unchecked Sendable {

@@ -14,7 +14,7 @@ import ProtocolSupport
 import Testing
 import TestSupport
 import MFACommandLine
-@testable import mfa
+import mfa
 
 /// The back end: activation with a bound recovery code, server time, status, vault unlock and
 /// recovery confirmation (a bound code and a postcard still to confirm).

@@ -9,11 +9,11 @@ import Foundation
 import MFACommandLine
 import ProtocolSupport
 import SaltEdge
-@testable import SaltEdgeSDK
+import SaltEdgeSDK
 import SecureStore
 import Testing
 import TestSupport
-@testable import mfa
+import mfa
 
 @Suite struct SameWordsCommandTests {
     /// Stores a Salt Edge connection whose service is `baseURL` (as `complete` would have).

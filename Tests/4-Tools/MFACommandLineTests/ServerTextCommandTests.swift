@@ -5,7 +5,7 @@
 import Foundation
 import ProtocolSupport
 import Testing
-@testable import mfa
+import mfa
 
 @Suite struct ServerTextCommandTests {
     @Test func aHostileServiceNameStaysOneInertLine() async throws {

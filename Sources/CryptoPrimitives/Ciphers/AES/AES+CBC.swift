@@ -137,10 +137,10 @@ extension AES {
 }
 
 /// PKCS #7 padding check in constant time.
-enum PKCS7 {
+package enum PKCS7 {
     /// The padding length claimed by the last byte and whether the last block is correctly
     /// padded. Reads all 16 bytes of the last block whatever their values (no early exit).
-    static func paddingLength(of data: [UInt8]) -> (length: UInt64, isValid: Choice) {
+    package static func paddingLength(of data: [UInt8]) -> (length: UInt64, isValid: Choice) {
         let last = UInt64(data[data.count - 1])
         var valid = !last.isZero & !UInt64(AES.blockByteCount).isLess(than: last)
         for i in 0..<AES.blockByteCount {

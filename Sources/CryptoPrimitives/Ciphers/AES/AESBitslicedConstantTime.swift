@@ -21,7 +21,7 @@ final class AESBitslicedConstantTime: @unchecked Sendable {
 
     /// Expands a 16-, 24- or 32-byte key (FIPS 197 §5.2); other lengths throw
     /// `CryptoError.incorrectLength`.
-    init(key: UnsafeRawBufferPointer) throws(CryptoError) {
+    package init(key: UnsafeRawBufferPointer) throws(CryptoError) {
         guard [16, 24, 32].contains(key.count) else { throw .incorrectLength }
         let nk = key.count / 4
         rounds = nk + 6

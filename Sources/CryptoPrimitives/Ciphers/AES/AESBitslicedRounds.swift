@@ -7,20 +7,20 @@ import CryptoCore
 extension AESBitslicedState {
     /// ShiftRows (FIPS 197 §5.1.2) on the bitsliced layout.
     @inline(__always)
-    mutating func shiftRows() {
+    package mutating func shiftRows() {
         q0 = Self.shiftRows(q0); q1 = Self.shiftRows(q1); q2 = Self.shiftRows(q2); q3 = Self.shiftRows(q3)
         q4 = Self.shiftRows(q4); q5 = Self.shiftRows(q5); q6 = Self.shiftRows(q6); q7 = Self.shiftRows(q7)
     }
 
     /// InvShiftRows (FIPS 197 §5.3.1).
     @inline(__always)
-    mutating func inverseShiftRows() {
+    package mutating func inverseShiftRows() {
         q0 = Self.inverseShiftRows(q0); q1 = Self.inverseShiftRows(q1); q2 = Self.inverseShiftRows(q2); q3 = Self.inverseShiftRows(q3)
         q4 = Self.inverseShiftRows(q4); q5 = Self.inverseShiftRows(q5); q6 = Self.inverseShiftRows(q6); q7 = Self.inverseShiftRows(q7)
     }
 
     @inline(__always)
-    private static func shiftRows(_ x: Word) -> Word {
+    package static func shiftRows(_ x: Word) -> Word {
         (x & Word(broadcasting: 0x0000_0000_0000_FFFF))
             | ((x & Word(broadcasting: 0x0000_0000_FFF0_0000)) &>> 4) | ((x & Word(broadcasting: 0x0000_0000_000F_0000)) &<< 12)
             | ((x & Word(broadcasting: 0x0000_FF00_0000_0000)) &>> 8) | ((x & Word(broadcasting: 0x0000_00FF_0000_0000)) &<< 8)
@@ -28,7 +28,7 @@ extension AESBitslicedState {
     }
 
     @inline(__always)
-    private static func inverseShiftRows(_ x: Word) -> Word {
+    package static func inverseShiftRows(_ x: Word) -> Word {
         (x & Word(broadcasting: 0x0000_0000_0000_FFFF))
             | ((x & Word(broadcasting: 0x0000_0000_0FFF_0000)) &<< 4) | ((x & Word(broadcasting: 0x0000_0000_F000_0000)) &>> 12)
             | ((x & Word(broadcasting: 0x0000_00FF_0000_0000)) &<< 8) | ((x & Word(broadcasting: 0x0000_FF00_0000_0000)) &>> 8)
@@ -63,14 +63,14 @@ extension AESBitslicedState {
     /// MixColumns (FIPS 197 §5.1.3): out = 2·a₀ ⊕ 3·a₁ ⊕ a₂ ⊕ a₃ = 2·(a₀ ⊕ a₁) ⊕ a₁ ⊕ rot²(a₀ ⊕ a₁),
     /// where aᵢ is the byte i rows further down the column.
     @inline(__always)
-    mutating func mixColumns() {
+    package mutating func mixColumns() {
         mixColumns(nextRow: Self.nextRow, twoRows: Self.twoRows)
     }
 
     /// MixColumns with the byte one row further down the column (and two rows) given as
     /// permutations of the planes: fixslicing passes conjugated ones (the fixslicing section of `AESBitslicedRounds`).
     @inline(__always)
-    mutating func mixColumns(nextRow: (Word) -> Word, twoRows: (Word) -> Word) {
+    package mutating func mixColumns(nextRow: (Word) -> Word, twoRows: (Word) -> Word) {
         let a1 = Self.map(self, nextRow)
         let sum = self ^ a1
         self = Self.times2(sum) ^ a1 ^ Self.map(sum, twoRows)
@@ -82,7 +82,7 @@ extension AESBitslicedState {
     /// aᵢ ⊕ 4·(aᵢ ⊕ aᵢ₊₂) — one two-row rotation, two xtimes and two XORs before the
     /// forward MixColumns, about half the work of the direct 14·a₀ ⊕ 11·a₁ ⊕ 13·a₂ ⊕ 9·a₃.
     @inline(__always)
-    mutating func inverseMixColumns() {
+    package mutating func inverseMixColumns() {
         inverseMixColumns(nextRow: Self.nextRow, twoRows: Self.twoRows)
     }
 
@@ -93,7 +93,7 @@ extension AESBitslicedState {
     /// = a′ ⊕ u ⊕ N(u) with u = 2·a′ ⊕ e: one two-row and one one-row permutation of the
     /// planes in place of two two-row ones and a one-row one.
     @inline(__always)
-    mutating func inverseMixColumns(nextRow: (Word) -> Word, twoRows: (Word) -> Word) {
+    package mutating func inverseMixColumns(nextRow: (Word) -> Word, twoRows: (Word) -> Word) {
         let e = self ^ Self.map(self, twoRows)
         let product = self ^ Self.times2(Self.times2(e))
         let u = Self.times2(product) ^ e
@@ -177,7 +177,7 @@ enum AESInterleave {
 extension AESBitslicedState {
     /// `MC_i` = ShiftRows^−i ∘ MixColumns ∘ ShiftRows^i for i = `offset` mod 4 (any integer).
     @inline(__always)
-    mutating func mixColumns(fixslicedBy offset: Int) {
+    package mutating func mixColumns(fixslicedBy offset: Int) {
         switch offset & 3 {  // public: the round number
         case 0: mixColumns()
         case 1: mixColumns(nextRow: { $0.rotatedRight16().rotatedColumns1() }, twoRows: { $0.rotatedRight32().rotatedColumns2() })
@@ -188,7 +188,7 @@ extension AESBitslicedState {
 
     /// ShiftRows^−i ∘ InvMixColumns ∘ ShiftRows^i for i = `offset` mod 4 (any integer).
     @inline(__always)
-    mutating func inverseMixColumns(fixslicedBy offset: Int) {
+    package mutating func inverseMixColumns(fixslicedBy offset: Int) {
         switch offset & 3 {  // public: the round number
         case 0: inverseMixColumns()
         case 1: inverseMixColumns(nextRow: { $0.rotatedRight16().rotatedColumns1() }, twoRows: { $0.rotatedRight32().rotatedColumns2() })
@@ -200,7 +200,7 @@ extension AESBitslicedState {
     /// ShiftRows applied `count` mod 4 times (any integer; −1 is InvShiftRows): the correction
     /// at the end of a fixsliced run, and the conjugation of round keys.
     @inline(__always)
-    mutating func shiftRows(times count: Int) {
+    package mutating func shiftRows(times count: Int) {
         switch count & 3 {  // public: the round count
         case 0: break
         case 1: shiftRows()

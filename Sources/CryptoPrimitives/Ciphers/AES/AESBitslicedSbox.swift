@@ -7,7 +7,7 @@ import CryptoCore
 
 /// A lane word of the bitsliced engine: `UInt64` (four blocks per call) or `SIMD2<UInt64>`
 /// (eight blocks per call, two independent 64-bit lanes in one SSE register).
-protocol AESBitslicedWord: Sendable {
+package protocol AESBitslicedWord: Sendable {
     /// How many 64-bit lanes (of four blocks each) the word holds.
     static var laneCount: Int { get }
     init(broadcasting value: UInt64)
@@ -36,16 +36,16 @@ protocol AESBitslicedWord: Sendable {
 }
 
 extension UInt64: AESBitslicedWord {
-    static var laneCount: Int { 1 }
-    @inline(__always) init(broadcasting value: UInt64) { self = value }
-    @inline(__always) init(roundKeyPlane pointer: UnsafePointer<UInt64>) { self = pointer[0] }
-    @inline(__always) init(lanes: (Int) -> UInt64) { self = lanes(0) }
-    @inline(__always) func lane(_ index: Int) -> UInt64 { self }
-    @inline(__always) func rotatedRight16() -> UInt64 { (self &>> 16) | (self &<< 48) }
-    @inline(__always) func rotatedRight32() -> UInt64 { (self &>> 32) | (self &<< 32) }
-    @inline(__always) func rotatedColumns1() -> UInt64 { ((self &>> 4) & 0x0FFF_0FFF_0FFF_0FFF) | ((self &<< 12) & 0xF000_F000_F000_F000) }
-    @inline(__always) func rotatedColumns2() -> UInt64 { ((self &>> 8) & 0x00FF_00FF_00FF_00FF) | ((self &<< 8) & 0xFF00_FF00_FF00_FF00) }
-    @inline(__always) func rotatedColumns3() -> UInt64 { ((self &>> 12) & 0x000F_000F_000F_000F) | ((self &<< 4) & 0xFFF0_FFF0_FFF0_FFF0) }
+    package static var laneCount: Int { 1 }
+    @inline(__always) package init(broadcasting value: UInt64) { self = value }
+    @inline(__always) package init(roundKeyPlane pointer: UnsafePointer<UInt64>) { self = pointer[0] }
+    @inline(__always) package init(lanes: (Int) -> UInt64) { self = lanes(0) }
+    @inline(__always) package func lane(_ index: Int) -> UInt64 { self }
+    @inline(__always) package func rotatedRight16() -> UInt64 { (self &>> 16) | (self &<< 48) }
+    @inline(__always) package func rotatedRight32() -> UInt64 { (self &>> 32) | (self &<< 32) }
+    @inline(__always) package func rotatedColumns1() -> UInt64 { ((self &>> 4) & 0x0FFF_0FFF_0FFF_0FFF) | ((self &<< 12) & 0xF000_F000_F000_F000) }
+    @inline(__always) package func rotatedColumns2() -> UInt64 { ((self &>> 8) & 0x00FF_00FF_00FF_00FF) | ((self &<< 8) & 0xFF00_FF00_FF00_FF00) }
+    @inline(__always) package func rotatedColumns3() -> UInt64 { ((self &>> 12) & 0x000F_000F_000F_000F) | ((self &<< 4) & 0xFFF0_FFF0_FFF0_FFF0) }
 }
 
 /// Two 64-bit lanes in one SSE register (eight blocks per call).
@@ -56,7 +56,7 @@ extension UInt64: AESBitslicedWord {
 /// bitwise operations of `SIMDMask<SIMD2<Int64>>` (`.&`, `.|`, `.^`) are vector builtins on the
 /// same 128 bits, whatever they hold: the gates go through them (``Mask``), one `pand`/`pxor`
 /// each, with no barrier instruction between the stages.
-struct AESTwoLanes: AESBitslicedWord {
+package struct AESTwoLanes: AESBitslicedWord {
     var vector: SIMD2<UInt64>
 
     /// The same 128 bits seen as a mask, whose bitwise operators are vector builtins.
@@ -64,33 +64,33 @@ struct AESTwoLanes: AESBitslicedWord {
     @inline(__always) private var mask: Mask { unsafeBitCast(vector, to: Mask.self) }
     @inline(__always) private init(mask: Mask) { vector = unsafeBitCast(mask, to: SIMD2<UInt64>.self) }
 
-    @inline(__always) init(vector: SIMD2<UInt64>) { self.vector = vector }
-    static var laneCount: Int { 2 }
-    @inline(__always) init(broadcasting value: UInt64) { vector = SIMD2(repeating: value) }
-    @inline(__always) init(roundKeyPlane pointer: UnsafePointer<UInt64>) {
+    @inline(__always) package init(vector: SIMD2<UInt64>) { self.vector = vector }
+    package static var laneCount: Int { 2 }
+    @inline(__always) package init(broadcasting value: UInt64) { vector = SIMD2(repeating: value) }
+    @inline(__always) package init(roundKeyPlane pointer: UnsafePointer<UInt64>) {
         vector = UnsafeRawPointer(pointer).load(as: SIMD2<UInt64>.self)
     }
-    @inline(__always) init(lanes: (Int) -> UInt64) { vector = SIMD2(lanes(0), lanes(1)) }
-    @inline(__always) func lane(_ index: Int) -> UInt64 { vector[index] }
-    @inline(__always) static func & (a: Self, b: Self) -> Self { Self(mask: a.mask .& b.mask) }
-    @inline(__always) static func | (a: Self, b: Self) -> Self { Self(mask: a.mask .| b.mask) }
-    @inline(__always) static func ^ (a: Self, b: Self) -> Self { Self(mask: a.mask .^ b.mask) }
-    @inline(__always) static prefix func ~ (a: Self) -> Self { Self(mask: .!a.mask) }
-    @inline(__always) static func &<< (a: Self, b: UInt64) -> Self { Self(vector: a.vector &<< SIMD2(repeating: b)) }
-    @inline(__always) static func &>> (a: Self, b: UInt64) -> Self { Self(vector: a.vector &>> SIMD2(repeating: b)) }
+    @inline(__always) package init(lanes: (Int) -> UInt64) { vector = SIMD2(lanes(0), lanes(1)) }
+    @inline(__always) package func lane(_ index: Int) -> UInt64 { vector[index] }
+    @inline(__always) package static func & (a: Self, b: Self) -> Self { Self(mask: a.mask .& b.mask) }
+    @inline(__always) package static func | (a: Self, b: Self) -> Self { Self(mask: a.mask .| b.mask) }
+    @inline(__always) package static func ^ (a: Self, b: Self) -> Self { Self(mask: a.mask .^ b.mask) }
+    @inline(__always) package static prefix func ~ (a: Self) -> Self { Self(mask: .!a.mask) }
+    @inline(__always) package static func &<< (a: Self, b: UInt64) -> Self { Self(vector: a.vector &<< SIMD2(repeating: b)) }
+    @inline(__always) package static func &>> (a: Self, b: UInt64) -> Self { Self(vector: a.vector &>> SIMD2(repeating: b)) }
 
     /// The rotations as shuffles of 16-bit pieces within each lane: written
     /// as shifts, LLVM recognises a funnel shift, which SSE2 lacks, and moved every rotation
     /// through general registers (measured: 32 `shld` and 80 `movq` per round); a fixed
     /// shuffle becomes `pshuflw`/`pshufhw` (`pshufd` for 32) on x86-64. The pattern is fixed:
     /// nothing depends on the data.
-    @inline(__always) func rotatedRight16() -> Self {
+    @inline(__always) package func rotatedRight16() -> Self {
         let pieces = unsafeBitCast(vector, to: SIMD8<UInt16>.self)
         let rotated = SIMD8(pieces[1], pieces[2], pieces[3], pieces[0], pieces[5], pieces[6], pieces[7], pieces[4])
         return Self(vector: unsafeBitCast(rotated, to: SIMD2<UInt64>.self))
     }
 
-    @inline(__always) func rotatedRight32() -> Self {
+    @inline(__always) package func rotatedRight32() -> Self {
         let pieces = unsafeBitCast(vector, to: SIMD4<UInt32>.self)
         return Self(vector: unsafeBitCast(SIMD4(pieces[1], pieces[0], pieces[3], pieces[2]), to: SIMD2<UInt64>.self))
     }
@@ -104,25 +104,25 @@ struct AESTwoLanes: AESBitslicedWord {
         return right | left
     }
 
-    @inline(__always) func rotatedColumns1() -> Self { rotatedPieces(right: 4) }
-    @inline(__always) func rotatedColumns2() -> Self { rotatedPieces(right: 8) }
-    @inline(__always) func rotatedColumns3() -> Self { rotatedPieces(right: 12) }
+    @inline(__always) package func rotatedColumns1() -> Self { rotatedPieces(right: 4) }
+    @inline(__always) package func rotatedColumns2() -> Self { rotatedPieces(right: 8) }
+    @inline(__always) package func rotatedColumns3() -> Self { rotatedPieces(right: 12) }
 }
 
 /// Eight words holding bytes in bitsliced form: word i holds bit i of every byte
 /// (64 bytes per 64-bit lane).
-struct AESBitslicedState<Word: AESBitslicedWord> {
-    var q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word
+package struct AESBitslicedState<Word: AESBitslicedWord> {
+    package var q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word
 
     @inline(__always)
-    init(q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word) {
+    package init(q0: Word, q1: Word, q2: Word, q3: Word, q4: Word, q5: Word, q6: Word, q7: Word) {
         self.q0 = q0; self.q1 = q1; self.q2 = q2; self.q3 = q3
         self.q4 = q4; self.q5 = q5; self.q6 = q6; self.q7 = q7
     }
 
     /// All planes zero.
     @inline(__always)
-    init() {
+    package init() {
         let plane = Word(broadcasting: 0)
         self.init(q0: plane, q1: plane, q2: plane, q3: plane, q4: plane, q5: plane, q6: plane, q7: plane)
     }
@@ -131,7 +131,7 @@ struct AESBitslicedState<Word: AESBitslicedWord> {
 extension AESBitslicedState {
     /// SubBytes on every byte at once (FIPS 197 §5.1.1).
     @inline(__always)
-    mutating func substituteBytes() {
+    package mutating func substituteBytes() {
         substituteBytes(addingConstant: true)
     }
 
@@ -139,7 +139,7 @@ extension AESBitslicedState {
     /// call site): the rounds leave it to the round keys, which carry it (0x63 in every byte
     /// passes ShiftRows and MixColumns unchanged, 2 ⊕ 3 ⊕ 1 ⊕ 1 = 1), saving the four NOTs.
     @inline(__always)
-    mutating func substituteBytes(addingConstant: Bool) {
+    package mutating func substituteBytes(addingConstant: Bool) {
         let x0 = q7, x1 = q6, x2 = q5, x3 = q4, x4 = q3, x5 = q2, x6 = q1, x7 = q0
 
         // Top linear transformation.
@@ -203,7 +203,7 @@ extension AESBitslicedState {
     /// InvSubBytes (FIPS 197 §5.3.2) from the forward circuit: with S(x) = A(x⁻¹) ⊕ 0x63,
     /// S⁻¹(y) = A⁻¹(S(z) ⊕ 0x63) where z = A⁻¹(y ⊕ 0x63).
     @inline(__always)
-    mutating func inverseSubstituteBytes() {
+    package mutating func inverseSubstituteBytes() {
         inverseAffine(addingConstant: true)
         substituteBytes(addingConstant: true)
         inverseAffine(addingConstant: true)
@@ -219,7 +219,7 @@ extension AESBitslicedState {
     /// Reed–Solomon encoders", ISIT 1997), best of many random tie-breaks: 29 + 35 XORs in
     /// place of 16 + 23 and 30 + 16. `AESTests` checks the result on all 256 inputs.
     @inline(__always)
-    mutating func inverseSubstituteBytesLessConstant() {
+    package mutating func inverseSubstituteBytesLessConstant() {
         let m = Self.sboxMiddle(inverseTop())
         let n0 = m.z6 ^ m.z15; let n1 = m.z13 ^ n0; let n2 = m.z12 ^ n1; let n3 = m.z16 ^ n2
         let n4 = m.z3 ^ m.z4; let n5 = m.z8 ^ n3; let n6 = m.z2 ^ m.z10; let n7 = m.z1 ^ n4

@@ -23,13 +23,13 @@ import CryptoCore
 /// The GHASH key H = E_K(0¹²⁸) with the values each block's product reuses, and the
 /// block-by-block multiply-accumulate. H is key material: the words live in memory that
 /// ``wipe()`` clears (its owner, ``AESGCMContext``, calls it when released).
-struct GHASHKey {
+package struct GHASHKey {
     /// H as big-endian words (`high` = bytes 0..<8), their XOR, and the three bit-reversed.
     private var high: UInt64, low: UInt64, middle: UInt64
     private var highReversed: UInt64, lowReversed: UInt64, middleReversed: UInt64
 
     /// The key H = E_K(0¹²⁸) as big-endian words (`high` = bytes 0..<8).
-    init(high: UInt64, low: UInt64) {
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
         middle = high ^ low
@@ -46,7 +46,7 @@ struct GHASHKey {
 
     /// `(y ⊕ block) · H` in GF(2¹²⁸), `y` and the result as big-endian words (high, low).
     @inline(__always)
-    func multiplyAccumulate(_ y: inout (high: UInt64, low: UInt64), _ blockHigh: UInt64, _ blockLow: UInt64) {
+    package func multiplyAccumulate(_ y: inout (high: UInt64, low: UInt64), _ blockHigh: UInt64, _ blockLow: UInt64) {
         let a1 = y.high ^ blockHigh, a0 = y.low ^ blockLow
         let a2 = a1 ^ a0
         // Karatsuba: z0 = a0·h0, z1 = a1·h1, z2 = (a0 ⊕ a1)(h0 ⊕ h1) ⊕ z0 ⊕ z1, low and high halves.

@@ -4,13 +4,13 @@
 import CryptoCore
 
 /// ChaCha20's key, nonce and counter, and its keystream XORed over buffers in place.
-struct ChaCha20 {
+package struct ChaCha20 {
     /// Key words 4…11 and nonce words 13…15 of the initial state (RFC 8439 §2.3).
     private var key: InlineArray<8, UInt32>
     private let nonce: (UInt32, UInt32, UInt32)
 
     /// A cipher for a 32-byte key and a 12-byte nonce (the caller has checked the lengths).
-    init(key: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer) {
+    package init(key: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer) {
         var words = InlineArray<8, UInt32>(repeating: 0)
         for i in 0..<8 { words[i] = UInt32(littleEndian: key.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
         self.key = words
@@ -26,7 +26,7 @@ struct ChaCha20 {
 
     /// The 64-byte block for `counter` (RFC 8439 §2.3.2), written to the first 64 bytes of
     /// `output`.
-    func block(counter: UInt32, into output: UnsafeMutableRawBufferPointer) {
+    package func block(counter: UInt32, into output: UnsafeMutableRawBufferPointer) {
         // "expand 32-byte k" (§2.3).
         var x0: UInt32 = 0x6170_7865, x1: UInt32 = 0x3320_646E, x2: UInt32 = 0x7962_2D32, x3: UInt32 = 0x6B20_6574
         var x4 = key[0], x5 = key[1], x6 = key[2], x7 = key[3]

@@ -6,7 +6,7 @@
 import CryptoCore
 
 /// A Poly1305 computation under one 32-byte one-time key (r ‖ s).
-struct Poly1305 {
+package struct Poly1305 {
     private static let mask44: UInt64 = (1 << 44) - 1
     private static let mask42: UInt64 = (1 << 42) - 1
 
@@ -21,7 +21,7 @@ struct Poly1305 {
     private var buffered = 0
 
     /// A fresh computation under `key` (32 bytes; the caller has checked the length).
-    init(key: UnsafeRawBufferPointer) {
+    package init(key: UnsafeRawBufferPointer) {
         let t0 = UInt64(littleEndian: key.loadUnaligned(as: UInt64.self))
         let t1 = UInt64(littleEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         // r &= 0x0ffffffc0ffffffc0ffffffc0fffffff (§2.5.1), split at bits 44 and 88.
@@ -35,7 +35,7 @@ struct Poly1305 {
     }
 
     /// Absorbs `bytes`.
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         if buffered > 0 {
@@ -70,7 +70,7 @@ struct Poly1305 {
     }
 
     /// The 16-byte tag, written to `tag`; the state is wiped.
-    mutating func finalize(into tag: UnsafeMutableRawPointer) {
+    package mutating func finalize(into tag: UnsafeMutableRawPointer) {
         if buffered > 0 {
             // §2.5.1: the last partial block with a 1 byte after it, no 2¹²⁸ bit.
             buffer[buffered] = 1

@@ -7,12 +7,12 @@
 import CryptoCore
 
 /// An element of GF(p), p = 2²⁵⁵ − 19, as Σ limbᵢ·2⁵¹ⁱ (not necessarily below p).
-struct Curve25519FieldElement {
+package struct Curve25519FieldElement {
     private static let mask51: UInt64 = (1 << 51) - 1
 
     var l0: UInt64, l1: UInt64, l2: UInt64, l3: UInt64, l4: UInt64
 
-    init(_ l0: UInt64, _ l1: UInt64, _ l2: UInt64, _ l3: UInt64, _ l4: UInt64) {
+    package init(_ l0: UInt64, _ l1: UInt64, _ l2: UInt64, _ l3: UInt64, _ l4: UInt64) {
         self.l0 = l0; self.l1 = l1; self.l2 = l2; self.l3 = l3; self.l4 = l4
     }
 
@@ -21,7 +21,7 @@ struct Curve25519FieldElement {
 
     /// The little-endian 32 bytes at `bytes`, bit 255 ignored (RFC 7748 §5: "implementations
     /// MUST mask the most significant bit in the final byte"). Values ≥ p are taken mod p.
-    init(littleEndianBytes bytes: UnsafeRawBufferPointer) {
+    package init(littleEndianBytes bytes: UnsafeRawBufferPointer) {
         let w0 = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
         let w1 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let w2 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
@@ -31,7 +31,7 @@ struct Curve25519FieldElement {
     }
 
     /// The canonical value (below p) as 32 little-endian bytes, written to `output`.
-    func write(littleEndianTo output: UnsafeMutableRawBufferPointer) {
+    package func write(littleEndianTo output: UnsafeMutableRawBufferPointer) {
         // One carry pass leaves h < 2p with limbs below 2⁵¹ + 2¹⁸; q = ⌊(h + 19) / 2²⁵⁵⌋ is 1
         // exactly when h ≥ p, and h − q·p = h + 19q − q·2²⁵⁵ (ref10's fe_tobytes, in radix 2⁵¹).
         var t = carried()
@@ -65,14 +65,14 @@ struct Curve25519FieldElement {
 
     /// a + b, limb by limb: for inputs below 2⁵², below 2⁵³.
     @inline(__always)
-    static func + (a: Self, b: Self) -> Self {
+    package static func + (a: Self, b: Self) -> Self {
         Self(a.l0 &+ b.l0, a.l1 &+ b.l1, a.l2 &+ b.l2, a.l3 &+ b.l3, a.l4 &+ b.l4)
     }
 
     /// a − b as a + 4p − b: for a below 2⁵³ and b below 2⁵³ − 76, no limb underflows, and the
     /// result is below 2⁵⁴.
     @inline(__always)
-    static func - (a: Self, b: Self) -> Self {
+    package static func - (a: Self, b: Self) -> Self {
         // 4p = (2⁵³ − 76) + (2⁵³ − 4)·2⁵¹ + … + (2⁵³ − 4)·2²⁰⁴.
         Self((a.l0 &+ 0x1F_FFFF_FFFF_FFB4) &- b.l0, (a.l1 &+ 0x1F_FFFF_FFFF_FFFC) &- b.l1, (a.l2 &+ 0x1F_FFFF_FFFF_FFFC) &- b.l2,
              (a.l3 &+ 0x1F_FFFF_FFFF_FFFC) &- b.l3, (a.l4 &+ 0x1F_FFFF_FFFF_FFFC) &- b.l4)
@@ -81,7 +81,7 @@ struct Curve25519FieldElement {
     /// a · b mod p, for limbs below 2⁵⁴; the result's limbs are below 2⁵¹ + 2¹⁸ (limb 1; the
     /// others below 2⁵¹).
     @inline(__always)
-    static func * (a: Self, b: Self) -> Self {
+    package static func * (a: Self, b: Self) -> Self {
         // 2²⁵⁵ ≡ 19: a product of limbs i + j ≥ 5 wraps to limb i + j − 5 times 19.
         let b1 = b.l1 &* 19, b2 = b.l2 &* 19, b3 = b.l3 &* 19, b4 = b.l4 &* 19
         let t0 = wide(a.l0, b.l0) &+ wide(a.l1, b4) &+ wide(a.l2, b3) &+ wide(a.l3, b2) &+ wide(a.l4, b1)
@@ -94,7 +94,7 @@ struct Curve25519FieldElement {
 
     /// self² mod p, for limbs below 2⁵⁴; the result's limbs are below 2⁵¹ + 2¹⁸.
     @inline(__always)
-    func squared() -> Self {
+    package func squared() -> Self {
         let d0 = l0 &* 2, d1 = l1 &* 2
         let l3x19 = l3 &* 19, l4x19 = l4 &* 19
         let t0 = wide(l0, l0) &+ wide(d1, l4x19) &+ wide(l2 &* 2, l3x19)
@@ -106,7 +106,7 @@ struct Curve25519FieldElement {
     }
 
     /// self squared `count` times.
-    func squared(repeatedly count: Int) -> Self {
+    package func squared(repeatedly count: Int) -> Self {
         var r = self
         for _ in 0..<count { r = r.squared() }
         return r
@@ -114,13 +114,13 @@ struct Curve25519FieldElement {
 
     /// self · a24 with a24 = 121665 (RFC 7748 §5), for limbs below 2⁵⁴; reduced.
     @inline(__always)
-    func timesA24() -> Self {
+    package func timesA24() -> Self {
         Self.reduce(wide(l0, 121_665), wide(l1, 121_665), wide(l2, 121_665), wide(l3, 121_665), wide(l4, 121_665))
     }
 
     /// self^(p − 2), the inverse (zero for zero), by the addition chain of curve25519-donna:
     /// 254 squarings and 11 multiplications; constant time.
-    func inverted() -> Self {
+    package func inverted() -> Self {
         let z2 = squared()
         let z9 = z2.squared(repeatedly: 2) * self
         let z11 = z9 * z2
@@ -148,7 +148,7 @@ struct Curve25519FieldElement {
 
     /// Carries five 128-bit column sums into limbs below 2⁵¹ + 2¹⁸.
     @inline(__always)
-    private static func reduce(_ t0: UInt128, _ t1: UInt128, _ t2: UInt128, _ t3: UInt128, _ t4: UInt128) -> Self {
+    package static func reduce(_ t0: UInt128, _ t1: UInt128, _ t2: UInt128, _ t3: UInt128, _ t4: UInt128) -> Self {
         var c1 = t1, c2 = t2, c3 = t3, c4 = t4
         let r0 = UInt64(truncatingIfNeeded: t0) & mask51; c1 &+= t0 >> 51
         let r1 = UInt64(truncatingIfNeeded: c1) & mask51; c2 &+= c1 >> 51

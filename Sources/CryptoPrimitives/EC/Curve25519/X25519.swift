@@ -78,9 +78,9 @@ public enum Curve25519 {
 }
 
 /// The X25519 function.
-enum X25519 {
+package enum X25519 {
     /// X25519(k, u) (RFC 7748 §5) for a 32-byte scalar (clamped here) and u-coordinate.
-    static func multiply(scalar: UnsafeRawBufferPointer, uCoordinate: UnsafeRawBufferPointer) -> SecretBytes {
+    package static func multiply(scalar: UnsafeRawBufferPointer, uCoordinate: UnsafeRawBufferPointer) -> SecretBytes {
         // decodeScalar25519: clear bits 0–2 and 255, set bit 254.
         var k = InlineArray<4, UInt64>(repeating: 0)
         for i in 0..<4 { k[i] = UInt64(littleEndian: scalar.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)) }

@@ -72,7 +72,7 @@ package enum P256FieldArithmetic {
     /// u·(2⁶⁴ − 2³² + 1) plus a carry fits one word); R plus the high half (< p) is below 2p,
     /// so one conditional subtraction finishes.
     @inlinable @inline(__always)
-    static func reduce(_ w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64,
+    package static func reduce(_ w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64,
                        _ w4: UInt64, _ w5: UInt64, _ w6: UInt64, _ w7: UInt64) -> FixedUInt<4> {
         var t0 = w0, t1 = w1, t2 = w2, t3 = w3
         for _ in 0..<4 {

@@ -5,7 +5,7 @@ import CryptoCore
 
 extension P256 {
     /// j·32ⁱ·G for window i = 0…51 and j = 1…16; x then y, Montgomery form, 4 limbs each.
-    static let generatorWindowTableLimbs: [UInt64] = [
+    package static let generatorWindowTableLimbs: [UInt64] = [
         0x79E730D418A9143C, 0x75BA95FC5FEDB601, 0x79FB732B77622510, 0x18905F76A53755C6,
         0xDDF25357CE95560A, 0x8B4AB8E4BA19E45C, 0xD2E88688DD21F325, 0x8571FF1825885D85,
         0x850046D410DDD64D, 0xAA6AE3C1A433827D, 0x732205038D1490D9, 0xF6BB32E43DCF3A3B,
@@ -1673,7 +1673,7 @@ extension P256 {
     ]
 
     /// G, 3G, …, 63G; x then y, Montgomery form, 4 limbs each.
-    static let generatorOddMultipleLimbs: [UInt64] = [
+    package static let generatorOddMultipleLimbs: [UInt64] = [
         0x79E730D418A9143C, 0x75BA95FC5FEDB601, 0x79FB732B77622510, 0x18905F76A53755C6,
         0xDDF25357CE95560A, 0x8B4AB8E4BA19E45C, 0xD2E88688DD21F325, 0x8571FF1825885D85,
         0xFFAC3F904EEBC127, 0xB027F84A087D81FB, 0x66AD77DD87CBBC98, 0x26936A3FB6FF747E,

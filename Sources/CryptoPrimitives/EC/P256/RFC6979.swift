@@ -5,14 +5,14 @@ import CryptoCore
 /// The HMAC-DRBG of RFC 6979 §3.2 over the hash H, for the P-256 order. Its state V lives in
 /// wiped storage (the keyed HMAC state cannot: it is a value of the hash engine, held only on
 /// the stack).
-struct RFC6979<H: HashFunction> {
+package struct RFC6979<H: HashFunction> {
     private var keyed: HMAC<H>
     private var v: SecretBytes
 
     /// Steps b–g of RFC 6979 §3.2: seeds the DRBG with int2octets(x) ‖ bits2octets(h1) and,
     /// when hedging, fresh random bytes (§3.6: "additional data k′"). Every working copy of
     /// the private key is wiped before return.
-    init(privateKey: UnsafeRawBufferPointer, digest: some Collection<UInt8>, additionalData: [UInt8]) {
+    package init(privateKey: UnsafeRawBufferPointer, digest: some Collection<UInt8>, additionalData: [UInt8]) {
         let h1 = P256.Scalar(digest: digest).canonicalBytes  // bits2octets(h1) = int2octets(bits2int(h1) mod q)
         v = SecretBytes([UInt8](repeating: 0x01, count: H.byteCount))
         keyed = HMAC<H>(key: SymmetricKey(data: [UInt8](repeating: 0x00, count: H.byteCount)))
@@ -28,7 +28,7 @@ struct RFC6979<H: HashFunction> {
     ///
     /// ⚠️ One bit of bias in k is enough for a lattice attack to recover the private key:
     /// candidates outside [1, n) are rejected and redrawn, never reduced mod n.
-    mutating func nextNonce() -> FixedUInt<4> {
+    package mutating func nextNonce() -> FixedUInt<4> {
         while true {
             var t: [UInt8] = []
             while t.count < 32 {

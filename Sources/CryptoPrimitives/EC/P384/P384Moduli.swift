@@ -67,7 +67,7 @@ public enum P384 {
     }
 
     /// (p + 1)/4, the exponent of a square root (p ≡ 3 mod 4).
-    static var squareRootExponent: FixedUInt<6> {
+    package static var squareRootExponent: FixedUInt<6> {
         FixedUInt(limbs: [0x0000_0000_4000_0000, 0xBFFF_FFFF_C000_0000, 0xFFFF_FFFF_FFFF_FFFF,
                           0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0x3FFF_FFFF_FFFF_FFFF])
     }

@@ -65,7 +65,7 @@ extension BN254CX {
     /// The affine coordinates of points with Z ≠ 0, with one Fp inversion for all
     /// (``BN254CXCurveField/invertedTogether(_:)``; a G2 point's 1/Z is Z̄/N(Z) with the norm
     /// N(Z) = c0² + c1² in Fp). Constant time in the points (only the counts steer it).
-    static func affineBatch(g2: [G2Projective], g1: [G1Projective]) -> (g2: [(x: Fp2, y: Fp2)], g1: [(x: Fp, y: Fp)]) {
+    package static func affineBatch(g2: [G2Projective], g1: [G1Projective]) -> (g2: [(x: Fp2, y: Fp2)], g1: [(x: Fp, y: Fp)]) {
         var denominators: [Fp] = []
         denominators.reserveCapacity(g2.count + g1.count)  // one buffer, wiped below
         for point in g2 { denominators.append(point.z.c0.squared() + point.z.c1.squared()) }

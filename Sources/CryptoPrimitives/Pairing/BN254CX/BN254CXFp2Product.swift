@@ -17,7 +17,7 @@ import CryptoCore
 
 /// The word-level kernels of the lazy Fp2 product.
 @usableFromInline
-enum BN254CXFp2Kernel {
+package enum BN254CXFp2Kernel {
     /// (a0 + a1·i)(b0 + b1·i) for Montgomery forms below p, returning Montgomery forms below p.
     @inline(never)
     static func product(_ a0: FixedUInt<4>, _ a1: FixedUInt<4>, _ b0: FixedUInt<4>, _ b1: FixedUInt<4>) -> (FixedUInt<4>, FixedUInt<4>) {
@@ -46,7 +46,7 @@ enum BN254CXFp2Kernel {
     /// (t + U·p)/2²⁵⁶ < 2p < 2²⁵⁵ fits four words (the final chain carries nothing out of the
     /// top), and one conditional subtraction finishes.
     @inlinable @inline(__always)
-    static func reduce(_ t: WideUInt512) -> FixedUInt<4> {
+    package static func reduce(_ t: WideUInt512) -> FixedUInt<4> {
         let m = BN254CXFieldModulus.modulus, inverse = BN254CXFieldModulus.inverse
         let m0 = m.limbs[unchecked: 0], m1 = m.limbs[unchecked: 1], m2 = m.limbs[unchecked: 2], m3 = m.limbs[unchecked: 3]
         var t1 = t.w1, t2 = t.w2, t3 = t.w3, t4 = t.w4, t5 = t.w5, t6 = t.w6

@@ -22,8 +22,8 @@ import CryptoCore
 
 /// The word-level kernels of the lazy Fp4 product and square.
 @usableFromInline
-enum BN254CXFp4Kernel {
-    typealias Limbs = FixedUInt<4>
+package enum BN254CXFp4Kernel {
+    package typealias Limbs = FixedUInt<4>
 
     /// The Fp2 product (x0 + x1·i)(y0 + y1·i), unreduced: (real, imaginary) as above.
     /// Out of line, as is ``fp2Square(_:_:)``: inlined three times into one Fp4 kernel, the
@@ -90,7 +90,7 @@ enum BN254CXFp4Kernel {
     /// non-negative one is already below 7p² < p·2²⁵⁶ (7p < 2²⁵⁶). |t| < 2⁵¹¹, so bit 511 is
     /// the sign.
     @inline(__always)
-    static func reduceSigned(_ t: WideUInt512) -> Limbs {
+    package static func reduceSigned(_ t: WideUInt512) -> Limbs {
         let m = BN254CXFieldModulus.modulus
         let mask = 0 &- (t.w7 >> 63)
         var t = t, carry: UInt64

@@ -28,7 +28,7 @@ extension BN254CX.CurvePoint {
     /// are below 2¹²⁹ with 33 windows, the GS pieces below 2⁶⁶ with 17). Arithmetic only:
     /// constant time in k.
     @inline(__always)
-    static func signedDigits(_ k: FixedUInt<4>, windows: Int) -> InlineArray<33, UInt64> {
+    package static func signedDigits(_ k: FixedUInt<4>, windows: Int) -> InlineArray<33, UInt64> {
         var digits = InlineArray<33, UInt64>(repeating: 0)
         var carry: UInt64 = 0
         for window in 0..<windows {

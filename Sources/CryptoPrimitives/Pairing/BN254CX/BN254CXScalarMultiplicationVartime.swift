@@ -36,7 +36,7 @@ extension BN254CX.CurvePoint {
     /// The width-`width` non-adjacent form of k, least significant digit first: every nonzero
     /// digit odd and in (−2^(width−1), 2^(width−1)), at most one nonzero digit in any `width`
     /// consecutive ones, Σ dᵢ·2ⁱ = k. Leaks: k (its digits steer the loop); public k only.
-    static func wNAFVartime(_ k: FixedUInt<4>, width: Int) -> [Int8] {
+    package static func wNAFVartime(_ k: FixedUInt<4>, width: Int) -> [Int8] {
         // A fifth word takes the carry a negative digit can push past bit 255.
         var n: [UInt64] = [k.limbs[0], k.limbs[1], k.limbs[2], k.limbs[3], 0]
         var digits: [Int8] = []
