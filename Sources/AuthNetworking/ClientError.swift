@@ -63,8 +63,6 @@ public protocol ClientError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 extension ClientError {
-    /// What went wrong (the earlier name of ``code``).
-    public var reason: Code { code }
     /// A human-readable explanation (never a secret).
     public var message: String { details.message }
     /// The error behind this one, kept whole.

@@ -44,9 +44,6 @@ public struct SDKError<Domain: ClientErrorDomain>: ClientError {
     /// What went wrong, for callers to switch on.
     public typealias Code = ClientErrorCodeOf<SDKError<Domain>>
 
-    /// The earlier name of ``Code``.
-    public typealias Reason = Code
-
     /// What went wrong.
     public let code: Code
     /// The message, cause, HTTP status and place.

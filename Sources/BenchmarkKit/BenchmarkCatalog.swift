@@ -29,7 +29,7 @@ public enum BenchmarkCatalog {
         } catch let failure as BenchmarkFailure {
             throw failure
         } catch {
-            throw BenchmarkFailure(row: name, reason: "set-up failed: \(error)")
+            throw BenchmarkFailure(row: name, message: "set-up failed: \(error)")
         }
     }
 }

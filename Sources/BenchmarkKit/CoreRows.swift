@@ -18,7 +18,7 @@ extension BenchmarkCatalog {
         modulus.limbs[0] |= 1
         modulus.limbs[n - 1] |= 1 << 63
         guard let context = MontgomeryContext(modulus: modulus) else {
-            throw BenchmarkFailure(row: "core/montgomery\(64 * n)", reason: "the modulus was refused")
+            throw BenchmarkFailure(row: "core/montgomery\(64 * n)", message: "the modulus was refused")
         }
         return [
             BenchmarkCase("core/montgomery\(64 * n)/mul") { iterations in

@@ -11,16 +11,16 @@ public struct BenchmarkFailure: Error, Equatable, CustomStringConvertible {
     /// The row (or, for a set-up failure, the family of rows) that failed.
     public let row: String
     /// What failed, in words.
-    public let reason: String
+    public let message: String
 
-    /// A failure of `row` for `reason`.
-    public init(row: String, reason: String) {
+    /// A failure of `row`, described by `message`.
+    public init(row: String, message: String) {
         self.row = row
-        self.reason = reason
+        self.message = message
     }
 
-    /// `row: reason`.
-    public var description: String { "\(row): \(reason)" }
+    /// `row: message`.
+    public var description: String { "\(row): \(message)" }
 }
 
 /// One benchmark row: a name `layer/algorithm/op[/size]` and a body that performs the
@@ -53,7 +53,7 @@ public struct BenchmarkCase: Sendable {
     public init(_ name: String, verifying check: @escaping @Sendable () throws -> Bool) {
         self.init(name) { iterations in
             for _ in 0..<iterations {
-                guard try check() else { throw BenchmarkFailure(row: name, reason: "the check returned false") }
+                guard try check() else { throw BenchmarkFailure(row: name, message: "the check returned false") }
             }
         }
     }
@@ -66,7 +66,7 @@ public struct BenchmarkCase: Sendable {
                 var rejected = false
                 do { try operation() } catch { rejected = true }
                 blackHole(rejected)
-                guard rejected else { throw BenchmarkFailure(row: name, reason: "the operation was accepted; it must be rejected") }
+                guard rejected else { throw BenchmarkFailure(row: name, message: "the operation was accepted; it must be rejected") }
             }
         }
     }
@@ -78,7 +78,7 @@ public struct BenchmarkCase: Sendable {
         } catch let failure as BenchmarkFailure {
             throw failure
         } catch {
-            throw BenchmarkFailure(row: name, reason: "\(error)")
+            throw BenchmarkFailure(row: name, message: "\(error)")
         }
     }
 }

@@ -39,7 +39,7 @@ extension BenchmarkCatalog {
     static let storeDirectory: Result<String, BenchmarkFailure> = {
         var template = Array((FileManager.default.temporaryDirectory.path + "/swiftmfa-bench-store-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
-            return .failure(BenchmarkFailure(row: "powerauth/store", reason: "mkdtemp failed: \(String(cString: strerror(errno)))"))
+            return .failure(BenchmarkFailure(row: "powerauth/store", message: "mkdtemp failed: \(String(cString: strerror(errno)))"))
         }
         atexit { removeStoreDirectory() }
         return .success(String(cString: made))

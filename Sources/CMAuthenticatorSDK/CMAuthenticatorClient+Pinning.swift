@@ -13,6 +13,11 @@ import ProtocolSupport
 extension CMAuthenticatorClient {
     /// The pins in force, fetched and verified now if the cached list is older than an hour
     /// (or `refresh` is set). `nil` when pinning is disabled.
+    ///
+    /// - Parameter refresh: Whether to fetch the list even when the cached one is less than an hour old.
+    /// - Throws: `CMClientError` with code `pinning` when no pin is cached and the signed list cannot be
+    ///   fetched or read, or none of its entries verifies, `store` when the device record cannot be read or
+    ///   written or a stored pin does not decode.
     public func certificatePins(refresh: Bool = false) async throws(CMClientError) -> CertificatePins? {
         guard case .enforced(let listKey) = pinning else { return nil }
         let record = try records.device()

@@ -21,13 +21,22 @@ public struct PendingAuthentication: Sendable, Equatable {
 extension CMAuthenticatorClient {
     /// The open request of one environment, or `nil` (§4: the first element counts; an expired
     /// one is hidden).
+    ///
+    /// - Parameter environmentID: The id of the stored environment.
+    /// - Throws: `CMClientError` with code `unknownEnvironment` when no environment is stored under
+    ///   `environmentID`, `notRegistered` when no phone number was registered, `invalidInput` when the query
+    ///   cannot be signed, `deviceKey` when the environment's secret in the device key store cannot be used,
+    ///   `pinning` when no certificate pin verifies or the transport refuses the peer's certificate,
+    ///   `transport` when no answer arrives, `server` when the service answers with an error,
+    ///   `invalidResponse` when the answer is not usable, `store` when the secure store fails or holds an
+    ///   unusable record.
     public func pendingRequest(environmentID: String) async throws(CMClientError) -> PendingAuthentication? {
-        let stored = try environment(id: environmentID)
+        let stored = try existingEnvironment(id: environmentID)
         let query: HTTPRequest
         do { query = try registeredRequests().pendingAuthentication(in: stored.environment, now: now()) } catch let error as CMClientError {
             throw error
         } catch let error as ProtocolError {
-            throw CMClientError(.invalidInput, error.reason, protocolError: error)
+            throw CMClientError(.invalidInput, error.message, protocolError: error)
         } catch {
             throw CMClientError(.invalidInput, "\(error)")
         }
@@ -38,6 +47,13 @@ extension CMAuthenticatorClient {
     }
 
     /// The open requests of every stored environment.
+    ///
+    /// - Throws: `CMClientError` with code `notRegistered` when no phone number was registered,
+    ///   `invalidInput` when a query cannot be signed, `deviceKey` when an environment secret in the device
+    ///   key store cannot be used, `pinning` when no certificate pin verifies or the transport refuses the
+    ///   peer's certificate, `transport` when no answer arrives, `server` when the service answers with an
+    ///   error, `invalidResponse` when an answer is not usable, `store` when the secure store fails or holds
+    ///   an unusable record.
     public func pendingRequests() async throws(CMClientError) -> [PendingAuthentication] {
         var pending: [PendingAuthentication] = []
         for environment in try environments() {
@@ -47,26 +63,45 @@ extension CMAuthenticatorClient {
     }
 
     /// Approves an instant request (`PUT …/instant/{id}` with `approved`, §4). Returns the
-    /// status the server reports, if any. An OTP request is `CMClientError.Reason.invalidInput`;
-    /// an expired one (locally or HTTP 410) `CMClientError.Reason.requestExpired`.
+    /// status the server reports, if any. An OTP request is `CMClientError.Code.invalidInput`;
+    /// an expired one (locally or HTTP 410) `CMClientError.Code.requestExpired`.
+    ///
+    /// - Parameter pending: The instant request to approve.
+    /// - Throws: `CMClientError` with code `invalidInput` for an OTP request or an answer that cannot be
+    ///   signed, `requestExpired` when the request has expired (here or HTTP 410), `unknownEnvironment` when
+    ///   its environment is not stored, `notRegistered` when no phone number was registered, `deviceKey` when
+    ///   the environment's secret in the device key store cannot be used, `pinning` when no certificate pin
+    ///   verifies or the transport refuses the peer's certificate, `transport` when no answer arrives,
+    ///   `server` when the service answers with an error, `invalidResponse` when the answer is not usable,
+    ///   `store` when the secure store fails or holds an unusable record.
     @discardableResult
     public func approve(_ pending: PendingAuthentication) async throws(CMClientError) -> String? {
         try await answer(.approved, pending)
     }
 
     /// Denies an instant request.
+    ///
+    /// - Parameter pending: The instant request to deny.
+    /// - Returns: The status the server reports, if any.
+    /// - Throws: `CMClientError` with code `invalidInput` for an OTP request or an answer that cannot be
+    ///   signed, `requestExpired` when the request has expired (here or HTTP 410), `unknownEnvironment` when
+    ///   its environment is not stored, `notRegistered` when no phone number was registered, `deviceKey` when
+    ///   the environment's secret in the device key store cannot be used, `pinning` when no certificate pin
+    ///   verifies or the transport refuses the peer's certificate, `transport` when no answer arrives,
+    ///   `server` when the service answers with an error, `invalidResponse` when the answer is not usable,
+    ///   `store` when the secure store fails or holds an unusable record.
     @discardableResult
     public func deny(_ pending: PendingAuthentication) async throws(CMClientError) -> String? {
         try await answer(.denied, pending)
     }
 
     private func answer(_ answer: CMAuthenticator.Answer, _ pending: PendingAuthentication) async throws(CMClientError) -> String? {
-        let stored = try environment(id: pending.environmentID)
+        let stored = try existingEnvironment(id: pending.environmentID)
         let request: HTTPRequest
         do { request = try registeredRequests().answer(answer, to: pending.request, in: stored.environment, now: now()) } catch let error as CMClientError {
             throw error
         } catch let error as ProtocolError {
-            throw CMClientError(error.code == .requestExpired ? .requestExpired : .invalidInput, error.reason, protocolError: error)
+            throw CMClientError(error.code == .requestExpired ? .requestExpired : .invalidInput, error.message, protocolError: error)
         } catch {
             throw CMClientError(.invalidInput, "\(error)")
         }
@@ -79,9 +114,12 @@ extension CMAuthenticatorClient {
     /// A failed fetch is retried after a doubling delay (up to 60 s) and the sequence goes on;
     /// an unregistered device or a broken store ends it with that error; cancelling the consumer
     /// ends it quietly.
+    ///
+    /// - Parameter interval: The wait between fetches; 3 seconds by default.
+    /// - Returns: A sequence of the open requests that ends with the error that stopped it.
     public nonisolated func requestUpdates(every interval: Duration = .seconds(3)) -> Polling<[PendingAuthentication], CMClientError> {
         Polling(every: interval, distinctBy: { $0.map { $0.environmentID + "/" + $0.request.id } },
-                isFatal: { $0.reason == .notRegistered || $0.reason == .store }) { () async throws(CMClientError) in
+                isFatal: { $0.code == .notRegistered || $0.code == .store }) { () async throws(CMClientError) in
             try await self.pendingRequests()
         }
     }

@@ -18,7 +18,7 @@ public actor CMAuthenticatorClient {
     public enum Pinning: Sendable {
         /// Fetch `/certificate`, keep the entries whose signature verifies under `listKey` (CM's
         /// embedded key when `nil`), cache them for an hour, and give them to every transport.
-        /// No verified entry: every call fails closed with `CMClientError.Reason.pinning`.
+        /// No verified entry: every call fails closed with `CMClientError.Code.pinning`.
         case enforced(listKey: RSA.Signing.PublicKey? = nil)
         /// No pins: for a transport that cannot pin (URLSessionTransport on Linux) or a plain
         /// `http://` test server. Only the system trust store protects the connection.
@@ -59,6 +59,20 @@ public actor CMAuthenticatorClient {
 
         /// A configuration for `device`; every other part optional (the layer-3 members default
         /// to `ClientDefaults`).
+        ///
+        /// - Parameters:
+        ///   - baseURL: The service's base URL; CM's by default.
+        ///   - device: What the device says about itself at registration.
+        ///   - clientDescription: The `User-Agent` of every request.
+        ///   - pinning: How the certificate pins are used; enforced by default.
+        ///   - tokenStyle: The bearer token shape; Android's by default.
+        ///   - urlPolicy: Which URLs requests may go to; https only by default.
+        ///   - clock: The local wall clock (bearer-token times, request expiry, the pin list's age).
+        ///   - random: The random source; only the label of an environment secret put in a token draws from
+        ///     it.
+        ///   - logger: When set, every exchange is logged, the bearer `Authorization` header and secret body
+        ///     members redacted.
+        ///   - deviceKeys: Where new environments' secrets are kept; sealed in the record by default.
         public init(baseURL: String = CMAuthenticator.defaultBaseURL, device: CMAuthenticator.DeviceDescription,
                     clientDescription: CMAuthenticator.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, system: "Linux",
                                                                                    architecture: "unknown", locale: "en"),
@@ -88,8 +102,15 @@ public actor CMAuthenticatorClient {
     let randomSource: SharedRandomSource
 
     /// A client keeping its state in `store`, sending through the transport `transport` makes
-    /// for the base URL and the pins in force. Throws `CMClientError.Reason.invalidInput` when
+    /// for the base URL and the pins in force. Throws `CMClientError.Code.invalidInput` when
     /// the configuration's URL policy refuses its base URL (https only by default).
+    ///
+    /// - Parameters:
+    ///   - configuration: The service, the device, pinning and the layer-3 members.
+    ///   - store: The secure store the device record and the environments are kept in.
+    ///   - transport: Makes the transport for the base URL with the pins in force.
+    /// - Throws: `CMClientError` with code `invalidInput` when the configuration's URL policy refuses its
+    ///   base URL.
     public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory = .standard) throws(CMClientError) {
         guard configuration.urlPolicy.permits(configuration.baseURL) else {
             throw CMClientError(.invalidInput, URLPolicy.refusal(of: configuration.baseURL))
@@ -120,6 +141,13 @@ public actor CMAuthenticatorClient {
 
     /// Starts phone verification: the service sends an SMS to `phoneNumber` (E.164). Returns the
     /// state (`pending`, or `verified` when the number already was).
+    ///
+    /// - Parameter phoneNumber: The phone number, in E.164 form.
+    /// - Throws: `CMClientError` with code `invalidInput` when `phoneNumber` is not an E.164 number,
+    ///   `pinning` when no certificate pin verifies or the transport refuses the peer's certificate,
+    ///   `transport` when no answer arrives, `server` when the service answers with an error,
+    ///   `invalidResponse` when the answer is not usable, `store` when the secure store fails or holds an
+    ///   unusable record.
     @discardableResult
     public func register(phoneNumber: String) async throws(CMClientError) -> CMAuthenticator.DeviceRegistration.Status {
         let number: CMAuthenticator.PhoneNumber
@@ -130,7 +158,15 @@ public actor CMAuthenticatorClient {
     }
 
     /// Finishes phone verification with the SMS code; a code that is not 4–10 digits is
-    /// `CMClientError.Reason.invalidInput` before anything is sent (§2).
+    /// `CMClientError.Code.invalidInput` before anything is sent (§2).
+    ///
+    /// - Parameter code: The code of the SMS.
+    /// - Returns: The registration state after the check.
+    /// - Throws: `CMClientError` with code `invalidInput` when `code` is not 4–10 digits, `notRegistered`
+    ///   when no phone number was registered, `pinning` when no certificate pin verifies or the transport
+    ///   refuses the peer's certificate, `transport` when no answer arrives, `server` when the service
+    ///   answers with an error, `invalidResponse` when the answer is not usable, `store` when the secure
+    ///   store fails or holds an unusable record.
     @discardableResult
     public func verify(code: String) async throws(CMClientError) -> CMAuthenticator.DeviceRegistration.Status {
         guard CMAuthenticator.DeviceUpdate.isValidVerificationCode(code) else { throw CMClientError(.invalidInput, "an SMS code is 4–10 digits") }
@@ -140,6 +176,15 @@ public actor CMAuthenticatorClient {
 
     /// Registers the push token (`nil` and `pushEnabled: false` for a Linux device that polls:
     /// the service then falls back to SMS for notifications, §2, §7).
+    ///
+    /// - Parameters:
+    ///   - token: The push token; `nil` for a device that polls.
+    ///   - pushEnabled: Whether the service should push; false falls back to SMS.
+    ///   - development: iOS's APNs sandbox flag, sent only when given.
+    /// - Throws: `CMClientError` with code `notRegistered` when no phone number was registered, `pinning`
+    ///   when no certificate pin verifies or the transport refuses the peer's certificate, `transport` when
+    ///   no answer arrives, `server` when the service answers with an error, `invalidResponse` when the
+    ///   answer is not usable, `store` when the secure store fails or holds an unusable record.
     public func updatePushToken(_ token: String?, pushEnabled: Bool, development: Bool? = nil) async throws(CMClientError) {
         guard try records.device().deviceID != nil else { throw CMClientError(.notRegistered, "register a phone number first") }
         _ = try await updateDevice(.pushToken(token, pushEnabled: pushEnabled, development: development))
@@ -147,6 +192,11 @@ public actor CMAuthenticatorClient {
 
     /// Re-reads the registration state (`GET /device/{id}`, §2) and stores it; `unverified`
     /// means the user must verify the phone again.
+    ///
+    /// - Throws: `CMClientError` with code `notRegistered` when no phone number was registered, `pinning`
+    ///   when no certificate pin verifies or the transport refuses the peer's certificate, `transport` when
+    ///   no answer arrives, `server` when the service answers with an error, `invalidResponse` when the
+    ///   answer is not usable, `store` when the secure store fails or holds an unusable record.
     public func deviceStatus() async throws(CMClientError) -> CMAuthenticator.DeviceRegistration.Status {
         guard let id = try records.device().deviceID else { throw CMClientError(.notRegistered, "register a phone number first") }
         let response = try await send(requests(deviceID: id).deviceStatus())
@@ -156,7 +206,7 @@ public actor CMAuthenticatorClient {
         return registration.registrationStatus
     }
 
-    package func updateDevice(_ update: CMAuthenticator.DeviceUpdate, phoneNumber: String? = nil) async throws(CMClientError)
+    private func updateDevice(_ update: CMAuthenticator.DeviceUpdate, phoneNumber: String? = nil) async throws(CMClientError)
         -> CMAuthenticator.DeviceRegistration.Status {
         let response = try await send(requests(deviceID: records.device().deviceID).registerDevice(device, update: update))
         let registration = try parse { () throws(ProtocolError) in try CMAuthenticator.DeviceRegistration(response: response) }
@@ -174,7 +224,17 @@ public actor CMAuthenticatorClient {
     /// Links the environment of a scanned QR code (`<id>,<secret>`, §3.1): puts the secret in
     /// the configured `DeviceKeyStore` (before any request), registers it with the server
     /// (bearer JWT keyed with the secret) and stores it with its name from the server's list. A
-    /// 401 is `CMClientError.Reason.environmentInvalid`.
+    /// 401 is `CMClientError.Code.environmentInvalid`.
+    ///
+    /// - Parameter qrCode: The scanned QR text, `<id>,<secret>`.
+    /// - Returns: The environment, stored with its name from the server's list.
+    /// - Throws: `CMClientError` with code `notRegistered` when no phone number was registered,
+    ///   `invalidInput` when `qrCode` is not a CM environment QR code or the registration cannot be signed,
+    ///   `deviceKey` when the device key store cannot take or use the secret, `environmentInvalid` when the
+    ///   server refuses the id or secret, `pinning` when no certificate pin verifies or the transport refuses
+    ///   the peer's certificate, `transport` when no answer arrives, `server` when the service answers with
+    ///   an error, `invalidResponse` when the environment list is not usable, `store` when the secure store
+    ///   fails or holds an unusable record.
     public func addEnvironment(qrCode: String) async throws(CMClientError) -> StoredEnvironment {
         let requests = try registeredRequests()
         let scanned: CMAuthenticator.Environment
@@ -202,28 +262,52 @@ public actor CMAuthenticatorClient {
     }
 
     /// The environments stored here.
+    ///
+    /// - Throws: `CMClientError` with code `store` when the secure store fails or holds an unusable record,
+    ///   `deviceKey` when an environment secret in the device key store cannot be used.
     public func environments() throws(CMClientError) -> [StoredEnvironment] { try records.environments() }
 
-    /// The environment `id` stored here.
-    public func environment(id: String) throws(CMClientError) -> StoredEnvironment {
+    /// The environment `id` stored here, or nil when none is (a lookup, as every client's:
+    /// `CMClientError.Code.unknownEnvironment` is for an operation on an environment that is not there).
+    ///
+    /// - Parameter id: The environment's id.
+    /// - Throws: `CMClientError` with code `store` when the secure store fails or holds an unusable record,
+    ///   `deviceKey` when its secret in the device key store cannot be used.
+    public func environment(id: String) throws(CMClientError) -> StoredEnvironment? { try records.environment(id: id) }
+
+    /// The stored environment `id` that an operation needs.
+    func existingEnvironment(id: String) throws(CMClientError) -> StoredEnvironment {
         guard let environment = try records.environment(id: id) else { throw CMClientError(.unknownEnvironment, "no environment \(id)") }
         return environment
     }
 
     /// The environments the server lists for this device (`GET /device/{id}/environment`).
+    ///
+    /// - Throws: `CMClientError` with code `notRegistered` when no phone number was registered, `pinning`
+    ///   when no certificate pin verifies or the transport refuses the peer's certificate, `transport` when
+    ///   no answer arrives, `server` when the service answers with an error, `invalidResponse` when the list
+    ///   is not usable, `store` when the secure store fails or holds an unusable record.
     public func linkedEnvironments() async throws(CMClientError) -> [CMAuthenticator.EnvironmentInfo] {
         let response = try await send(try registeredRequests().listEnvironments())
         return try parse { () throws(ProtocolError) in try CMAuthenticator.EnvironmentInfo.list(from: response) }
     }
 
     /// Unlinks an environment on the server, then forgets its secret here.
+    ///
+    /// - Parameter id: The environment's id.
+    /// - Throws: `CMClientError` with code `unknownEnvironment` when no environment is stored under `id`,
+    ///   `notRegistered` when no phone number was registered, `invalidInput` when the request cannot be
+    ///   signed, `deviceKey` when the environment's secret in the device key store cannot be used or deleted,
+    ///   `pinning` when no certificate pin verifies or the transport refuses the peer's certificate,
+    ///   `transport` when no answer arrives, `server` when the service answers with an error, `store` when
+    ///   the secure store fails or holds an unusable record.
     public func unregisterEnvironment(id: String) async throws(CMClientError) {
-        let stored = try environment(id: id)
+        let stored = try existingEnvironment(id: id)
         let request: HTTPRequest
         do { request = try registeredRequests().unregisterEnvironment(stored.environment, now: now()) } catch let error as CMClientError {
             throw error
         } catch let error as ProtocolError {
-            throw CMClientError(.invalidInput, error.reason, protocolError: error)
+            throw CMClientError(.invalidInput, error.message, protocolError: error)
         } catch {
             throw CMClientError(.invalidInput, "\(error)")
         }
@@ -232,12 +316,19 @@ public actor CMAuthenticatorClient {
     }
 
     /// Forgets an environment here only (the server keeps the link).
+    ///
+    /// - Parameter id: The environment's id.
+    /// - Throws: `CMClientError` with code `deviceKey` when the secret cannot be deleted from the device key
+    ///   store (nothing is removed then), `store` when the store cannot be read or written.
     public func removeEnvironmentLocally(id: String) throws(CMClientError) { try records.removeEnvironment(id: id) }
 
     /// Forgets this device's registration here (docs/protocols/cm-authenticator.md §2, §3): every environment's
     /// secret, then the device record with its id and cached pins; the next ``register(phoneNumber:)``
     /// starts afresh. The service is not told: unlink the environments first
     /// (``unregisterEnvironment(id:)``) for it to stop sending their requests.
+    ///
+    /// - Throws: `CMClientError` with code `deviceKey` when a secret cannot be deleted from the device key
+    ///   store or cannot be used, `store` when the secure store fails or holds an unusable record.
     public func removeRegistrationLocally() throws(CMClientError) {
         for environment in try records.environments() { try records.removeEnvironment(id: environment.id) }
         try records.removeDevice()

@@ -25,7 +25,7 @@ extension SDKError where Domain == CMErrorDomain {
     public init(_ code: Code, _ message: String, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
         if let protocolError, protocolError.code == .keyUnavailable {
-            self.init(.deviceKey, protocolError.reason, cause: protocolError.keyError ?? protocolError, httpStatus: httpStatus, extra: (),
+            self.init(.deviceKey, protocolError.message, cause: protocolError.keyError ?? protocolError, httpStatus: httpStatus, extra: (),
                       file: file, line: line)
             return
         }
@@ -39,9 +39,9 @@ extension SDKError where Domain == CMErrorDomain {
     /// The error of a non-2xx answer (§1, §3, §4).
     static func server(_ error: ProtocolError, status: Int) -> CMClientError {
         switch error.code {
-        case .requestExpired: return CMClientError(.requestExpired, error.reason, httpStatus: status, protocolError: error)
-        case .environmentInvalid: return CMClientError(.environmentInvalid, error.reason, httpStatus: status, protocolError: error)
-        default: return CMClientError(.server, error.reason, httpStatus: status, protocolError: error)
+        case .requestExpired: return CMClientError(.requestExpired, error.message, httpStatus: status, protocolError: error)
+        case .environmentInvalid: return CMClientError(.environmentInvalid, error.message, httpStatus: status, protocolError: error)
+        default: return CMClientError(.server, error.message, httpStatus: status, protocolError: error)
         }
     }
 }

@@ -40,7 +40,17 @@ extension MPinClient {
     /// Step one (`StartAuthentication…`): the user must be registered; with an access code the
     /// platform is told which user is authenticating (`codeStatus` `user`); when the backend
     /// uses time permits, today's permit is fetched (or taken from the cache) — a revoked
-    /// identity fails here with `MPinError.Reason.revoked`, before the PIN is asked for.
+    /// identity fails here with `MPinError.Code.revoked`, before the PIN is asked for.
+    ///
+    /// - Parameters:
+    ///   - user: The registered user about to authenticate.
+    ///   - accessCode: The browser session's access code, if any.
+    /// - Throws: `MPinError` with code `flowError` when the user is not registered, no backend is set or the
+    ///   backend uses time permits but names no permit URL, `revoked` when the identity is revoked,
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
+    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
+    ///   when a time permit is not usable, `store` when the secure store fails or holds an unusable record.
     public func prepareAuthentication(for user: MPinUser, accessCode: String? = nil) async throws(MPinError) {
         var record = try storedRecord(user, allowed: [.registered])
         if trustProjectID != nil { return }   // MIRACL Trust: no permits, the scope travels with pass 1
@@ -54,8 +64,22 @@ extension MPinClient {
 
     /// Logs the user in to the web session of `accessCode` (`FinishAuthentication:`); with no
     /// access code, authenticates the user to the backend alone (the older `Authenticate`,
-    /// `authenticateURL`). `MPinError.Reason.incorrectPIN` on a wrong PIN, with
+    /// `authenticateURL`). `MPinError.Code.incorrectPIN` on a wrong PIN, with
     /// `MPinError.userBlocked` once the platform blocked the identity.
+    ///
+    /// - Parameters:
+    ///   - user: The registered user.
+    ///   - pin: The user's PIN.
+    ///   - secondFactor: The second factor, when the user registered with one.
+    ///   - accessCode: The web session's access code; `nil` to authenticate to the backend alone.
+    /// - Throws: `MPinError` with code `invalidInput` when `pin` does not fit the user's PIN length,
+    ///   `flowError` when the user is not registered, no backend is set or `secondFactor` does not match the
+    ///   registration, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
+    ///   identity), `revoked` when the identity is revoked, `crypto` when the random source fails,
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
+    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
+    ///   when an answer is not valid, `store` when the secure store fails or holds an unusable record.
     public func authenticate(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil, accessCode: String?) async throws(MPinError) {
         if trustProjectID != nil {
             _ = try await trustAuthenticate(user, pin: pin, secondFactor: secondFactor, scope: "oidc", accessCode: accessCode)
@@ -67,6 +91,21 @@ extension MPinClient {
     /// Logs in to the app itself (`FinishAuthentication: … authzCode:`): `accessCode` comes
     /// from ``accessCode(authorizationURL:)``; the returned OIDC authorization code goes to the
     /// app's backend.
+    ///
+    /// - Parameters:
+    ///   - user: The registered user.
+    ///   - pin: The user's PIN.
+    ///   - secondFactor: The second factor, when the user registered with one.
+    ///   - accessCode: The access code from `accessCode(authorizationURL:)`.
+    /// - Throws: `MPinError` with code `flowError` also on MIRACL Trust; `invalidInput` when `pin` does not
+    ///   fit the user's PIN length, `flowError` when the user is not registered, no backend is set or
+    ///   `secondFactor` does not match the registration, `incorrectPIN` on a wrong PIN (`userBlocked` set
+    ///   once the platform blocked the identity), `revoked` when the identity is revoked, `crypto` when the
+    ///   random source fails, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
+    ///   domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the code its
+    ///   status means, such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
+    ///   `invalidResponse` when an answer is not valid, `store` when the secure store fails or holds an
+    ///   unusable record (`invalidResponse` also when it holds no authorization code).
     public func authorizationCode(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil,
                                   accessCode: String) async throws(MPinError) -> String {
         guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust logs in to an app with a JWT (authenticationJWT)") }
@@ -78,6 +117,21 @@ extension MPinClient {
 
     /// Asks the platform for a one-time password (`FinishAuthenticationOTP:`; docs/protocols/mpin.md §7.1 item
     /// 7: the server generates it, pass 2 carries it, authenticate its lifetime).
+    ///
+    /// - Parameters:
+    ///   - user: The registered user.
+    ///   - pin: The user's PIN.
+    ///   - secondFactor: The second factor, when the user registered with one.
+    /// - Returns: The OTP with its lifetime and expiry.
+    /// - Throws: `MPinError` with code `flowError` also on MIRACL Trust; `invalidInput` when `pin` does not
+    ///   fit the user's PIN length, `flowError` when the user is not registered, no backend is set or
+    ///   `secondFactor` does not match the registration, `incorrectPIN` on a wrong PIN (`userBlocked` set
+    ///   once the platform blocked the identity), `revoked` when the identity is revoked, `crypto` when the
+    ///   random source fails, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
+    ///   domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the code its
+    ///   status means, such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
+    ///   `invalidResponse` when an answer is not valid, `store` when the secure store fails or holds an
+    ///   unusable record (`invalidResponse` also when it holds no OTP).
     public func generateOTP(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinOneTimeCode {
         guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust issues no OTPs") }
         let (answer, pass2) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(otp: true))
@@ -89,6 +143,21 @@ extension MPinClient {
     /// (`FinishAuthenticationRegCode:`; docs/protocols/mpin.md §7.2 `{otp, expireTime, ttlSeconds, nowTime}`;
     /// the purpose `reg-code` travels both as the pass-1 scope of §7.3 and as `wam` on
     /// authenticate, so a platform reading either finds it — see docs/architecture.md).
+    ///
+    /// - Parameters:
+    ///   - user: The registered user.
+    ///   - pin: The user's PIN.
+    ///   - secondFactor: The second factor, when the user registered with one.
+    /// - Returns: The registration code with its lifetime and expiry.
+    /// - Throws: `MPinError` with code `invalidInput` when `pin` does not fit the user's PIN length,
+    ///   `flowError` when the user is not registered, no backend is set or `secondFactor` does not match the
+    ///   registration, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
+    ///   identity), `revoked` when the identity is revoked, `crypto` when the random source fails,
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
+    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
+    ///   when an answer is not valid, `store` when the secure store fails or holds an unusable record
+    ///   (`invalidResponse` also when it holds no code).
     public func generateRegistrationCode(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinOneTimeCode {
         if let projectID = trustProjectID { return try await trustQuickCode(user, pin: pin, secondFactor: secondFactor, projectID: projectID) }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "reg-code"))
@@ -158,7 +227,7 @@ extension MPinClient {
     /// Counts a wrong PIN; on a block (HTTP 410) deletes the token and marks the user blocked
     /// (docs/protocols/mpin.md §7.1 item 6), written before the error reaches the caller.
     func recordFailure(_ error: MPinError, record: inout UserRecord) throws(MPinError) {
-        guard error.reason == .incorrectPIN else { return }
+        guard error.code == .incorrectPIN else { return }
         // Under the store's lock on the freshest record, so a failure counted by another
         // process at the same time is not lost (and a removed user is not brought back).
         record = try records.update(identity: record.identity, backend: record.backend) { (stored: inout UserRecord?) throws(MPinError) in

@@ -28,7 +28,7 @@ extension MPinClient {
         /// Headers added to every request (`AddCustomHeaders:`).
         public var customHeaders: [HTTPHeader]
         /// Once any is set, every request must be https to one of these domains or a subdomain,
-        /// else `MPinError.Reason.untrustedDomain` (`AddTrustedDomain:`).
+        /// else `MPinError.Code.untrustedDomain` (`AddTrustedDomain:`).
         public var trustedDomains: [String]
         /// The rule for every other URL: https to a real host by default; tests against a stand-in
         /// on this machine use `URLPolicy.insecureAllowingPlainHTTPToLoopback`.
@@ -46,6 +46,20 @@ extension MPinClient {
         public var rpsPrefix: String
 
         /// A configuration; every part optional (the layer-3 members default to `ClientDefaults`).
+        ///
+        /// - Parameters:
+        ///   - platform: The platform generation; the MIRACL MFA platform unless given.
+        ///   - clientID: The customer/client id, sent as `X-MIRACL-CID`; `nil` for none.
+        ///   - customHeaders: Headers added to every request.
+        ///   - trustedDomains: Once any is given, every request must be https to one of these domains or a
+        ///     subdomain.
+        ///   - urlPolicy: The rule for URLs while no trusted domain is set; https to a real host by default.
+        ///   - clientName: The `X-MIRACL-CLIENT` of every request.
+        ///   - rpsPrefix: The path prefix of the platform's RPS endpoints.
+        ///   - clock: The local wall clock (registration expiry, JWT validity, one-time codes).
+        ///   - random: Where the pass-1 nonce, the DVS key pairs and the signature nonces come from.
+        ///   - logger: When set, every exchange is logged, credential headers and secret body members
+        ///     redacted.
         public init(platform: Platform = .mfa, clientID: String? = nil, customHeaders: [HTTPHeader] = [], trustedDomains: [String] = [],
                     urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clientName: String = SwiftMFAVersion.userAgent(component: "MPinSDK"),
                     rpsPrefix: String = "rps", clock: @escaping @Sendable () -> Date = ClientDefaults.clock,

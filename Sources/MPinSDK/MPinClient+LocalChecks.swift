@@ -12,10 +12,16 @@ extension MPinClient {
     /// (docs/protocols/mpin.md §3). Beyond six digits the PIN is reduced mod MAXPIN = 10⁶.
     public static let pinLengths: ClosedRange<Int> = 1...9
 
-    /// Refuses `pin` with `MPinError.Reason.invalidInput` unless it can be a PIN of `length`
+    /// Refuses `pin` with `MPinError.Code.invalidInput` unless it can be a PIN of `length`
     /// digits: `length` in ``pinLengths``; a PIN read from text has exactly `length` digits; any
     /// PIN is below 10^`length` (docs/protocols/mpin.md §3: the integer `pin mod MAXPIN`). Call it before the
     /// first request of a flow that ends in the PIN (registration spends its codes first).
+    ///
+    /// - Parameters:
+    ///   - pin: The PIN to check.
+    ///   - length: The PIN length, in digits, the PIN must fit.
+    /// - Throws: `MPinError` with code `invalidInput` when `length` is outside `pinLengths` or `pin` cannot
+    ///   be a PIN of `length` digits.
     public nonisolated static func checkPIN(_ pin: MPin.PIN, length: Int) throws(MPinError) {
         guard pinLengths.contains(length) else {
             throw MPinError(.invalidInput, "a PIN length is \(pinLengths.lowerBound)–\(pinLengths.upperBound) digits, not \(length)")

@@ -19,6 +19,17 @@ extension MPinClient {
     /// Asks the platform to e-mail a verification link to the user (`StartVerification`;
     /// docs/protocols/mpin.md §7.2 — the wire names are MIRACL Trust's `/verification/email`, assumed).
     /// The user moves to ``MPinUser/State/startedVerification``.
+    ///
+    /// - Parameters:
+    ///   - user: The user, in state `invalid` or `startedVerification`.
+    ///   - clientID: The client id to send; the configured one when `nil`.
+    ///   - redirectURI: Where the verification link leads back to, if anywhere.
+    ///   - accessCode: The browser session's access code, if any.
+    /// - Throws: `MPinError` with code `flowError` when the user is not stored, is in another state or
+    ///   changed meanwhile, or no backend is set, `invalidInput` when a URL is not absolute,
+    ///   `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when no answer
+    ///   arrives, `server` (or the code its status means, such as `notAuthorized` or `requestExpired`) when
+    ///   the platform answers with an error, `store` when the secure store fails or holds an unusable record.
     public func startVerification(for user: MPinUser, clientID: String? = nil, redirectURI: String? = nil,
                                   accessCode: String? = nil) async throws(MPinError) {
         let started = try storedRecord(user, allowed: [.invalid, .startedVerification])
@@ -35,6 +46,17 @@ extension MPinClient {
 
     /// Confirms the verification with the code of the e-mailed link (`FinishVerification`;
     /// `/verification/confirmation`, assumed as above).
+    ///
+    /// - Parameters:
+    ///   - user: The user, in state `startedVerification`.
+    ///   - code: The code of the e-mailed link.
+    /// - Returns: The activation token to register with, and the session's access code.
+    /// - Throws: `MPinError` with code `flowError` when the user is not stored or in another state, or no
+    ///   backend is set, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
+    ///   domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the code its
+    ///   status means, such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
+    ///   `invalidResponse` when the answer is not the expected JSON, `store` when the secure store fails or
+    ///   holds an unusable record.
     public func finishVerification(for user: MPinUser, code: String) async throws(MPinError) -> MPinVerificationResult {
         _ = try storedRecord(user, allowed: [.startedVerification])
         let response = try await send(.post, try activeBackend() + "/verification/confirmation",
@@ -46,6 +68,21 @@ extension MPinClient {
     /// Starts registration (`StartRegistration:`): the platform issues the M-Pin ID. With a
     /// registration code (an activation token or a code from another device) the identity
     /// counts as verified. The user moves to ``MPinUser/State/startedRegistration``.
+    ///
+    /// - Parameters:
+    ///   - user: The user, in state `invalid` or `startedVerification`.
+    ///   - accessCode: The browser session's access code, if any.
+    ///   - registrationCode: An activation token or a code from another device, which makes the identity
+    ///     count as verified; MIRACL Trust needs one.
+    ///   - pushToken: A push token to register, if any.
+    /// - Returns: The user, in state `startedRegistration`.
+    /// - Throws: `MPinError` with code `flowError` when the user is not stored, is in another state or
+    ///   changed meanwhile, no backend is set, or MIRACL Trust has no `registrationCode`,
+    ///   `registrationExpired` when the registration expired, `invalidInput` when a URL is not absolute,
+    ///   `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when no answer
+    ///   arrives, `server` (or the code its status means, such as `notAuthorized` or `requestExpired`) when
+    ///   the platform answers with an error, `invalidResponse` when the answer holds no hex M-Pin ID, `store`
+    ///   when the secure store fails or holds an unusable record.
     public func startRegistration(for user: MPinUser, accessCode: String?, registrationCode: String? = nil,
                                   pushToken: String? = nil) async throws(MPinError) -> MPinUser {
         let started = try storedRecord(user, allowed: [.invalid, .startedVerification])
@@ -69,6 +106,16 @@ extension MPinClient {
 
     /// Restarts registration with the same M-Pin ID, e.g. to send the e-mail again
     /// (`RestartRegistration:`; `PUT registerURL/{mpinId}` with `regOTT`).
+    ///
+    /// - Parameter user: The user, in state `startedRegistration` or `activated`.
+    /// - Returns: The user, in state `startedRegistration`.
+    /// - Throws: `MPinError` with code `flowError` when the user is not stored, is in another state or
+    ///   changed meanwhile, no backend is set, or on MIRACL Trust, `registrationExpired` when the
+    ///   registration expired, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
+    ///   domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the code its
+    ///   status means, such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
+    ///   `invalidResponse` when the answer holds no hex M-Pin ID, `store` when the secure store fails or
+    ///   holds an unusable record.
     public func restartRegistration(for user: MPinUser) async throws(MPinError) -> MPinUser {
         let started = try storedRecord(user, allowed: [.startedRegistration, .activated])
         guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust restarts by verifying again") }
@@ -98,9 +145,20 @@ extension MPinClient {
     /// Fetches the client secret once the identity is verified (`ConfirmRegistration:`): the
     /// first D-TA's share from `signatureURL`, the second's from `certivoxURL` with the
     /// parameters the first signed; both must be BN254CX points. Throws
-    /// `MPinError.Reason.identityNotVerified` until the identity is verified (poll) and
-    /// `MPinError.Reason.registrationExpired` when it is too late. The user moves to
+    /// `MPinError.Code.identityNotVerified` until the identity is verified (poll) and
+    /// `MPinError.Code.registrationExpired` when it is too late. The user moves to
     /// ``MPinUser/State/activated``.
+    ///
+    /// - Parameter user: The user, in state `startedRegistration` or `activated`.
+    /// - Returns: The user, in state `activated`.
+    /// - Throws: `MPinError` with code `identityNotVerified` until the identity is verified,
+    ///   `registrationExpired` when it is too late, `flowError` when the user is not stored, is in another
+    ///   state or changed meanwhile, or no backend is set, `crypto` when the random source fails (MIRACL
+    ///   Trust), `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the
+    ///   URL policy refuse it, `transport` when no answer arrives, `server` (or the code its status means,
+    ///   such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
+    ///   `invalidResponse` when a client-secret share is not a BN254CX point, `store` when the secure store
+    ///   fails or holds an unusable record.
     public func confirmRegistration(for user: MPinUser) async throws(MPinError) -> MPinUser {
         let record = try storedRecord(user, allowed: [.startedRegistration, .activated])
         if trustProjectID != nil {
@@ -141,8 +199,18 @@ extension MPinClient {
     /// an optional second factor), stored; the PIN and the client secret are not. The user moves
     /// to ``MPinUser/State/registered``. `pinLength` is what the app shows the user next time
     /// and what later PINs are held to: by default the digits of a PIN read from text, else 4.
-    /// A PIN that does not fit it (``checkPIN(_:length:)``) is `MPinError.Reason.invalidInput`
+    /// A PIN that does not fit it (``checkPIN(_:length:)``) is `MPinError.Code.invalidInput`
     /// and the pending client secret stays for the next try.
+    ///
+    /// - Parameters:
+    ///   - user: The user, in state `activated`.
+    ///   - pin: The PIN the user chose.
+    ///   - pinLength: The PIN's length in digits; by default the digits of a PIN read from text, else 4.
+    ///   - secondFactor: An optional second factor, extracted from the token too.
+    /// - Returns: The user, in state `registered`.
+    /// - Throws: `MPinError` with code `invalidInput` when `pin` does not fit `pinLength`, `flowError` when
+    ///   the user is not stored, is in another state or changed meanwhile, or holds no client secret, `store`
+    ///   when the secure store fails or holds an unusable record.
     public func finishRegistration(for user: MPinUser, pin: MPin.PIN, pinLength: Int? = nil,
                                    secondFactor: MPin.PIN? = nil) throws(MPinError) -> MPinUser {
         let pinLength = pinLength ?? (pin.digitCount == 0 ? 4 : pin.digitCount)
@@ -190,7 +258,7 @@ extension MPinClient {
     /// Applies what a registration step produced to the freshest stored record, under the
     /// store's lock (docs/design.md §1 "State"): the awaits of the step let another process delete,
     /// restart or finish the same user, so the record must still exist, be in one of `allowed`
-    /// and hold the M-Pin ID the step started from — else ``MPinError/Reason/flowError`` and
+    /// and hold the M-Pin ID the step started from — else ``MPinError/Code/flowError`` and
     /// nothing is written.
     func updateRegistration(of started: UserRecord, allowed: Set<MPinUser.State>,
                             _ change: (inout UserRecord) throws(MPinError) -> Void) throws(MPinError) -> UserRecord {

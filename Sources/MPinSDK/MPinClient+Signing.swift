@@ -32,6 +32,21 @@ public struct MPinDVSSignature: Sendable, Equatable {
 extension MPinClient {
     /// Step one of the signing registration (`StartRegistrationDVS:`): authenticates with the
     /// login PIN for a DVS registration token (assumed purpose `dvs`, see docs/architecture.md).
+    ///
+    /// - Parameters:
+    ///   - user: The registered user.
+    ///   - pin: The user's login PIN.
+    ///   - secondFactor: The second factor, when the user registered with one.
+    /// - Throws: `MPinError` with code `flowError` also on MIRACL Trust (every identity signs already) or
+    ///   when the user changed state meanwhile; `invalidInput` when `pin` does not fit the user's PIN length,
+    ///   `flowError` when the user is not registered, no backend is set or `secondFactor` does not match the
+    ///   registration, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
+    ///   identity), `revoked` when the identity is revoked, `crypto` when the random source fails,
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
+    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
+    ///   when an answer is not valid, `store` when the secure store fails or holds an unusable record
+    ///   (`invalidResponse` also when it holds no DVS registration token).
     public func startSigningRegistration(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) {
         guard trustProjectID == nil else { throw MPinError(.flowError, "every MIRACL Trust identity can sign already") }
         let (answer, _) = try await authenticate(user, pin: pin, secondFactor: secondFactor, Request(purpose: "dvs"))
@@ -49,6 +64,19 @@ extension MPinClient {
     /// Step two (`FinishRegistrationDVS:`): a fresh key pair (z, Pa = z⁻¹·Q), Pa registered,
     /// the shares combined and multiplied by z, the signing PIN (which may differ from the login
     /// PIN) extracted from the signing identity. z is discarded; only Pa and the token stay.
+    ///
+    /// - Parameters:
+    ///   - user: The registered user who started the signing registration.
+    ///   - signingPIN: The signing PIN, which may differ from the login PIN.
+    ///   - secondFactor: An optional second factor for the signing identity.
+    /// - Returns: The user, now able to sign.
+    /// - Throws: `MPinError` with code `flowError` when the user is not registered, did not start the signing
+    ///   registration or changed state meanwhile, or no backend is set, `crypto` when the random source
+    ///   fails, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the
+    ///   URL policy refuse it, `transport` when no answer arrives, `server` (or the code its status means,
+    ///   such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
+    ///   `invalidResponse` when a DVS share or the M-Pin ID is malformed, `store` when the secure store fails
+    ///   or holds an unusable record.
     public func finishSigningRegistration(for user: MPinUser, signingPIN: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinUser {
         var record = try storedRecord(user, allowed: [.registered])
         guard let registerToken = record.secrets.dvsRegisterToken else { throw MPinError(.flowError, "start the signing registration first") }
@@ -98,15 +126,35 @@ extension MPinClient {
     }
 
     /// Whether `hash` is SHA-256 of `document` (`VerifyDocument`; docs/protocols/mpin.md §5.6), in constant time.
+    ///
+    /// - Parameters:
+    ///   - hash: The hash to check.
+    ///   - document: The document it should be the SHA-256 of.
     public nonisolated func isValidDocumentHash(_ hash: [UInt8], for document: String) -> Bool {
         MPin.DVS.verifyDocument(document, hash: hash)
     }
 
     /// Signs `documentHash` at `timestamp` (Unix seconds, from the customer backend) with the
     /// signing PIN (`Sign:`): the platform authenticates the signing identity first (a wrong PIN
-    /// is `MPinError.Reason.incorrectPIN` and counts toward a block), then the one-pass DVS
-    /// signature of docs/protocols/mpin.md §5.4 is computed here. `MPinError.Reason.flowError` when the user
+    /// is `MPinError.Code.incorrectPIN` and counts toward a block), then the one-pass DVS
+    /// signature of docs/protocols/mpin.md §5.4 is computed here. `MPinError.Code.flowError` when the user
     /// cannot sign (check ``MPinUser/canSign``).
+    ///
+    /// - Parameters:
+    ///   - documentHash: SHA-256 of the document: 32 bytes.
+    ///   - timestamp: The signing time in Unix seconds, from the customer backend.
+    ///   - user: The user whose signing identity signs.
+    ///   - pin: The signing PIN.
+    ///   - secondFactor: The signing identity's second factor, when it has one.
+    /// - Returns: The signature with what the relying party needs to verify it.
+    /// - Throws: `MPinError` with code `flowError` when the user cannot sign, `invalidInput` when
+    ///   `documentHash` is not 32 bytes (or, on MIRACL Trust, `pin` does not fit the PIN length),
+    ///   `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the identity), `crypto`
+    ///   when the signature cannot be made, `invalidInput` when a URL is not absolute, `untrustedDomain` when
+    ///   the trusted domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or
+    ///   the code its status means, such as `notAuthorized` or `requestExpired`) when the platform answers
+    ///   with an error, `invalidResponse` when an answer is not valid, `store` when the secure store fails or
+    ///   holds an unusable record.
     public func sign(documentHash: [UInt8], timestamp: Int32, for user: MPinUser, pin: MPin.PIN,
                      secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinDVSSignature {
         let record = try storedRecord(user, allowed: [.registered])

@@ -65,7 +65,7 @@ extension MPinClient {
                 let cached = try await send(.get, url, step: .timePermit)
                 let text = String(decoding: cached.body, as: UTF8.self).filter { !$0.isWhitespace }
                 if !text.isEmpty { return text }
-            } catch where error.reason != .untrustedDomain {
+            } catch where error.code != .untrustedDomain {
                 // Not cached yet (S3 answers 404): ask the D-TA below.
             }
         }

@@ -112,6 +112,20 @@ extension MPinClient {
 
     /// Authenticates for the app's own backend and returns the platform's JWT (scope `jwt`),
     /// verified here against the platform's JWKS before it is handed out (MIRACL Trust only).
+    ///
+    /// - Parameters:
+    ///   - user: The registered user.
+    ///   - pin: The user's PIN.
+    ///   - secondFactor: The second factor, when the user registered with one.
+    /// - Throws: `MPinError` with code `flowError` also when the backend is not MIRACL Trust; `invalidInput`
+    ///   when `pin` does not fit the user's PIN length, `flowError` when the user is not registered, no
+    ///   backend is set or `secondFactor` does not match the registration, `incorrectPIN` on a wrong PIN
+    ///   (`userBlocked` set once the platform blocked the identity), `revoked` when the identity is revoked,
+    ///   `crypto` when the random source fails, `invalidInput` when a URL is not absolute, `untrustedDomain`
+    ///   when the trusted domains or the URL policy refuse it, `transport` when no answer arrives, `server`
+    ///   (or the code its status means, such as `notAuthorized` or `requestExpired`) when the platform
+    ///   answers with an error, `invalidResponse` when an answer is not valid, `store` when the secure store
+    ///   fails or holds an unusable record (`invalidResponse` also when no JWT came or it does not verify).
     public func authenticationJWT(for user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil) async throws(MPinError) -> String {
         guard trustProjectID != nil else { throw MPinError(.flowError, "JWT authentication is MIRACL Trust's (use authorizationCode on the MFA platform)") }
         let answer = try await trustAuthenticate(user, pin: pin, secondFactor: secondFactor, scope: "jwt", accessCode: nil)
@@ -121,6 +135,10 @@ extension MPinClient {
     }
 
     /// Checks a platform JWT against the JWKS fetched by ``setBackend(_:)``.
+    ///
+    /// - Parameter jwt: The platform's JWT.
+    /// - Throws: `MPinError` with code `flowError` when no MIRACL Trust backend (and its JWKS) is set,
+    ///   `invalidResponse` when the JWT does not verify: its signature, issuer, audience or validity.
     public func verify(_ jwt: String) throws(MPinError) {
         guard let keySet, let projectID = trustProjectID else { throw MPinError(.flowError, "no JWKS: set a MIRACL Trust backend first") }
         let expected = MPinTrust.ExpectedClaims(issuer: try activeBackend(), audience: projectID)
@@ -143,6 +161,13 @@ extension MPinClient {
     // MARK: Signing sessions (MIRACL Trust)
 
     /// What a signing session asks the user to sign (`POST /dvs/session/details`).
+    ///
+    /// - Parameter id: The signing session's id.
+    /// - Throws: `MPinError` with code `flowError` when no backend is set, `invalidInput` when a URL is not
+    ///   absolute, `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when
+    ///   no answer arrives, `server` (or the code its status means, such as `notAuthorized` or
+    ///   `requestExpired`) when the platform answers with an error, `invalidResponse` when the session is not
+    ///   the expected JSON.
     public func signingSession(id: String) async throws(MPinError) -> MPinTrust.SigningSession {
         let response = try await send(.post, try activeBackend() + "/dvs/session/details", body: .object([("id", .string(id))]), step: .signingSession)
         return try decode(MPinTrust.SigningSession.self, response, "signing session")
@@ -150,6 +175,20 @@ extension MPinClient {
 
     /// Signs the session's document hash and hands the signature to the platform
     /// (`PUT /dvs/session`); returns the signature.
+    ///
+    /// - Parameters:
+    ///   - id: The signing session's id.
+    ///   - user: The user whose signing identity signs.
+    ///   - pin: The signing PIN.
+    ///   - secondFactor: The signing identity's second factor, when it has one.
+    /// - Throws: `MPinError` with code `invalidInput` when `pin` does not fit the user's PIN length or the
+    ///   session's hash is not 32 bytes, `flowError` when the user is not registered or cannot sign, or no
+    ///   backend is set, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
+    ///   identity), `crypto` when the signature cannot be made, `invalidInput` when a URL is not absolute,
+    ///   `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when no answer
+    ///   arrives, `server` (or the code its status means, such as `notAuthorized` or `requestExpired`) when
+    ///   the platform answers with an error, `invalidResponse` when the session or an answer is not valid,
+    ///   `store` when the secure store fails or holds an unusable record.
     public func completeSigningSession(id: String, for user: MPinUser, pin: MPin.PIN,
                                        secondFactor: MPin.PIN? = nil) async throws(MPinError) -> MPinDVSSignature {
         try checkPIN(pin, of: try storedRecord(user, allowed: [.registered]))   // before the first request
@@ -164,6 +203,12 @@ extension MPinClient {
     }
 
     /// Declines a signing session (`DELETE /dvs/session`).
+    ///
+    /// - Parameter id: The signing session's id.
+    /// - Throws: `MPinError` with code `flowError` when no backend is set, `invalidInput` when a URL is not
+    ///   absolute, `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when
+    ///   no answer arrives, `server` (or the code its status means, such as `notAuthorized` or
+    ///   `requestExpired`) when the platform answers with an error.
     public func abortSigningSession(id: String) async throws(MPinError) {
         _ = try await send(.delete, try activeBackend() + "/dvs/session", body: .object([("id", .string(id))]), step: .signingSession)
     }

@@ -12,10 +12,6 @@ public import SecureStore
 public import MPinPlatform
 public import TLSTransport
 
-/// The configuration's former name.
-@available(*, deprecated, renamed: "MPinClient.Configuration")
-public typealias MPinConfiguration = MPinClient.Configuration
-
 /// A platform service found from a QR code (`ServiceDetails`, docs/protocols/sdk-surfaces.md §3.9).
 public struct MPinServiceDetails: Sendable, Equatable {
     /// The service's name.
@@ -26,6 +22,11 @@ public struct MPinServiceDetails: Sendable, Equatable {
     public let logoURL: String?
 
     /// Details as the platform describes them.
+    ///
+    /// - Parameters:
+    ///   - name: The service's name.
+    ///   - backendURL: The backend to pass to `MPinClient.setBackend(_:)`.
+    ///   - logoURL: The service's logo, if it has one.
     public init(name: String, backendURL: String, logoURL: String?) {
         self.name = name
         self.backendURL = backendURL
@@ -67,6 +68,11 @@ public actor MPinClient {
 
     /// A client keeping its users in `store` and sending through the transport `transport`
     /// makes for each origin.
+    ///
+    /// - Parameters:
+    ///   - configuration: The platform, client id, custom headers, trusted domains and layer-3 members.
+    ///   - store: The secure store the users are kept in.
+    ///   - transport: Makes the transport for each origin.
     public init(configuration: Configuration = Configuration(), store: SecureStore, transport: HTTPTransportFactory = .standard) {
         self.configuration = configuration
         records = UserRecords(store: store)
@@ -80,17 +86,30 @@ public actor MPinClient {
     // MARK: Configuration (docs/protocols/sdk-surfaces.md §3.1)
 
     /// Adds headers to every later request (`AddCustomHeaders:`, cumulative).
+    ///
+    /// - Parameter headers: The headers to add after those already set.
     public func addCustomHeaders(_ headers: [HTTPHeader]) { configuration.customHeaders += headers }
     /// Removes every custom header (`ClearCustomHeaders`).
     public func removeAllCustomHeaders() { configuration.customHeaders = [] }
     /// Restricts requests to https in `domain` and its subdomains (`AddTrustedDomain:`).
+    ///
+    /// - Parameter domain: The domain; compared without regard to case.
     public func addTrustedDomain(_ domain: String) { configuration.trustedDomains.append(domain.lowercased()) }
     /// Lifts the restriction (`ClearTrustedDomains`).
     public func removeAllTrustedDomains() { configuration.trustedDomains = [] }
     /// Sets the client id sent as `X-MIRACL-CID` (`SetClientId:`).
+    ///
+    /// - Parameter id: The client id from the platform portal; `nil` to send none.
     public func setClientID(_ id: String?) { configuration.clientID = id }
 
     /// Fetches `url`'s client settings without switching to it (`TestBackend:`).
+    ///
+    /// - Parameter url: The backend's base URL.
+    /// - Throws: `MPinError` with code `flowError` on MIRACL Trust, which has no client settings,
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
+    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
+    ///   when the settings are not usable.
     @discardableResult
     public func testBackend(_ url: String) async throws(MPinError) -> MPinPlatform.ClientSettings {
         if case .trust = configuration.platform { throw MPinError(.flowError, "MIRACL Trust has no client settings: setBackend checks its JWKS") }
@@ -103,6 +122,13 @@ public actor MPinClient {
 
     /// Makes `url` the active backend (`SetBackend:`): its settings are fetched first, and on
     /// failure the previous backend stays.
+    ///
+    /// - Parameter url: The backend's base URL.
+    /// - Throws: `MPinError` with code `invalidInput` when a URL is not absolute, `untrustedDomain` when the
+    ///   trusted domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the
+    ///   code its status means, such as `notAuthorized` or `requestExpired`) when the platform answers with
+    ///   an error, `invalidResponse` when the client settings (MIRACL Trust: the JWKS) are not usable; the
+    ///   previous backend stays.
     public func setBackend(_ url: String) async throws(MPinError) {
         if case .trust = configuration.platform {
             keySet = try await trustKeySet(url)
@@ -117,6 +143,10 @@ public actor MPinClient {
     /// Makes `url` the active backend with settings fetched earlier (by ``testBackend(_:)`` or
     /// kept by the app), without a request: a second client of the same device, or a process
     /// that cached them.
+    ///
+    /// - Parameters:
+    ///   - url: The backend's base URL.
+    ///   - settings: The backend's client settings, from `testBackend(_:)` or the app's cache.
     public func setBackend(_ url: String, settings: MPinPlatform.ClientSettings) {
         backend = url.hasSuffix("/") ? String(url.dropLast()) : url
         self.settings = settings
@@ -126,7 +156,14 @@ public actor MPinClient {
 
     /// Makes a user for `identity` at the active backend, in state ``MPinUser/State/invalid``,
     /// and keeps it (`MakeNewUser:`). An unregistered user of the same identity is replaced;
-    /// a registered or blocked one is a `MPinError.Reason.flowError` (delete it first).
+    /// a registered or blocked one is a `MPinError.Code.flowError` (delete it first).
+    ///
+    /// - Parameters:
+    ///   - identity: The user's identity, an e-mail address for example.
+    ///   - deviceName: The name the platform shows for this device; `nil` for none.
+    /// - Throws: `MPinError` with code `flowError` when no backend is set or a registered or blocked user of
+    ///   `identity` is stored, `invalidInput` for an empty identity, `store` when the secure store fails or
+    ///   holds an unusable record.
     public func makeUser(identity: String, deviceName: String? = nil) throws(MPinError) -> MPinUser {
         let backend = try activeBackend()
         guard !identity.isEmpty else { throw MPinError(.invalidInput, "an empty identity") }
@@ -143,33 +180,57 @@ public actor MPinClient {
     }
 
     /// Whether `identity` is registered here for `customerID` (`IsUserExisting:`), at any backend.
+    ///
+    /// - Parameters:
+    ///   - identity: The user's identity.
+    ///   - customerID: The customer id the registration belongs to.
+    /// - Throws: `MPinError` with code `store` when the secure store fails or holds an unusable record.
     public func userExists(identity: String, customerID: String) throws(MPinError) -> Bool {
         try records.all().contains { $0.identity == identity && $0.customerID == customerID && $0.state != .invalid }
     }
 
     /// The user `identity` of the active backend (`getIUserById:`); nil for an empty id.
+    ///
+    /// - Parameter identity: The user's identity.
+    /// - Returns: The user, or `nil` when none is stored for `identity` at the active backend.
+    /// - Throws: `MPinError` with code `flowError` when no backend is set and `identity` is not empty,
+    ///   `store` when the secure store fails or holds an unusable record.
     public func user(id identity: String) throws(MPinError) -> MPinUser? {
         guard !identity.isEmpty else { return nil }
         return try records.read(identity: identity, backend: try activeBackend())?.user
     }
 
     /// Forgets the user here: M-Pin ID, state and token (`DeleteUser:`).
+    ///
+    /// - Parameter user: The user to forget.
+    /// - Throws: `MPinError` with code `store` when the record cannot be removed.
     public func deleteUser(_ user: MPinUser) throws(MPinError) {
         try records.remove(identity: user.identity, backend: user.backend)
     }
 
-    /// The users of the active backend (`listUsers`); `MPinError.Reason.flowError` without one.
+    /// The users of the active backend (`listUsers`); `MPinError.Code.flowError` without one.
+    ///
+    /// - Throws: `MPinError` with code `flowError` when no backend is set, `store` when the secure store
+    ///   fails or holds an unusable record.
     public func users() throws(MPinError) -> [MPinUser] {
         let backend = try activeBackend()
         return try records.all().filter { $0.backend == backend }.map(\.user)
     }
 
     /// The users of every backend (for `mfa mpin users --all`).
+    ///
+    /// - Throws: `MPinError` with code `store` when the secure store fails or holds an unusable record.
     public func allUsers() throws(MPinError) -> [MPinUser] { try records.all().map(\.user) }
 
     // MARK: Discovery (docs/protocols/sdk-surfaces.md §3.3; docs/protocols/mpin.md §7.1 item 2)
 
     /// The service behind a platform QR text `<landing-url>#<accessCode>` (`GetServiceDetails:`).
+    ///
+    /// - Parameter qrURL: The platform QR text, `<landing-url>#<accessCode>`.
+    /// - Throws: `MPinError` with code `invalidInput` when a URL is not absolute, `untrustedDomain` when the
+    ///   trusted domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the
+    ///   code its status means, such as `notAuthorized` or `requestExpired`) when the platform answers with
+    ///   an error, `invalidResponse` when the details are not the expected JSON.
     public func serviceDetails(for qrURL: String) async throws(MPinError) -> MPinServiceDetails {
         let landing = qrURL.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let base = landing.hasSuffix("/") ? String(landing.dropLast()) : landing
@@ -179,12 +240,21 @@ public actor MPinClient {
     }
 
     /// The access code in a platform QR text (what follows `#`), or nil.
+    ///
+    /// - Parameter text: The text of a platform QR code or deep link.
     public nonisolated static func accessCode(inQRText text: String) -> String? {
         MPinPlatform.accessCode(inQRText: text)
     }
 
     /// The browser session of `accessCode`; tells the platform the code was picked up
     /// (`GetSessionDetails:`).
+    ///
+    /// - Parameter accessCode: The access code from the QR text.
+    /// - Throws: `MPinError` with code `flowError` when no backend is set or it has no `codeStatusURL`,
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
+    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
+    ///   when the details are not the expected JSON.
     public func sessionDetails(accessCode: String) async throws(MPinError) -> MPinSessionDetails {
         let url = try codeStatusURL()
         let response = try await send(.post, url, body: MPinPlatform.codeStatusBody(status: "wid", accessCode: accessCode), step: .session)
@@ -195,12 +265,25 @@ public actor MPinClient {
     }
 
     /// Tells the platform the session was abandoned (`AbortSession:`).
+    ///
+    /// - Parameter accessCode: The access code of the session.
+    /// - Throws: `MPinError` with code `flowError` when no backend is set or it has no `codeStatusURL`,
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
+    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error.
     public func abortSession(accessCode: String) async throws(MPinError) {
         _ = try await send(.post, try codeStatusURL(), body: MPinPlatform.codeStatusBody(status: "abort", accessCode: accessCode), step: .session)
     }
 
     /// The access code for logging in to the app itself from its backend's authorization URL
     /// (`GetAccessCode:`); its `client_id` must be the configured client id.
+    ///
+    /// - Parameter authorizationURL: The app backend's authorization URL.
+    /// - Throws: `MPinError` with code `invalidInput` when `authorizationURL` is not an authorization URL or
+    ///   names another `client_id` than the configured one, `invalidInput` when a URL is not absolute,
+    ///   `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when no answer
+    ///   arrives, `server` (or the code its status means, such as `notAuthorized` or `requestExpired`) when
+    ///   the platform answers with an error, `invalidResponse` when the answer holds no access code.
     public func accessCode(authorizationURL: String) async throws(MPinError) -> String {
         guard let location = MPinPlatform.Location(authorizationURL) else { throw MPinError(.invalidInput, "not an authorization URL") }
         if let clientID = configuration.clientID, let given = location.query.first(where: { $0.name == "client_id" })?.value, given != clientID {

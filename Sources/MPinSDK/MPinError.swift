@@ -1,5 +1,5 @@
 // The MIRACL MFA client's one error (docs/protocols/sdk-surfaces.md §3.8 `MpinStatus`, §3.11 naming map):
-// the SDK's status values as reasons a caller switches on, plus the transport, store and
+// the SDK's status values as codes a caller switches on, plus the transport, store and
 // response failures a Linux SDK adds, each with the error behind it.
 
 public import AuthNetworking

@@ -184,7 +184,7 @@ package struct UserRecords: Sendable {
         return records.sorted { ($0.backend, $0.identity) < ($1.backend, $1.identity) }
     }
 
-    package func read(record name: String) throws(MPinError) -> UserRecord? {
+    private func read(record name: String) throws(MPinError) -> UserRecord? {
         let records = try recordStore(name)
         do { return try records.read() } catch {
             throw MPinError(.store, error.kind == .corrupt ? "the record \(name) is not an M-Pin user" : "the user record cannot be read", storeError: error)

@@ -153,7 +153,7 @@ public struct CKReturnValue: RawRepresentable, Hashable, Sendable, CustomStringC
 public struct PKCS11Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Equatable {
-        /// `dlopen` failed: no such file, or not a loadable library (the reason has `dlerror`).
+        /// `dlopen` failed: no such file, or not a loadable library (the message has `dlerror`).
         case moduleNotLoaded
         /// The library loaded but exports no `C_GetFunctionList`, or its list is unusable.
         case notAPKCS11Module
@@ -188,16 +188,16 @@ public struct PKCS11Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// The module function that failed (`C_Login`), when there was one.
     public let function: String?
     /// A human-readable explanation (never a PIN or key bytes).
-    public let reason: String
+    public let message: String
     /// Where the error was thrown.
     public let file: String
     /// Where the error was thrown.
     public let line: Int
 
     /// Creates an error.
-    public init(_ kind: Kind, _ reason: String, function: String? = nil, file: String = #fileID, line: Int = #line) {
+    public init(_ kind: Kind, _ message: String, function: String? = nil, file: String = #fileID, line: Int = #line) {
         self.kind = kind
-        self.reason = reason
+        self.message = message
         self.function = function
         self.file = file
         self.line = line
@@ -209,12 +209,12 @@ public struct PKCS11Error: Error, Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
-    /// `C_Login: CKR_PIN_INCORRECT (0xa0): reason`.
+    /// `C_Login: CKR_PIN_INCORRECT (0xa0): message`.
     public var description: String {
         var text = ""
         if let function { text += function + ": " }
         if let value = returnValue { text += "\(value.name) (0x\(String(value.rawValue, radix: 16))): " } else { text += "\(kind): " }
-        return text + reason
+        return text + message
     }
 
     /// Errors are equal when their kinds are.

@@ -87,7 +87,7 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
     }
 
     /// The store key for `directory`; every PKCS #11 failure becomes
-    /// `SecureStoreError.Kind.keyUnavailable` with the PKCS #11 error in its reason.
+    /// `SecureStoreError.Kind.keyUnavailable` with the PKCS #11 error in its message.
     public func storeKey(directory: String) throws(SecureStoreError) -> StoreKey {
         let secret: SecretBytes
         do {

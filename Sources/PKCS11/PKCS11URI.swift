@@ -163,11 +163,11 @@ public struct PKCS11URI: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    package func value(_ name: String, in attributes: [Attribute]) -> [UInt8]? {
+    private func value(_ name: String, in attributes: [Attribute]) -> [UInt8]? {
         attributes.first { $0.name == name }?.value
     }
 
-    package func text(_ name: String, in attributes: [Attribute]) -> String? {
+    private func text(_ name: String, in attributes: [Attribute]) -> String? {
         value(name, in: attributes).map { String(decoding: $0, as: UTF8.self) }
     }
 

@@ -32,7 +32,7 @@ extension PowerAuth {
                 keyBytes = try Base64.decode(applicationKey)
                 secretBytes = try Base64.decode(applicationSecret)
             } catch {
-                throw ProtocolError(.invalidArgument, invalid.reason, cause: error)
+                throw ProtocolError(.invalidArgument, invalid.message, cause: error)
             }
             guard keyBytes.count == 16, secretBytes.count == 16 else { throw invalid }
             self.applicationKey = applicationKey

@@ -53,7 +53,7 @@ extension PowerAuth {
             currentRecoveryPukIndex = envelope?.responseObject?.currentRecoveryPukIndex
         }
 
-        /// The error to throw: the envelope's code, its message (or `HTTP <status>`) as reason.
+        /// The error to throw: the envelope's code, its message (or `HTTP <status>`) as message.
         public var error: ProtocolError {
             ProtocolError(code, message ?? "HTTP \(httpStatus)")
         }

@@ -38,7 +38,7 @@ extension PowerAuth {
 
     /// Status-blob handling (docs/protocols/powerauth.md §6.2–§6.4).
     public enum StatusBlob {
-        /// The one reason every unreadable status blob gives.
+        /// The one message every unreadable status blob gives.
         public static let invalidBlobReason = "status blob does not decrypt to a valid status"
 
         /// STATUS_IV = KDF_INTERNAL(KDF(KEY_TRANSPORT, 3000), challenge ‖ nonce) (§6.2).
@@ -49,7 +49,7 @@ extension PowerAuth {
 
         /// Decrypts and parses the 32-byte blob (§6.2, §6.3). Any failure — a wrong length, a
         /// bad magic, an unknown state, a look-ahead of 0 or above 64 — is
-        /// `ProtocolError.Code.malformedInput` with one fixed reason: no decrypted byte is
+        /// `ProtocolError.Code.malformedInput` with one fixed message: no decrypted byte is
         /// quoted, so the error text never carries plaintext.
         public static func decrypt(_ encrypted: [UInt8], transportKey: SymmetricKey, challenge: [UInt8],
                                    nonce: [UInt8]) throws(ProtocolError) -> ActivationStatus {

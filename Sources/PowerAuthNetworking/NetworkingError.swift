@@ -37,9 +37,6 @@ public enum NetworkingErrorDomain: ClientErrorDomain {
 public typealias NetworkingError = SDKError<NetworkingErrorDomain>
 
 extension SDKError where Domain == NetworkingErrorDomain {
-    /// A server's REST error envelope (the earlier name of ``NetworkingRESTAPIError``).
-    public typealias RESTAPIError = NetworkingRESTAPIError
-
     /// The server's error envelope, when it sent one (plain or end-to-end encrypted, §16).
     public var restAPIError: NetworkingRESTAPIError? { extra }
     /// The PowerAuth SDK's error behind this one.
@@ -93,7 +90,7 @@ extension SDKError where Domain == NetworkingErrorDomain {
         case .cancelled: code = .cancelled
         case .server, .authenticationFailed:
             code = .errorStatusCode
-            rest = error.protocolError.map { NetworkingRESTAPIError(code: $0.code.rawValue, message: $0.reason) }
+            rest = error.protocolError.map { NetworkingRESTAPIError(code: $0.code.rawValue, message: $0.message) }
         case .invalidResponse: code = .invalidResponseObject
         default: code = .signError
         }

@@ -187,7 +187,7 @@ extension NetworkingService {
     static func failure(_ answer: Answer, reason: NetworkingError.Code) -> NetworkingError {
         struct ErrorEnvelope: Decodable { struct Body: Decodable { let code: String; let message: String? }; let responseObject: Body }
         let rest = (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(answer.body))).map {
-            NetworkingError.RESTAPIError(code: $0.responseObject.code, message: $0.responseObject.message)
+            NetworkingRESTAPIError(code: $0.responseObject.code, message: $0.responseObject.message)
         }
         return NetworkingError(reason, "the server answered HTTP \(answer.status)", restAPIError: rest, httpStatus: answer.status)
     }

@@ -59,6 +59,20 @@ public actor NetworkingService {
         /// The defaults: the client's base URL, service name `networking`, `en`, the library's
         /// User-Agent, the transport's timeout, `serialSigned`, no observer, and `ClientDefaults`
         /// (https only, the system clock and random source, no logger).
+        ///
+        /// - Parameters:
+        ///   - baseURL: The back end's base URL; `nil` for the PowerAuth client's own.
+        ///   - serviceName: A name for logs and the default User-Agent.
+        ///   - acceptLanguage: The `Accept-Language` of every request.
+        ///   - userAgent: The `User-Agent` of every request.
+        ///   - timeout: Seconds to wait for an answer unless a call says otherwise; `nil` for the transport's
+        ///     own.
+        ///   - concurrency: Which requests share the client's serial queue.
+        ///   - responseObserver: Receives every answer, raw and (for encrypted endpoints) decrypted.
+        ///   - urlPolicy: Which base URLs the service accepts; `https://` to a real host name by default.
+        ///   - clock: The local wall clock; the service itself reads no time.
+        ///   - random: The random source; the service itself draws no random bytes.
+        ///   - logger: When set, every exchange is logged, signature and token headers redacted.
         public init(baseURL: String? = nil, serviceName: String = "networking", acceptLanguage: String = "en",
                     userAgent: UserAgent = .libraryDefault, timeout: Double? = nil, concurrency: ConcurrencyStrategy = .serialSigned,
                     responseObserver: (@Sendable (_ path: String, _ status: Int, _ body: [UInt8], _ decrypted: [UInt8]?) -> Void)? = nil,
@@ -119,6 +133,13 @@ public actor NetworkingService {
     /// ``NetworkingError`` with code `invalidConfiguration` when `configuration.urlPolicy`
     /// refuses the base URL — signatures, token headers and bodies must not travel in clear — or
     /// the transport cannot be made for it; nothing is sent.
+    ///
+    /// - Parameters:
+    ///   - configuration: The service's configuration.
+    ///   - client: The PowerAuth client that signs, creates tokens and encrypts.
+    ///   - transport: Makes the transport to the back end's base URL.
+    /// - Throws: `NetworkingError` with code `invalidConfiguration` when the URL policy refuses the base URL
+    ///   or no transport can be made for it.
     public init(configuration: Configuration = Configuration(), client: PowerAuthClient,
                 transport: HTTPTransportFactory = .standard) throws(NetworkingError) {
         let baseURL: String
@@ -147,6 +168,23 @@ public actor NetworkingService {
     /// decoded `responseObject`, or nil when the answer has none. Signed and token endpoints
     /// need `authentication` (its factors sign, or create the token); activation-scope
     /// encryption needs it for the possession key.
+    ///
+    /// - Parameters:
+    ///   - data: The request object, sent as the envelope's `requestObject`.
+    ///   - endpoint: The endpoint: its path, how it is authenticated and how it is encrypted.
+    ///   - authentication: The factors of a signed or token endpoint, or the possession key of
+    ///     activation-scope encryption; `nil` for an endpoint that needs neither.
+    ///   - headers: Extra headers; one named like a common header replaces it.
+    ///   - timeout: Seconds to wait for the answer; `nil` for the configuration's.
+    /// - Throws: `NetworkingError` with code `invalidRequestObject` when `data` does not encode or the
+    ///   endpoint needs an `authentication` that is missing, `missingActivation` when the client has no
+    ///   activation, `signError` when the request cannot be signed, `tokenError` when the token cannot be
+    ///   made or is refused, `e2eeError` when the request cannot be encrypted or a successful answer does not
+    ///   decrypt, `timeout`, `noConnection`, `tlsError`, `badServerResponse` or `networkGeneric` when no
+    ///   answer arrives, `invalidConfiguration` when the URL policy refuses the request's URL,
+    ///   `errorStatusCode` for a non-2xx answer or an envelope whose status is not `OK`,
+    ///   `invalidResponseObject` when the answer is not the expected response object, `cancelled` when the
+    ///   call is cancelled, `networkUnknown` for an unexpected error on the client's serial queue.
     public func post<Request, Response>(_ data: Request, to endpoint: Endpoint<Request, Response>, authentication: Authentication? = nil,
                                         headers: [HTTPHeader] = [], timeout: Double? = nil) async throws(NetworkingError) -> Response? {
         if configuration.concurrency == .serialAll {
@@ -164,6 +202,16 @@ public actor NetworkingService {
     }
 
     /// The same as a task that can be cancelled (`WPNNetworkingService.post` returning an operation).
+    ///
+    /// - Parameters:
+    ///   - data: The request object, sent as the envelope's `requestObject`.
+    ///   - endpoint: The endpoint: its path, how it is authenticated and how it is encrypted.
+    ///   - authentication: The factors of a signed or token endpoint, or the possession key of
+    ///     activation-scope encryption; `nil` for an endpoint that needs neither.
+    ///   - headers: Extra headers; one named like a common header replaces it.
+    ///   - timeout: Seconds to wait for the answer; `nil` for the configuration's.
+    /// - Returns: The call in flight; its `value` throws what `post(_:to:authentication:headers:timeout:)`
+    ///   throws, and `cancelled` once the call is cancelled.
     public nonisolated func postTask<Request, Response>(_ data: Request, to endpoint: Endpoint<Request, Response>,
                                                         authentication: Authentication? = nil, headers: [HTTPHeader] = [],
                                                         timeout: Double? = nil) -> NetworkingTask<Response> {

@@ -60,7 +60,7 @@ public import SecureStore
 
     /// Stores a new activation, under the store's lock, only if none is stored: another client
     /// or process that persisted one while this one waited for the server keeps it
-    /// (`PowerAuthSDKError.Reason.invalidActivationState`).
+    /// (`PowerAuthSDKError.Code.invalidActivationState`).
     public func create(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) {
         let created: Bool
         do {
@@ -118,7 +118,7 @@ public import SecureStore
     }
 
     /// Read, `step`, write under the exclusive lock; a signing step is refused with
-    /// ``PowerAuthSDKError/Reason/counterDeadlock`` when the activation is marked deadlocked
+    /// ``PowerAuthSDKError/Code/counterDeadlock`` when the activation is marked deadlocked
     /// (§6.4: its signatures can no longer be accepted, and each would cost a failed attempt).
     private func withStoredActivation<Output: Sendable>(
         refusingDeadlock: Bool, _ step: (PowerAuth.ActivationData) throws(PowerAuthSDKError) -> (Output, next: PowerAuth.ActivationData)

@@ -17,6 +17,11 @@ extension PowerAuthClient {
     /// request before it returns. FIFO; a waiting caller cannot be overtaken. Re-entrant: the
     /// SDK's own signed calls made from inside `operation` (creating a token, for example) run
     /// in the slot `operation` already holds instead of waiting for it forever.
+    ///
+    /// - Parameter operation: The work to run alone on the queue; it signs and sends its requests before it
+    ///   returns.
+    /// - Returns: What `operation` returns.
+    /// - Throws: What `operation` throws, unchanged; the queue itself throws nothing.
     public func executeOnSerialQueue<Output: Sendable>(_ operation: @Sendable () async throws -> Output) async throws -> Output {
         if holdsQueue { return try await operation() }
         await enterQueue()
@@ -60,6 +65,17 @@ extension PowerAuthClient {
     /// counter is advanced and fsynced before the header is returned. `body` is the exact body
     /// (empty for none). Send it from inside ``executeOnSerialQueue(_:)`` so that signatures reach
     /// the server in counter order.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method of the request, for example `POST`.
+    ///   - uriID: The URI identifier agreed with the server for the endpoint.
+    ///   - body: The exact request body; empty for none.
+    ///   - factors: The factors to sign with.
+    ///   - authentication: The secrets that unlock the keys of the factors to sign with.
+    /// - Throws: `PowerAuthSDKError` with code `missingActivation` when no activation is stored,
+    ///   `counterDeadlock` when its counter cannot be reconciled with the server's, `invalidAuthentication`
+    ///   when `authentication` cannot unlock the keys `factors` needs, `signing` when the signature cannot be
+    ///   computed, `store` when the store cannot be locked, read or written.
     public func requestSignature(method: String, uriID: String, body: [UInt8], factors: PowerAuth.SignatureFactors,
                                  authentication: Authentication) throws(PowerAuthSDKError) -> HTTPHeader {
         try activations.sign(method: method, uriID: uriID, body: body, factors: factors, authentication: authentication,
@@ -68,6 +84,16 @@ extension PowerAuthClient {
 
     /// The header for a GET (`requestGetSignature`): the query parameters are canonicalised
     /// (sorted, form-encoded, §7.2) and signed as the body.
+    ///
+    /// - Parameters:
+    ///   - uriID: The URI identifier agreed with the server for the endpoint.
+    ///   - query: The query parameters as name–value pairs, canonicalised before they are signed.
+    ///   - factors: The factors to sign with.
+    ///   - authentication: The secrets that unlock the keys of the factors to sign with.
+    /// - Throws: `PowerAuthSDKError` with code `missingActivation` when no activation is stored,
+    ///   `counterDeadlock` when its counter cannot be reconciled with the server's, `invalidAuthentication`
+    ///   when `authentication` cannot unlock the keys `factors` needs, `signing` when the signature cannot be
+    ///   computed, `store` when the store cannot be locked, read or written.
     public func requestGetSignature(uriID: String, query: [(String, String)], factors: PowerAuth.SignatureFactors,
                                     authentication: Authentication) throws(PowerAuthSDKError) -> HTTPHeader {
         try requestSignature(method: "GET", uriID: uriID, body: Array(PowerAuth.NormalizedData.canonicalQuery(query).utf8),
@@ -76,8 +102,20 @@ extension PowerAuthClient {
 
     /// Signs `request` and sends it, on the serial queue: POST/PUT/DELETE sign the body, GET
     /// signs the canonical form of `request.query` (§7.2). The answer is returned whatever its
-    /// status; a transport failure is `PowerAuthSDKError.Reason.transport` (the counter has
+    /// status; a transport failure is `PowerAuthSDKError.Code.transport` (the counter has
     /// moved: the server's look-ahead window absorbs a request that never arrived).
+    ///
+    /// - Parameters:
+    ///   - request: The request to sign and send.
+    ///   - uriID: The URI identifier agreed with the server for the endpoint.
+    ///   - factors: The factors to sign with.
+    ///   - authentication: The secrets that unlock the keys of the factors to sign with.
+    /// - Returns: The server's answer, whatever its HTTP status.
+    /// - Throws: `PowerAuthSDKError` with code `missingActivation` when no activation is stored,
+    ///   `counterDeadlock` when its counter cannot be reconciled with the server's, `invalidAuthentication`
+    ///   when `authentication` cannot unlock the keys `factors` needs, `signing` when the signature cannot be
+    ///   computed, `transport` when no answer arrives, `store` when the store cannot be locked, read or
+    ///   written.
     public func sendSignedRequest(_ request: HTTPRequest, uriID: String, factors: PowerAuth.SignatureFactors,
                                   authentication: Authentication) async throws(PowerAuthSDKError) -> HTTPResponse {
         try await serially { () async throws(PowerAuthSDKError) -> HTTPResponse in
@@ -96,6 +134,20 @@ extension PowerAuthClient {
 
     /// An offline signature for a code shown out of band (`offlineSignature`, §7.6): 8 digits
     /// per factor by default. Consumes a counter step, written before the digits are returned.
+    ///
+    /// - Parameters:
+    ///   - uriID: The URI identifier; `/operation/authorize/offline` by default.
+    ///   - body: The data shown out of band, signed as the body.
+    ///   - nonce: The server's nonce, as it came with the data.
+    ///   - factors: The factors to sign with; possession and knowledge by default.
+    ///   - authentication: The secrets that unlock the keys of the factors to sign with.
+    ///   - digits: The number of decimal digits per factor; 8 by default.
+    /// - Returns: The decimal signature, `digits` digits per factor.
+    /// - Throws: `PowerAuthSDKError` with code `missingActivation` when no activation is stored,
+    ///   `counterDeadlock` when its counter cannot be reconciled with the server's, `invalidAuthentication`
+    ///   when `authentication` cannot unlock the keys `factors` needs, `signing` when the signature cannot be
+    ///   computed (a `digits` or `nonce` it cannot use, for example), `store` when the store cannot be
+    ///   locked, read or written.
     public func offlineSignature(uriID: String = "/operation/authorize/offline", body: [UInt8], nonce: String,
                                  factors: PowerAuth.SignatureFactors = .possessionKnowledge, authentication: Authentication,
                                  digits: Int = 8) throws(PowerAuthSDKError) -> String {
@@ -114,12 +166,24 @@ extension PowerAuthClient {
     /// Whether `signature` (Base64 DER ECDSA-P256) over `data` is the server's (§8,
     /// `verifyServerSignedData`): with the master key when `masterKey`, else with the
     /// activation's personalised server key.
+    ///
+    /// - Parameters:
+    ///   - data: The data the server signed.
+    ///   - signature: The server's signature: Base64 of a DER ECDSA-P256 signature.
+    ///   - masterKey: Whether to verify with the master server public key rather than the activation's server
+    ///     key.
+    /// - Returns: Whether the signature verifies; `false` also for a signature that is not Base64.
+    /// - Throws: `PowerAuthSDKError`, when `masterKey` is false: `missingActivation` when no activation
+    ///   is stored, `store` when its record cannot be read or its server key is not a P-256 point.
     public func verifyServerSignedData(_ data: [UInt8], signature: String, masterKey: Bool) throws(PowerAuthSDKError) -> Bool {
         let key: P256.Signing.PublicKey
         if masterKey {
             key = configuration.core.masterServerPublicKey
         } else {
-            do { key = try P256.Signing.PublicKey(sec1Representation: try storedActivation().serverPublicKey) } catch {
+            // No activation is `missingActivation` and an unreadable store its own error; only a
+            // stored key that is not a point is reported as such.
+            let stored = try storedActivation()
+            do { key = try P256.Signing.PublicKey(sec1Representation: stored.serverPublicKey) } catch {
                 throw PowerAuthSDKError(.store, "the stored server key is not a P-256 point")
             }
         }

@@ -10,12 +10,23 @@ import ProtocolSupport
 extension PowerAuthClient {
     /// The server's time in milliseconds, synchronising first when `version` is 3.2+ and no
     /// observation has been accepted yet (§11.4). Before 3.2 the local clock is enough.
+    ///
+    /// - Parameter version: The protocol version of the call the time is for; 3.2 and later use the server's
+    ///   time.
+    /// - Returns: Milliseconds since 1970: the server's time from 3.2, the local clock's before.
+    /// - Throws: When a synchronisation is needed, `PowerAuthSDKError` with code `transport` when no answer
+    ///   arrives, `server` (`authenticationFailed` for HTTP 401) when the server answers with an error,
+    ///   `invalidResponse` when the answer is not valid.
     public func serverTime(version: PowerAuth.ProtocolVersion) async throws(PowerAuthSDKError) -> UInt64 {
         if version >= .v3_2 && !time.isSynchronized { try await synchronizeTime() }
         return UInt64(clamping: time.serverTime(atLocal: Int64(clamping: now())))
     }
 
     /// Asks `/pa/v3/status` for the server's time and feeds the round trip to the §11.4 rule.
+    ///
+    /// - Throws: `PowerAuthSDKError` with code `transport` when no answer arrives, `server`
+    ///   (`authenticationFailed` for HTTP 401) when the server answers with an error, `invalidResponse` when
+    ///   the answer is not valid or its time is outside 1970–9999.
     public func synchronizeTime() async throws(PowerAuthSDKError) {
         let start = Int64(clamping: now())
         let response = try await send(HTTPRequest(method: .post, path: "pa/v3/status",

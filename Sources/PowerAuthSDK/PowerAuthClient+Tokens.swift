@@ -11,6 +11,17 @@ extension PowerAuthClient {
     /// The token called `name`: the stored one, or a new one created on the server with
     /// `authentication`'s factors (`requestAccessToken`). Concurrent requests for one name share
     /// one creation.
+    ///
+    /// - Parameters:
+    ///   - name: The token's name, under which it is stored.
+    ///   - authentication: The factors that create the token when none is stored.
+    /// - Throws: `PowerAuthSDKError` with code `store` when the secure store cannot be read or written,
+    ///   `cancelled` when the shared creation was cancelled; when the token is created, `missingActivation`
+    ///   when no activation is stored, `counterDeadlock` when its counter cannot be reconciled with the
+    ///   server's, `invalidAuthentication` when `authentication` cannot unlock the factor keys, `encryption`
+    ///   when the request cannot be built or a 3.3 temporary key does not verify, `transport` when no answer
+    ///   arrives, `authenticationFailed` when the server refuses the signature, `server` when it answers with
+    ///   another error, `invalidResponse` when the answer is not valid or does not decrypt.
     public func requestAccessToken(name: String, authentication: Authentication) async throws(PowerAuthSDKError) -> PowerAuth.Token {
         if let stored = try tokenRecords.token(named: name) { return stored }
         if let running = tokenRequests[name] { return try await Self.result(of: running) }
@@ -23,14 +34,28 @@ extension PowerAuthClient {
     }
 
     /// Whether a token called `name` is stored (`hasLocalToken`).
+    ///
+    /// - Parameter name: The token's name.
+    /// - Throws: `PowerAuthSDKError` with code `store` when the token record cannot be read or is damaged.
     public func hasLocalToken(name: String) throws(PowerAuthSDKError) -> Bool { try tokenRecords.token(named: name) != nil }
 
     /// The stored token called `name` (`localToken`).
+    ///
+    /// - Parameter name: The token's name.
+    /// - Returns: The token, or `nil` when none is stored under `name`.
+    /// - Throws: `PowerAuthSDKError` with code `store` when the token record cannot be read or is damaged.
     public func localToken(name: String) throws(PowerAuthSDKError) -> PowerAuth.Token? { try tokenRecords.token(named: name) }
 
     /// The `X-PowerAuth-Token` header for the token called `name` (`generateHeader`, §11.3):
-    /// a fresh nonce and the server-synchronised time. `PowerAuthSDKError.Reason.invalidToken`
+    /// a fresh nonce and the server-synchronised time. `PowerAuthSDKError.Code.invalidToken`
     /// when no such token is stored.
+    ///
+    /// - Parameter name: The token's name.
+    /// - Throws: `PowerAuthSDKError` with code `invalidToken` when no token called `name` is stored,
+    ///   `missingActivation` when no activation is stored, `signing` when the random source fails, `store`
+    ///   when a record cannot be read; from 3.2, when the server's time is fetched, `transport` when no
+    ///   answer arrives, `server` (`authenticationFailed` for HTTP 401) when the server answers with an
+    ///   error, `invalidResponse` when the answer is not valid.
     public func tokenHeader(name: String) async throws(PowerAuthSDKError) -> HTTPHeader {
         guard let token = try tokenRecords.token(named: name) else { throw PowerAuthSDKError(.invalidToken, "no token called \(name)") }
         let version = try storedActivation().protocolVersion
@@ -44,6 +69,17 @@ extension PowerAuthClient {
     /// Removes the token called `name` on the server (a signed `/pa/v3/token/remove` with
     /// `authentication`, §11.2) and locally — locally even when the server call fails, as the
     /// SDK does; the server error is still thrown.
+    ///
+    /// - Parameters:
+    ///   - name: The token's name.
+    ///   - authentication: The factors that sign the removal.
+    /// - Throws: `PowerAuthSDKError` with code `invalidToken` when no token called `name` is stored; after
+    ///   the local removal, the signed call's `missingActivation` when no activation is stored,
+    ///   `counterDeadlock` when its counter cannot be reconciled with the server's, `invalidAuthentication`
+    ///   when `authentication` cannot unlock the factor keys, `signing` when the signature cannot be
+    ///   computed, `transport` when no answer arrives, `authenticationFailed` when the server refuses the
+    ///   signature, `server` when it answers with another error, `invalidResponse` when the answer is not
+    ///   valid, `store` when the secure store cannot be read or written.
     public func removeAccessToken(name: String, authentication: Authentication) async throws(PowerAuthSDKError) {
         guard let token = try tokenRecords.token(named: name) else { throw PowerAuthSDKError(.invalidToken, "no token called \(name)") }
         let body = JSONText.object([("requestObject", .object([("tokenId", .string(token.id))]))]).bytes
@@ -59,9 +95,14 @@ extension PowerAuthClient {
     }
 
     /// Forgets the token called `name` here only (`removeLocalToken`); the server's stays.
+    ///
+    /// - Parameter name: The token's name.
+    /// - Throws: `PowerAuthSDKError` with code `store` when the token record cannot be read or written.
     public func removeLocalToken(name: String) throws(PowerAuthSDKError) { try tokenRecords.remove(named: name) }
 
     /// Forgets every token of this instance here only (`removeAllLocalTokens`).
+    ///
+    /// - Throws: `PowerAuthSDKError` with code `store` when the token record cannot be read or written.
     public func removeAllLocalTokens() throws(PowerAuthSDKError) { try tokenRecords.removeAll() }
 
     private func createToken(name: String, authentication: Authentication) async throws(PowerAuthSDKError) -> PowerAuth.Token {

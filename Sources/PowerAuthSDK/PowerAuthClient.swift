@@ -45,6 +45,16 @@ public actor PowerAuthClient {
         public var logger: Logger? = ClientDefaults.logger
 
         /// A configuration from its parts; the layer-3 members default to `ClientDefaults`.
+        ///
+        /// - Parameters:
+        ///   - instanceID: The namespace of this instance's stored data.
+        ///   - core: APP_KEY, APP_SECRET, the master server public key and the base URL.
+        ///   - version: The protocol version spoken for new activations; 3.3 unless given.
+        ///   - urlPolicy: Which base URLs the client accepts; `https://` to a real host name by default.
+        ///   - clock: The local wall clock; the protocol's timestamps and the server-synchronised time come
+        ///     from it.
+        ///   - random: The source of every key pair, nonce and ephemeral key of the client.
+        ///   - logger: When set, every exchange is logged, the signature and token headers redacted.
         public init(instanceID: String, core: PowerAuth.Configuration, version: PowerAuth.ProtocolVersion = .v3_3,
                     urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clock: @escaping @Sendable () -> Date = ClientDefaults.clock,
                     random: any RandomSource & Sendable = ClientDefaults.random, logger: Logger? = ClientDefaults.logger) {
@@ -55,8 +65,22 @@ public actor PowerAuthClient {
         }
 
         /// A configuration from the SDK configuration string (`PowerAuthConfiguration(configuration:)`).
-        /// Throws `PowerAuthSDKError.Reason.invalidConfiguration` for a string that does not
+        /// Throws `PowerAuthSDKError.Code.invalidConfiguration` for a string that does not
         /// parse or a `baseURL` that `urlPolicy` refuses.
+        ///
+        /// - Parameters:
+        ///   - instanceID: The namespace of this instance's stored data.
+        ///   - configurationString: The SDK configuration string with APP_KEY, APP_SECRET and the master
+        ///     server public key.
+        ///   - baseURL: The PowerAuth server's base URL.
+        ///   - version: The protocol version spoken for new activations; 3.3 unless given.
+        ///   - urlPolicy: Which base URLs the client accepts; `https://` to a real host name by default.
+        ///   - clock: The local wall clock; the protocol's timestamps and the server-synchronised time come
+        ///     from it.
+        ///   - random: The source of every key pair, nonce and ephemeral key of the client.
+        ///   - logger: When set, every exchange is logged, the signature and token headers redacted.
+        /// - Throws: `PowerAuthSDKError` with code `invalidConfiguration` when `configurationString` does not
+        ///   parse or `urlPolicy` refuses `baseURL`.
         public init(instanceID: String, configurationString: String, baseURL: String,
                     version: PowerAuth.ProtocolVersion = .v3_3, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
                     clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
@@ -70,7 +94,7 @@ public actor PowerAuthClient {
             try checkURLPolicy()
         }
 
-        /// Throws ``PowerAuthSDKError/Reason/invalidConfiguration`` when ``urlPolicy`` refuses the base URL.
+        /// Throws ``PowerAuthSDKError/Code/invalidConfiguration`` when ``urlPolicy`` refuses the base URL.
         func checkURLPolicy() throws(PowerAuthSDKError) {
             guard urlPolicy.permits(core.baseURL) else {
                 throw PowerAuthSDKError(.invalidConfiguration, URLPolicy.refusal(of: core.baseURL))
@@ -101,9 +125,17 @@ public actor PowerAuthClient {
     var tokenRequests: [String: Task<PowerAuth.Token, any Error>] = [:]
 
     /// A client over `store`, sending through the transport `transport` makes for the base URL.
-    /// Throws `PowerAuthSDKError.Reason.invalidConfiguration` for a protocol outside 3.0–3.3
+    /// Throws `PowerAuthSDKError.Code.invalidConfiguration` for a protocol outside 3.0–3.3
     /// or a base URL the configuration's ``Configuration/urlPolicy`` refuses, and
-    /// `PowerAuthSDKError.Reason.transport` when the factory cannot make the transport.
+    /// `PowerAuthSDKError.Code.transport` when the factory cannot make the transport.
+    ///
+    /// - Parameters:
+    ///   - configuration: What the client is configured with.
+    ///   - store: The secure store that keeps the activation and token records.
+    ///   - transport: Makes the HTTP transport for the configuration's base URL.
+    /// - Throws: `PowerAuthSDKError` with code `invalidConfiguration` for a protocol version outside 3.0–3.3
+    ///   or a base URL the URL policy refuses, `transport` when `transport` cannot make a transport, `store`
+    ///   when the instance id cannot name a record.
     public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory = .standard) throws(PowerAuthSDKError) {
         guard configuration.version >= .v3_0, configuration.version <= .v3_3 else {
             throw PowerAuthSDKError(.invalidConfiguration, "protocol \(configuration.version) is not 3.0–3.3")
@@ -130,21 +162,36 @@ public actor PowerAuthClient {
     // MARK: State (`hasValidActivation`, `canStartActivation`, `hasPendingActivation`)
 
     /// Whether a persisted activation exists.
+    ///
+    /// - Throws: `PowerAuthSDKError` with code `store` when the activation record cannot be read or is not a
+    ///   valid activation.
     public func hasValidActivation() throws(PowerAuthSDKError) -> Bool { try activations.activation() != nil }
 
     /// Whether an activation may be started: none persisted and none pending.
+    ///
+    /// - Throws: `PowerAuthSDKError` with code `store` when the activation record cannot be read or is not a
+    ///   valid activation.
     public func canStartActivation() throws(PowerAuthSDKError) -> Bool { try activations.activation() == nil && pending == nil && processed == nil }
 
     /// Whether an activation was created on the server and waits for ``persistActivation(authentication:)``.
     public func hasPendingActivation() -> Bool { processed != nil }
 
     /// Whether the stored activation has the biometry factor (`hasBiometryFactor`).
+    ///
+    /// - Throws: `PowerAuthSDKError` with code `missingActivation` when no activation is stored, `store` when
+    ///   its record cannot be read.
     public func hasBiometryFactor() throws(PowerAuthSDKError) -> Bool { try storedActivation().lockedBiometryKey != nil }
 
     /// Whether recovery data came with the activation (`hasActivationRecoveryData`).
+    ///
+    /// - Throws: `PowerAuthSDKError` with code `missingActivation` when no activation is stored, `store` when
+    ///   its record cannot be read.
     public func hasActivationRecoveryData() throws(PowerAuthSDKError) -> Bool { try storedActivation().sealedRecoveryData != nil }
 
     /// The stored activation's id, or nil (`activationIdentifier`).
+    ///
+    /// - Throws: `PowerAuthSDKError` with code `store` when the activation record cannot be read or is not a
+    ///   valid activation.
     public func activationIdentifier() throws(PowerAuthSDKError) -> String? { try activations.activation()?.activationID }
 
     // MARK: Activation
@@ -153,10 +200,20 @@ public actor PowerAuthClient {
     /// (3.3: to a temporary key from the keystore, §10), decrypts both layers and keeps the
     /// result in memory until it is persisted. Returns it, with the fingerprint to show and any
     /// recovery data. A code with a `#signature` that does not verify with the master server
-    /// key is `PowerAuthSDKError.Reason.invalidActivationCode` before anything is sent (§3.2).
+    /// key is `PowerAuthSDKError.Code.invalidActivationCode` before anything is sent (§3.2).
     /// The password is only taken by ``persistActivation(authentication:)``: check it first with
     /// ``requireUsablePassword(_:)`` so that a password the SDK cannot use is refused before the
     /// one-time code is spent.
+    ///
+    /// - Parameters:
+    ///   - method: How to activate: an activation code (with an optional OTP), a recovery code and PUK, or
+    ///     the app's own attributes.
+    ///   - device: What the device says about itself; nothing by default.
+    /// - Throws: `PowerAuthSDKError` with code `invalidActivationState` when an activation exists or is
+    ///   pending, `invalidActivationCode` when the code's signature does not verify, `encryption` when the
+    ///   request cannot be built or a 3.3 temporary key does not verify, `transport` when no answer arrives,
+    ///   `server` (or `authenticationFailed` for HTTP 401) when the server refuses the activation,
+    ///   `invalidResponse` when its answer does not decrypt or parse, `store` when the store cannot be read.
     public func createActivation(_ method: PowerAuth.ActivationMethod,
                                  device: PowerAuth.DeviceDescription = PowerAuth.DeviceDescription()) async throws(PowerAuthSDKError) -> PowerAuth.ActivationResult {
         guard try canStartActivation() else { throw PowerAuthSDKError(.invalidActivationState, "an activation exists or is pending") }
@@ -189,6 +246,13 @@ public actor PowerAuthClient {
 
     /// Persists the pending activation (`persistActivation` / `commitActivation`) under the
     /// given authentication's possession key, password and optional biometry key.
+    ///
+    /// - Parameter authentication: The possession unlock key, the password and, optionally, the biometry
+    ///   unlock key that lock the factor keys.
+    /// - Throws: `PowerAuthSDKError` with code `invalidActivationState` when no activation is pending or
+    ///   another was persisted meanwhile, `invalidAuthentication` when `authentication` has no password or
+    ///   the keys cannot be locked, `invalidPassword` when the password is shorter than
+    ///   `minimumPasswordLength` bytes, `store` when the record cannot be written.
     public func persistActivation(authentication: Authentication) throws(PowerAuthSDKError) {
         guard let processed else { throw PowerAuthSDKError(.invalidActivationState, "no pending activation to persist") }
         guard let password = authentication.password else { throw PowerAuthSDKError(.invalidAuthentication, "a password is needed") }
@@ -207,6 +271,8 @@ public actor PowerAuthClient {
 
     /// Forgets the activation on this device only (`removeActivationLocal`): the activation
     /// record and every token of this instance; the server's activation stays.
+    ///
+    /// - Throws: `PowerAuthSDKError` with code `store` when a record cannot be read or removed.
     public func removeActivationLocal() throws(PowerAuthSDKError) {
         try tokenRecords.removeAll()
         try activations.remove()
@@ -224,8 +290,17 @@ public actor PowerAuthClient {
     /// sends the possession-only synchronisation signature before this returns; counters that
     /// cannot be reconciled are reported in ``ActivationStatusResult/counterSynchronization``
     /// and ``ActivationStatusResult/isDeadlocked``, and every later signature is refused locally
-    /// with `PowerAuthSDKError.Reason.counterDeadlock` until the activation is removed. The
+    /// with `PowerAuthSDKError.Code.counterDeadlock` until the activation is removed. The
     /// server's `customObject`, if any, comes with it.
+    ///
+    /// - Parameter possessionUnlockKey: The device's possession unlock key, which opens the transport key the
+    ///   status is encrypted with.
+    /// - Throws: `PowerAuthSDKError` with code `missingActivation` when no activation is stored,
+    ///   `invalidAuthentication` when `possessionUnlockKey` does not open the transport key, `encryption`
+    ///   when the request cannot be built, `signing` when the synchronisation signature cannot be computed,
+    ///   `transport` when no answer arrives, `authenticationFailed` when the server refuses the signature,
+    ///   `server` when it answers with another error, `invalidResponse` when the answer is not valid or does
+    ///   not decrypt, `store` when the secure store cannot be read or written.
     public func fetchActivationStatus(possessionUnlockKey: SymmetricKey) async throws(PowerAuthSDKError) -> ActivationStatusResult {
         let activation = try storedActivation()
         var random = randomSource
@@ -260,7 +335,7 @@ public actor PowerAuthClient {
 
     // MARK: Plumbing
 
-    /// The stored activation, or ``PowerAuthSDKError/Reason/missingActivation``.
+    /// The stored activation, or ``PowerAuthSDKError/Code/missingActivation``.
     func storedActivation() throws(PowerAuthSDKError) -> PowerAuth.ActivationData {
         guard let activation = try activations.activation() else { throw PowerAuthSDKError(.missingActivation, "no activation") }
         return activation
@@ -318,7 +393,7 @@ public struct ActivationStatusResult: Sendable, Equatable {
     public let counterSynchronization: PowerAuth.CounterSynchronization
 
     /// Whether the counters cannot be reconciled (docs/protocols/powerauth.md §6.4 DEADLOCK, the SDK's
-    /// client-only state 128): signing is refused with `PowerAuthSDKError.Reason.counterDeadlock`;
+    /// client-only state 128): signing is refused with `PowerAuthSDKError.Code.counterDeadlock`;
     /// remove the activation and activate again.
     public var isDeadlocked: Bool { counterSynchronization == .deadlock }
 

@@ -1,5 +1,5 @@
 // The one public error of the PowerAuth SDK: a
-// reason a caller can switch on, a text for logs, and the underlying store, protocol or
+// code a caller can switch on, a text for logs, and the underlying store, protocol or
 // transport error kept as it was.
 
 public import AuthNetworking

@@ -7,7 +7,7 @@ public import FoundationEssentials
 /// Decoding of JSON response bodies.
 public enum JSONResponse {
     /// Decodes `body` as `T`; any malformation is ``ProtocolError/Code/malformedInput`` with
-    /// `what` in the reason.
+    /// `what` in the message.
     public static func decode<T: Decodable>(_ type: T.Type, from body: some Sequence<UInt8>, what: String) throws(ProtocolError) -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))

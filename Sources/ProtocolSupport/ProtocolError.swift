@@ -1,12 +1,12 @@
-// The rich error of the protocol layer (docs/design.md §2, habit 9): an extensible code, a reason for
+// The rich error of the protocol layer (docs/design.md §2, habit 9): an extensible code, a message for
 // people, and where it was raised; two errors are equal when their codes are.
 
 public import CryptoPrimitives
 
 /// Why a protocol step refused its input or state.
 ///
-/// Compare errors by ``code``; ``reason`` is for logs and never carries secret material.
-/// Every decryption failure has the code ``Code/decryptionFailed`` and one fixed reason, so the
+/// Compare errors by ``code``; ``message`` is for logs and never carries secret material.
+/// Every decryption failure has the code ``Code/decryptionFailed`` and one fixed message, so the
 /// error cannot serve as an oracle.
 public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure. Protocol targets add their own codes as static members.
@@ -17,7 +17,7 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         public init(rawValue: String) { self.rawValue = rawValue }
         /// A link, QR code, response or other external input was malformed.
         public static let malformedInput = Code(rawValue: "malformedInput")
-        /// Something encrypted to us did not decrypt (one code, one reason, for every cause).
+        /// Something encrypted to us did not decrypt (one code, one message, for every cause).
         public static let decryptionFailed = Code(rawValue: "decryptionFailed")
         /// A signature did not verify.
         public static let invalidSignature = Code(rawValue: "invalidSignature")
@@ -43,8 +43,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The kind of failure.
     public let code: Code
-    /// A human-readable explanation.
-    public let reason: String
+    /// A human-readable explanation (never a secret), as every client error's `message`.
+    public let message: String
     /// The source file that raised the error.
     public let file: String
     /// The line that raised the error.
@@ -56,9 +56,9 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     public let keyError: (any Error & Sendable)?
 
     /// Creates an error at the caller's location.
-    public init(_ code: Code, _ reason: String, cause: CryptoError? = nil, file: String = #fileID, line: UInt = #line) {
+    public init(_ code: Code, _ message: String, cause: CryptoError? = nil, file: String = #fileID, line: UInt = #line) {
         self.code = code
-        self.reason = reason
+        self.message = message
         self.cryptoError = cause
         self.keyError = nil
         self.file = file
@@ -67,9 +67,9 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// ``Code/keyUnavailable``: a key held outside the process could not be used; `error` is
     /// the key store's own error, kept as ``keyError``.
-    public init(keyUnavailable error: any Error & Sendable, _ reason: String, file: String = #fileID, line: UInt = #line) {
+    public init(keyUnavailable error: any Error & Sendable, _ message: String, file: String = #fileID, line: UInt = #line) {
         self.code = .keyUnavailable
-        self.reason = reason
+        self.message = message
         self.cryptoError = nil
         self.keyError = error
         self.file = file
@@ -77,7 +77,7 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// Converts an engine error, keeping it as ``cryptoError``. The code follows the cause:
-    /// `CryptoError.authenticationFailure` becomes the one decryption error (its fixed reason,
+    /// `CryptoError.authenticationFailure` becomes the one decryption error (its fixed message,
     /// whatever `context` says), a failed random source ``Code/cryptoFailure``, a malformed
     /// encoding, length or key ``Code/malformedInput``, a bad parameter ``Code/invalidArgument``.
     public init(_ error: CryptoError, _ context: String, file: String = #fileID, line: UInt = #line) {
@@ -103,14 +103,14 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// The error every decryption failure raises: one code and one reason, whatever the cause.
+    /// The error every decryption failure raises: one code and one message, whatever the cause.
     public static func decryptionFailure(file: String = #fileID, line: UInt = #line) -> ProtocolError {
         ProtocolError(.decryptionFailed, "decryption failed", file: file, line: line)
     }
 
-    /// `code: reason`. The place it was raised stays in ``file`` and ``line`` for a debugger or
+    /// `code: message`. The place it was raised stays in ``file`` and ``line`` for a debugger or
     /// a log that wants it; text a user reads carries no Swift source location.
-    public var description: String { "\(code): \(reason)" }
+    public var description: String { "\(code): \(message)" }
 
     /// Errors are equal when their codes are.
     public static func == (lhs: ProtocolError, rhs: ProtocolError) -> Bool { lhs.code == rhs.code }

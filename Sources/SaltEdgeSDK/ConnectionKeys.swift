@@ -14,7 +14,7 @@ package import SecureStore
 /// not decrypt is nil, folded into the core's one decryption verdict.
 struct DeviceConnectionKey: SaltEdge.HeldConnectionKey {
     /// The key in the store.
-    package let key: any DeviceRSAKey
+    let key: any DeviceRSAKey
 
     /// The public half, as the store read it.
     var publicKey: RSA.Signing.PublicKey { key.publicKey }
@@ -39,7 +39,7 @@ struct DeviceConnectionKey: SaltEdge.HeldConnectionKey {
 /// A key pair made for a connection that is not stored yet: its label when a token holds it.
 struct NewConnectionKey: Sendable {
     /// The key, as the core uses it.
-    package let key: SaltEdge.ConnectionKey
+    let key: SaltEdge.ConnectionKey
     /// Its label in the device key store; nil for a software key.
     let label: String?
     /// The store's write-ahead note of the token key (DeviceKeyIntents.swift), until a record

@@ -267,7 +267,7 @@ package struct ConnectionRecords: Sendable {
         }
     }
 
-    package func connection(record name: String) throws(SaltEdgeClientError) -> StoredConnection? {
+    private func connection(record name: String) throws(SaltEdgeClientError) -> StoredConnection? {
         guard let record = try read(name), let token = record.accessToken else { return nil }
         let key = try record.connectionKey(in: deviceKeys)
         do {

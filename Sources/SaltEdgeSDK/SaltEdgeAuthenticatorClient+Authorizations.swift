@@ -14,8 +14,17 @@ extension SaltEdgeAuthenticatorClient {
     /// The pending authorizations of a connection, decrypted (`getEncryptedAuthorizations`):
     /// final ones and those past `expires_at` are left out (§9). One that does not decrypt is an
     /// error, not a silent omission.
+    ///
+    /// - Parameter connectionID: The id of the stored connection.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
+    ///   `connectionID`, `invalidInput` when the URL policy refuses the URL, `transport` when no answer
+    ///   arrives, `server` (with the server's error class) when the server answers with an error,
+    ///   `invalidResponse` when the answer is not usable or an authorization does not decrypt, `deviceKey`
+    ///   when the connection's key in the device key store cannot be used, `store` when the secure store
+    ///   fails or holds an unusable record (also when a connection the server says is gone cannot be marked
+    ///   inactive).
     public func authorizations(connectionID: String) async throws(SaltEdgeClientError) -> [SaltEdge.Authorization] {
-        let connection = try connection(id: connectionID)
+        let connection = try existingConnection(id: connectionID)
         let response = try await send(requests(connection).listAuthorizations(), to: connection.connection.scaServiceURL, connectionID: connectionID)
         let clock = now()
         do {
@@ -29,8 +38,19 @@ extension SaltEdgeAuthenticatorClient {
     }
 
     /// One authorization by id, decrypted (`getEncryptedAuthorization`).
+    ///
+    /// - Parameters:
+    ///   - id: The authorization's id.
+    ///   - connectionID: The id of the stored connection.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
+    ///   `connectionID`, `invalidInput` when the URL policy refuses the URL, `transport` when no answer
+    ///   arrives, `server` (with the server's error class) when the server answers with an error or the
+    ///   authorization is already final or closed, `invalidResponse` when the answer is not usable or does
+    ///   not decrypt, `deviceKey` when the connection's key in the device key store cannot be used, `store`
+    ///   when the secure store fails or holds an unusable record (also when a connection the server says is
+    ///   gone cannot be marked inactive).
     public func authorization(id: String, connectionID: String) async throws(SaltEdgeClientError) -> SaltEdge.Authorization {
-        let connection = try connection(id: connectionID)
+        let connection = try existingConnection(id: connectionID)
         let response = try await send(requests(connection).showAuthorization(id: id), to: connection.connection.scaServiceURL, connectionID: connectionID)
         let encrypted: SaltEdge.EncryptedAuthorization
         do { encrypted = try SaltEdge.EncryptedAuthorization.single(from: response) } catch {
@@ -48,8 +68,18 @@ extension SaltEdgeAuthenticatorClient {
     /// The status of one authorization as the server reports it now (show authorization, §6.6),
     /// final or not, without decrypting anything: for waiting while a decision is
     /// `confirm_processing` or `deny_processing` until it is final (§6.7, §9).
+    ///
+    /// - Parameters:
+    ///   - id: The authorization's id.
+    ///   - connectionID: The id of the stored connection.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
+    ///   `connectionID`, `invalidInput` when the URL policy refuses the URL, `transport` when no answer
+    ///   arrives, `server` (with the server's error class) when the server answers with an error,
+    ///   `invalidResponse` when the answer is not usable, `deviceKey` when the connection's key in the device
+    ///   key store cannot be used, `store` when the secure store fails or holds an unusable record (also when
+    ///   a connection the server says is gone cannot be marked inactive).
     public func authorizationStatus(id: String, connectionID: String) async throws(SaltEdgeClientError) -> SaltEdge.AuthorizationStatus {
-        let connection = try connection(id: connectionID)
+        let connection = try existingConnection(id: connectionID)
         let response = try await send(requests(connection).showAuthorization(id: id), to: connection.connection.scaServiceURL, connectionID: connectionID)
         do { return try SaltEdge.EncryptedAuthorization.single(from: response).status } catch {
             throw SaltEdgeClientError(.invalidResponse, "the authorization answer is not usable", protocolError: error)
@@ -59,19 +89,44 @@ extension SaltEdgeAuthenticatorClient {
     /// Confirms (`confirmAuthorization`, §6.7, §8): the decrypted authorization code echoed,
     /// the unlock type and the location, encrypted to the provider key and signed. Returns the
     /// status the server reports (usually `confirm_processing`).
+    ///
+    /// - Parameters:
+    ///   - authorization: The decrypted authorization to confirm.
+    ///   - type: How the user unlocked the app; a passcode by default.
+    ///   - geolocation: The device's location, when the provider asks for it.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when the authorization's connection is
+    ///   not stored, `invalidInput` when the decision cannot be encrypted and signed or the URL policy
+    ///   refuses the URL, `deviceKey` when the connection's key in the device key store cannot sign,
+    ///   `transport` when no answer arrives, `server` (with the server's error class) when the server answers
+    ///   with an error, `invalidResponse` when the answer is not usable, `store` when the secure store fails
+    ///   or holds an unusable record (also when a connection the server says is gone cannot be marked
+    ///   inactive).
     public func confirm(_ authorization: SaltEdge.Authorization, unlockedWith type: SaltEdge.UserAuthorizationType = .passcode,
                         geolocation: SaltEdge.Geolocation? = nil) async throws(SaltEdgeClientError) -> SaltEdge.AuthorizationStatus {
         try await answer(.confirm(authorization, unlockedWith: type, geolocation: geolocation), connectionID: authorization.connectionID)
     }
 
     /// Denies (`denyAuthorization`).
+    ///
+    /// - Parameters:
+    ///   - authorization: The decrypted authorization to deny.
+    ///   - type: How the user unlocked the app; a passcode by default.
+    ///   - geolocation: The device's location, when the provider asks for it.
+    /// - Returns: The status the server reports (usually `deny_processing`).
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when the authorization's connection is
+    ///   not stored, `invalidInput` when the decision cannot be encrypted and signed or the URL policy
+    ///   refuses the URL, `deviceKey` when the connection's key in the device key store cannot sign,
+    ///   `transport` when no answer arrives, `server` (with the server's error class) when the server answers
+    ///   with an error, `invalidResponse` when the answer is not usable, `store` when the secure store fails
+    ///   or holds an unusable record (also when a connection the server says is gone cannot be marked
+    ///   inactive).
     public func deny(_ authorization: SaltEdge.Authorization, unlockedWith type: SaltEdge.UserAuthorizationType = .passcode,
                      geolocation: SaltEdge.Geolocation? = nil) async throws(SaltEdgeClientError) -> SaltEdge.AuthorizationStatus {
         try await answer(.deny(authorization, unlockedWith: type, geolocation: geolocation), connectionID: authorization.connectionID)
     }
 
     private func answer(_ decision: SaltEdge.Decision, connectionID: String) async throws(SaltEdgeClientError) -> SaltEdge.AuthorizationStatus {
-        let connection = try connection(id: connectionID)
+        let connection = try existingConnection(id: connectionID)
         var random = randomSource
         let request: HTTPRequest
         do { request = try requests(connection).answer(decision, using: &random, now: now()) } catch {
@@ -88,10 +143,15 @@ extension SaltEdgeAuthenticatorClient {
     /// (ids or statuses). A failed fetch is retried after a doubling delay (up to 60 s) and the
     /// sequence goes on; a connection the server says is gone, or one that no longer exists here,
     /// ends it with that error; cancelling the consumer ends it quietly.
+    ///
+    /// - Parameters:
+    ///   - connectionID: The id of the stored connection.
+    ///   - interval: The wait between fetches; 3 seconds by default.
+    /// - Returns: A sequence of the pending authorizations that ends with the error that stopped it.
     public nonisolated func authorizationUpdates(connectionID: String, every interval: Duration = .seconds(3))
         -> Polling<[SaltEdge.Authorization], SaltEdgeClientError> {
         Polling(every: interval, distinctBy: { $0.map { $0.id + ":" + $0.status.rawValue } },
-                isFatal: { $0.connectionIsGone || $0.reason == .unknownConnection || $0.reason == .store }) { () async throws(SaltEdgeClientError) in
+                isFatal: { $0.connectionIsGone || $0.code == .unknownConnection || $0.code == .store }) { () async throws(SaltEdgeClientError) in
             try await self.authorizations(connectionID: connectionID)
         }
     }
@@ -108,6 +168,18 @@ extension SaltEdgeAuthenticatorClient {
 
     /// Submits an instant action from its deep link (`submitAction`) with a connection of the
     /// link's provider (`connectionID`, or the only active one of that provider).
+    ///
+    /// - Parameters:
+    ///   - deepLink: The instant action's deep link.
+    ///   - connectionID: The connection to act with; `nil` for the only active one of the link's provider.
+    /// - Returns: Whether the action is done or needs a decision on an authorization.
+    /// - Throws: `SaltEdgeClientError` with code `invalidInput` when `deepLink` is not an API v2
+    ///   instant-action link, the request cannot be signed or the URL policy refuses the URL,
+    ///   `unknownConnection` when no active connection of the provider, or more than one, matches,
+    ///   `deviceKey` when the connection's key in the device key store cannot be used, `transport` when no
+    ///   answer arrives, `server` (with the server's error class) when the server answers with an error,
+    ///   `invalidResponse` when the answer is not usable, `store` when the secure store fails or holds an
+    ///   unusable record (also when a connection the server says is gone cannot be marked inactive).
     public func submitAction(deepLink: String, connectionID: String? = nil) async throws(SaltEdgeClientError) -> ActionOutcome {
         let link: SaltEdge.DeepLink
         do { link = try SaltEdge.DeepLink(parsing: deepLink, urlPolicy: urlPolicy) } catch {
@@ -137,8 +209,16 @@ extension SaltEdgeAuthenticatorClient {
     }
 
     /// The connection's consents, decrypted (`getEncryptedConsents`).
+    ///
+    /// - Parameter connectionID: The id of the stored connection.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
+    ///   `connectionID`, `invalidInput` when the URL policy refuses the URL, `transport` when no answer
+    ///   arrives, `server` (with the server's error class) when the server answers with an error,
+    ///   `invalidResponse` when the answer is not usable or a consent does not decrypt, `deviceKey` when the
+    ///   connection's key in the device key store cannot be used, `store` when the secure store fails or
+    ///   holds an unusable record (also when a connection the server says is gone cannot be marked inactive).
     public func consents(connectionID: String) async throws(SaltEdgeClientError) -> [SaltEdge.Consent] {
-        let connection = try connection(id: connectionID)
+        let connection = try existingConnection(id: connectionID)
         let response = try await send(requests(connection).listConsents(), to: connection.connection.scaServiceURL, connectionID: connectionID)
         do {
             return try SaltEdge.EncryptedConsent.list(from: response).map { (item) throws(ProtocolError) in try item.decrypt(with: connection.connection.key) }
@@ -148,8 +228,18 @@ extension SaltEdgeAuthenticatorClient {
     }
 
     /// Revokes a consent (`revokeConsent`).
+    ///
+    /// - Parameters:
+    ///   - id: The consent's id.
+    ///   - connectionID: The id of the stored connection.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
+    ///   `connectionID`, `invalidInput` when the request cannot be signed or the URL policy refuses the URL,
+    ///   `deviceKey` when the connection's key in the device key store cannot sign, `transport` when no
+    ///   answer arrives, `server` (with the server's error class) when the server answers with an error,
+    ///   `store` when the secure store fails or holds an unusable record (also when a connection the server
+    ///   says is gone cannot be marked inactive).
     public func revokeConsent(id: String, connectionID: String) async throws(SaltEdgeClientError) {
-        let connection = try connection(id: connectionID)
+        let connection = try existingConnection(id: connectionID)
         let request: HTTPRequest
         do { request = try requests(connection).revokeConsent(id: id, now: now()) } catch {
             throw SaltEdgeClientError(.invalidInput, "the revoke request cannot be signed", protocolError: error)

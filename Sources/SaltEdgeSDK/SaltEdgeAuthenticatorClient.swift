@@ -37,6 +37,17 @@ public actor SaltEdgeAuthenticatorClient {
         public var deviceKeys: any DeviceKeyStore = SoftwareDeviceKeyStore()
 
         /// A configuration; every part optional (the layer-3 members default to `ClientDefaults`).
+        ///
+        /// - Parameters:
+        ///   - clientDescription: The `Accept-Language` and `User-Agent` of every request.
+        ///   - returnURL: The return URL sent at enrolment; the redirect must start with it.
+        ///   - urlPolicy: Which URLs may be fetched; https only by default.
+        ///   - clock: The local wall clock (the `exp` of signed request bodies, authorization expiry).
+        ///   - random: Where connection key pairs and the nonces of signed answers come from.
+        ///   - logger: When set, every exchange is logged, `Access-Token`, signatures and secret body members
+        ///     redacted.
+        ///   - deviceKeys: Where new connections' RSA key pairs are made and kept; in memory and sealed in
+        ///     the record by default.
         public init(clientDescription: SaltEdge.ClientDescription = .linux(app: "SwiftMFA", version: SwiftMFAVersion.current, build: "1", system: "Linux"),
                     returnURL: String = SaltEdge.defaultReturnURL, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
                     clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
@@ -59,6 +70,11 @@ public actor SaltEdgeAuthenticatorClient {
 
     /// A client keeping its connections in `store`, sending through the transport `transport`
     /// makes for each base URL.
+    ///
+    /// - Parameters:
+    ///   - configuration: What the client says about itself, the return URL and the layer-3 members.
+    ///   - store: The secure store the connections are kept in.
+    ///   - transport: Makes the transport for each base URL.
     public init(configuration: Configuration = Configuration(), store: SecureStore, transport: HTTPTransportFactory = .standard) {
         records = ConnectionRecords(store: store, deviceKeys: configuration.deviceKeys)
         transportFor = transport
@@ -78,6 +94,11 @@ public actor SaltEdgeAuthenticatorClient {
     // MARK: Enrolment (`fetchProviderData`, `createConnection`, the web view's redirect)
 
     /// The provider's configuration at `url` (`SEProviderManagerV2.fetchProviderData`, §6.1).
+    ///
+    /// - Parameter url: The provider's configuration URL.
+    /// - Throws: `SaltEdgeClientError` with code `invalidInput` when the URL policy refuses the URL,
+    ///   `transport` when no answer arrives, `server` (with the server's error class) when the server answers
+    ///   with an error, `invalidResponse` when the configuration is not usable.
     public func providerConfiguration(at url: String) async throws(SaltEdgeClientError) -> SaltEdge.ProviderConfiguration {
         let response = try await send(SaltEdge.Enrollment.providerConfiguration(client: clientDescription), to: url)
         do { return try SaltEdge.ProviderConfiguration(responseBody: response.body, urlPolicy: urlPolicy) } catch {
@@ -90,6 +111,15 @@ public actor SaltEdgeAuthenticatorClient {
     /// `DeviceKeyStore`, before any request), sends create-connection and
     /// keeps the pending connection in the store. Open ``PendingConnection/authenticationURL``;
     /// pass the redirect to ``completeConnection(id:redirectURL:)``.
+    ///
+    /// - Parameters:
+    ///   - deepLink: The connect deep link or QR text.
+    ///   - pushToken: A push token to register with the connection, if any.
+    /// - Throws: `SaltEdgeClientError` with code `invalidInput` when `deepLink` is not a connect link, the
+    ///   connection key or the request cannot be made, or the URL policy refuses a URL, `deviceKey` when the
+    ///   device key store cannot make the key, `transport` when no answer arrives, `server` (with the
+    ///   server's error class) when the server answers with an error, `invalidResponse` when an answer is not
+    ///   usable, `store` when the secure store fails or holds an unusable record.
     public func beginConnection(deepLink: String, pushToken: String? = nil) async throws(SaltEdgeClientError) -> PendingConnection {
         let link: SaltEdge.DeepLink
         do { link = try SaltEdge.DeepLink(parsing: deepLink, urlPolicy: urlPolicy) } catch {
@@ -128,7 +158,17 @@ public actor SaltEdgeAuthenticatorClient {
 
     /// Finishes linking with the redirect the bank sent to the return URL (§4): decrypts the
     /// access token with the pending connection's key and stores the connection. A redirect that
-    /// carries an error is `SaltEdgeClientError.Reason.server` with its class.
+    /// carries an error is `SaltEdgeClientError.Code.server` with its class.
+    ///
+    /// - Parameters:
+    ///   - id: The pending connection's id.
+    ///   - redirectURL: The redirect the bank sent to the return URL.
+    /// - Returns: The connection, now stored.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no pending connection `id` is
+    ///   stored, `invalidInput` when `redirectURL` is not a redirect to the return URL or names another
+    ///   connection, `server` with the redirect's error class when the provider refused, `invalidResponse`
+    ///   when the access token does not decrypt, `deviceKey` when the connection's key in the device key
+    ///   store cannot be used, `store` when the secure store fails or holds an unusable record.
     public func completeConnection(id: String, redirectURL: String) async throws(SaltEdgeClientError) -> StoredConnection {
         guard let pending = try records.pending(id: id) else { throw SaltEdgeClientError(.unknownConnection, "no pending connection \(id)") }
         let redirect: SaltEdge.AccessTokenRedirect
@@ -157,30 +197,59 @@ public actor SaltEdgeAuthenticatorClient {
     // MARK: Connections
 
     /// Every stored connection.
+    ///
+    /// - Throws: `SaltEdgeClientError` with code `store` when the secure store fails or holds an unusable
+    ///   record, `deviceKey` when a connection's key in the device key store cannot be used.
     public func connections() throws(SaltEdgeClientError) -> [StoredConnection] { try records.all() }
 
-    /// The stored connection `id`.
-    public func connection(id: String) throws(SaltEdgeClientError) -> StoredConnection {
+    /// The stored connection `id`, or nil when none is stored under that id (a lookup, as
+    /// every client's: `SaltEdgeClientError.Code.unknownConnection` is for an operation on a connection that is not
+    /// there).
+    ///
+    /// - Parameter id: The connection's id.
+    /// - Throws: `SaltEdgeClientError` with code `store` when the secure store fails or holds an unusable
+    ///   record, `deviceKey` when its key in the device key store cannot be used.
+    public func connection(id: String) throws(SaltEdgeClientError) -> StoredConnection? { try records.connection(id: id) }
+
+    /// The stored connection `id` that an operation needs.
+    func existingConnection(id: String) throws(SaltEdgeClientError) -> StoredConnection {
         guard let connection = try records.connection(id: id) else { throw SaltEdgeClientError(.unknownConnection, "no connection \(id)") }
         return connection
     }
 
     /// Renames a connection (local only).
-    public func rename(connectionID: String, to name: String) throws(SaltEdgeClientError) {
+    ///
+    /// - Parameters:
+    ///   - id: The connection's id.
+    ///   - name: The new display name.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under `id`,
+    ///   `store` when the store cannot be read or written.
+    public func renameConnection(id: String, to name: String) throws(SaltEdgeClientError) {
         // On the freshest record, under the store's lock: only the name changes.
-        guard try records.update(id: connectionID, name: name) else { throw SaltEdgeClientError(.unknownConnection, "no connection \(connectionID)") }
+        guard try records.update(id: id, name: name) else { throw SaltEdgeClientError(.unknownConnection, "no connection \(id)") }
     }
 
     /// Forgets a connection here only (its key pair and token); the server's stays.
-    public func deleteLocally(connectionID: String) throws(SaltEdgeClientError) { try records.remove(id: connectionID) }
+    ///
+    /// - Parameter id: The connection's id.
+    /// - Throws: `SaltEdgeClientError` with code `deviceKey` when the connection's key cannot be deleted from
+    ///   the device key store (nothing is removed then), `store` when the store cannot be read or written.
+    public func removeConnectionLocally(id: String) throws(SaltEdgeClientError) { try records.remove(id: id) }
 
     /// Revokes the connection on the server (§6.5), then deletes its record and key pair. A
     /// server that answers that the connection is already gone (error class
     /// `ConnectionNotFound` or `ConnectionRevoked`, §10) has nothing left to revoke: the record
     /// and key go all the same. Any other refusal, a bare 401 included, keeps them, so the
     /// revoke can be tried again.
-    public func revoke(connectionID: String) async throws(SaltEdgeClientError) {
-        let connection = try connection(id: connectionID)
+    ///
+    /// - Parameter connectionID: The connection's id.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
+    ///   `connectionID`, `invalidInput` when the request cannot be signed or the URL policy refuses the URL,
+    ///   `deviceKey` when the connection's key in the device key store cannot sign or be deleted, `transport`
+    ///   when no answer arrives, `server` when the server refuses for another reason than the connection
+    ///   being gone, `store` when the secure store fails or holds an unusable record.
+    public func revokeConnection(id connectionID: String) async throws(SaltEdgeClientError) {
+        let connection = try existingConnection(id: connectionID)
         let request: HTTPRequest
         do { request = try requests(connection).revokeConnection(now: now()) } catch {
             throw SaltEdgeClientError(.invalidInput, "the revoke request cannot be signed", protocolError: error)
@@ -194,8 +263,17 @@ public actor SaltEdgeAuthenticatorClient {
     }
 
     /// Registers a push token for the connection (§6.4; Linux polls, so this is rarely used).
+    ///
+    /// - Parameters:
+    ///   - token: The push token.
+    ///   - connectionID: The connection's id.
+    /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
+    ///   `connectionID`, `invalidInput` when the request cannot be signed or the URL policy refuses the URL,
+    ///   `deviceKey` when the connection's key in the device key store cannot sign, `transport` when no
+    ///   answer arrives, `server` when the server answers with an error, `store` when the secure store fails
+    ///   or holds an unusable record.
     public func updatePushToken(_ token: String, connectionID: String) async throws(SaltEdgeClientError) {
-        let connection = try connection(id: connectionID)
+        let connection = try existingConnection(id: connectionID)
         do { _ = try await send(try requests(connection).updatePushToken(token, now: now()), to: connection.connection.scaServiceURL) } catch let error as SaltEdgeClientError {
             throw error
         } catch let error as ProtocolError {
@@ -223,7 +301,7 @@ public actor SaltEdgeAuthenticatorClient {
     }
 
     /// Sends `request` to `baseURL` through ``pipeline(_:)``; a URL the policy refuses is
-    /// ``SaltEdgeClientError/Reason/invalidInput``, a non-2xx answer the server's error class
+    /// ``SaltEdgeClientError/Code/invalidInput``, a non-2xx answer the server's error class
     /// (§10). A connection the server says is gone is marked inactive.
     func send(_ request: HTTPRequest, to baseURL: String, connectionID: String? = nil) async throws(SaltEdgeClientError) -> HTTPResponse {
         let response: HTTPResponse

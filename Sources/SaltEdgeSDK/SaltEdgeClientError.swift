@@ -34,7 +34,7 @@ extension SDKError where Domain == SaltEdgeErrorDomain {
     public init(_ code: Code, _ message: String, errorClass: String? = nil, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
                 transportError: TransportError? = nil, storeError: SecureStoreError? = nil, file: String = #fileID, line: UInt = #line) {
         if let protocolError, protocolError.code == .keyUnavailable {
-            self.init(.deviceKey, protocolError.reason, cause: protocolError.keyError ?? protocolError, httpStatus: httpStatus,
+            self.init(.deviceKey, protocolError.message, cause: protocolError.keyError ?? protocolError, httpStatus: httpStatus,
                       extra: errorClass, file: file, line: line)
             return
         }
@@ -53,7 +53,7 @@ extension SDKError where Domain == SaltEdgeErrorDomain {
 
     /// A server answer's error: its class and message (docs/protocols/saltedge-v2.md §10).
     static func server(_ error: ProtocolError, status: Int) -> SaltEdgeClientError {
-        SaltEdgeClientError(.server, error.reason, errorClass: error.code.rawValue, httpStatus: status, protocolError: error)
+        SaltEdgeClientError(.server, error.message, errorClass: error.code.rawValue, httpStatus: status, protocolError: error)
     }
 }
 

@@ -62,7 +62,7 @@ enum SealedRecordFormat {
     static let jsonLimit = 1 << 24
 
     /// JSON length ‖ `json` ‖ the entries of `secrets`, written in place into wiped storage.
-    package static func encode(json: UnsafeRawBufferPointer, secrets: RecordSecrets, name: String) throws(SecureStoreError) -> SecretBytes {
+    static func encode(json: UnsafeRawBufferPointer, secrets: RecordSecrets, name: String) throws(SecureStoreError) -> SecretBytes {
         guard json.count < jsonLimit else { throw SecureStoreError(.corrupt, "the record's JSON is too large", path: name) }
         var total = 4 + json.count
         for secretName in secrets.names {

@@ -1,5 +1,5 @@
 // The one error type of the secure store: a kind a caller can switch on, the errno of a failed
-// system call, and a reason for logs. A record that cannot be trusted is never silently reset.
+// system call, and a message for logs. A record that cannot be trusted is never silently reset.
 
 /// Why the secure store refused an operation.
 public struct SecureStoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -43,21 +43,21 @@ public struct SecureStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// The `errno` of a failed system call, 0 otherwise.
     public let errno: Int32
     /// A human-readable explanation (never record contents).
-    public let reason: String
+    public let message: String
     /// The file or directory the failure concerns, when there is one.
     public let path: String?
 
     /// Creates an error.
-    public init(_ kind: Kind, _ reason: String, errno: Int32 = 0, path: String? = nil) {
+    public init(_ kind: Kind, _ message: String, errno: Int32 = 0, path: String? = nil) {
         self.kind = kind
-        self.reason = reason
+        self.message = message
         self.errno = errno
         self.path = path
     }
 
-    /// `kind: reason: path (errno N)`.
+    /// `kind: message: path (errno N)`.
     public var description: String {
-        "\(kind): \(reason)" + (path.map { ": " + $0 } ?? "") + (errno == 0 ? "" : " (errno \(errno))")
+        "\(kind): \(message)" + (path.map { ": " + $0 } ?? "") + (errno == 0 ? "" : " (errno \(errno))")
     }
 
     /// Errors are equal when their kinds and errnos are.

@@ -9,7 +9,7 @@ import VectorRunner
 enum ACVPCommand {
     /// Runs a verb; exit 0 all cases answered / agreeing, 1 any case unanswered or differing,
     /// 2 usage error or an unreadable or unwritable file.
-    package static func run(_ verb: String, _ options: CommandOptions) -> Int32 {
+    static func run(_ verb: String, _ options: CommandOptions) -> Int32 {
         do {
             switch verb {
             case "respond": return try respond(options)

@@ -29,7 +29,7 @@ enum BenchCommand {
     /// Runs the command with the options the command model read; returns the exit status: 0,
     /// 2 on a usage error, 3 when a row failed (its set-up or an operation), 1 when
     /// `--against-processes` children failed.
-    package static func run(_ options: CommandOptions) -> Int32 {
+    static func run(_ options: CommandOptions) -> Int32 {
         let filter = options.values["--filter"]
         let json = options.json
         let againstProcesses = options.flags.contains("--against-processes")
@@ -139,7 +139,7 @@ enum BenchCommand {
     }
 
     /// A usage error: one line, or one JSON object under `--json` (`mfa bench --help` has the forms).
-    package static func usage(_ message: String) -> Int32 {
+    private static func usage(_ message: String) -> Int32 {
         CommandSupport.fail("mfa bench", message + " (mfa bench --help)", .usage)
     }
 }

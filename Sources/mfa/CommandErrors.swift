@@ -31,7 +31,7 @@ package enum CommandErrors {
         case is StateError: return .wrongState
         case let error as SecureStoreError where error.kind == .invalidName: return .usage   // a name given on the command line
         case let error as PowerAuthSDKError:
-            switch error.reason {
+            switch error.code {
             case .server, .authenticationFailed, .invalidResponse, .counterDeadlock: return .refused
             case .missingActivation, .invalidActivationState: return .wrongState
             case .transport, .store, .cancelled: return .transportOrStore
@@ -39,24 +39,24 @@ package enum CommandErrors {
             }
         case let error as NetworkingError:
             if let inner = error.powerAuthError { return exitStatus(of: inner) }
-            if error.reason == .missingActivation { return .wrongState }
+            if error.code == .missingActivation { return .wrongState }
             return error.httpStatus != nil ? .refused : .transportOrStore
         case let error as SaltEdgeClientError:
-            switch error.reason {
+            switch error.code {
             case .server, .invalidResponse: return .refused
             case .transport, .store, .deviceKey: return .transportOrStore
             case .unknownConnection: return .wrongState
             default: return .usage
             }
         case let error as CMClientError:
-            switch error.reason {
+            switch error.code {
             case .server, .invalidResponse, .environmentInvalid, .requestExpired: return .refused
             case .transport, .store, .pinning, .deviceKey: return .transportOrStore
             case .notRegistered, .unknownEnvironment: return .wrongState
             default: return .usage
             }
         case let error as MPinError:
-            switch error.reason {
+            switch error.code {
             case .incorrectPIN, .identityNotVerified, .registrationExpired, .revoked, .invalidAccessCode, .requestExpired, .notAuthorized,
                  .server, .invalidResponse: return .refused
             case .transport, .store, .crypto: return .transportOrStore
@@ -90,7 +90,7 @@ package enum CommandErrors {
             else if let inner = error.powerAuthError { server(of: inner) }
             else { (error.httpStatus, error.serverCode, nil) }
         case let error as any ClientError:
-            (error.httpStatus, error.serverCode, error.httpStatus == nil ? nil : error.protocolError?.reason)
+            (error.httpStatus, error.serverCode, error.httpStatus == nil ? nil : error.protocolError?.message)
         default: (nil, nil, nil)
         }
     }

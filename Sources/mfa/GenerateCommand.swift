@@ -8,7 +8,7 @@ import FoundationEssentials
 enum GenerateCommand {
     /// Runs the command with the TABLE the command model read; returns the exit status (0, or
     /// 2 on a usage error).
-    package static func run(_ options: CommandOptions) -> Int32 {
+    static func run(_ options: CommandOptions) -> Int32 {
         switch options.positional.first {
         case "p256-tables":
             print(P256.generatorTablesSource(), terminator: "")

@@ -82,7 +82,7 @@ package enum KeysCommand {
     }
 
     static func parse(_ text: String) throws -> StoreProviderChoice {
-        do { return try StoreProviderChoice(parsing: text) } catch { throw UsageError(description: error.reason) }
+        do { return try StoreProviderChoice(parsing: text) } catch { throw UsageError(description: error.message) }
     }
 
     static func recorded(_ directory: String) throws -> StoreProviderChoice {

@@ -194,7 +194,7 @@ package enum MPinCommand {
         if user.state == .startedRegistration {
             let confirmed: Result<MPinUser, MPinError>
             do { confirmed = .success(try await client.confirmRegistration(for: user)) } catch { confirmed = .failure(error) }
-            if case .failure(let error) = confirmed, error.reason == .identityNotVerified {
+            if case .failure(let error) = confirmed, error.code == .identityNotVerified {
                 throw MPinError(.identityNotVerified, "\(id) is not verified yet; open the e-mailed link, then run this again")
             }
             user = try confirmed.get()

@@ -91,7 +91,7 @@ package enum SaltEdgeCommand {
             CommandSupport.output(options, all.map(describe),
                                   text: all.isEmpty ? "no connections" : all.map { "\(line($0.id))\t\(line($0.name))\t\($0.isActive ? "active" : "inactive")" }.joined(separator: "\n"))
         case "rename":
-            try await client.rename(connectionID: try options.argument(0, "the connection id"), to: try options.argument(1, "the name"))
+            try await client.renameConnection(id: try options.argument(0, "the connection id"), to: try options.argument(1, "the name"))
             CommandSupport.output(options, ["renamed": true], text: "renamed")
         case "authorizations":
             let id = try await connectionID(options, client)
@@ -131,7 +131,7 @@ package enum SaltEdgeCommand {
         case "remove":
             let id = try options.argument(0, "the connection id")
             let local = options.flags.contains("--local")
-            if local { try await client.deleteLocally(connectionID: id) } else { try await client.revoke(connectionID: id) }
+            if local { try await client.removeConnectionLocally(id: id) } else { try await client.revokeConnection(id: id) }
             CommandSupport.output(options, ["removed": id, "local": local], text: local ? "forgot connection \(id) here" : "revoked connection \(id)")
         default:
             throw UsageError(description: "unknown verb \(verb) (see mfa saltedge --help)")

@@ -10,7 +10,7 @@ import MFACommandLine
 enum SelfTestCommand {
     /// Runs the tests and prints them (as one JSON object with `--json`); exit 0 only when
     /// every one passed, else 1.
-    package static func run(_ options: CommandOptions) -> Int32 {
+    static func run(_ options: CommandOptions) -> Int32 {
         let json = options.json
         let start = DispatchTime.now().uptimeNanoseconds
         let results = CryptoSelfTest.runKnownAnswerTests()

@@ -9,7 +9,7 @@ enum VectorsCommand {
     /// Runs the vector files under the options' paths (the defaults without any) with the
     /// options the command model read; returns the exit status (0, 1 on any failure, 2 when
     /// the JUnit report cannot be written).
-    package static func run(_ options: CommandOptions) -> Int32 {
+    static func run(_ options: CommandOptions) -> Int32 {
         let json = options.json
         let verbose = options.flags.contains("--verbose")
         let junitPath = options.values["--junit"]

@@ -76,7 +76,7 @@ public actor PowerAuthStandIn {
             // The core's own codes become the §14.2 ones a PowerAuth server sends.
             let code: ProtocolError.Code = error.code.rawValue.hasPrefix("ERR_") || error.code.rawValue.hasPrefix("POWERAUTH_") ? error.code
                 : error.code == .decryptionFailed ? .powerAuthEncryption : .powerAuthGeneric
-            return PowerAuthServer.errorResponse(code, message: error.reason)
+            return PowerAuthServer.errorResponse(code, message: error.message)
         } catch {
             return PowerAuthServer.errorResponse(.powerAuthGeneric, message: "bad request")
         }

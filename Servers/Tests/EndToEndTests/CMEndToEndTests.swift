@@ -128,7 +128,7 @@ extension EndToEnd {
                     try await client.approve(lateRequest)
                     Issue.record("an expired request was answered")
                 } catch let error as CMClientError {
-                    #expect(error.reason == .requestExpired && error.httpStatus == 410, "\(error)")
+                    #expect(error.code == .requestExpired && error.httpStatus == 410, "\(error)")
                 } catch {
                     Issue.record("not a typed error: \(error)")
                 }
@@ -138,7 +138,7 @@ extension EndToEnd {
                     _ = try await client.addEnvironment(qrCode: environmentID + ",not-the-secret")
                     Issue.record("a wrong secret linked an environment")
                 } catch let error as CMClientError {
-                    #expect(error.reason == .environmentInvalid && error.httpStatus == 401, "\(error)")
+                    #expect(error.code == .environmentInvalid && error.httpStatus == 401, "\(error)")
                 } catch {
                     Issue.record("not a typed error: \(error)")
                 }
@@ -165,7 +165,7 @@ extension EndToEnd {
                     try await client.register(phoneNumber: "+31601234567")
                     Issue.record("a connection matching no pin was used")
                 } catch let error as CMClientError {
-                    #expect(error.reason == .pinning && error.transportError?.kind == .tls, "\(error)")
+                    #expect(error.code == .pinning && error.transportError?.kind == .tls, "\(error)")
                 } catch {
                     Issue.record("not a typed error: \(error)")
                 }
@@ -181,7 +181,7 @@ extension EndToEnd {
                     try await untrusting.register(phoneNumber: "+31601234567")
                     Issue.record("an unverified list was trusted")
                 } catch let error as CMClientError {
-                    #expect(error.reason == .pinning, "\(error)")
+                    #expect(error.code == .pinning, "\(error)")
                 } catch {
                     Issue.record("not a typed error: \(error)")
                 }

@@ -145,7 +145,7 @@ extension EndToEnd {
                         try await client.authenticate(signer, pin: MPin.PIN(111_111), accessCode: fresh)
                         Issue.record("a wrong PIN was accepted")
                     } catch let error as MPinError {
-                        #expect(error.reason == .incorrectPIN && error.userBlocked == (attempt == 3))
+                        #expect(error.code == .incorrectPIN && error.userBlocked == (attempt == 3))
                     }
                 }
                 let blocked = try #require(try await client.user(id: "alice@example.com"))

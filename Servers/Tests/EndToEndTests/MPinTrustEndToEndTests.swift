@@ -82,7 +82,7 @@ extension EndToEnd {
                         _ = try await client.authenticationJWT(for: user, pin: MPin.PIN(999_999))
                         Issue.record("a wrong PIN was accepted")
                     } catch let error as MPinError {
-                        #expect(error.reason == .incorrectPIN && error.userBlocked == (attempt == 3))
+                        #expect(error.code == .incorrectPIN && error.userBlocked == (attempt == 3))
                         #expect(error.platformCode == (attempt == 3 ? "REVOKED_MPINID" : "UNSUCCESSFUL_AUTHENTICATION"))
                     }
                 }

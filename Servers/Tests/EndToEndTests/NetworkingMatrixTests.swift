@@ -79,7 +79,7 @@ extension EndToEnd {
                     _ = try await service.post(greeting, to: Self.endpoint("signed", .activationScope), authentication: wrong)
                     Issue.record("a wrong password was accepted")
                 } catch let error as NetworkingError {
-                    #expect(error.reason == .errorStatusCode && error.httpStatus == 401 && error.restAPIError?.code == "ERR_AUTHENTICATION", "\(error)")
+                    #expect(error.code == .errorStatusCode && error.httpStatus == 401 && error.restAPIError?.code == "ERR_AUTHENTICATION", "\(error)")
                 } catch {
                     Issue.record("not a NetworkingError: \(error)")
                 }
@@ -100,7 +100,7 @@ extension EndToEnd {
                         _ = try await service.post(failing, to: Self.endpoint("signed", encryption), authentication: activated.authentication)
                         Issue.record("\(encryption): a refusal came back as success")
                     } catch let error as NetworkingError {
-                        #expect(error.reason == .errorStatusCode && error.httpStatus == 400 && error.restAPIError?.code == "APP_REFUSED",
+                        #expect(error.code == .errorStatusCode && error.httpStatus == 400 && error.restAPIError?.code == "APP_REFUSED",
                                 "\(encryption): \(error)")
                     } catch {
                         Issue.record("not a NetworkingError: \(error)")

@@ -57,7 +57,7 @@ extension EndToEnd {
                                                                     authentication: activated.authentication)
                     Issue.record("a deadlocked activation signed")
                 } catch let error as PowerAuthSDKError {
-                    #expect(error.reason == .counterDeadlock)
+                    #expect(error.code == .counterDeadlock)
                 } catch {
                     Issue.record("not a PowerAuthSDKError: \(error)")
                 }

@@ -143,7 +143,7 @@ extension EndToEnd {
                 _ = try await client.fetchActivationStatus(possessionUnlockKey: possession)
                 Issue.record("a status arrived from a stopped server")
             } catch {
-                #expect(error.reason == .transport && [.unreachable, .timedOut].contains(error.transportError?.kind))
+                #expect(error.code == .transport && [.unreachable, .timedOut].contains(error.transportError?.kind))
             }
             #expect(try store.read("powerauth.e2e.activation") == before)
         }
@@ -156,7 +156,7 @@ extension EndToEnd {
                 let activated = try await ActivatedClient(url: url, instanceID: "faults")
                 defer { activated.discard() }
                 let before = try #require(try activated.store.read("powerauth.faults.activation"))
-                let expectations: [(String, PowerAuthSDKError.Reason, Int, String?)] = [
+                let expectations: [(String, PowerAuthSDKError.Code, Int, String?)] = [
                     ("garbage500", .server, 500, nil), ("envelope401", .authenticationFailed, 401, "ERR_AUTHENTICATION"), ("cut", .invalidResponse, 200, nil),
                 ]
                 for (fault, reason, status, code) in expectations {
@@ -165,7 +165,7 @@ extension EndToEnd {
                         _ = try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession)
                         Issue.record("\(fault): a status was accepted")
                     } catch let error as PowerAuthSDKError {
-                        #expect(error.reason == reason && error.httpStatus == status, "\(fault): \(error)")
+                        #expect(error.code == reason && error.httpStatus == status, "\(fault): \(error)")
                         if let code { #expect(error.protocolError?.code.rawValue == code, "\(fault): \(error)") }
                     } catch {
                         Issue.record("\(fault): not a PowerAuthSDKError: \(error)")

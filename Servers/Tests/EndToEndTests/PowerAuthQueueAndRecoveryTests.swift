@@ -56,7 +56,7 @@ extension EndToEnd {
                     _ = try await activated.client.fetchActivationStatus(possessionUnlockKey: activated.possession)
                     Issue.record("an 8 s answer arrived within a 1 s timeout")
                 } catch let error as PowerAuthSDKError {
-                    #expect(error.reason == .transport && error.transportError?.kind == .timedOut, "\(error)")
+                    #expect(error.code == .transport && error.transportError?.kind == .timedOut, "\(error)")
                 } catch {
                     Issue.record("not a PowerAuthSDKError: \(error)")
                 }
@@ -81,7 +81,7 @@ extension EndToEnd {
                     _ = try await second.createActivation(.recovery(code: recovery.recoveryCode, puk: wrong))
                     Issue.record("a wrong PUK was accepted")
                 } catch let error as PowerAuthSDKError {
-                    #expect(error.reason == .server && error.protocolError?.code.rawValue == "ERR_RECOVERY" && error.currentRecoveryPukIndex == 1,
+                    #expect(error.code == .server && error.protocolError?.code.rawValue == "ERR_RECOVERY" && error.currentRecoveryPukIndex == 1,
                             "\(error)")
                 } catch {
                     Issue.record("not a PowerAuthSDKError: \(error)")

@@ -131,7 +131,7 @@ extension EndToEnd {
                 try await client.changePassword(from: SecretBytes("0000".utf8), to: SecretBytes("9999".utf8), possessionUnlockKey: possession)
                 Issue.record("a wrong old password was accepted")
             } catch {
-                #expect(error.reason == .authenticationFailed && error.httpStatus == 401, "\(error)")
+                #expect(error.code == .authenticationFailed && error.httpStatus == 401, "\(error)")
             }
             // The refused attempt advanced only the counter; the locked keys are unchanged.
             let afterRefusal = try #require(try ActivationStore(store: activated.store, instanceID: "verbs").activation())

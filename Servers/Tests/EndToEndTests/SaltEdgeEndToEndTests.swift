@@ -88,7 +88,7 @@ extension EndToEnd {
                 #expect(try await client.consents(connectionID: connection.id).isEmpty)
 
                 // Revoke: the server says so, the record is gone, and the poll ends with an error.
-                try await client.revoke(connectionID: connection.id)
+                try await client.revokeConnection(id: connection.id)
                 #expect(try await Self.admin(url, "connection", ["connection_id": connection.id])["revoked"] as? Bool == true)
                 #expect(try await client.connections().isEmpty)
                 await #expect(throws: SaltEdgeClientError.self) { while try await updates.next() != nil {} }
@@ -106,12 +106,12 @@ extension EndToEnd {
                     _ = try await client.authorizations(connectionID: connection.id)
                     Issue.record("a revoked connection listed authorizations")
                 } catch let error as SaltEdgeClientError {
-                    #expect(error.reason == .server && error.errorClass == "ConnectionRevoked" && error.httpStatus == 401 && error.connectionIsGone,
+                    #expect(error.code == .server && error.errorClass == "ConnectionRevoked" && error.httpStatus == 401 && error.connectionIsGone,
                             "\(error)")
                 } catch {
                     Issue.record("not a SaltEdgeClientError: \(error)")
                 }
-                #expect(try await client.connection(id: connection.id).isActive == false)
+                #expect(try await client.connection(id: connection.id)?.isActive == false)
                 // A redirect carrying an error is the provider's refusal, typed.
                 let link = try #require(try await Self.admin(url, "connect-link")["deep_link"] as? String)
                 let pending = try await client.beginConnection(deepLink: link)
@@ -119,7 +119,7 @@ extension EndToEnd {
                     _ = try await client.completeConnection(id: pending.id, redirectURL: "authenticator://oauth/redirect?id=\(pending.id)&error_class=AccessDenied")
                     Issue.record("a refused redirect made a connection")
                 } catch let error as SaltEdgeClientError {
-                    #expect(error.reason == .server && error.errorClass == "AccessDenied", "\(error)")
+                    #expect(error.code == .server && error.errorClass == "AccessDenied", "\(error)")
                 } catch {
                     Issue.record("not a SaltEdgeClientError: \(error)")
                 }

@@ -71,7 +71,7 @@ package struct RSAKeyComponents: Sendable {
     }
 
     /// The components of a PKCS #1 or PKCS #8 private key.
-    package static func decodePrivateKey(_ der: [UInt8]) throws(CryptoError) -> RSAKeyComponents {
+    static func decodePrivateKey(_ der: [UInt8]) throws(CryptoError) -> RSAKeyComponents {
         var reader = DER.Reader(der)
         var outer = try reader.readSequence()
         guard try outer.readSmallInteger() == 0 else { throw .invalidEncoding }
@@ -86,7 +86,7 @@ package struct RSAKeyComponents: Sendable {
     }
 
     /// (n, e) of a PKCS #1 RSAPublicKey or a SubjectPublicKeyInfo.
-    package static func decodePublicKey(_ der: [UInt8]) throws(CryptoError) -> (modulus: [UInt8], exponent: [UInt8]) {
+    static func decodePublicKey(_ der: [UInt8]) throws(CryptoError) -> (modulus: [UInt8], exponent: [UInt8]) {
         var reader = DER.Reader(der)
         var outer = try reader.readSequence()
         try reader.finish()
@@ -108,7 +108,7 @@ package struct RSAKeyComponents: Sendable {
     }
 
     /// RSAPublicKey ::= SEQUENCE { n, e }.
-    package static func encodePublicKey(modulus: [UInt8], exponent: [UInt8]) -> [UInt8] {
+    static func encodePublicKey(modulus: [UInt8], exponent: [UInt8]) -> [UInt8] {
         var writer = DER.Writer()
         writer.sequence { key in
             key.unsignedInteger(modulus)
@@ -118,7 +118,7 @@ package struct RSAKeyComponents: Sendable {
     }
 
     /// SubjectPublicKeyInfo with rsaEncryption and NULL parameters.
-    package static func encodeSubjectPublicKeyInfo(modulus: [UInt8], exponent: [UInt8]) -> [UInt8] {
+    static func encodeSubjectPublicKeyInfo(modulus: [UInt8], exponent: [UInt8]) -> [UInt8] {
         var writer = DER.Writer()
         writer.sequence { info in
             writeAlgorithm(&info)

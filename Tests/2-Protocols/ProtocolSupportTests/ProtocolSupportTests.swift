@@ -54,7 +54,7 @@ import TestSupport
     @Test func errorsCompareByCode() {
         #expect(ProtocolError(.expired, "a") == ProtocolError(.expired, "b"))
         #expect(ProtocolError(.expired, "a") != ProtocolError(.malformedInput, "a"))
-        #expect(ProtocolError.decryptionFailure().reason == "decryption failed")
+        #expect(ProtocolError.decryptionFailure().message == "decryption failed")
         // The text a user reads has no Swift source location; the place stays in the error.
         let error = ProtocolError(.expired, "late")
         #expect("\(error)" == "expired: late")
@@ -66,7 +66,7 @@ import TestSupport
 @Suite struct ProtocolErrorConversionTests {
     @Test func theCauseIsKeptAndTheCodeFollowsIt() {
         let decryption = ProtocolError(CryptoError.authenticationFailure, "some context")
-        #expect(decryption.code == .decryptionFailed && decryption.reason == "decryption failed")
+        #expect(decryption.code == .decryptionFailed && decryption.message == "decryption failed")
         #expect(decryption.cryptoError == .authenticationFailure)
         #expect(ProtocolError(CryptoError.randomSourceFailure, "nonce").code == .cryptoFailure)
         #expect(ProtocolError(CryptoError.invalidEncoding, "field").code == .malformedInput)

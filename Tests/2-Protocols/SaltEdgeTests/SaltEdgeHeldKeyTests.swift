@@ -83,7 +83,7 @@ struct TestFailure: Error, Sendable, CustomStringConvertible {
         ]
         for bundle in broken {
             let error = expectError(code: .decryptionFailed) { try bundle.decrypt(with: connectionKey) }
-            #expect(error?.reason == "decryption failed")
+            #expect(error?.message == "decryption failed")
         }
     }
 

@@ -39,7 +39,7 @@ struct SaltEdgeMalformedInputTests {
         expectError(code: .connectionNotFound) { try SaltEdge.EncryptedAuthorization.list(from: notFound) }
         let html = HTTPResponse(status: 502, body: Array("<html>".utf8))
         let error = expectError(code: ProtocolError.Code(rawValue: "ApiResponseError"), "a 502 parsed") { try SaltEdge.connectionID(from: html) }
-        #expect(error?.reason == "Request Error (502)")
+        #expect(error?.message == "Request Error (502)")
     }
 
     @Test func everyBundleFailureIsTheSameError() throws {
@@ -58,7 +58,7 @@ struct SaltEdgeMalformedInputTests {
         ]
         for bundle in broken {
             let error = expectError(code: .decryptionFailed) { try bundle.decrypt(with: connectionKey) }
-            #expect(error?.reason == "decryption failed")
+            #expect(error?.message == "decryption failed")
         }
         #expect(try SaltEdge.EncryptedBundle(key: key, iv: iv, data: data).decrypt(with: connectionKey) == Array("{}".utf8))
     }
@@ -96,7 +96,7 @@ struct SaltEdgeMalformedInputTests {
         }
         #expect(errors.count == variants.count)
         for error in errors {
-            #expect(error.reason == "decryption failed" && error.cryptoError == nil)
+            #expect(error.message == "decryption failed" && error.cryptoError == nil)
             #expect(error.file == errors[0].file && error.line == errors[0].line, "\(error.file):\(error.line)")
         }
     }

@@ -57,7 +57,7 @@ final class PermissiveTransport: HTTPTransport, @unchecked Sendable {
     @Test func aRedirectFromACallersTransportIsRefusedByTheClient() async throws {
         let transport = PermissiveTransport()
         let error = try await Self.providerConfigurationError(transport)
-        #expect(error?.reason == .transport && error?.transportError?.kind == .redirectRefused, "\(String(describing: error))")
+        #expect(error?.code == .transport && error?.transportError?.kind == .redirectRefused, "\(String(describing: error))")
         #expect(error?.transportError?.underlying.contains("307") == true)
         #expect(transport.calls == 1)
     }
@@ -66,7 +66,7 @@ final class PermissiveTransport: HTTPTransport, @unchecked Sendable {
     @Test func headerInjectionIsRefusedBeforeACallersTransport() async throws {
         let transport = PermissiveTransport(answer: HTTPResponse(status: 200, body: Array("{}".utf8)))
         let error = try await Self.providerConfigurationError(transport, userAgent: "SwiftMFA\r\nX-Injected: 1")
-        #expect(error?.reason == .transport && error?.transportError?.kind == .invalidRequest, "\(String(describing: error))")
+        #expect(error?.code == .transport && error?.transportError?.kind == .invalidRequest, "\(String(describing: error))")
         #expect(transport.calls == 0)
     }
 
@@ -74,6 +74,6 @@ final class PermissiveTransport: HTTPTransport, @unchecked Sendable {
     @Test func anOversizedAnswerFromACallersTransportIsRefused() async throws {
         let transport = PermissiveTransport(answer: HTTPResponse(status: 200, body: [UInt8](repeating: 0x20, count: 16 * 1024 * 1024 + 1)))
         let error = try await Self.providerConfigurationError(transport)
-        #expect(error?.reason == .transport && error?.transportError?.kind == .responseTooLarge, "\(String(describing: error))")
+        #expect(error?.code == .transport && error?.transportError?.kind == .responseTooLarge, "\(String(describing: error))")
     }
 }

@@ -49,7 +49,7 @@ private func plain(_ code: SDKError<PlainDomain>.Code, _ message: String, cause:
                                            file: "Elsewhere.swift", line: 7)
         #expect(first == second)
         #expect(first != plain(.transport, "one", httpStatus: 500))
-        #expect(first.reason == .server && second.file == "Elsewhere.swift" && second.line == 7)
+        #expect(first.code == .server && second.file == "Elsewhere.swift" && second.line == 7)
     }
 
     @Test func theDefaultTextAndServerCodeComeFromTheSharedShape() {

@@ -70,4 +70,17 @@ import TestSupport
         await expectError(CMClientError.self, code: .transport) { try await client.verify(code: "12345") }
         #expect(await transport.sent.count == 1)
     }
+
+    /// One rule for every client's lookups: a record that is not stored is nil, and only an
+    /// operation that needs it fails, with `unknownEnvironment`, before anything is sent.
+    @Test func aMissingEnvironmentIsNilToALookupAndUnknownToAnOperation() async throws {
+        let transport = InProcessTransport()
+        let (client, records, path) = try Self.client(transport, pinning: .disabledTransportCannotPin)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try records.updateDevice { $0.deviceID = "device-1" }
+        #expect(try await client.environment(id: "env-1") == nil)
+        await expectError(CMClientError.self, code: .unknownEnvironment) { try await client.unregisterEnvironment(id: "env-1") }
+        await expectError(CMClientError.self, code: .unknownEnvironment) { _ = try await client.pendingRequest(environmentID: "env-1") }
+        #expect(await transport.sent.isEmpty)
+    }
 }

@@ -62,7 +62,7 @@ import TestSupport
             _ = try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport()))
             Issue.record("a base URL with a password was accepted")
         } catch {
-            #expect(error.reason == .invalidInput)
+            #expect(error.code == .invalidInput)
             #expect(!"\(error)".contains("s3cret"))
         }
     }

@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct MPinErrorMappingTests {
     @Test(arguments: [
-        (401, MPinError.Step.authenticate, MPinError.Reason.incorrectPIN, false),
+        (401, MPinError.Step.authenticate, MPinError.Code.incorrectPIN, false),
         (410, .authenticate, .incorrectPIN, true),
         (410, .timePermit, .revoked, false),
         (400, .signature, .identityNotVerified, false),
@@ -24,13 +24,13 @@ import Testing
         (406, .clientSettings, .server, false),
         (500, .pass1, .server, false),
     ])
-    func mfaPlatformStatuses(status: Int, step: MPinError.Step, reason: MPinError.Reason, blocked: Bool) {
+    func mfaPlatformStatuses(status: Int, step: MPinError.Step, reason: MPinError.Code, blocked: Bool) {
         let error = MPinError.status(status, step: step, body: Array("x".utf8))
-        #expect(error.reason == reason && error.userBlocked == blocked && error.httpStatus == status && error.platformCode == nil)
+        #expect(error.code == reason && error.userBlocked == blocked && error.httpStatus == status && error.platformCode == nil)
     }
 
     @Test(arguments: [
-        ("UNSUCCESSFUL_AUTHENTICATION", MPinError.Step.authenticate, MPinError.Reason.incorrectPIN, false),
+        ("UNSUCCESSFUL_AUTHENTICATION", MPinError.Step.authenticate, MPinError.Code.incorrectPIN, false),
         ("REVOKED_MPINID", .authenticate, .incorrectPIN, true),
         ("REVOKED_MPINID", .pass1, .revoked, false),
         ("EXPIRED_MPINID", .signature, .registrationExpired, false),
@@ -39,8 +39,8 @@ import Testing
         ("REQUEST_BACKOFF", .verification, .requestExpired, false),
         ("SOMETHING_NEW", .pass2, .server, false),
     ])
-    func trustErrorCodes(code: String, step: MPinError.Step, reason: MPinError.Reason, blocked: Bool) {
+    func trustErrorCodes(code: String, step: MPinError.Step, reason: MPinError.Code, blocked: Bool) {
         let error = MPinError.status(403, step: step, body: Array(#"{"error":{"code":"\#(code)","info":"x"}}"#.utf8))
-        #expect(error.reason == reason && error.userBlocked == blocked && error.platformCode == code)
+        #expect(error.code == reason && error.userBlocked == blocked && error.platformCode == code)
     }
 }

@@ -100,7 +100,7 @@ extension SoftHSMSuite {
                 try sameToken.biometryUnlockKey(instanceID: "activation-1") { storePIN }
             }
             #expect(error?.kind == .invalidArgument)
-            #expect(error?.reason.contains("store's token") == true)
+            #expect(error?.message.contains("store's token") == true)
         }
 
         @Test func theStoresTokenThroughAnotherModulePathIsRefused() throws {
@@ -117,7 +117,7 @@ extension SoftHSMSuite {
             let error = #expect(throws: PKCS11Error.self) {
                 try source.biometryUnlockKey(instanceID: "activation-1") { storePIN }
             }
-            #expect(error?.reason.contains("store's token") == true)
+            #expect(error?.message.contains("store's token") == true)
         }
     }
 }
@@ -134,7 +134,7 @@ extension SoftHSMSuite {
         let error = #expect(throws: PKCS11Error.self) {
             try PKCS11BiometryKeySource.refuseStoresToken(3) { () throws(PKCS11Error) in 3 }
         }
-        #expect(error?.kind == .invalidArgument && error?.reason.contains("store's token") == true)
+        #expect(error?.kind == .invalidArgument && error?.message.contains("store's token") == true)
     }
 
     @Test(arguments: [PKCS11Error(.returned(CKReturnValue(rawValue: 0x30)), "CKR_DEVICE_ERROR", function: "C_GetSlotList"),

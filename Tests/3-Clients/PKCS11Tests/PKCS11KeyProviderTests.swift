@@ -64,7 +64,7 @@ extension SoftHSMSuite {
             second.activate()
             let provider = try PKCS11KeyProvider(uri: second.uri(), pin: pin)
             let error = expectError(kind: .keyUnavailable) { try SecureStore(directory: copy, keyProvider: provider) }
-            #expect(error?.reason.contains("no secret key labelled swiftmfa-store-key") == true)
+            #expect(error?.message.contains("no secret key labelled swiftmfa-store-key") == true)
             #expect(try snapshot(copy) == before)
 
             // No key was generated on the second token.
@@ -91,8 +91,8 @@ extension SoftHSMSuite {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let provider = try PKCS11KeyProvider(uri: token.uri(), pin: SecretBytes(Array("9999".utf8)))
             let error = expectError(kind: .keyUnavailable) { try SecureStore(directory: directory, keyProvider: provider) }
-            #expect(error?.reason.contains("CKR_PIN_INCORRECT") == true)
-            #expect(error?.reason.contains("9999") == false)  // the PIN never reaches an error
+            #expect(error?.message.contains("CKR_PIN_INCORRECT") == true)
+            #expect(error?.message.contains("9999") == false)  // the PIN never reaches an error
         }
 
         @Test func pinSourceFileIsRead() throws {

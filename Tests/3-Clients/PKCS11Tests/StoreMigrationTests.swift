@@ -145,7 +145,7 @@ extension SoftHSMSuite {
         #expect(try StoreProviderChoice(parsing: "passphrase") == .passphrase)
         let error = #expect(throws: PKCS11Error.self) { try StoreProviderChoice(parsing: "pkcs11:token=a?module-path=/m.so&pin-value=1234") }
         #expect(error?.kind == .invalidURI)
-        #expect(error?.reason.contains("1234") == false)
+        #expect(error?.message.contains("1234") == false)
         #expect(throws: PKCS11Error.self) { try StoreProviderChoice(parsing: "pkcs11:token=a") }  // no module-path
         #expect(throws: PKCS11Error.self) { try StoreProviderChoice(parsing: "tpm") }
         let allowed = try StoreProviderChoice(parsing: "pkcs11:token=a?module-path=/m.so&pin-value=1234", allowingPINValue: true)

@@ -55,6 +55,6 @@ struct TPM2TokenTests {
         let absent = try PKCS11URI(path: uri.path.filter { $0.name != "object" } + [PKCS11URI.Attribute(name: "object", text: "absent-key")], query: uri.query)
         let error = #expect(throws: PKCS11Error.self) { try PKCS11KeyProvider(uri: absent, storeIdentifier: PKCS11StoreIdentifier.random()).derivedKey(mayCreate: true) }
         #expect(error?.returnValue == .functionNotSupported)
-        #expect(error?.reason.contains("tpm2_ptool addkey") == true)
+        #expect(error?.message.contains("tpm2_ptool addkey") == true)
     }
 }

@@ -12,6 +12,7 @@ import PowerAuthServer
 import ProtocolSupport
 import SecureStore
 import Testing
+import ClientTestSupport
 import TestSupport
 
 @Suite struct PowerAuthClientHardeningTests {
@@ -29,7 +30,7 @@ import TestSupport
                 _ = try await fixture.client.createActivation(.code(parsed))
                 Issue.record("\(text) activated")
             } catch {
-                #expect(error.reason == .invalidActivationCode)
+                #expect(error.code == .invalidActivationCode)
             }
         }
         #expect(await fixture.server.paths.isEmpty)  // the one-time code was never sent
@@ -55,7 +56,7 @@ import TestSupport
                                                                                       password: SecretBytes("123".utf8)))
             Issue.record("a 3-byte password was persisted")
         } catch {
-            #expect(error.reason == .invalidPassword)
+            #expect(error.code == .invalidPassword)
         }
         #expect(await fixture.client.hasPendingActivation())
         try await fixture.client.persistActivation(authentication: Authentication(possessionUnlockKey: fixture.possession,
@@ -74,13 +75,13 @@ import TestSupport
             try await fixture.client.changePassword(from: SecretBytes("1234".utf8), to: SecretBytes("123".utf8), possessionUnlockKey: fixture.possession)
             Issue.record("a 3-byte password was accepted")
         } catch {
-            #expect(error.reason == .invalidPassword)
+            #expect(error.code == .invalidPassword)
         }
         do {
             try await fixture.client.unsafeChangePassword(from: SecretBytes("1234".utf8), to: SecretBytes("12".utf8))
             Issue.record("a 2-byte password was accepted")
         } catch {
-            #expect(error.reason == .invalidPassword)
+            #expect(error.code == .invalidPassword)
         }
         let after = try #require(try activations.activation())
         #expect(after.counter == before.counter && after.counterByte == before.counterByte)
@@ -105,7 +106,7 @@ import TestSupport
         }
         for refused in ["http://pa.example.com", "ftp://pa.example.com", "http://127.0.0.1:8080", "https://intranet", "https://u:s3cret@pa.example.com"] {
             do { _ = try client(refused); Issue.record("\(refused) was accepted") } catch {
-                #expect(error.reason == .invalidConfiguration)
+                #expect(error.code == .invalidConfiguration)
                 #expect(!"\(error)".contains("s3cret"), "the refusal repeats the password: \(error)")
             }
         }
@@ -113,7 +114,7 @@ import TestSupport
             _ = try client("http://pa.example.com", .insecureAllowingPlainHTTPToLoopback)
             Issue.record("plain http to a remote host was accepted with the loopback opt-out")
         } catch {
-            #expect(error.reason == .invalidConfiguration)
+            #expect(error.code == .invalidConfiguration)
         }
         _ = try client("https://pa.example.com")
         _ = try client("http://127.0.0.1:8080", .insecureAllowingPlainHTTPToLoopback)
@@ -123,6 +124,21 @@ import TestSupport
             try PowerAuthClient.Configuration(instanceID: "u", configurationString: string, baseURL: "http://pa.example.com")
         }
         #expect(await server.paths.isEmpty)
+    }
+
+    /// Checking a server signature with the activation's key and no activation stored says so:
+    /// `missingActivation`, as every verb that needs one, not a store failure.
+    @Test func serverSignatureWithoutAnActivationIsMissingActivation() async throws {
+        var random = SeededRandomSource(seed: 15)
+        let application = try PowerAuthServer.Application(using: &random)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pa-sig-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let core = try application.clientConfiguration(baseURL: "https://pa.example.com")
+        let client = try PowerAuthClient(configuration: .init(instanceID: "s", core: core, version: .v3_2), store: try SecureStore(directory: directory),
+                                         transport: .single(RecordingPowerAuthServer(application: application)))
+        await expectError(PowerAuthSDKError.self, code: .missingActivation) {
+            _ = try await client.verifyServerSignedData(Array("data".utf8), signature: "AAAA", masterKey: false)
+        }
     }
 
     // MARK: Server numbers (§11.4, §10)
@@ -136,7 +152,7 @@ import TestSupport
             try await fixture.client.synchronizeTime()
             Issue.record("server time \(serverTime) was accepted")
         } catch {
-            #expect(error.reason == .invalidResponse)
+            #expect(error.code == .invalidResponse)
         }
         await #expect(throws: PowerAuthSDKError.self) { _ = try await fixture.client.serverTime(version: .v3_2) }
         // A sane answer afterwards synchronises as usual.
@@ -195,7 +211,7 @@ import TestSupport
             try await other.persistActivation(authentication: authentication)
             Issue.record("the second activation overwrote the first")
         } catch {
-            #expect(error.reason == .invalidActivationState)
+            #expect(error.code == .invalidActivationState)
         }
         #expect(try fixture.store.read("powerauth.app.activation") == first)
     }

@@ -51,14 +51,14 @@ import TestSupport
                                                           authentication: authentication)
             Issue.record("a deadlocked activation signed")
         } catch {
-            #expect(error.reason == .counterDeadlock)
+            #expect(error.code == .counterDeadlock)
             #expect(error.message.contains("remove the activation"))
         }
         do {
             try await fixture.client.validatePassword(SecretBytes("1234".utf8), possessionUnlockKey: fixture.possession)
             Issue.record("a deadlocked activation validated a password")
         } catch {
-            #expect(error.reason == .counterDeadlock)
+            #expect(error.code == .counterDeadlock)
         }
         // Another client on the same store (another process) refuses too.
         let other = try PowerAuthClient(configuration: fixture.client.configuration, store: fixture.store, transport: .single(fixture.server))
@@ -67,7 +67,7 @@ import TestSupport
                                                   authentication: authentication)
             Issue.record("a second client signed for a deadlocked activation")
         } catch {
-            #expect(error.reason == .counterDeadlock)
+            #expect(error.code == .counterDeadlock)
         }
         #expect(await fixture.server.requests.count == requestsBefore)
         #expect(await fixture.server.failedAttempts == 0)

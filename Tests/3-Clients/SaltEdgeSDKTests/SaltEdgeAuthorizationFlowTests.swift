@@ -96,7 +96,7 @@ struct SaltEdgeAuthorizationFlowTests {
         await f.provider.revoke()
         let error = await expectError(SaltEdgeClientError.self, code: .server) { try await updates.next() }
         #expect(error?.errorClass == "ConnectionNotFound" && error?.connectionIsGone == true)
-        #expect(try await f.client.connection(id: "333").isActive == false)
+        #expect(try await f.client.connection(id: "333")?.isActive == false)
     }
 
     /// §5.2: `x-jws-signature` verifies with the connection's public key over the exact body

@@ -72,7 +72,7 @@ struct SaltEdgeDeviceKeyTests {
         // Listing needs no key (the record holds the public half); a signed request does, and
         // fails before it is sent.
         #expect(try await client.connections().map(\.id) == ["333"])
-        let error = await expectError(SaltEdgeClientError.self, code: .deviceKey) { try await client.revoke(connectionID: "333") }
+        let error = await expectError(SaltEdgeClientError.self, code: .deviceKey) { try await client.revokeConnection(id: "333") }
         #expect(error?.deviceKeyError?.code == (moved ? .unsupported : .unavailable))
         #expect(await base.transport.count == 0)
         #expect(try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: base.store) == ["333"])
@@ -81,7 +81,7 @@ struct SaltEdgeDeviceKeyTests {
     @Test func removingATokenConnectionWaitsForTheToken() async throws {
         let f = try SaltEdgeClientFixture.make(deviceKeys: try Self.unreachableToken())
         try await Self.storeTokenConnection(f)
-        await expectError(SaltEdgeClientError.self, code: .deviceKey) { try await f.client.deleteLocally(connectionID: "333") }
+        await expectError(SaltEdgeClientError.self, code: .deviceKey) { try await f.client.removeConnectionLocally(id: "333") }
         #expect(try f.store.names().contains("saltedge.connection.333"))
     }
 
@@ -89,7 +89,7 @@ struct SaltEdgeDeviceKeyTests {
         let f = try SaltEdgeClientFixture.make()
         try await f.storeConnection()
         #expect(try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: f.store).isEmpty)
-        #expect(try await f.client.connection(id: "333").keyLabel == nil)
+        #expect(try #require(try await f.client.connection(id: "333")).keyLabel == nil)
     }
 }
 
@@ -121,7 +121,7 @@ struct SaltEdgeHeldKeyFlowTests {
         #expect(stored.connection.accessToken == SaltEdge.AccessToken(rawRepresentation: SecretBytes(token.utf8)))
         #expect(try f.store.read("saltedge.pending.333") == nil)
         #expect(try SaltEdgeAuthenticatorClient.connectionsWithHeldKeys(in: f.store) == ["333"])
-        try await f.client.deleteLocally(connectionID: "333")
+        try await f.client.removeConnectionLocally(id: "333")
         #expect(keys.rsaLabels.isEmpty)
         #expect(try f.store.names().isEmpty)
     }

@@ -68,6 +68,16 @@ struct SaltEdgeEnrolmentTests {
         }
     }
 
+    /// One rule for every client's lookups: a connection that is not stored is nil, and only an
+    /// operation that needs it fails, with `unknownConnection`.
+    @Test func aMissingConnectionIsNilToALookupAndUnknownToAnOperation() async throws {
+        let f = try SaltEdgeClientFixture.make()
+        #expect(try await f.client.connection(id: "333") == nil)
+        await expectError(SaltEdgeClientError.self, code: .unknownConnection) { try await f.client.renameConnection(id: "333", to: "Bank") }
+        await expectError(SaltEdgeClientError.self, code: .unknownConnection) { try await f.client.revokeConnection(id: "333") }
+        await expectError(SaltEdgeClientError.self, code: .unknownConnection) { _ = try await f.client.authorizations(connectionID: "333") }
+    }
+
     /// connect → redirect → complete with a freshly generated key: the token the provider
     /// encrypted to the key it received is the one the next call carries.
     @Test func connectThenCompleteCarriesTheNewTokenOnTheNextCall() async throws {

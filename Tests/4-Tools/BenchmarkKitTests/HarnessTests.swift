@@ -55,10 +55,10 @@ struct HarnessTests {
             _ = try BenchmarkHarness.calibrate(throwing, minTime: 0.001)
             Issue.record("calibrate timed a row that throws")
         } catch {
-            #expect(error.row == "test/throws" && error.reason.contains("Broken"))
+            #expect(error.row == "test/throws" && error.message.contains("Broken"))
         }
         let failingCheck = BenchmarkCase("test/verify", verifying: { false })
-        #expect(throws: BenchmarkFailure(row: "test/verify", reason: "the check returned false")) { try failingCheck.run(3) }
+        #expect(throws: BenchmarkFailure(row: "test/verify", message: "the check returned false")) { try failingCheck.run(3) }
         let passingCheck = BenchmarkCase("test/verify-ok", verifying: { true })
         #expect(throws: Never.self) { try passingCheck.run(3) }
         let accepted = BenchmarkCase("test/reject", rejecting: {})
@@ -71,7 +71,7 @@ struct HarnessTests {
     /// built this way), not an empty list of rows.
     @Test func aFamilyWhoseSetUpFailsIsReported() {
         struct KeyRefused: Error {}
-        let failure = BenchmarkFailure(row: "rsa", reason: "set-up failed: KeyRefused()")
+        let failure = BenchmarkFailure(row: "rsa", message: "set-up failed: KeyRefused()")
         #expect(throws: failure) { try BenchmarkCatalog.family("rsa") { () throws -> [BenchmarkCase] in throw KeyRefused() } }
         #expect(throws: Never.self) { try BenchmarkCatalog.family("empty") { [] } }
     }

@@ -53,7 +53,7 @@ struct ParallelTests {
             try row.parallel(threads: 3).run(3)
             Issue.record("the failing share was not reported")
         } catch {
-            #expect(error.row == "test/one-share-fails" && error.reason.contains("Broken"))
+            #expect(error.row == "test/one-share-fails" && error.message.contains("Broken"))
         }
         #expect(finished.load(ordering: .relaxed) == 3)
     }

@@ -20,7 +20,7 @@ extension AESBitslicedState {
     }
 
     @inline(__always)
-    package static func shiftRows(_ x: Word) -> Word {
+    private static func shiftRows(_ x: Word) -> Word {
         (x & Word(broadcasting: 0x0000_0000_0000_FFFF))
             | ((x & Word(broadcasting: 0x0000_0000_FFF0_0000)) &>> 4) | ((x & Word(broadcasting: 0x0000_0000_000F_0000)) &<< 12)
             | ((x & Word(broadcasting: 0x0000_FF00_0000_0000)) &>> 8) | ((x & Word(broadcasting: 0x0000_00FF_0000_0000)) &<< 8)
@@ -28,7 +28,7 @@ extension AESBitslicedState {
     }
 
     @inline(__always)
-    package static func inverseShiftRows(_ x: Word) -> Word {
+    private static func inverseShiftRows(_ x: Word) -> Word {
         (x & Word(broadcasting: 0x0000_0000_0000_FFFF))
             | ((x & Word(broadcasting: 0x0000_0000_0FFF_0000)) &<< 4) | ((x & Word(broadcasting: 0x0000_0000_F000_0000)) &>> 12)
             | ((x & Word(broadcasting: 0x0000_00FF_0000_0000)) &<< 8) | ((x & Word(broadcasting: 0x0000_FF00_0000_0000)) &>> 8)

@@ -148,7 +148,7 @@ package struct Curve25519FieldElement {
 
     /// Carries five 128-bit column sums into limbs below 2⁵¹ + 2¹⁸.
     @inline(__always)
-    package static func reduce(_ t0: UInt128, _ t1: UInt128, _ t2: UInt128, _ t3: UInt128, _ t4: UInt128) -> Self {
+    private static func reduce(_ t0: UInt128, _ t1: UInt128, _ t2: UInt128, _ t3: UInt128, _ t4: UInt128) -> Self {
         var c1 = t1, c2 = t2, c3 = t3, c4 = t4
         let r0 = UInt64(truncatingIfNeeded: t0) & mask51; c1 &+= t0 >> 51
         let r1 = UInt64(truncatingIfNeeded: c1) & mask51; c2 &+= c1 >> 51
