@@ -158,6 +158,11 @@ let package = Package(
                                                          "CryptoPrimitives", "PKCS11", "TestSupport"]),
         .testTarget(name: "MPinSDKTests", dependencies: ["ClientTestSupport", "MPinSDK", "MPin", "MPinPlatform", "AuthNetworking", "SecureStore", "ProtocolSupport",
                                                        "CryptoPrimitives", "TestSupport"]),
+        // The conventions the five clients share, each checked over all five.
+        .testTarget(name: "ClientConventionTests", dependencies: ["PowerAuthSDK", "PowerAuthNetworking", "CMAuthenticatorSDK", "SaltEdgeSDK", "MPinSDK",
+                                                                "PowerAuth", "PowerAuthServer", "CMAuthenticator", "AuthNetworking", "SecureStore",
+                                                                "ProtocolSupport", "CryptoPrimitives", "TestSupport"],
+                    path: "Tests/3-Clients/ClientConventionTests"),
         // The TLS client against OpenSSL, GnuTLS, nginx and a hostile server on 127.0.0.1.
         .testTarget(name: "TLSTransportTests", dependencies: ["TLSTransport", "TLS", "AuthNetworking", "ProtocolSupport", "TestSupport",
                                                             "PowerAuth", "PowerAuthServer", "CryptoPrimitives", "mfa"]),

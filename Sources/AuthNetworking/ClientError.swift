@@ -25,6 +25,21 @@ public struct ClientErrorCodeOf<Client>: ClientErrorCode {
     public init(rawValue: String) { self.rawValue = rawValue }
 }
 
+/// The codes every client shares, which the one mapping of transport and policy failures gives
+/// (``ClientErrorDomain/code(forNoAnswer:)``, docs/design.md "Transport and policy failures").
+extension ClientErrorCodeOf {
+    /// A URL the client's `URLPolicy` refuses, whether configured or received (from a server, a
+    /// link, a QR code); nothing was sent to it. The cause says why: a
+    /// ``TransportError/Kind/urlRefused`` with its ``TransportError/urlRefusal``, or, for a URL
+    /// inside a link or an answer, the protocol layer's `insecureURL` with its `urlRefusal`.
+    public static var urlRefused: Self { Self(rawValue: "urlRefused") }
+    /// The call's task was cancelled; nothing more is sent.
+    public static var cancelled: Self { Self(rawValue: "cancelled") }
+    /// No HTTP answer arrived: unreachable, timed out, TLS refused, a malformed answer, a
+    /// refused redirect or an answer over the size limit (see the error's `transportError`).
+    public static var transport: Self { Self(rawValue: "transport") }
+}
+
 /// What every client error carries besides its code.
 public struct ClientErrorDetails: Sendable {
     /// A human-readable explanation (never a secret).
@@ -86,7 +101,8 @@ extension ClientError {
         var text = "\(code): \(message)"
         if let httpStatus { text += " [HTTP \(httpStatus)]" }
         if let serverCode { text += " [\(serverCode)]" }
-        if let cause { text += " (\(cause))" }
+        // A refused URL's message is the refusal, which its cause would only repeat.
+        if let cause, (cause as? TransportError)?.urlRefusal == nil, (cause as? ProtocolError)?.urlRefusal == nil { text += " (\(cause))" }
         return text
     }
 

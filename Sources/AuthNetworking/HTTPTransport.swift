@@ -63,11 +63,21 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public let kind: Kind
     /// The underlying error's description (an `URLError` code, an errno), for logs.
     public let underlying: String
+    /// Why the URL policy refused the request's URL, for ``Kind/urlRefused``.
+    public let urlRefusal: URLPolicy.Refusal?
 
     /// Creates an error.
     public init(_ kind: Kind, underlying: String = "") {
         self.kind = kind
         self.underlying = underlying
+        urlRefusal = nil
+    }
+
+    /// A ``Kind/urlRefused`` error: the policy refused the request's URL for `refusal`.
+    public init(refusing refusal: URLPolicy.Refusal) {
+        kind = .urlRefused
+        underlying = refusal.description
+        urlRefusal = refusal
     }
 
     /// `kind (underlying)`.

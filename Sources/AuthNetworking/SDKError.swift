@@ -5,7 +5,7 @@
 // only its errors carry (a blocked flag, a recovery PUK index) as its `Extra`, reads its server
 // code from the error, and may compare or print its errors its own way.
 
-import ProtocolSupport
+package import ProtocolSupport
 
 /// One client's errors: an empty enum per client that names what that client's
 /// ``SDKError`` carries beyond the shared shape and how it reads, compares and prints.
@@ -22,6 +22,25 @@ public protocol ClientErrorDomain: Sendable {
 
     /// The text of `error` for logs. By default `code: message [HTTP n] [server code] (cause)`.
     static func description(of error: SDKError<Self>) -> String
+
+    /// The code of a call that got no HTTP answer. By default the one mapping every client
+    /// shares: a URL the policy refuses is `urlRefused`, a cancelled task `cancelled`, anything
+    /// else `transport`. A domain may name the last group more finely (the networking layer
+    /// keeps `WPNErrorReason`'s codes), never the first two.
+    static func code(forNoAnswer error: TransportError) -> SDKError<Self>.Code
+
+    /// The ``Extra`` of an error that carries nothing beyond the shared shape.
+    static var noExtra: Extra { get }
+}
+
+extension ClientErrorDomain where Extra == Void {
+    /// Nothing.
+    public static var noExtra: Void { () }
+}
+
+extension ClientErrorDomain where Extra: ExpressibleByNilLiteral {
+    /// `nil`.
+    public static var noExtra: Extra { nil }
 }
 
 extension ClientErrorDomain {
@@ -35,6 +54,18 @@ extension ClientErrorDomain {
 
     /// `code: message [HTTP n] [server code] (cause)`.
     public static func description(of error: SDKError<Self>) -> String { error.standardDescription }
+
+    /// `urlRefused`, `cancelled`, else `transport` (docs/design.md "Transport and policy failures").
+    public static func code(forNoAnswer error: TransportError) -> SDKError<Self>.Code { sharedCode(forNoAnswer: error) }
+
+    /// The shared part of the mapping: `urlRefused`, `cancelled`, else `transport`.
+    public static func sharedCode(forNoAnswer error: TransportError) -> SDKError<Self>.Code {
+        switch error.kind {
+        case .urlRefused: .urlRefused
+        case .cancelled: .cancelled
+        default: .transport
+        }
+    }
 }
 
 /// Why an operation of the client whose domain is `Domain` failed: a code a caller switches on,
@@ -67,4 +98,26 @@ public struct SDKError<Domain: ClientErrorDomain>: ClientError {
 
     /// The text for logs, as ``ClientErrorDomain/description(of:)`` of the domain writes it.
     public var description: String { Domain.description(of: self) }
+
+    /// The error of a call that got no HTTP answer, its code from the one mapping
+    /// (``ClientErrorDomain/code(forNoAnswer:)``), `error` its cause. A refused URL's message is
+    /// the refusal's; otherwise `message`.
+    package init(noAnswer error: TransportError, _ message: String, file: String = #fileID, line: UInt = #line) {
+        self.init(Domain.code(forNoAnswer: error), error.urlRefusal.map(\.description) ?? message, cause: error, httpStatus: nil,
+                  extra: Domain.noExtra, file: file, line: line)
+    }
+
+    /// The error of a URL the policy refuses before anything is sent (a configured base URL):
+    /// `urlRefused`, its cause a ``TransportError/Kind/urlRefused`` carrying the refusal of `url`.
+    package init(refusing url: String, file: String = #fileID, line: UInt = #line) {
+        self.init(noAnswer: TransportError(refusing: URLPolicy.Refusal(of: url)), "", file: file, line: line)
+    }
+
+    /// `urlRefused` when `error` is the protocol layer's refusal of a URL inside received data
+    /// (`ProtocolError.Code.insecureURL`: a link's configuration URL, a URL in an answer), its
+    /// message and cause `error`'s; nil for any other protocol error.
+    package init?(urlRefusalIn error: ProtocolError, file: String = #fileID, line: UInt = #line) {
+        guard error.code == .insecureURL else { return nil }
+        self.init(.urlRefused, error.message, cause: error, httpStatus: nil, extra: Domain.noExtra, file: file, line: line)
+    }
 }

@@ -37,7 +37,7 @@ public struct URLPolicyMiddleware: HTTPMiddleware {
             // The query may carry data from the server; the error names the origin only.
             // …and never a `user:password@` part of the authority.
             let origin = URLText.components(of: url).map { "\($0.scheme)://\($0.host)" }
-            throw TransportError(.urlRefused, underlying: origin.map(URLPolicy.refusal(of:)) ?? "a malformed URL is refused by the URL policy")
+            throw TransportError(refusing: URLPolicy.Refusal(of: origin ?? ""))
         }
     }
 }

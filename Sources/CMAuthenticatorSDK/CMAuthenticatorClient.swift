@@ -102,18 +102,18 @@ public actor CMAuthenticatorClient {
     let randomSource: SharedRandomSource
 
     /// A client keeping its state in `store`, sending through the transport `transport` makes
-    /// for the base URL and the pins in force. Throws `CMClientError.Code.invalidInput` when
+    /// for the base URL and the pins in force. Throws `CMClientError.Code.urlRefused` when
     /// the configuration's URL policy refuses its base URL (https only by default).
     ///
     /// - Parameters:
     ///   - configuration: The service, the device, pinning and the layer-3 members.
     ///   - store: The secure store the device record and the environments are kept in.
     ///   - transport: Makes the transport for the base URL with the pins in force.
-    /// - Throws: `CMClientError` with code `invalidInput` when the configuration's URL policy refuses its
+    /// - Throws: `CMClientError` with code `urlRefused` when the configuration's URL policy refuses its
     ///   base URL.
     public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory = .standard) throws(CMClientError) {
         guard configuration.urlPolicy.permits(configuration.baseURL) else {
-            throw CMClientError(.invalidInput, URLPolicy.refusal(of: configuration.baseURL))
+            throw CMClientError(refusing: configuration.baseURL)
         }
         records = DeviceRecords(store: store, deviceKeys: configuration.deviceKeys)
         transportFor = transport
@@ -362,13 +362,15 @@ public actor CMAuthenticatorClient {
         ])
     }
 
-    /// Sends through ``pipeline(_:)`` pinned as configured; a non-2xx answer is a typed error
-    /// unless `check` is false (the caller interprets it).
+    /// Sends through ``pipeline(_:)`` pinned as configured; no answer is the shared mapping's code
+    /// (`pinning` for a TLS failure under pins), a non-2xx answer a typed error unless `check`
+    /// is false (the caller interprets it).
     func send(_ request: HTTPRequest, check: Bool = true) async throws(CMClientError) -> HTTPResponse {
         let pins = try await currentPins()
         let response: HTTPResponse
         do { response = try await pipeline(pins).send(request) } catch {
-            throw CMClientError(error.kind == .tls && pins != nil ? .pinning : .transport, "no answer from \(baseURL)", transportError: error)
+            let failure = CMClientError(noAnswer: error, "no answer from \(baseURL)")
+            throw error.kind == .tls && pins != nil ? CMClientError(.pinning, failure.message, transportError: error) : failure
         }
         if check {
             do { try CMAuthenticator.requireSuccess(response) } catch { throw CMClientError.server(error, status: response.status) }

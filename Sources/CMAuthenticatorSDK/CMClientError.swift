@@ -46,13 +46,13 @@ extension SDKError where Domain == CMErrorDomain {
     }
 }
 
-/// The codes of ``CMClientError``.
+/// The codes of ``CMClientError``, besides the shared `urlRefused`, `cancelled` and `transport`.
 extension ClientErrorCodeOf where Client == CMClientError {
     /// The device has no id yet: register a phone number first.
     public static var notRegistered: Self { Self(rawValue: "notRegistered") }
     /// No environment with that id is stored here.
     public static var unknownEnvironment: Self { Self(rawValue: "unknownEnvironment") }
-    /// Input that cannot be used: a phone number, a QR code, a refused URL, an OTP request
+    /// Input that cannot be used: a phone number, a QR code, an OTP request
     /// answered (the device never answers those, §4).
     public static var invalidInput: Self { Self(rawValue: "invalidInput") }
     /// The server refused the environment id or secret (HTTP 401 on register, §3).
@@ -66,8 +66,6 @@ extension ClientErrorCodeOf where Client == CMClientError {
     /// No signed certificate list verified, so nothing can be pinned and the client fails
     /// closed (§6, our assumption for Linux), or the transport refused the peer's certificate.
     public static var pinning: Self { Self(rawValue: "pinning") }
-    /// No HTTP answer arrived.
-    public static var transport: Self { Self(rawValue: "transport") }
     /// The environment secret in the configured `DeviceKeyStore` (a PKCS #11 token) could not
     /// be used: no token, a refused PIN, a key that is not there (`deviceKeyError`).
     /// Nothing was sent.

@@ -47,8 +47,7 @@ extension MPinClient {
     ///   - accessCode: The browser session's access code, if any.
     /// - Throws: `MPinError` with code `flowError` when the user is not registered, no backend is set or the
     ///   backend uses time permits but names no permit URL, `revoked` when the identity is revoked,
-    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
-    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means, such
     ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
     ///   when a time permit is not usable, `store` when the secure store fails or holds an unusable record.
     public func prepareAuthentication(for user: MPinUser, accessCode: String? = nil) async throws(MPinError) {
@@ -76,8 +75,7 @@ extension MPinClient {
     ///   `flowError` when the user is not registered, no backend is set or `secondFactor` does not match the
     ///   registration, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
     ///   identity), `revoked` when the identity is revoked, `crypto` when the random source fails,
-    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
-    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means, such
     ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
     ///   when an answer is not valid, `store` when the secure store fails or holds an unusable record.
     public func authenticate(_ user: MPinUser, pin: MPin.PIN, secondFactor: MPin.PIN? = nil, accessCode: String?) async throws(MPinError) {
@@ -102,7 +100,7 @@ extension MPinClient {
     ///   `secondFactor` does not match the registration, `incorrectPIN` on a wrong PIN (`userBlocked` set
     ///   once the platform blocked the identity), `revoked` when the identity is revoked, `crypto` when the
     ///   random source fails, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
-    ///   domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the code its
+    ///   domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its
     ///   status means, such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
     ///   `invalidResponse` when an answer is not valid, `store` when the secure store fails or holds an
     ///   unusable record (`invalidResponse` also when it holds no authorization code).
@@ -128,7 +126,7 @@ extension MPinClient {
     ///   `secondFactor` does not match the registration, `incorrectPIN` on a wrong PIN (`userBlocked` set
     ///   once the platform blocked the identity), `revoked` when the identity is revoked, `crypto` when the
     ///   random source fails, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
-    ///   domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the code its
+    ///   domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its
     ///   status means, such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
     ///   `invalidResponse` when an answer is not valid, `store` when the secure store fails or holds an
     ///   unusable record (`invalidResponse` also when it holds no OTP).
@@ -153,8 +151,7 @@ extension MPinClient {
     ///   `flowError` when the user is not registered, no backend is set or `secondFactor` does not match the
     ///   registration, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
     ///   identity), `revoked` when the identity is revoked, `crypto` when the random source fails,
-    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
-    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means, such
     ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
     ///   when an answer is not valid, `store` when the secure store fails or holds an unusable record
     ///   (`invalidResponse` also when it holds no code).

@@ -27,7 +27,7 @@ extension MPinClient {
     ///   - accessCode: The browser session's access code, if any.
     /// - Throws: `MPinError` with code `flowError` when the user is not stored, is in another state or
     ///   changed meanwhile, or no backend is set, `invalidInput` when a URL is not absolute,
-    ///   `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when no answer
+    ///   `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer
     ///   arrives, `server` (or the code its status means, such as `notAuthorized` or `requestExpired`) when
     ///   the platform answers with an error, `store` when the secure store fails or holds an unusable record.
     public func startVerification(for user: MPinUser, clientID: String? = nil, redirectURI: String? = nil,
@@ -53,7 +53,7 @@ extension MPinClient {
     /// - Returns: The activation token to register with, and the session's access code.
     /// - Throws: `MPinError` with code `flowError` when the user is not stored or in another state, or no
     ///   backend is set, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
-    ///   domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the code its
+    ///   domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its
     ///   status means, such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
     ///   `invalidResponse` when the answer is not the expected JSON, `store` when the secure store fails or
     ///   holds an unusable record.
@@ -79,7 +79,7 @@ extension MPinClient {
     /// - Throws: `MPinError` with code `flowError` when the user is not stored, is in another state or
     ///   changed meanwhile, no backend is set, or MIRACL Trust has no `registrationCode`,
     ///   `registrationExpired` when the registration expired, `invalidInput` when a URL is not absolute,
-    ///   `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when no answer
+    ///   `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer
     ///   arrives, `server` (or the code its status means, such as `notAuthorized` or `requestExpired`) when
     ///   the platform answers with an error, `invalidResponse` when the answer holds no hex M-Pin ID, `store`
     ///   when the secure store fails or holds an unusable record.
@@ -112,7 +112,7 @@ extension MPinClient {
     /// - Throws: `MPinError` with code `flowError` when the user is not stored, is in another state or
     ///   changed meanwhile, no backend is set, or on MIRACL Trust, `registrationExpired` when the
     ///   registration expired, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
-    ///   domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the code its
+    ///   domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its
     ///   status means, such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
     ///   `invalidResponse` when the answer holds no hex M-Pin ID, `store` when the secure store fails or
     ///   holds an unusable record.
@@ -154,8 +154,7 @@ extension MPinClient {
     /// - Throws: `MPinError` with code `identityNotVerified` until the identity is verified,
     ///   `registrationExpired` when it is too late, `flowError` when the user is not stored, is in another
     ///   state or changed meanwhile, or no backend is set, `crypto` when the random source fails (MIRACL
-    ///   Trust), `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the
-    ///   URL policy refuse it, `transport` when no answer arrives, `server` (or the code its status means,
+    ///   Trust), `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means,
     ///   such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
     ///   `invalidResponse` when a client-secret share is not a BN254CX point, `store` when the secure store
     ///   fails or holds an unusable record.

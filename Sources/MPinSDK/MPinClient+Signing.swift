@@ -42,8 +42,7 @@ extension MPinClient {
     ///   `flowError` when the user is not registered, no backend is set or `secondFactor` does not match the
     ///   registration, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
     ///   identity), `revoked` when the identity is revoked, `crypto` when the random source fails,
-    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
-    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means, such
     ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
     ///   when an answer is not valid, `store` when the secure store fails or holds an unusable record
     ///   (`invalidResponse` also when it holds no DVS registration token).
@@ -72,8 +71,7 @@ extension MPinClient {
     /// - Returns: The user, now able to sign.
     /// - Throws: `MPinError` with code `flowError` when the user is not registered, did not start the signing
     ///   registration or changed state meanwhile, or no backend is set, `crypto` when the random source
-    ///   fails, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the
-    ///   URL policy refuse it, `transport` when no answer arrives, `server` (or the code its status means,
+    ///   fails, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means,
     ///   such as `notAuthorized` or `requestExpired`) when the platform answers with an error,
     ///   `invalidResponse` when a DVS share or the M-Pin ID is malformed, `store` when the secure store fails
     ///   or holds an unusable record.
@@ -151,7 +149,7 @@ extension MPinClient {
     ///   `documentHash` is not 32 bytes (or, on MIRACL Trust, `pin` does not fit the PIN length),
     ///   `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the identity), `crypto`
     ///   when the signature cannot be made, `invalidInput` when a URL is not absolute, `untrustedDomain` when
-    ///   the trusted domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or
+    ///   the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or
     ///   the code its status means, such as `notAuthorized` or `requestExpired`) when the platform answers
     ///   with an error, `invalidResponse` when an answer is not valid, `store` when the secure store fails or
     ///   holds an unusable record.

@@ -122,7 +122,7 @@ extension MPinClient {
     ///   backend is set or `secondFactor` does not match the registration, `incorrectPIN` on a wrong PIN
     ///   (`userBlocked` set once the platform blocked the identity), `revoked` when the identity is revoked,
     ///   `crypto` when the random source fails, `invalidInput` when a URL is not absolute, `untrustedDomain`
-    ///   when the trusted domains or the URL policy refuse it, `transport` when no answer arrives, `server`
+    ///   when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server`
     ///   (or the code its status means, such as `notAuthorized` or `requestExpired`) when the platform
     ///   answers with an error, `invalidResponse` when an answer is not valid, `store` when the secure store
     ///   fails or holds an unusable record (`invalidResponse` also when no JWT came or it does not verify).
@@ -164,7 +164,7 @@ extension MPinClient {
     ///
     /// - Parameter id: The signing session's id.
     /// - Throws: `MPinError` with code `flowError` when no backend is set, `invalidInput` when a URL is not
-    ///   absolute, `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when
+    ///   absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when
     ///   no answer arrives, `server` (or the code its status means, such as `notAuthorized` or
     ///   `requestExpired`) when the platform answers with an error, `invalidResponse` when the session is not
     ///   the expected JSON.
@@ -185,7 +185,7 @@ extension MPinClient {
     ///   session's hash is not 32 bytes, `flowError` when the user is not registered or cannot sign, or no
     ///   backend is set, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
     ///   identity), `crypto` when the signature cannot be made, `invalidInput` when a URL is not absolute,
-    ///   `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when no answer
+    ///   `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer
     ///   arrives, `server` (or the code its status means, such as `notAuthorized` or `requestExpired`) when
     ///   the platform answers with an error, `invalidResponse` when the session or an answer is not valid,
     ///   `store` when the secure store fails or holds an unusable record.
@@ -206,7 +206,7 @@ extension MPinClient {
     ///
     /// - Parameter id: The signing session's id.
     /// - Throws: `MPinError` with code `flowError` when no backend is set, `invalidInput` when a URL is not
-    ///   absolute, `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when
+    ///   absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when
     ///   no answer arrives, `server` (or the code its status means, such as `notAuthorized` or
     ///   `requestExpired`) when the platform answers with an error.
     public func abortSigningSession(id: String) async throws(MPinError) {

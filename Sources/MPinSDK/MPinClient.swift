@@ -106,8 +106,7 @@ public actor MPinClient {
     ///
     /// - Parameter url: The backend's base URL.
     /// - Throws: `MPinError` with code `flowError` on MIRACL Trust, which has no client settings,
-    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
-    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means, such
     ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
     ///   when the settings are not usable.
     @discardableResult
@@ -125,7 +124,7 @@ public actor MPinClient {
     ///
     /// - Parameter url: The backend's base URL.
     /// - Throws: `MPinError` with code `invalidInput` when a URL is not absolute, `untrustedDomain` when the
-    ///   trusted domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the
+    ///   trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the
     ///   code its status means, such as `notAuthorized` or `requestExpired`) when the platform answers with
     ///   an error, `invalidResponse` when the client settings (MIRACL Trust: the JWKS) are not usable; the
     ///   previous backend stays.
@@ -228,7 +227,7 @@ public actor MPinClient {
     ///
     /// - Parameter qrURL: The platform QR text, `<landing-url>#<accessCode>`.
     /// - Throws: `MPinError` with code `invalidInput` when a URL is not absolute, `untrustedDomain` when the
-    ///   trusted domains or the URL policy refuse it, `transport` when no answer arrives, `server` (or the
+    ///   trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the
     ///   code its status means, such as `notAuthorized` or `requestExpired`) when the platform answers with
     ///   an error, `invalidResponse` when the details are not the expected JSON.
     public func serviceDetails(for qrURL: String) async throws(MPinError) -> MPinServiceDetails {
@@ -251,8 +250,7 @@ public actor MPinClient {
     ///
     /// - Parameter accessCode: The access code from the QR text.
     /// - Throws: `MPinError` with code `flowError` when no backend is set or it has no `codeStatusURL`,
-    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
-    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means, such
     ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
     ///   when the details are not the expected JSON.
     public func sessionDetails(accessCode: String) async throws(MPinError) -> MPinSessionDetails {
@@ -268,8 +266,7 @@ public actor MPinClient {
     ///
     /// - Parameter accessCode: The access code of the session.
     /// - Throws: `MPinError` with code `flowError` when no backend is set or it has no `codeStatusURL`,
-    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains or the URL
-    ///   policy refuse it, `transport` when no answer arrives, `server` (or the code its status means, such
+    ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means, such
     ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error.
     public func abortSession(accessCode: String) async throws(MPinError) {
         _ = try await send(.post, try codeStatusURL(), body: MPinPlatform.codeStatusBody(status: "abort", accessCode: accessCode), step: .session)
@@ -281,7 +278,7 @@ public actor MPinClient {
     /// - Parameter authorizationURL: The app backend's authorization URL.
     /// - Throws: `MPinError` with code `invalidInput` when `authorizationURL` is not an authorization URL or
     ///   names another `client_id` than the configured one, `invalidInput` when a URL is not absolute,
-    ///   `untrustedDomain` when the trusted domains or the URL policy refuse it, `transport` when no answer
+    ///   `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer
     ///   arrives, `server` (or the code its status means, such as `notAuthorized` or `requestExpired`) when
     ///   the platform answers with an error, `invalidResponse` when the answer holds no access code.
     public func accessCode(authorizationURL: String) async throws(MPinError) -> String {
@@ -328,9 +325,11 @@ public actor MPinClient {
         return location.isHTTPS && configuration.trustedDomains.contains { host == $0 || host.hasSuffix("." + $0) }
     }
 
-    static func untrusted(_ origin: String, _ configuration: Configuration) -> MPinError {
-        configuration.trustedDomains.isEmpty ? MPinError(.untrustedDomain, URLPolicy.refusal(of: origin))
-            : MPinError(.untrustedDomain, "\(URLPolicy.displayURL(origin)) is not https in a trusted domain")
+    /// The refusal of `origin`: `urlRefused` by the URL policy when no trusted domain is set
+    /// (the shared mapping), else `untrustedDomain` (`UNTRUSTED_DOMAIN_ERROR`).
+    static func untrusted(_ origin: String, _ configuration: Configuration, file: String = #fileID, line: UInt = #line) -> MPinError {
+        configuration.trustedDomains.isEmpty ? MPinError(refusing: origin, file: file, line: line)
+            : MPinError(.untrustedDomain, "\(URLPolicy.displayURL(origin)) is not https in a trusted domain", file: file, line: line)
     }
 
     /// Every request's middlewares (docs/design.md §1), around the caller's transport for `origin`:
@@ -359,7 +358,7 @@ public actor MPinClient {
         let response: HTTPResponse
         do { response = try await pipeline(location.origin).send(request) } catch {
             guard error.kind != .urlRefused else { throw Self.untrusted(location.origin, configuration) }
-            throw MPinError(.transport, "no answer from \(location.origin) (\(step.rawValue))", transportError: error)
+            throw MPinError(noAnswer: error, "no answer from \(URLPolicy.displayURL(location.origin)) (\(step.rawValue))")
         }
         guard response.isSuccess else { throw MPinError.status(response.status, step: step, body: response.body) }
         return response

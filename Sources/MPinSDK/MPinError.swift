@@ -18,6 +18,9 @@ public enum MPinErrorDomain: ClientErrorDomain {
         var platformCode: String?
     }
 
+    /// Not blocked, no platform code.
+    public static var noExtra: Extra { Extra(userBlocked: false, platformCode: nil) }
+
     /// The platform's error code: MIRACL Trust's, when it sent one.
     public static func serverCode(of error: MPinError) -> String? { error.platformCode }
 
@@ -83,13 +86,14 @@ extension SDKError where Domain == MPinErrorDomain {
     package typealias Step = MPinPlatform.Step
 }
 
-/// The codes of ``MPinError``.
+/// The codes of ``MPinError``, besides the shared `urlRefused`, `cancelled` and `transport`.
 extension ClientErrorCodeOf where Client == MPinError {
     /// The user is in the wrong state for the call, no backend is set, or the user cannot
     /// sign (`FLOW_ERROR`).
     public static var flowError: Self { Self(rawValue: "flowError") }
     /// A URL outside the trusted domains, or not https while trusted domains are set
-    /// (`UNTRUSTED_DOMAIN_ERROR`), or refused by the URL policy.
+    /// (`UNTRUSTED_DOMAIN_ERROR`). Without trusted domains the URL policy decides, and its
+    /// refusal is the shared `urlRefused`.
     public static var untrustedDomain: Self { Self(rawValue: "untrustedDomain") }
     /// The identity has not been verified yet; retry `confirmRegistration` later
     /// (`IDENTITY_NOT_VERIFIED`; HTTP 400/401 on the signature request).
@@ -114,8 +118,6 @@ extension ClientErrorCodeOf where Client == MPinError {
     public static var invalidResponse: Self { Self(rawValue: "invalidResponse") }
     /// Input that cannot be used (a QR text, a URL, an empty identity).
     public static var invalidInput: Self { Self(rawValue: "invalidInput") }
-    /// No HTTP answer arrived.
-    public static var transport: Self { Self(rawValue: "transport") }
     /// The secure store failed or holds a record that cannot be trusted.
     public static var store: Self { Self(rawValue: "store") }
 }

@@ -31,6 +31,20 @@ public enum NetworkingErrorDomain: ClientErrorDomain {
 
     /// The server's error code: the `code` of its REST error envelope (docs/protocols/powerauth.md §14.2).
     public static func serverCode(of error: NetworkingError) -> String? { error.restAPIError?.code }
+
+    /// The shared mapping (`urlRefused`, `cancelled`), with `WPNErrorReason`'s finer codes in
+    /// place of `transport` (docs/protocols/sdk-surfaces.md §2.5).
+    public static func code(forNoAnswer error: TransportError) -> NetworkingError.Code {
+        switch error.kind {
+        case .urlRefused, .cancelled: sharedCode(forNoAnswer: error)
+        case .timedOut: .timeout
+        case .unreachable: .noConnection
+        case .tls: .tlsError
+        case .badResponse: .badServerResponse
+        case .invalidRequest: .invalidRequestObject
+        default: .networkGeneric
+        }
+    }
 }
 
 /// Why a networking call failed (`WPNError`).
@@ -60,21 +74,7 @@ extension SDKError where Domain == NetworkingErrorDomain {
 
     /// The networking code for a transport failure; the transport's error is the cause.
     static func transport(_ error: TransportError, file: String = #fileID, line: UInt = #line) -> NetworkingError {
-        NetworkingError(transportCode(error), "no answer from the server", transportError: error, file: file, line: line)
-    }
-
-    /// The networking code of a transport failure's kind.
-    static func transportCode(_ error: TransportError) -> Code {
-        switch error.kind {
-        case .timedOut: .timeout
-        case .unreachable: .noConnection
-        case .tls: .tlsError
-        case .cancelled: .cancelled
-        case .badResponse: .badServerResponse
-        case .invalidRequest: .invalidRequestObject
-        case .urlRefused: .invalidConfiguration
-        default: .networkGeneric
-        }
+        NetworkingError(noAnswer: error, "no answer from the server", file: file, line: line)
     }
 
     /// The networking code for an SDK failure before or around sending; the SDK's error is the
@@ -83,7 +83,7 @@ extension SDKError where Domain == NetworkingErrorDomain {
         let code: Code
         var rest: NetworkingRESTAPIError?
         switch error.code {
-        case .transport: code = error.transportError.map(transportCode) ?? .networkGeneric
+        case .transport, .urlRefused: code = error.transportError.map(NetworkingErrorDomain.code(forNoAnswer:)) ?? .networkGeneric
         case .missingActivation: code = .missingActivation
         case .encryption: code = .e2eeError
         case .invalidToken: code = .tokenError
@@ -98,7 +98,8 @@ extension SDKError where Domain == NetworkingErrorDomain {
     }
 }
 
-/// The codes of ``NetworkingError`` (`WPNErrorReason`; other layers may add their own).
+/// The codes of ``NetworkingError`` (`WPNErrorReason`; other layers may add their own), besides
+/// the shared `urlRefused` and `cancelled` (a networking error is never plain `transport`).
 extension ClientErrorCodeOf where Client == NetworkingError {
     /// A fallback.
     public static var unknown: Self { Self(rawValue: "unknown") }
@@ -130,9 +131,4 @@ extension ClientErrorCodeOf where Client == NetworkingError {
     public static var e2eeError: Self { Self(rawValue: "network_e2eeError") }
     /// The token cannot be created or is refused after being created again.
     public static var tokenError: Self { Self(rawValue: "network_tokenError") }
-    /// The call was cancelled.
-    public static var cancelled: Self { Self(rawValue: "network_cancelled") }
-    /// The service cannot be built as configured: a base URL the URL policy refuses
-    /// (plain `http://`, another scheme, a bare host name), or no transport for it; nothing was sent.
-    public static var invalidConfiguration: Self { Self(rawValue: "network_invalidConfiguration") }
 }

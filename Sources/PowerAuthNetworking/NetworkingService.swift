@@ -138,15 +138,15 @@ public actor NetworkingService {
     ///   - configuration: The service's configuration.
     ///   - client: The PowerAuth client that signs, creates tokens and encrypts.
     ///   - transport: Makes the transport to the back end's base URL.
-    /// - Throws: `NetworkingError` with code `invalidConfiguration` when the URL policy refuses the base URL
-    ///   or no transport can be made for it.
+    /// - Throws: `NetworkingError` with code `urlRefused` when the URL policy refuses the base URL,
+    ///   or the code of the transport's failure when no transport can be made for it.
     public init(configuration: Configuration = Configuration(), client: PowerAuthClient,
                 transport: HTTPTransportFactory = .standard) throws(NetworkingError) {
         let baseURL: String
         let policy: URLPolicy
         if let configured = configuration.baseURL {
             guard configuration.urlPolicy.permits(configured) else {
-                throw NetworkingError(.invalidConfiguration, URLPolicy.refusal(of: configured))
+                throw NetworkingError(refusing: configured)
             }
             (baseURL, policy) = (configured, configuration.urlPolicy)
         } else {
@@ -155,7 +155,7 @@ public actor NetworkingService {
         }
         let sender: any HTTPTransport
         do { sender = try transport.transport(baseURL: baseURL) } catch {
-            throw NetworkingError(.invalidConfiguration, "no transport for \(baseURL)", transportError: error)
+            throw NetworkingError(noAnswer: error, "no transport for \(baseURL)")
         }
         self.client = client
         self.transport = transport
@@ -181,7 +181,7 @@ public actor NetworkingService {
     ///   activation, `signError` when the request cannot be signed, `tokenError` when the token cannot be
     ///   made or is refused, `e2eeError` when the request cannot be encrypted or a successful answer does not
     ///   decrypt, `timeout`, `noConnection`, `tlsError`, `badServerResponse` or `networkGeneric` when no
-    ///   answer arrives, `invalidConfiguration` when the URL policy refuses the request's URL,
+    ///   answer arrives, `urlRefused` when the URL policy refuses the request's URL,
     ///   `errorStatusCode` for a non-2xx answer or an envelope whose status is not `OK`,
     ///   `invalidResponseObject` when the answer is not the expected response object, `cancelled` when the
     ///   call is cancelled, `networkUnknown` for an unexpected error on the client's serial queue.

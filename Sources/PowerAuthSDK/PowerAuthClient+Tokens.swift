@@ -3,6 +3,7 @@
 // secure store, turned into `X-PowerAuth-Token` headers with the server-synchronised time, and
 // removed on the server and locally.
 
+public import AuthNetworking
 import CryptoPrimitives
 public import PowerAuth
 public import ProtocolSupport

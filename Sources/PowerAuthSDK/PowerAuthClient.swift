@@ -66,7 +66,7 @@ public actor PowerAuthClient {
 
         /// A configuration from the SDK configuration string (`PowerAuthConfiguration(configuration:)`).
         /// Throws `PowerAuthSDKError.Code.invalidConfiguration` for a string that does not
-        /// parse or a `baseURL` that `urlPolicy` refuses.
+        /// parse, `urlRefused` for a `baseURL` that `urlPolicy` refuses.
         ///
         /// - Parameters:
         ///   - instanceID: The namespace of this instance's stored data.
@@ -80,7 +80,7 @@ public actor PowerAuthClient {
         ///   - random: The source of every key pair, nonce and ephemeral key of the client.
         ///   - logger: When set, every exchange is logged, the signature and token headers redacted.
         /// - Throws: `PowerAuthSDKError` with code `invalidConfiguration` when `configurationString` does not
-        ///   parse or `urlPolicy` refuses `baseURL`.
+        ///   parse, `urlRefused` when `urlPolicy` refuses `baseURL`.
         public init(instanceID: String, configurationString: String, baseURL: String,
                     version: PowerAuth.ProtocolVersion = .v3_3, urlPolicy: URLPolicy = ClientDefaults.urlPolicy,
                     clock: @escaping @Sendable () -> Date = ClientDefaults.clock, random: any RandomSource & Sendable = ClientDefaults.random,
@@ -94,11 +94,9 @@ public actor PowerAuthClient {
             try checkURLPolicy()
         }
 
-        /// Throws ``PowerAuthSDKError/Code/invalidConfiguration`` when ``urlPolicy`` refuses the base URL.
+        /// Throws `urlRefused` when ``urlPolicy`` refuses the base URL.
         func checkURLPolicy() throws(PowerAuthSDKError) {
-            guard urlPolicy.permits(core.baseURL) else {
-                throw PowerAuthSDKError(.invalidConfiguration, URLPolicy.refusal(of: core.baseURL))
-            }
+            guard urlPolicy.permits(core.baseURL) else { throw PowerAuthSDKError(refusing: core.baseURL) }
         }
     }
 
@@ -125,16 +123,16 @@ public actor PowerAuthClient {
     var tokenRequests: [String: Task<PowerAuth.Token, any Error>] = [:]
 
     /// A client over `store`, sending through the transport `transport` makes for the base URL.
-    /// Throws `PowerAuthSDKError.Code.invalidConfiguration` for a protocol outside 3.0–3.3
-    /// or a base URL the configuration's ``Configuration/urlPolicy`` refuses, and
-    /// `PowerAuthSDKError.Code.transport` when the factory cannot make the transport.
+    /// Throws `PowerAuthSDKError.Code.invalidConfiguration` for a protocol outside 3.0–3.3,
+    /// `urlRefused` for a base URL the configuration's ``Configuration/urlPolicy`` refuses, and
+    /// `transport` when the factory cannot make the transport.
     ///
     /// - Parameters:
     ///   - configuration: What the client is configured with.
     ///   - store: The secure store that keeps the activation and token records.
     ///   - transport: Makes the HTTP transport for the configuration's base URL.
-    /// - Throws: `PowerAuthSDKError` with code `invalidConfiguration` for a protocol version outside 3.0–3.3
-    ///   or a base URL the URL policy refuses, `transport` when `transport` cannot make a transport, `store`
+    /// - Throws: `PowerAuthSDKError` with code `invalidConfiguration` for a protocol version outside 3.0–3.3,
+    ///   `urlRefused` for a base URL the URL policy refuses, `transport` when `transport` cannot make a transport, `store`
     ///   when the instance id cannot name a record.
     public init(configuration: Configuration, store: SecureStore, transport: HTTPTransportFactory = .standard) throws(PowerAuthSDKError) {
         guard configuration.version >= .v3_0, configuration.version <= .v3_3 else {
@@ -144,7 +142,7 @@ public actor PowerAuthClient {
         self.configuration = configuration
         let sender: any HTTPTransport
         do { sender = try transport.transport(baseURL: configuration.core.baseURL) } catch {
-            throw PowerAuthSDKError(.transport, "no transport for \(configuration.core.baseURL)", transport: error)
+            throw PowerAuthSDKError(noAnswer: error, "no transport for \(configuration.core.baseURL)")
         }
         pipeline = Self.pipeline(configuration: configuration, transport: sender)
         // The protocol counts milliseconds (docs/protocols/powerauth.md §11.4); the configured clock gives dates.
@@ -364,7 +362,7 @@ public actor PowerAuthClient {
     /// `process`, then ``failure(_:response:)``).
     func send(_ request: HTTPRequest) async throws(PowerAuthSDKError) -> HTTPResponse {
         do { return try await pipeline.send(request) } catch {
-            throw PowerAuthSDKError(.transport, "no answer from the server", transport: error)
+            throw PowerAuthSDKError(noAnswer: error, "no answer from the server")
         }
     }
 

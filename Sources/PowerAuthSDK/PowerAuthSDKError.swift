@@ -32,7 +32,7 @@ extension SDKError where Domain == PowerAuthErrorDomain {
     }
 }
 
-/// The codes of ``PowerAuthSDKError``.
+/// The codes of ``PowerAuthSDKError``, besides the shared `urlRefused`, `cancelled` and `transport`.
 extension ClientErrorCodeOf where Client == PowerAuthSDKError {
     /// There is no activation for the operation (`PA2ErrorCodeMissingActivation`).
     public static var missingActivation: Self { Self(rawValue: "missingActivation") }
@@ -58,13 +58,9 @@ extension ClientErrorCodeOf where Client == PowerAuthSDKError {
     public static var invalidToken: Self { Self(rawValue: "invalidToken") }
     /// The secure store failed or holds a record that cannot be trusted.
     public static var store: Self { Self(rawValue: "store") }
-    /// No HTTP answer arrived (see ``PowerAuthSDKError/transportError``).
-    public static var transport: Self { Self(rawValue: "transport") }
     /// The server answered with an error (see ``PowerAuthSDKError/protocolError`` for the
     /// §14.2 code and ``PowerAuthSDKError/httpStatus``).
     public static var server: Self { Self(rawValue: "server") }
-    /// The operation was cancelled (`PA2ErrorCodeOperationCancelled`).
-    public static var cancelled: Self { Self(rawValue: "cancelled") }
     /// The answer did not decrypt, verify or parse — or carried a number out of any sane
     /// range (a server time beyond year 9999, for example).
     public static var invalidResponse: Self { Self(rawValue: "invalidResponse") }

@@ -54,6 +54,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     public let cryptoError: CryptoError?
     /// The key store's error behind ``Code/keyUnavailable`` (a `DeviceKeyError`), kept whole.
     public let keyError: (any Error & Sendable)?
+    /// Why the URL policy refused a URL, behind ``Code/insecureURL``.
+    public let urlRefusal: URLPolicy.Refusal?
 
     /// Creates an error at the caller's location.
     public init(_ code: Code, _ message: String, cause: CryptoError? = nil, file: String = #fileID, line: UInt = #line) {
@@ -61,6 +63,7 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         self.message = message
         self.cryptoError = cause
         self.keyError = nil
+        self.urlRefusal = nil
         self.file = file
         self.line = line
     }
@@ -72,6 +75,20 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         self.message = message
         self.cryptoError = nil
         self.keyError = error
+        self.urlRefusal = nil
+        self.file = file
+        self.line = line
+    }
+
+    /// ``Code/insecureURL``: the URL policy refused `url`, found in `context` (a link's
+    /// configuration URL, a field of an answer); the refusal is kept as ``urlRefusal``.
+    public init(refusing url: String, in context: String, file: String = #fileID, line: UInt = #line) {
+        let refusal = URLPolicy.Refusal(of: url)
+        self.code = .insecureURL
+        self.message = "\(context): \(refusal)"
+        self.cryptoError = nil
+        self.keyError = nil
+        self.urlRefusal = refusal
         self.file = file
         self.line = line
     }

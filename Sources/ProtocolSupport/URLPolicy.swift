@@ -73,13 +73,58 @@ public struct URLPolicy: Sendable, Equatable {
     }
 
     /// The one message of every client that refuses a URL by its policy: the URL as
-    /// ``displayURL(_:)`` shows it, and the rule it broke.
-    public static func refusal(of url: String) -> String {
-        // Text that is not a URL is not repeated: it could be anything, a password included.
-        guard URLText.components(of: url) != nil else { return "a URL that is not absolute (scheme://host/…) is refused by the URL policy" }
-        return hasUserInformation(url: url)
-            ? "\(displayURL(url)) is refused by the URL policy: it carries a user:password@ part"
-            : "\(displayURL(url)) is refused by the URL policy (\(httpsRule))"
+    /// ``displayURL(_:)`` shows it, and the rule it broke (``Refusal/description``).
+    public static func refusal(of url: String) -> String { Refusal(of: url).description }
+
+    /// Why a policy refused a URL: the error every client keeps as the cause of its
+    /// `urlRefused` code, so a caller can tell, without reading the message, whether the
+    /// loopback opt-out (``insecureAllowingPlainHTTPToLoopback``) would have accepted it.
+    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The rule the URL broke.
+        public enum Reason: Sendable, Equatable {
+            /// The text is not an absolute URL (`scheme://host/…`).
+            case notAbsolute
+            /// The authority carries `user:password@`, refused under every policy.
+            case userInformation
+            /// Not https to a named host, and the policy allows nothing else for this host.
+            case insecure
+        }
+
+        /// The rule the URL broke.
+        public let reason: Reason
+        /// The URL as ``URLPolicy/displayURL(_:)`` shows it; empty for text that is not a URL,
+        /// which is never repeated (it could be anything, a password included).
+        public let url: String
+        /// Whether the URL is plain `http://` or a dot-less name on the loopback host, which
+        /// ``URLPolicy/insecureAllowingPlainHTTPToLoopback`` accepts.
+        public let loopbackOptOutWouldAccept: Bool
+
+        /// The refusal of `url` under a policy that does not permit it.
+        public init(of url: String) {
+            guard let components = URLText.components(of: url) else {
+                reason = .notAbsolute
+                self.url = ""
+                loopbackOptOutWouldAccept = false
+                return
+            }
+            self.url = URLPolicy.displayURL(url)
+            if URLPolicy.hasUserInformation(components.host) {
+                reason = .userInformation
+                loopbackOptOutWouldAccept = false
+            } else {
+                reason = .insecure
+                loopbackOptOutWouldAccept = URLPolicy.insecureAllowingPlainHTTPToLoopback.permits(url)
+            }
+        }
+
+        /// The URL and the rule it broke.
+        public var description: String {
+            switch reason {
+            case .notAbsolute: "a URL that is not absolute (scheme://host/…) is refused by the URL policy"
+            case .userInformation: "\(url) is refused by the URL policy: it carries a user:password@ part"
+            case .insecure: "\(url) is refused by the URL policy (\(URLPolicy.httpsRule))"
+            }
+        }
     }
 
     /// The rule of ``httpsOnly`` as ``refusal(of:)`` words it.

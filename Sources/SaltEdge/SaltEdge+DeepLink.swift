@@ -14,9 +14,10 @@ extension SaltEdge {
         case legacyInstantAction(actionUUID: String, connectURL: String, returnTo: String?)
 
         /// Parses `link`. Throws `ProtocolError.Code.invalidDeepLink` for anything else: a link
-        /// without the required parameters, a configuration URL that `urlPolicy` refuses (by
+        /// without the required parameters, or text that is not a link; and
+        /// `ProtocolError.Code.insecureURL` for a configuration URL that `urlPolicy` refuses (by
         /// default anything but `https` to a host whose name has a dot: docs/protocols/saltedge-v2.md §11, as
-        /// Android; the provider key is fetched from there), or text that is not a link.
+        /// Android; the provider key is fetched from there).
         public init(parsing link: String, urlPolicy: URLPolicy = .httpsOnly) throws(ProtocolError) {
             let trimmed = link.trimmingASCIIWhitespace
             guard let (base, query) = URLText.split(trimmed),
@@ -32,7 +33,7 @@ extension SaltEdge {
                     throw ProtocolError(.invalidDeepLink, "connect link without a configuration URL")
                 }
                 guard urlPolicy.permits(configuration) else {
-                    throw ProtocolError(.invalidDeepLink, "connect link: the configuration " + URLPolicy.refusal(of: configuration))
+                    throw ProtocolError(refusing: configuration, in: "connect link: the configuration URL")
                 }
                 self = .connect(configurationURL: configuration, connectQuery: value("connect_query"),
                                 apiVersion: Self.apiVersion(ofConfigurationPath: target.path))

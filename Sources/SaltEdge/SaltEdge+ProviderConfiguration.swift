@@ -33,7 +33,7 @@ extension SaltEdge {
         public init(responseBody body: some Sequence<UInt8>, urlPolicy: URLPolicy = .httpsOnly) throws(ProtocolError) {
             let wire = try JSONResponse.decode(Envelope<Wire>.self, from: body, what: "provider configuration").data
             guard urlPolicy.permits(wire.sca_service_url) else {
-                throw ProtocolError(.insecureURL, "sca_service_url: " + URLPolicy.refusal(of: wire.sca_service_url))
+                throw ProtocolError(refusing: wire.sca_service_url, in: "sca_service_url")
             }
             // §6.1: a v1 provider signs and encrypts differently (§5.3); refuse it up front.
             guard Self.isVersion2(wire.api_version) else {

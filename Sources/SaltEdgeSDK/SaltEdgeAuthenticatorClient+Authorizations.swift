@@ -17,7 +17,7 @@ extension SaltEdgeAuthenticatorClient {
     ///
     /// - Parameter connectionID: The id of the stored connection.
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
-    ///   `connectionID`, `invalidInput` when the URL policy refuses the URL, `transport` when no answer
+    ///   `connectionID`, `urlRefused` when the URL policy refuses the URL, `transport` when no answer
     ///   arrives, `server` (with the server's error class) when the server answers with an error,
     ///   `invalidResponse` when the answer is not usable or an authorization does not decrypt, `deviceKey`
     ///   when the connection's key in the device key store cannot be used, `store` when the secure store
@@ -43,7 +43,7 @@ extension SaltEdgeAuthenticatorClient {
     ///   - id: The authorization's id.
     ///   - connectionID: The id of the stored connection.
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
-    ///   `connectionID`, `invalidInput` when the URL policy refuses the URL, `transport` when no answer
+    ///   `connectionID`, `urlRefused` when the URL policy refuses the URL, `transport` when no answer
     ///   arrives, `server` (with the server's error class) when the server answers with an error or the
     ///   authorization is already final or closed, `invalidResponse` when the answer is not usable or does
     ///   not decrypt, `deviceKey` when the connection's key in the device key store cannot be used, `store`
@@ -73,7 +73,7 @@ extension SaltEdgeAuthenticatorClient {
     ///   - id: The authorization's id.
     ///   - connectionID: The id of the stored connection.
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
-    ///   `connectionID`, `invalidInput` when the URL policy refuses the URL, `transport` when no answer
+    ///   `connectionID`, `urlRefused` when the URL policy refuses the URL, `transport` when no answer
     ///   arrives, `server` (with the server's error class) when the server answers with an error,
     ///   `invalidResponse` when the answer is not usable, `deviceKey` when the connection's key in the device
     ///   key store cannot be used, `store` when the secure store fails or holds an unusable record (also when
@@ -95,8 +95,8 @@ extension SaltEdgeAuthenticatorClient {
     ///   - type: How the user unlocked the app; a passcode by default.
     ///   - geolocation: The device's location, when the provider asks for it.
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when the authorization's connection is
-    ///   not stored, `invalidInput` when the decision cannot be encrypted and signed or the URL policy
-    ///   refuses the URL, `deviceKey` when the connection's key in the device key store cannot sign,
+    ///   not stored, `invalidInput` when the decision cannot be encrypted and signed, `urlRefused` when
+    ///   the URL policy refuses the URL, `deviceKey` when the connection's key in the device key store cannot sign,
     ///   `transport` when no answer arrives, `server` (with the server's error class) when the server answers
     ///   with an error, `invalidResponse` when the answer is not usable, `store` when the secure store fails
     ///   or holds an unusable record (also when a connection the server says is gone cannot be marked
@@ -114,8 +114,8 @@ extension SaltEdgeAuthenticatorClient {
     ///   - geolocation: The device's location, when the provider asks for it.
     /// - Returns: The status the server reports (usually `deny_processing`).
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when the authorization's connection is
-    ///   not stored, `invalidInput` when the decision cannot be encrypted and signed or the URL policy
-    ///   refuses the URL, `deviceKey` when the connection's key in the device key store cannot sign,
+    ///   not stored, `invalidInput` when the decision cannot be encrypted and signed, `urlRefused` when
+    ///   the URL policy refuses the URL, `deviceKey` when the connection's key in the device key store cannot sign,
     ///   `transport` when no answer arrives, `server` (with the server's error class) when the server answers
     ///   with an error, `invalidResponse` when the answer is not usable, `store` when the secure store fails
     ///   or holds an unusable record (also when a connection the server says is gone cannot be marked
@@ -174,7 +174,7 @@ extension SaltEdgeAuthenticatorClient {
     ///   - connectionID: The connection to act with; `nil` for the only active one of the link's provider.
     /// - Returns: Whether the action is done or needs a decision on an authorization.
     /// - Throws: `SaltEdgeClientError` with code `invalidInput` when `deepLink` is not an API v2
-    ///   instant-action link, the request cannot be signed or the URL policy refuses the URL,
+    ///   instant-action link or the request cannot be signed, `urlRefused` when the URL policy refuses the URL,
     ///   `unknownConnection` when no active connection of the provider, or more than one, matches,
     ///   `deviceKey` when the connection's key in the device key store cannot be used, `transport` when no
     ///   answer arrives, `server` (with the server's error class) when the server answers with an error,
@@ -183,7 +183,7 @@ extension SaltEdgeAuthenticatorClient {
     public func submitAction(deepLink: String, connectionID: String? = nil) async throws(SaltEdgeClientError) -> ActionOutcome {
         let link: SaltEdge.DeepLink
         do { link = try SaltEdge.DeepLink(parsing: deepLink, urlPolicy: urlPolicy) } catch {
-            throw SaltEdgeClientError(.invalidInput, "not an action link", protocolError: error)
+            throw SaltEdgeClientError(urlRefusalIn: error) ?? SaltEdgeClientError(.invalidInput, "not an action link", protocolError: error)
         }
         guard case .instantAction(let actionID, let providerID, let returnTo) = link else {
             throw SaltEdgeClientError(.invalidInput, "not an API v2 instant-action link")
@@ -212,7 +212,7 @@ extension SaltEdgeAuthenticatorClient {
     ///
     /// - Parameter connectionID: The id of the stored connection.
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
-    ///   `connectionID`, `invalidInput` when the URL policy refuses the URL, `transport` when no answer
+    ///   `connectionID`, `urlRefused` when the URL policy refuses the URL, `transport` when no answer
     ///   arrives, `server` (with the server's error class) when the server answers with an error,
     ///   `invalidResponse` when the answer is not usable or a consent does not decrypt, `deviceKey` when the
     ///   connection's key in the device key store cannot be used, `store` when the secure store fails or
@@ -233,7 +233,7 @@ extension SaltEdgeAuthenticatorClient {
     ///   - id: The consent's id.
     ///   - connectionID: The id of the stored connection.
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
-    ///   `connectionID`, `invalidInput` when the request cannot be signed or the URL policy refuses the URL,
+    ///   `connectionID`, `invalidInput` when the request cannot be signed, `urlRefused` when the URL policy refuses the URL,
     ///   `deviceKey` when the connection's key in the device key store cannot sign, `transport` when no
     ///   answer arrives, `server` (with the server's error class) when the server answers with an error,
     ///   `store` when the secure store fails or holds an unusable record (also when a connection the server

@@ -96,13 +96,14 @@ public actor SaltEdgeAuthenticatorClient {
     /// The provider's configuration at `url` (`SEProviderManagerV2.fetchProviderData`, §6.1).
     ///
     /// - Parameter url: The provider's configuration URL.
-    /// - Throws: `SaltEdgeClientError` with code `invalidInput` when the URL policy refuses the URL,
-    ///   `transport` when no answer arrives, `server` (with the server's error class) when the server answers
+    /// - Throws: `SaltEdgeClientError` with code `urlRefused` when the URL policy refuses the URL or the
+    ///   configuration's `sca_service_url`, `transport` when no answer arrives, `server` (with the server's error class) when the server answers
     ///   with an error, `invalidResponse` when the configuration is not usable.
     public func providerConfiguration(at url: String) async throws(SaltEdgeClientError) -> SaltEdge.ProviderConfiguration {
         let response = try await send(SaltEdge.Enrollment.providerConfiguration(client: clientDescription), to: url)
         do { return try SaltEdge.ProviderConfiguration(responseBody: response.body, urlPolicy: urlPolicy) } catch {
-            throw SaltEdgeClientError(.invalidResponse, "the provider configuration is not usable", protocolError: error)
+            throw SaltEdgeClientError(urlRefusalIn: error)
+                ?? SaltEdgeClientError(.invalidResponse, "the provider configuration is not usable", protocolError: error)
         }
     }
 
@@ -115,15 +116,15 @@ public actor SaltEdgeAuthenticatorClient {
     /// - Parameters:
     ///   - deepLink: The connect deep link or QR text.
     ///   - pushToken: A push token to register with the connection, if any.
-    /// - Throws: `SaltEdgeClientError` with code `invalidInput` when `deepLink` is not a connect link, the
-    ///   connection key or the request cannot be made, or the URL policy refuses a URL, `deviceKey` when the
+    /// - Throws: `SaltEdgeClientError` with code `invalidInput` when `deepLink` is not a connect link or the
+    ///   connection key or the request cannot be made, `urlRefused` when the URL policy refuses a URL, `deviceKey` when the
     ///   device key store cannot make the key, `transport` when no answer arrives, `server` (with the
     ///   server's error class) when the server answers with an error, `invalidResponse` when an answer is not
     ///   usable, `store` when the secure store fails or holds an unusable record.
     public func beginConnection(deepLink: String, pushToken: String? = nil) async throws(SaltEdgeClientError) -> PendingConnection {
         let link: SaltEdge.DeepLink
         do { link = try SaltEdge.DeepLink(parsing: deepLink, urlPolicy: urlPolicy) } catch {
-            throw SaltEdgeClientError(.invalidInput, "not a connect link", protocolError: error)
+            throw SaltEdgeClientError(urlRefusalIn: error) ?? SaltEdgeClientError(.invalidInput, "not a connect link", protocolError: error)
         }
         guard case .connect(let configurationURL, let connectQuery, _) = link else {
             throw SaltEdgeClientError(.invalidInput, "an instant-action link, not a connect link")
@@ -244,7 +245,7 @@ public actor SaltEdgeAuthenticatorClient {
     ///
     /// - Parameter connectionID: The connection's id.
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
-    ///   `connectionID`, `invalidInput` when the request cannot be signed or the URL policy refuses the URL,
+    ///   `connectionID`, `invalidInput` when the request cannot be signed, `urlRefused` when the URL policy refuses the URL,
     ///   `deviceKey` when the connection's key in the device key store cannot sign or be deleted, `transport`
     ///   when no answer arrives, `server` when the server refuses for another reason than the connection
     ///   being gone, `store` when the secure store fails or holds an unusable record.
@@ -268,7 +269,7 @@ public actor SaltEdgeAuthenticatorClient {
     ///   - token: The push token.
     ///   - connectionID: The connection's id.
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
-    ///   `connectionID`, `invalidInput` when the request cannot be signed or the URL policy refuses the URL,
+    ///   `connectionID`, `invalidInput` when the request cannot be signed, `urlRefused` when the URL policy refuses the URL,
     ///   `deviceKey` when the connection's key in the device key store cannot sign, `transport` when no
     ///   answer arrives, `server` when the server answers with an error, `store` when the secure store fails
     ///   or holds an unusable record.
@@ -300,14 +301,13 @@ public actor SaltEdgeAuthenticatorClient {
         ])
     }
 
-    /// Sends `request` to `baseURL` through ``pipeline(_:)``; a URL the policy refuses is
-    /// ``SaltEdgeClientError/Code/invalidInput``, a non-2xx answer the server's error class
+    /// Sends `request` to `baseURL` through ``pipeline(_:)``; no answer is the shared mapping's
+    /// code (`urlRefused`, `cancelled`, `transport`), a non-2xx answer the server's error class
     /// (§10). A connection the server says is gone is marked inactive.
     func send(_ request: HTTPRequest, to baseURL: String, connectionID: String? = nil) async throws(SaltEdgeClientError) -> HTTPResponse {
         let response: HTTPResponse
         do { response = try await pipeline(baseURL).send(request) } catch {
-            guard error.kind != .urlRefused else { throw SaltEdgeClientError(.invalidInput, URLPolicy.refusal(of: baseURL), transportError: error) }
-            throw SaltEdgeClientError(.transport, "no answer from \(baseURL)", transportError: error)
+            throw SaltEdgeClientError(noAnswer: error, "no answer from \(URLPolicy.displayURL(baseURL))")
         }
         do { try SaltEdge.requireSuccess(response) } catch {
             let failure = SaltEdgeClientError.server(error, status: response.status)

@@ -57,7 +57,7 @@ extension SDKError where Domain == SaltEdgeErrorDomain {
     }
 }
 
-/// The codes of ``SaltEdgeClientError``.
+/// The codes of ``SaltEdgeClientError``, besides the shared `urlRefused`, `cancelled` and `transport`.
 extension ClientErrorCodeOf where Client == SaltEdgeClientError {
     /// No connection with that id is stored.
     public static var unknownConnection: Self { Self(rawValue: "unknownConnection") }
@@ -66,10 +66,8 @@ extension ClientErrorCodeOf where Client == SaltEdgeClientError {
     public static var server: Self { Self(rawValue: "server") }
     /// The answer did not decrypt, verify or parse.
     public static var invalidResponse: Self { Self(rawValue: "invalidResponse") }
-    /// Input that cannot be used: a deep link, a redirect URL, a refused URL scheme.
+    /// Input that cannot be used: a deep link, a redirect URL.
     public static var invalidInput: Self { Self(rawValue: "invalidInput") }
-    /// No HTTP answer arrived.
-    public static var transport: Self { Self(rawValue: "transport") }
     /// The secure store failed or holds a record that cannot be trusted.
     public static var store: Self { Self(rawValue: "store") }
     /// The connection's key in the configured `DeviceKeyStore` (a PKCS #11 token) could not be

@@ -45,7 +45,7 @@ package enum CMCommand {
                             loopbackHTTP: options.flags.contains("--allow-http-loopback"), appKey: options.values["--app-key"] ?? "swiftmfa-linux")
         // The URL policy first: a refused configure opens, and so creates, no store.
         let policy: URLPolicy = stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly
-        guard policy.permits(baseURL) else { throw CMClientError(.invalidInput, URLPolicy.refusal(of: baseURL)) }
+        guard policy.permits(baseURL) else { throw CMClientError(refusing: baseURL) }
         _ = try client(options, stored)  // the client's own checks of the configuration
         try options.store().write(SecretBytes(Array(try JSONEncoder().encode(stored))), to: record)
         CommandSupport.output(options, ["baseURL": baseURL, "pinning": stored.pinning], text: "configured \(baseURL) (pinning \(stored.pinning ? "on" : "off"))")

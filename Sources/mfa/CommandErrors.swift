@@ -40,18 +40,19 @@ package enum CommandErrors {
         case let error as NetworkingError:
             if let inner = error.powerAuthError { return exitStatus(of: inner) }
             if error.code == .missingActivation { return .wrongState }
+            if error.code == .urlRefused { return .usage }
             return error.httpStatus != nil ? .refused : .transportOrStore
         case let error as SaltEdgeClientError:
             switch error.code {
             case .server, .invalidResponse: return .refused
-            case .transport, .store, .deviceKey: return .transportOrStore
+            case .transport, .cancelled, .store, .deviceKey: return .transportOrStore
             case .unknownConnection: return .wrongState
             default: return .usage
             }
         case let error as CMClientError:
             switch error.code {
             case .server, .invalidResponse, .environmentInvalid, .requestExpired: return .refused
-            case .transport, .store, .pinning, .deviceKey: return .transportOrStore
+            case .transport, .cancelled, .store, .pinning, .deviceKey: return .transportOrStore
             case .notRegistered, .unknownEnvironment: return .wrongState
             default: return .usage
             }
@@ -59,7 +60,7 @@ package enum CommandErrors {
             switch error.code {
             case .incorrectPIN, .identityNotVerified, .registrationExpired, .revoked, .invalidAccessCode, .requestExpired, .notAuthorized,
                  .server, .invalidResponse: return .refused
-            case .transport, .store, .crypto: return .transportOrStore
+            case .transport, .cancelled, .store, .crypto: return .transportOrStore
             case .flowError: return .wrongState
             default: return .usage
             }
@@ -100,11 +101,23 @@ package enum CommandErrors {
         let status = exitStatus(of: error)
         var message = (error as? UsageError)?.description ?? (error as? StateError)?.description
             ?? (error as? SecretInput.Failure)?.description ?? "\(error)"
-        // The opt-out helps only plain http to this machine.
-        if message.contains(URLPolicy.httpsRule), ["http://127.", "http://localhost", "http://[::1]"].contains(where: message.contains) {
+        // The opt-out helps only plain http to this machine, which the refusal itself says.
+        if urlRefusal(in: error)?.loopbackOptOutWouldAccept == true {
             message += "; plain http to this machine needs --allow-http-loopback when configuring"
         }
         return report(tool, message: message, code: code(of: error), server: server(of: error), status: status)
+    }
+
+    /// The URL policy's refusal behind `error`, through its causes: a client error's cause, a
+    /// networking error's PowerAuth error, a transport or protocol error's refusal.
+    static func urlRefusal(in error: any Error) -> URLPolicy.Refusal? {
+        switch error {
+        case let refusal as URLPolicy.Refusal: refusal
+        case let error as TransportError: error.urlRefusal
+        case let error as ProtocolError: error.urlRefusal
+        case let error as any ClientError: error.cause.flatMap(urlRefusal(in:))
+        default: nil
+        }
     }
 
     /// Reports `message` with `status`: one JSON object on standard output under `--json`, else

@@ -107,7 +107,7 @@ struct SaltEdgeMalformedInputTests {
         func link(_ url: String) -> String { "authenticator://saltedge.com/connect?configuration=" + url }
         for url in ["http://provider.example.com/configuration", "https://intranet/configuration", "http://localhost:8080/configuration",
                     "https://.example.com/c", "ftp://provider.example.com/c"] {
-            expectError(code: .invalidDeepLink) { try SaltEdge.DeepLink(parsing: link(url)) }
+            expectError(code: .insecureURL) { try SaltEdge.DeepLink(parsing: link(url)) }
         }
         _ = try SaltEdge.DeepLink(parsing: link("https://provider.example.com/configuration"))
         let loopback = URLPolicy.insecureAllowingPlainHTTPToLoopback
@@ -115,10 +115,10 @@ struct SaltEdgeMalformedInputTests {
             _ = try SaltEdge.DeepLink(parsing: link(url), urlPolicy: loopback)
         }
         for url in ["http://provider.example.com/c", "http://127.0.0.1.example.com/c", "http://user@evil.example.com:80/c"] {
-            expectError(code: .invalidDeepLink) { try SaltEdge.DeepLink(parsing: link(url), urlPolicy: loopback) }
+            expectError(code: .insecureURL) { try SaltEdge.DeepLink(parsing: link(url), urlPolicy: loopback) }
         }
         // user:password@ is refused even to loopback, and the refusal does not repeat it.
-        let refusal = expectError(code: .invalidDeepLink) { try SaltEdge.DeepLink(parsing: link("http://u:s3cret@127.0.0.1:9/c"), urlPolicy: loopback) }
+        let refusal = expectError(code: .insecureURL) { try SaltEdge.DeepLink(parsing: link("http://u:s3cret@127.0.0.1:9/c"), urlPolicy: loopback) }
         #expect(refusal.map { !"\($0)".contains("s3cret") && "\($0)".contains("user:password@") } == true, "\(String(describing: refusal))")
         // The configuration's sca_service_url follows the same rule.
         let key = SaltEdgeTestServer.keys.provider.publicKey.pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
@@ -132,10 +132,14 @@ struct SaltEdgeMalformedInputTests {
 
     @Test func deepLinksAndRedirectsRejectNonsense() {
         for link in ["", "https://saltedge.com/connect?configuration=https://a.b/c", "authenticator://saltedge.com/other?x=1",
-                     "authenticator://saltedge.com/connect?configuration=%ZZ", "authenticator://saltedge.com/connect?configuration=ftp://a.b",
-                     "authenticator://saltedge.com/connect?configuration=https://localhost/v2", "authenticator://",
+                     "authenticator://saltedge.com/connect?configuration=%ZZ", "authenticator://",
                      "authenticator://saltedge.com/action?api_version=2&action_id=1"] {
             expectError(code: .invalidDeepLink) { try SaltEdge.DeepLink(parsing: link) }
+        }
+        // A well-formed link whose configuration URL the policy refuses says so.
+        for link in ["authenticator://saltedge.com/connect?configuration=ftp://a.b",
+                     "authenticator://saltedge.com/connect?configuration=https://localhost/v2"] {
+            expectError(code: .insecureURL) { try SaltEdge.DeepLink(parsing: link) }
         }
         #expect(SaltEdge.DeepLink.apiVersion(ofConfigurationURL: "https://sca.example.com/api/authenticator/v2/configuration") == 2)
         #expect(SaltEdge.DeepLink.apiVersion(ofConfigurationURL: "https://sca.example.com/api/authenticator/vX/configuration") == 1)

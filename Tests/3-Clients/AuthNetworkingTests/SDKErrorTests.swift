@@ -14,6 +14,7 @@ private enum PlainDomain: ClientErrorDomain {}
 /// A domain that carries a flag, compares and prints it, and reads its server code from it.
 private enum FlaggedDomain: ClientErrorDomain {
     typealias Extra = Bool
+    static var noExtra: Bool { false }
     static func serverCode(of error: SDKError<Self>) -> String? { error.extra ? "FLAGGED" : nil }
     static func areEqual(_ a: SDKError<Self>, _ b: SDKError<Self>) -> Bool { a.code == b.code && a.extra == b.extra }
     static func description(of error: SDKError<Self>) -> String { "\(error.code)\(error.extra ? " [flagged]" : "")" }
@@ -21,7 +22,6 @@ private enum FlaggedDomain: ClientErrorDomain {
 
 extension ClientErrorCodeOf where Client == SDKError<PlainDomain> {
     fileprivate static var server: Self { Self(rawValue: "server") }
-    fileprivate static var transport: Self { Self(rawValue: "transport") }
 }
 
 extension ClientErrorCodeOf where Client == SDKError<FlaggedDomain> {
@@ -72,5 +72,28 @@ private func plain(_ code: SDKError<PlainDomain>.Code, _ message: String, cause:
         #expect(flagged(true, "a").serverCode == "FLAGGED" && flagged(false, "a").serverCode == nil)
         #expect(flagged(true, "a").description == "server [flagged]")
         #expect(flagged(true, "a").standardDescription == "server: a [HTTP 410] [FLAGGED]")
+    }
+
+    /// The shared mapping of a call without an answer: every kind of transport failure has one
+    /// code, a refused URL keeps its refusal as the message and in the cause, and the domain's
+    /// ``ClientErrorDomain/noExtra`` fills what it carries.
+    @Test func aCallWithoutAnAnswerHasTheSharedCode() {
+        let kinds: [(TransportError.Kind, String)] = [(.timedOut, "transport"), (.unreachable, "transport"), (.tls, "transport"),
+                                                      (.cancelled, "cancelled"), (.badResponse, "transport"), (.invalidRequest, "transport"),
+                                                      (.redirectRefused, "transport"), (.responseTooLarge, "transport"), (.other, "transport")]
+        for (kind, code) in kinds {
+            let error = SDKError<PlainDomain>(noAnswer: TransportError(kind), "no answer")
+            #expect(error.code.rawValue == code && error.message == "no answer" && error.transportError?.kind == kind)
+        }
+        let refused = SDKError<FlaggedDomain>(refusing: "http://127.0.0.1:8080/pa?token=x")
+        #expect(refused.code.rawValue == "urlRefused" && refused.extra == false)
+        #expect(refused.message == "http://127.0.0.1:8080/pa is refused by the URL policy (https to a named host only)")
+        #expect(refused.transportError?.urlRefusal == URLPolicy.Refusal(of: "http://127.0.0.1:8080/pa"))
+        #expect(refused.transportError?.urlRefusal?.loopbackOptOutWouldAccept == true)
+        let remote = SDKError<PlainDomain>(refusing: "http://pa.example.com/")
+        #expect(remote.transportError?.urlRefusal?.loopbackOptOutWouldAccept == false)
+        let protocolRefusal = ProtocolError(refusing: "http://sca.example.com", in: "sca_service_url")
+        #expect(SDKError<PlainDomain>(urlRefusalIn: protocolRefusal)?.code.rawValue == "urlRefused")
+        #expect(SDKError<PlainDomain>(urlRefusalIn: ProtocolError(.malformedInput, "x")) == nil)
     }
 }

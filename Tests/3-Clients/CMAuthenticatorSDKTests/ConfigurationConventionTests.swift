@@ -53,7 +53,7 @@ import TestSupport
         let path = try TemporaryDirectory("cm-convention").appending("store")
         let store = try SecureStore(directory: path)
         var configuration = CMAuthenticatorClient.Configuration(baseURL: "http://127.0.0.1:9/cm", device: ClientLocalChecksTests.device)
-        expectError(CMClientError.self, code: .invalidInput) { try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport())) }
+        expectError(CMClientError.self, code: .urlRefused) { try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport())) }
         configuration.urlPolicy = .insecureAllowingPlainHTTPToLoopback
         _ = try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport()))
         // A user:password@ part is refused under every policy, and not repeated.
@@ -62,7 +62,7 @@ import TestSupport
             _ = try CMAuthenticatorClient(configuration: configuration, store: store, transport: .single(InProcessTransport()))
             Issue.record("a base URL with a password was accepted")
         } catch {
-            #expect(error.code == .invalidInput)
+            #expect(error.code == .urlRefused)
             #expect(!"\(error)".contains("s3cret"))
         }
     }

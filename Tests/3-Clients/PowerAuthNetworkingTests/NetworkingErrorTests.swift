@@ -143,6 +143,6 @@ import TestSupport
         #expect(refused == NetworkingError(.errorStatusCode, "another message", httpStatus: 503))
         #expect(refused != NetworkingError(.timeout, "refused", httpStatus: 400))
         #expect(NetworkingError.Code(rawValue: "network_timeOut") == .timeout)
-        #expect(NetworkingError.Code.cancelled.rawValue == "network_cancelled")
+        #expect(NetworkingError.Code.cancelled.rawValue == "cancelled")
     }
 }

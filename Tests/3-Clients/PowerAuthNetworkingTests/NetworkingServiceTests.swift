@@ -45,9 +45,9 @@ final class NetworkingLogCapture: LogSink, @unchecked Sendable {
         defer { fixture.cleanUp() }
         #expect(try fixture.service().baseURL == "https://pa.example.com")
         for refused in ["http://api.example.com", "http://127.0.0.1:9000", "ftp://api.example.com", "https://intranet", "https://u:p@api.example.com"] {
-            #expect(throws: NetworkingError(.invalidConfiguration, "")) { try fixture.service(.init(baseURL: refused)) }
+            #expect(throws: NetworkingError(.urlRefused, "")) { try fixture.service(.init(baseURL: refused)) }
         }
-        #expect(throws: NetworkingError(.invalidConfiguration, "")) {
+        #expect(throws: NetworkingError(.urlRefused, "")) {
             try fixture.service(.init(baseURL: "http://api.example.com", urlPolicy: .insecureAllowingPlainHTTPToLoopback))
         }
         let loopback = try fixture.service(.init(baseURL: "http://127.0.0.1:9000", urlPolicy: .insecureAllowingPlainHTTPToLoopback))

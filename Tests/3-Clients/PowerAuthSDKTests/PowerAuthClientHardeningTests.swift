@@ -106,7 +106,7 @@ import TestSupport
         }
         for refused in ["http://pa.example.com", "ftp://pa.example.com", "http://127.0.0.1:8080", "https://intranet", "https://u:s3cret@pa.example.com"] {
             do { _ = try client(refused); Issue.record("\(refused) was accepted") } catch {
-                #expect(error.code == .invalidConfiguration)
+                #expect(error.code == .urlRefused)
                 #expect(!"\(error)".contains("s3cret"), "the refusal repeats the password: \(error)")
             }
         }
@@ -114,7 +114,7 @@ import TestSupport
             _ = try client("http://pa.example.com", .insecureAllowingPlainHTTPToLoopback)
             Issue.record("plain http to a remote host was accepted with the loopback opt-out")
         } catch {
-            #expect(error.code == .invalidConfiguration)
+            #expect(error.code == .urlRefused)
         }
         _ = try client("https://pa.example.com")
         _ = try client("http://127.0.0.1:8080", .insecureAllowingPlainHTTPToLoopback)

@@ -20,6 +20,30 @@ import mfa
         return (status, error?["code"] as? String, printed)
     }
 
+    /// A URL the policy refuses is one code (`urlRefused`) and one status (usage) in every
+    /// family, and only plain http to this machine, which the opt-out would accept, names it.
+    @Test func aRefusedURLIsOneCodeInEveryFamilyAndOnlyLoopbackNamesTheOptOut() async throws {
+        let command = try InProcessCommand()
+        defer { command.cleanUp() }
+        let backEnd = try PowerAuthLoopbackBackEnd()
+        let configuration = try backEnd.application.clientConfiguration(baseURL: "https://pa.example.com").configurationString
+        let configurationFile = try command.secretFile("configuration", configuration)
+        #expect(await Self.run(command, ["saltedge", "configure"]).status == ExitStatus.ok.rawValue)
+        for (url, namesOptOut) in [("http://127.0.0.1:9/api", true), ("http://api.example.com/api", false)] {
+            let attempts = [["powerauth", "configure", "--config-string-file", configurationFile, "--base-url", url],
+                            ["cm", "configure", "--base-url", url],
+                            ["mpin", "configure", "--base-url", url, "--client-id", "client"],
+                            ["saltedge", "connect", "authenticator://saltedge.com/connect?configuration=" + url + "/configuration"]]
+            for arguments in attempts {
+                let result = await Self.run(command, arguments)
+                #expect(result.status == ExitStatus.usage.rawValue && result.code == "urlRefused", "\(arguments): \(result.printed)")
+                #expect(result.printed.joined().contains("--allow-http-loopback") == namesOptOut, "\(arguments): \(result.printed)")
+                #expect(result.printed.joined().components(separatedBy: "is refused by the URL policy").count == 2,
+                        "the refusal is said once: \(result.printed)")
+            }
+        }
+    }
+
     @Test func malformedInputBelowTheCommandModelIsAUsageError() async throws {
         let command = try InProcessCommand()
         defer { command.cleanUp() }
