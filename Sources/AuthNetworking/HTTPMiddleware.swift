@@ -58,3 +58,25 @@ public struct SendPipeline: HTTPTransport {
         }
     }
 }
+
+extension SendPipeline {
+    /// The pipeline every client sends through (docs/design.md §1 "Sending"), written once:
+    /// `urlRule`, a fixed `User-Agent` when `userAgent` is given, header validation, logging
+    /// when there is a `logger`, the size limits and redirect refusal, around `transport`.
+    ///
+    /// - Parameters:
+    ///   - transport: The transport that sends.
+    ///   - urlRule: The client's URL rule: its `URLPolicy`, or a narrower rule of its own.
+    ///   - userAgent: A `User-Agent` every request carries; nil when the client sets its own
+    ///     header per request (or leaves it to the transport).
+    ///   - logger: Logs each exchange, redacted; nil for none.
+    public static func client(transport: any HTTPTransport, urlRule: URLPolicyMiddleware, userAgent: String? = nil,
+                              logger: Logger? = nil) -> SendPipeline {
+        var middlewares: [any HTTPMiddleware] = [urlRule]
+        if let userAgent { middlewares.append(HeaderMiddleware.userAgent(userAgent)) }
+        middlewares.append(HeaderValidationMiddleware())
+        if let logger { middlewares.append(LoggingMiddleware(logger)) }
+        middlewares += [ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware()] as [any HTTPMiddleware]
+        return SendPipeline(transport: transport, middlewares: middlewares)
+    }
+}

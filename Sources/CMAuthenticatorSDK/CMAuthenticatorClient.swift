@@ -355,11 +355,8 @@ public actor CMAuthenticatorClient {
     /// `pins` (§6): the URL policy, header validation, logging when the configuration has a
     /// logger, the size limits, redirect refusal.
     func pipeline(_ pins: CertificatePins?) throws(TransportError) -> SendPipeline {
-        SendPipeline(transport: try transportFor.transport(baseURL: baseURL, pins: pins), middlewares: [
-            URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), HeaderValidationMiddleware(),
-        ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
-            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
-        ])
+        .client(transport: try transportFor.transport(baseURL: baseURL, pins: pins),
+                urlRule: URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), logger: configuration.logger)
     }
 
     /// Sends through ``pipeline(_:)`` pinned as configured; no answer is the shared mapping's code

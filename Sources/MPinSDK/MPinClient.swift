@@ -337,12 +337,9 @@ public actor MPinClient {
     /// logger, the size limits, redirect refusal.
     func pipeline(_ origin: String) throws(TransportError) -> SendPipeline {
         let configuration = configuration
-        return SendPipeline(transport: try transportFor.transport(baseURL: origin), middlewares: [
-            URLPolicyMiddleware(baseURL: origin) { Self.permits($0, configuration) },
-            HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "MPinSDK")), HeaderValidationMiddleware(),
-        ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
-            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
-        ])
+        return .client(transport: try transportFor.transport(baseURL: origin),
+                       urlRule: URLPolicyMiddleware(baseURL: origin) { Self.permits($0, configuration) },
+                       userAgent: SwiftMFAVersion.userAgent(component: "MPinSDK"), logger: configuration.logger)
     }
 
     /// Sends one request; a non-2xx answer becomes the error its status means at `step`.

@@ -225,11 +225,7 @@ public actor NetworkingService {
     /// refusal. The `User-Agent` is in ``commonHeaders`` (``UserAgent/system`` leaves it to the
     /// transport).
     static func pipeline(transport: any HTTPTransport, baseURL: String, policy: URLPolicy, logger: Logger?) -> SendPipeline {
-        SendPipeline(transport: transport, middlewares: [
-            URLPolicyMiddleware(baseURL: baseURL, policy: policy), HeaderValidationMiddleware(),
-        ] + (logger.map { [LoggingMiddleware($0)] } ?? []) + [
-            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
-        ])
+        .client(transport: transport, urlRule: URLPolicyMiddleware(baseURL: baseURL, policy: policy), logger: logger)
     }
 
     /// The headers every request of this service carries.

@@ -350,12 +350,8 @@ public actor PowerAuthClient {
     /// configuration has a logger, the size limits, redirect refusal (a redirect would carry the
     /// signature and token headers to another origin).
     static func pipeline(configuration: Configuration, transport: any HTTPTransport) -> SendPipeline {
-        SendPipeline(transport: transport, middlewares: [
-            URLPolicyMiddleware(baseURL: configuration.core.baseURL, policy: configuration.urlPolicy),
-            HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "PowerAuthSDK")), HeaderValidationMiddleware(),
-        ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
-            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
-        ])
+        .client(transport: transport, urlRule: URLPolicyMiddleware(baseURL: configuration.core.baseURL, policy: configuration.urlPolicy),
+                userAgent: SwiftMFAVersion.userAgent(component: "PowerAuthSDK"), logger: configuration.logger)
     }
 
     /// Sends through ``pipeline``; the answer's status is the caller's to map (each step's

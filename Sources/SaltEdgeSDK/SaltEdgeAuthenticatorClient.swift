@@ -294,11 +294,8 @@ public actor SaltEdgeAuthenticatorClient {
     /// the URL policy (§11), header validation, logging when the configuration has a logger, the
     /// size limits, redirect refusal.
     func pipeline(_ baseURL: String) throws(TransportError) -> SendPipeline {
-        SendPipeline(transport: try transportFor.transport(baseURL: baseURL), middlewares: [
-            URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), HeaderValidationMiddleware(),
-        ] + (configuration.logger.map { [LoggingMiddleware($0)] } ?? []) + [
-            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
-        ])
+        .client(transport: try transportFor.transport(baseURL: baseURL),
+                urlRule: URLPolicyMiddleware(baseURL: baseURL, policy: urlPolicy), logger: configuration.logger)
     }
 
     /// Sends `request` to `baseURL` through ``pipeline(_:)``; no answer is the shared mapping's

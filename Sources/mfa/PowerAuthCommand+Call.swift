@@ -154,11 +154,10 @@ extension PowerAuthCommand {
         if let uriID = call.uriID, let authentication {
             return try await client.sendSignedRequest(request, uriID: uriID, factors: authentication.factors, authentication: authentication)
         }
-        let pipeline = SendPipeline(transport: configured.transport, middlewares: [
-            URLPolicyMiddleware(baseURL: configured.stored.baseURL, policy: urlPolicy(allowingLoopback: configured.stored.allowHTTPLoopback == true)),
-            HeaderMiddleware.userAgent(SwiftMFAVersion.userAgent(component: "mfa")), HeaderValidationMiddleware(),
-            ResponseSizeLimitMiddleware(), RedirectRefusalMiddleware(),
-        ])
+        let pipeline = SendPipeline.client(
+            transport: configured.transport,
+            urlRule: URLPolicyMiddleware(baseURL: configured.stored.baseURL, policy: urlPolicy(allowingLoopback: configured.stored.allowHTTPLoopback == true)),
+            userAgent: SwiftMFAVersion.userAgent(component: "mfa"))
         guard let token = call.token else { return try await transmit(request, pipeline) }
         // A token is made only by `token create`, with the factors the user chose: a 401 (the
         // server no longer knows it) forgets it here and says how to make it again.

@@ -73,6 +73,18 @@ final class LineCollector: LogSink, @unchecked Sendable {
         ])
     }
 
+    /// The one pipeline every client builds (docs/design.md §1 "Sending"): the URL rule first,
+    /// then the fixed headers and their validation, logging, and the answer's checks last.
+    @Test func theClientPipelineHasTheDocumentedOrder() {
+        func names(_ pipeline: SendPipeline) -> [String] { pipeline.middlewares.map { "\(type(of: $0))" } }
+        let rule = URLPolicyMiddleware(baseURL: "https://api.example.com", policy: .httpsOnly)
+        let full = SendPipeline.client(transport: Self.plain("https://api.example.com"), urlRule: rule, userAgent: "Client/1", logger: .disabled)
+        #expect(names(full) == ["URLPolicyMiddleware", "HeaderMiddleware", "HeaderValidationMiddleware", "LoggingMiddleware",
+                                "ResponseSizeLimitMiddleware", "RedirectRefusalMiddleware"])
+        let bare = SendPipeline.client(transport: Self.plain("https://api.example.com"), urlRule: rule)
+        #expect(names(bare) == ["URLPolicyMiddleware", "HeaderValidationMiddleware", "ResponseSizeLimitMiddleware", "RedirectRefusalMiddleware"])
+    }
+
     @Test func middlewaresRunInListedOrderAroundTheTransport() async throws {
         let server = try LoopbackServer { _ in LoopbackServer.response(status: 200, body: Array("ok".utf8)) }
         defer { server.stop() }

@@ -1,24 +1,16 @@
-// URLSessionTransport over real HTTP on 127.0.0.1 (answers, faults, headers), the replaying
-// transport, and the logger: no credential header or body reaches a log line at any level
-// unless `.debug` was explicitly told to reveal them.
+// URLSessionTransport over real HTTP on 127.0.0.1: answers of any status with their headers and
+// exact bodies, faults as typed transport errors, cancellation, and server trust it cannot
+// honour failing closed.
 
 import AuthNetworking
+import ClientTestSupport
 import Foundation
 import ProtocolSupport
 import Testing
 import TestSupport
 import URLSessionTransport
 
-@Suite struct TransportTests {
-    static let secretHeader = "PowerAuth pa_signature=\"SECRET-SIGNATURE\""
-    static let secretBody = Array(#"{"password":"SECRET-PASSWORD","puk":"1234567890"}"#.utf8)
-
-    static func signedRequest() -> HTTPRequest {
-        HTTPRequest(method: .post, path: "pa/v3/token/create", query: [HTTPHeader("a b", "c&d")],
-                    headers: [HTTPHeader("X-PowerAuth-Authorization", secretHeader), HTTPHeader("Content-Type", "application/json")],
-                    body: secretBody)
-    }
-
+@Suite struct URLSessionTransportTests {
     @Test func answersOfAnyStatusComeBackWithHeadersAndExactBodies() async throws {
         let server = try LoopbackServer { request in
             request.target.hasPrefix("/base/fail")
@@ -30,12 +22,12 @@ import URLSessionTransport
         configuration.logger = .disabled
         configuration.additionalHeaders = [HTTPHeader("X-App", "mfa")]
         let transport = URLSessionTransport(configuration: configuration)
-        let response = try await transport.send(Self.signedRequest())
+        let response = try await transport.send(SignedSampleRequest.request())
         #expect(response.status == 200 && response.header("x-answer") == "42")
-        #expect(response.body == Self.secretBody.reversed())
+        #expect(response.body == SignedSampleRequest.secretBody.reversed())
         let seen = try #require(server.requests.first)
         #expect(seen.method == "POST" && seen.target == "/base/pa/v3/token/create?a%20b=c%26d")
-        #expect(seen.header("X-PowerAuth-Authorization") == Self.secretHeader && seen.body == Self.secretBody)
+        #expect(seen.header("X-PowerAuth-Authorization") == SignedSampleRequest.secretHeader && seen.body == SignedSampleRequest.secretBody)
         #expect(seen.header("User-Agent") == URLSessionTransport.defaultUserAgent && seen.header("X-App") == "mfa")
         #expect(seen.header("Accept-Language") == "en" && seen.header("Cookie") == nil)
         let failure = try await transport.send(HTTPRequest(method: .get, path: "fail"))
@@ -137,61 +129,5 @@ import URLSessionTransport
         var system = URLSessionTransport.Configuration(baseURL: server.baseURL)
         system.logger = .disabled
         #expect(try await URLSessionTransport(configuration: system).send(HTTPRequest(method: .get, path: "x")).body == Array("ok".utf8))
-    }
-
-    @Test func replayAnswersInOrderAndRefusesTheUnexpected() async throws {
-        let replay = ReplayTransport([
-            .init(.post, "pa/v3/activation/status", bodyMatches: { String(decoding: $0 ?? [], as: UTF8.self).contains("challenge") },
-                  response: HTTPResponse(status: 200, body: Array("{}".utf8))),
-            .init(.get, "down", failure: TransportError(.timedOut)),
-        ])
-        let status = HTTPRequest(method: .post, path: "pa/v3/activation/status", body: Array(#"{"challenge":"x"}"#.utf8))
-        #expect(try await replay.send(status).body == Array("{}".utf8))
-        await #expect(throws: TransportError(.invalidRequest)) { try await replay.send(status) }      // out of order now
-        await #expect(throws: TransportError(.timedOut)) { try await replay.send(HTTPRequest(method: .get, path: "down")) }
-        let (remaining, sent) = (await replay.remaining, await replay.sent.count)
-        #expect(remaining == 0 && sent == 3)
-    }
-
-    /// No secret reaches a log line at any level; `.debug` shows them only when told to.
-    @Test func logsNeverCarrySecretsUnlessDebugIsToldTo() async throws {
-        final class Collector: LogSink, @unchecked Sendable {
-            let lock = NSLock()
-            var lines: [String] = []
-            func write(_ line: String, level: LogLevel) { lock.withLock { lines.append(line) } }
-        }
-        let answer = HTTPResponse(status: 200, headers: [HTTPHeader("Set-Cookie", "SECRET-COOKIE")], body: Array(#"{"tokenSecret":"SECRET-TOKEN"}"#.utf8))
-        let secrets = ["SECRET-SIGNATURE", "SECRET-PASSWORD", "1234567890", "SECRET-COOKIE", "SECRET-TOKEN"]
-        for level in LogLevel.allCases {
-            let collector = Collector()
-            let transport = LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
-                                             logger: Logger(level: level, sink: collector))
-            _ = try await transport.send(Self.signedRequest())
-            let text = collector.lock.withLock { collector.lines.joined(separator: "\n") }
-            for secret in secrets { #expect(!text.contains(secret), "\(secret) at \(level)") }
-            #expect(level < .info || text.contains("pa/v3/token/create"))
-            #expect(level < .debug || (text.contains("<redacted") && text.contains("<body redacted")))
-        }
-        let collector = Collector()
-        let revealing = LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
-                                         logger: Logger(level: .debug, sink: collector, revealingSecretsAtDebug: true))
-        _ = try await revealing.send(Self.signedRequest())
-        #expect(collector.lock.withLock { collector.lines.joined().contains("SECRET-PASSWORD") })
-        // Full traffic at debug shows bodies with their secret members masked, and masks the credential headers.
-        let traffic = Collector()
-        _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
-                                       logger: Logger(level: .debug, sink: traffic, loggingHTTPTraffic: true)).send(Self.signedRequest())
-        let trafficText = traffic.lock.withLock { traffic.lines.joined(separator: "\n") }
-        #expect(trafficText.contains(#""tokenSecret":"<redacted"#) && !trafficText.contains("SECRET-TOKEN") && !trafficText.contains("SECRET-SIGNATURE")
-                && !trafficText.contains("SECRET-COOKIE"))
-        let trafficBelowDebug = Collector()
-        _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
-                                       logger: Logger(level: .info, sink: trafficBelowDebug, loggingHTTPTraffic: true)).send(Self.signedRequest())
-        #expect(!trafficBelowDebug.lock.withLock { trafficBelowDebug.lines.joined().contains("SECRET") })
-        // The switch does nothing below debug.
-        let quiet = Collector()
-        _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
-                                       logger: Logger(level: .info, sink: quiet, revealingSecretsAtDebug: true)).send(Self.signedRequest())
-        #expect(!quiet.lock.withLock { quiet.lines.joined().contains("SECRET") })
     }
 }

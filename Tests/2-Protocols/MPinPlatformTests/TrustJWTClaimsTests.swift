@@ -5,7 +5,6 @@
 
 import CryptoPrimitives
 import Foundation
-import MPinSDK
 import MPinPlatform
 import ProtocolSupport
 import Testing
