@@ -73,7 +73,7 @@ extension MPinClient {
     ///   - accessCode: The web session's access code; `nil` to authenticate to the backend alone.
     /// - Throws: `MPinError` with code `invalidInput` when `pin` does not fit the user's PIN length,
     ///   `flowError` when the user is not registered, no backend is set or `secondFactor` does not match the
-    ///   registration, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
+    ///   registration or the backend uses time permits but names no permit URL, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
     ///   identity), `revoked` when the identity is revoked, `crypto` when the random source fails,
     ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means, such
     ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`
@@ -97,7 +97,7 @@ extension MPinClient {
     ///   - accessCode: The access code from `accessCode(authorizationURL:)`.
     /// - Throws: `MPinError` with code `flowError` also on MIRACL Trust; `invalidInput` when `pin` does not
     ///   fit the user's PIN length, `flowError` when the user is not registered, no backend is set or
-    ///   `secondFactor` does not match the registration, `incorrectPIN` on a wrong PIN (`userBlocked` set
+    ///   `secondFactor` does not match the registration or the backend uses time permits but names no permit URL, `incorrectPIN` on a wrong PIN (`userBlocked` set
     ///   once the platform blocked the identity), `revoked` when the identity is revoked, `crypto` when the
     ///   random source fails, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
     ///   domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its
@@ -123,7 +123,7 @@ extension MPinClient {
     /// - Returns: The OTP with its lifetime and expiry.
     /// - Throws: `MPinError` with code `flowError` also on MIRACL Trust; `invalidInput` when `pin` does not
     ///   fit the user's PIN length, `flowError` when the user is not registered, no backend is set or
-    ///   `secondFactor` does not match the registration, `incorrectPIN` on a wrong PIN (`userBlocked` set
+    ///   `secondFactor` does not match the registration or the backend uses time permits but names no permit URL, `incorrectPIN` on a wrong PIN (`userBlocked` set
     ///   once the platform blocked the identity), `revoked` when the identity is revoked, `crypto` when the
     ///   random source fails, `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted
     ///   domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its
@@ -149,7 +149,7 @@ extension MPinClient {
     /// - Returns: The registration code with its lifetime and expiry.
     /// - Throws: `MPinError` with code `invalidInput` when `pin` does not fit the user's PIN length,
     ///   `flowError` when the user is not registered, no backend is set or `secondFactor` does not match the
-    ///   registration, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
+    ///   registration or the backend uses time permits but names no permit URL, `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
     ///   identity), `revoked` when the identity is revoked, `crypto` when the random source fails,
     ///   `invalidInput` when a URL is not absolute, `untrustedDomain` when the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or the code its status means, such
     ///   as `notAuthorized` or `requestExpired`) when the platform answers with an error, `invalidResponse`

@@ -145,9 +145,11 @@ extension MPinClient {
     ///   - pin: The signing PIN.
     ///   - secondFactor: The signing identity's second factor, when it has one.
     /// - Returns: The signature with what the relying party needs to verify it.
-    /// - Throws: `MPinError` with code `flowError` when the user cannot sign, `invalidInput` when
-    ///   `documentHash` is not 32 bytes (or, on MIRACL Trust, `pin` does not fit the PIN length),
-    ///   `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the identity), `crypto`
+    /// - Throws: `MPinError` with code `flowError` when the user is not registered or cannot sign (no signing
+    ///   registration), no backend is set or `secondFactor` does not match the signing identity,
+    ///   `invalidInput` when `documentHash` is not 32 bytes (or, on MIRACL Trust, `pin` does not fit the
+    ///   PIN length), `incorrectPIN` on a wrong PIN (`userBlocked` set once the platform blocked the
+    ///   identity), `revoked` on MIRACL Trust when the identity is revoked, `crypto`
     ///   when the signature cannot be made, `invalidInput` when a URL is not absolute, `untrustedDomain` when
     ///   the trusted domains refuse it, `urlRefused` when the URL policy does, `transport` when no answer arrives, `server` (or
     ///   the code its status means, such as `notAuthorized` or `requestExpired`) when the platform answers

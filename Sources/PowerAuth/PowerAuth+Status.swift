@@ -39,7 +39,7 @@ extension PowerAuth {
     /// Status-blob handling (docs/protocols/powerauth.md §6.2–§6.4).
     public enum StatusBlob {
         /// The one message every unreadable status blob gives.
-        public static let invalidBlobReason = "status blob does not decrypt to a valid status"
+        public static let invalidBlobMessage = "status blob does not decrypt to a valid status"
 
         /// STATUS_IV = KDF_INTERNAL(KDF(KEY_TRANSPORT, 3000), challenge ‖ nonce) (§6.2).
         public static func iv(transportKey: SymmetricKey, challenge: [UInt8], nonce: [UInt8]) -> [UInt8] {
@@ -54,19 +54,19 @@ extension PowerAuth {
         public static func decrypt(_ encrypted: [UInt8], transportKey: SymmetricKey, challenge: [UInt8],
                                    nonce: [UInt8]) throws(ProtocolError) -> ActivationStatus {
             guard encrypted.count == 32, challenge.count == 16, nonce.count == 16 else {
-                throw ProtocolError(.malformedInput, Self.invalidBlobReason)
+                throw ProtocolError(.malformedInput, Self.invalidBlobMessage)
             }
             let blob: [UInt8]
             do {
                 blob = try AES.UnauthenticatedCBC.decrypt(encrypted, using: transportKey,
                                                           iv: iv(transportKey: transportKey, challenge: challenge, nonce: nonce), padding: .none)
             } catch {
-                throw ProtocolError(.malformedInput, Self.invalidBlobReason, cause: error)
+                throw ProtocolError(.malformedInput, Self.invalidBlobMessage, cause: error)
             }
             // §6.3: DE C0 DE, then D with a non-zero low nibble; a known state; a window of 1…64.
             guard blob[0] == 0xDE, blob[1] == 0xC0, blob[2] == 0xDE, blob[3] & 0xF0 == 0xD0, blob[3] & 0x0F >= 1,
                   let state = ActivationState(rawValue: blob[4]), state != .deadlock, (1...64).contains(blob[15]) else {
-                throw ProtocolError(.malformedInput, Self.invalidBlobReason)
+                throw ProtocolError(.malformedInput, Self.invalidBlobMessage)
             }
             return ActivationStatus(state: state, currentVersion: blob[5], upgradeVersion: blob[6], counterByte: blob[12],
                                     failedAttempts: blob[13], maxFailedAttempts: blob[14], lookAheadWindow: blob[15],

@@ -103,12 +103,12 @@ extension NetworkingService {
             }
             let answer = try await exchange(call, authorization: header)
             guard answer.status == 401, attempt == 0 else {
-                if answer.status == 401 { throw Self.failure(answer, reason: .tokenError) }
+                if answer.status == 401 { throw Self.failure(answer, code: .tokenError) }
                 return answer
             }
             do { try await client.removeLocalToken(name: tokenName) } catch { throw NetworkingError.sdk(error) }
             // Forgotten here; made again only when the configuration says so.
-            if !configuration.recreatesRefusedTokens { throw Self.failure(answer, reason: .tokenError) }
+            if !configuration.recreatesRefusedTokens { throw Self.failure(answer, code: .tokenError) }
         }
         throw NetworkingError(.tokenError, "the token was refused twice")
     }
@@ -172,24 +172,24 @@ extension NetworkingService {
 
     /// The `responseObject` of an OK envelope, nil for an empty body; anything else an error.
     static func read<Response: Decodable>(_ type: Response.Type, from answer: Answer) throws(NetworkingError) -> Response? {
-        guard (200..<300).contains(answer.status) else { throw failure(answer, reason: .errorStatusCode) }
+        guard (200..<300).contains(answer.status) else { throw failure(answer, code: .errorStatusCode) }
         if answer.body.isEmpty { return nil }
         let envelope: ResponseEnvelope<Response>
         do { envelope = try decoder().decode(ResponseEnvelope<Response>.self, from: Data(answer.body)) } catch {
             throw NetworkingError(.invalidResponseObject, "the answer is not the expected response object: \(error)", httpStatus: answer.status,
                                   cause: error)
         }
-        guard envelope.status == "OK" else { throw failure(answer, reason: .errorStatusCode) }
+        guard envelope.status == "OK" else { throw failure(answer, code: .errorStatusCode) }
         return envelope.responseObject
     }
 
     /// An error with the envelope's code and message when the body is one.
-    static func failure(_ answer: Answer, reason: NetworkingError.Code) -> NetworkingError {
+    static func failure(_ answer: Answer, code: NetworkingError.Code) -> NetworkingError {
         struct ErrorEnvelope: Decodable { struct Body: Decodable { let code: String; let message: String? }; let responseObject: Body }
         let rest = (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(answer.body))).map {
             NetworkingRESTAPIError(code: $0.responseObject.code, message: $0.responseObject.message)
         }
-        return NetworkingError(reason, "the server answered HTTP \(answer.status)", restAPIError: rest, httpStatus: answer.status)
+        return NetworkingError(code, "the server answered HTTP \(answer.status)", restAPIError: rest, httpStatus: answer.status)
     }
 }
 

@@ -176,13 +176,15 @@ public actor NetworkingService {
     ///     activation-scope encryption; `nil` for an endpoint that needs neither.
     ///   - headers: Extra headers; one named like a common header replaces it.
     ///   - timeout: Seconds to wait for the answer; `nil` for the configuration's.
-    /// - Throws: `NetworkingError` with code `invalidRequestObject` when `data` does not encode or the
-    ///   endpoint needs an `authentication` that is missing, `missingActivation` when the client has no
-    ///   activation, `signError` when the request cannot be signed, `tokenError` when the token cannot be
-    ///   made or is refused, `e2eeError` when the request cannot be encrypted or a successful answer does not
-    ///   decrypt, `timeout`, `noConnection`, `tlsError`, `badServerResponse` or `networkGeneric` when no
-    ///   answer arrives, `urlRefused` when the URL policy refuses the request's URL,
-    ///   `errorStatusCode` for a non-2xx answer or an envelope whose status is not `OK`,
+    /// - Throws: `NetworkingError` with code `invalidRequestObject` when `data` does not encode, the
+    ///   endpoint needs an `authentication` that is missing, or a header holds a CR, LF or other control
+    ///   character (nothing is sent), `missingActivation` when the client has no activation, `signError`
+    ///   when the request cannot be signed or the secure store fails while the keys or the counter are
+    ///   read, `tokenError` on a token endpoint for any failure to make the token (the PowerAuth error is
+    ///   the cause) and when the server refuses it, `e2eeError` when the request cannot be encrypted or a
+    ///   successful answer does not decrypt, `timeout`, `noConnection`, `tlsError`, `badServerResponse`
+    ///   or `networkGeneric` when no answer arrives, `urlRefused` when the URL policy refuses the
+    ///   request's URL, `errorStatusCode` for a non-2xx answer or an envelope whose status is not `OK`,
     ///   `invalidResponseObject` when the answer is not the expected response object, `cancelled` when the
     ///   call is cancelled, `networkUnknown` for an unexpected error on the client's serial queue.
     public func post<Request, Response>(_ data: Request, to endpoint: Endpoint<Request, Response>, authentication: Authentication? = nil,

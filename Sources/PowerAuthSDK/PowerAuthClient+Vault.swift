@@ -178,7 +178,7 @@ extension PowerAuthClient {
     ///   another error, `invalidResponse` when the answer is not valid or does not open, `store` when the
     ///   secure store cannot be read or written (`store` also when the stored recovery data does not open).
     public func activationRecoveryData(authentication: Authentication) async throws(PowerAuthSDKError) -> PowerAuth.RecoveryData? {
-        guard try hasActivationRecoveryData() else { return nil }
+        guard try storedActivation().sealedRecoveryData != nil else { return nil }
         let vaultKey = try await unlockVault(.recoveryCode, authentication: authentication)
         do { return try storedActivation().recoveryData(vaultKey: vaultKey) } catch let error as PowerAuthSDKError {
             throw error

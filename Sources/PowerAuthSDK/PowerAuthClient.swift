@@ -174,17 +174,19 @@ public actor PowerAuthClient {
     /// Whether an activation was created on the server and waits for ``persistActivation(authentication:)``.
     public func hasPendingActivation() -> Bool { processed != nil }
 
-    /// Whether the stored activation has the biometry factor (`hasBiometryFactor`).
+    /// Whether the stored activation has the biometry factor (`hasBiometryFactor`); false when no
+    /// activation is stored, as every question about the state answers.
     ///
-    /// - Throws: `PowerAuthSDKError` with code `missingActivation` when no activation is stored, `store` when
-    ///   its record cannot be read.
-    public func hasBiometryFactor() throws(PowerAuthSDKError) -> Bool { try storedActivation().lockedBiometryKey != nil }
+    /// - Throws: `PowerAuthSDKError` with code `store` when the activation record cannot be read or is not a
+    ///   valid activation.
+    public func hasBiometryFactor() throws(PowerAuthSDKError) -> Bool { try activations.activation()?.lockedBiometryKey != nil }
 
-    /// Whether recovery data came with the activation (`hasActivationRecoveryData`).
+    /// Whether recovery data came with the activation (`hasActivationRecoveryData`); false when no
+    /// activation is stored.
     ///
-    /// - Throws: `PowerAuthSDKError` with code `missingActivation` when no activation is stored, `store` when
-    ///   its record cannot be read.
-    public func hasActivationRecoveryData() throws(PowerAuthSDKError) -> Bool { try storedActivation().sealedRecoveryData != nil }
+    /// - Throws: `PowerAuthSDKError` with code `store` when the activation record cannot be read or is not a
+    ///   valid activation.
+    public func hasActivationRecoveryData() throws(PowerAuthSDKError) -> Bool { try activations.activation()?.sealedRecoveryData != nil }
 
     /// The stored activation's id, or nil (`activationIdentifier`).
     ///

@@ -243,14 +243,14 @@ public actor SaltEdgeAuthenticatorClient {
     /// and key go all the same. Any other refusal, a bare 401 included, keeps them, so the
     /// revoke can be tried again.
     ///
-    /// - Parameter connectionID: The connection's id.
+    /// - Parameter id: The connection's id.
     /// - Throws: `SaltEdgeClientError` with code `unknownConnection` when no connection is stored under
-    ///   `connectionID`, `invalidInput` when the request cannot be signed, `urlRefused` when the URL policy refuses the URL,
+    ///   `id`, `invalidInput` when the request cannot be signed, `urlRefused` when the URL policy refuses the URL,
     ///   `deviceKey` when the connection's key in the device key store cannot sign or be deleted, `transport`
     ///   when no answer arrives, `server` when the server refuses for another reason than the connection
     ///   being gone, `store` when the secure store fails or holds an unusable record.
-    public func revokeConnection(id connectionID: String) async throws(SaltEdgeClientError) {
-        let connection = try existingConnection(id: connectionID)
+    public func revokeConnection(id: String) async throws(SaltEdgeClientError) {
+        let connection = try existingConnection(id: id)
         let request: HTTPRequest
         do { request = try requests(connection).revokeConnection(now: now()) } catch {
             throw SaltEdgeClientError(.invalidInput, "the revoke request cannot be signed", protocolError: error)
@@ -260,7 +260,7 @@ public actor SaltEdgeAuthenticatorClient {
         } catch where error.errorClass == "ConnectionNotFound" || error.errorClass == "ConnectionRevoked" {
             // Already gone on the server.
         }
-        try records.remove(id: connectionID)
+        try records.remove(id: id)
     }
 
     /// Registers a push token for the connection (§6.4; Linux polls, so this is rarely used).

@@ -101,6 +101,7 @@ extension PowerAuthCommand {
         let reveal = options.flags.contains("--reveal")
         let (client, possession, _) = try client(options)
         let none: [String: Any] = ["recoveryData": false, "revealed": false]
+        guard try await client.hasValidActivation() else { throw PowerAuthSDKError(.missingActivation, "no activation is stored") }
         guard try await client.hasActivationRecoveryData() else { return output(options, none, text: "no recovery data came with this activation") }
         guard let data = try await client.activationRecoveryData(authentication: try vaultAuthentication(options, possession: possession)) else {
             return output(options, none, text: "no recovery data came with this activation")

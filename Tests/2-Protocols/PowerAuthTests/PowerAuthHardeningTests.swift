@@ -1,6 +1,6 @@
 // PowerAuth client-core defects found in review, each pinned by a test that failed before its
 // fix: GET canonicalisation (sort decoded pairs, then encode), traps reachable from data, fixed
-// error reasons, and counters that always move. The server's (the 3.0 status answer, full-length
+// error messages, and counters that always move. The server's (the 3.0 status answer, full-length
 // JWT MACs, the look-ahead bounds) are in PowerAuthServerTests.
 
 import CryptoPrimitives
@@ -35,14 +35,14 @@ import TestSupport
         #expect(PowerAuth.NormalizedData.canonicalQuery([("x/y", "1"), ("x.y", "2")]) == "x.y=2&x%2Fy=1")
     }
 
-    // MARK: Fixed reasons, no quoted plaintext.
+    // MARK: Fixed messages, no quoted plaintext.
 
     @Test func statusBlobErrorsQuoteNoPlaintext() throws {
         let transport = SymmetricKey(data: [UInt8](repeating: 9, count: 16))
         let challenge = [UInt8](repeating: 1, count: 16), nonce = [UInt8](repeating: 2, count: 16)
         let iv = PowerAuth.StatusBlob.iv(transportKey: transport, challenge: challenge, nonce: nonce)
         // A good magic with an unknown state 0x77, and one with look-ahead 0xEE.
-        var reasons: Set<String> = []
+        var messages: Set<String> = []
         for (state, window) in [(UInt8(0x77), UInt8(20)), (UInt8(3), UInt8(0xEE)), (UInt8(3), UInt8(0))] {
             let blob: [UInt8] = [0xDE, 0xC0, 0xDE, 0xD1, state, 3, 3, 0, 0, 0, 0, 0, 1, 0, 5, window] + [UInt8](repeating: 7, count: 16)
             let encrypted = try AES.UnauthenticatedCBC.encrypt(blob, using: transport, iv: iv, padding: .none)
@@ -50,11 +50,11 @@ import TestSupport
                 _ = try PowerAuth.StatusBlob.decrypt(encrypted, transportKey: transport, challenge: challenge, nonce: nonce)
                 Issue.record("a bad blob was accepted")
             } catch {
-                reasons.insert(error.message)
+                messages.insert(error.message)
                 #expect(!error.message.contains("119") && !error.message.contains("238"))
             }
         }
-        #expect(reasons == [PowerAuth.StatusBlob.invalidBlobReason])
+        #expect(messages == [PowerAuth.StatusBlob.invalidBlobMessage])
     }
 
     // MARK: Traps reachable from data.

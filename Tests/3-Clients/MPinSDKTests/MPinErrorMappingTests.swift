@@ -1,6 +1,6 @@
 // What each platform status means at each step (docs/protocols/mpin.md §7.1 item 6 for the MFA platform, §7.3's
 // error codes for MIRACL Trust), including the statuses neither recording holds (403, 408), so
-// a caller can switch on the reason.
+// a caller can switch on the code.
 
 import AuthNetworking
 import MPinSDK
@@ -24,9 +24,9 @@ import Testing
         (406, .clientSettings, .server, false),
         (500, .pass1, .server, false),
     ])
-    func mfaPlatformStatuses(status: Int, step: MPinError.Step, reason: MPinError.Code, blocked: Bool) {
+    func mfaPlatformStatuses(status: Int, step: MPinError.Step, expected: MPinError.Code, blocked: Bool) {
         let error = MPinError.status(status, step: step, body: Array("x".utf8))
-        #expect(error.code == reason && error.userBlocked == blocked && error.httpStatus == status && error.platformCode == nil)
+        #expect(error.code == expected && error.userBlocked == blocked && error.httpStatus == status && error.platformCode == nil)
     }
 
     @Test(arguments: [
@@ -39,8 +39,8 @@ import Testing
         ("REQUEST_BACKOFF", .verification, .requestExpired, false),
         ("SOMETHING_NEW", .pass2, .server, false),
     ])
-    func trustErrorCodes(code: String, step: MPinError.Step, reason: MPinError.Code, blocked: Bool) {
+    func trustErrorCodes(code: String, step: MPinError.Step, expected: MPinError.Code, blocked: Bool) {
         let error = MPinError.status(403, step: step, body: Array(#"{"error":{"code":"\#(code)","info":"x"}}"#.utf8))
-        #expect(error.code == reason && error.userBlocked == blocked && error.platformCode == code)
+        #expect(error.code == expected && error.userBlocked == blocked && error.platformCode == code)
     }
 }

@@ -126,6 +126,27 @@ import TestSupport
         #expect(await server.paths.isEmpty)
     }
 
+    /// A question about the state is answered, not refused, when nothing is activated: no
+    /// biometry factor, no recovery data (`hasBiometryFactor`, `hasActivationRecoveryData` as in
+    /// the original SDK); only an operation that needs the activation throws `missingActivation`.
+    @Test func questionsAboutTheStateAnswerFalseWithoutAnActivation() async throws {
+        var random = SeededRandomSource(seed: 15)
+        let application = try PowerAuthServer.Application(using: &random)
+        let store = try makeTemporaryStore("pa-questions")
+        let server = RecordingPowerAuthServer(application: application)
+        let client = try PowerAuthClient(configuration: .init(instanceID: "u", core: try application.clientConfiguration(baseURL: "https://pa.example.com"),
+                                                              version: .v3_2),
+                                         store: store, transport: .single(server))
+        #expect(try await client.hasValidActivation() == false)
+        #expect(try await client.hasBiometryFactor() == false)
+        #expect(try await client.hasActivationRecoveryData() == false)
+        #expect(try await client.canStartActivation())
+        #expect(try await client.activationIdentifier() == nil)
+        let authentication = Authentication(possessionUnlockKey: try SymmetricKey(byteCount: 16, using: &random), password: SecretBytes("1234".utf8))
+        await expectError(PowerAuthSDKError.self, code: .missingActivation) { _ = try await client.activationRecoveryData(authentication: authentication) }
+        #expect(await server.paths.isEmpty)
+    }
+
     /// Checking a server signature with the activation's key and no activation stored says so:
     /// `missingActivation`, as every verb that needs one, not a store failure.
     @Test func serverSignatureWithoutAnActivationIsMissingActivation() async throws {
