@@ -13,9 +13,8 @@ let rootIdentity = URL(fileURLWithPath: Context.packageDirectory)
 
 /// Products of the root package, each named once per target.
 func root(_ names: String...) -> [Target.Dependency] { names.map { .product(name: $0, package: rootIdentity) } }
-/// Hummingbird's server, its TLS and its lifecycle (the servers the tests and benchmarks start).
-let hummingbird: [Target.Dependency] = [.product(name: "Hummingbird", package: "hummingbird"),
-                                        .product(name: "HummingbirdTLS", package: "hummingbird")]
+/// Hummingbird's server and its lifecycle (the servers the tests and benchmarks start).
+let hummingbird: [Target.Dependency] = [.product(name: "Hummingbird", package: "hummingbird")]
 let lifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 
 let package = Package(
@@ -25,18 +24,16 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         // Hummingbird's own lifecycle package: the tests stop each server gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
-        // TLS on loopback for the certificate-pinning tests: a transport that can pin (NIO SSL)
-        // and a self-signed certificate made at start-up (swift-certificates, swift-crypto).
+        // TLS on loopback for the certificate-pinning tests: nginx terminates it (TLSFront) with
+        // a certificate made at start-up (swift-certificates, swift-crypto).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
     ],
     targets: [
         // The stand-in services and their Hummingbird wiring (a library, so tests start it in process).
-        .target(name: "MFAServerCore", dependencies: hummingbird + [
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .target(name: "MFAServerCore", dependencies: hummingbird + [lifecycle,
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -57,7 +54,7 @@ let package = Package(
         .executableTarget(name: "mpin-loopback-bench", dependencies: ["MFAServerCore", lifecycle]
                           + root("MPinSDK", "MPin", "SecureStore", "URLSessionTransport", "ProtocolSupport", "CryptoPrimitives")),
         // The SDKs over real HTTP on 127.0.0.1 against mfa-server.
-        .testTarget(name: "EndToEndTests", dependencies: ["MFAServerCore", lifecycle, .product(name: "NIOSSL", package: "swift-nio-ssl")] + hummingbird
+        .testTarget(name: "EndToEndTests", dependencies: ["MFAServerCore", lifecycle] + hummingbird
                     + root("PowerAuthSDK", "PowerAuthServer", "PowerAuthNetworking", "TLS", "TLSTransport", "PlainHTTPTransport",
                            "SaltEdgeSDK", "SaltEdge", "CMAuthenticatorSDK", "CMAuthenticator", "MPinSDK", "MPinPlatform", "MPin", "PowerAuth",
                            "SecureStore", "AuthNetworking", "URLSessionTransport", "ProtocolSupport", "CryptoPrimitives")),

@@ -3,9 +3,7 @@
 // them without HTTP; the end-to-end tests go through HTTP.
 
 import Hummingbird
-import HummingbirdTLS
 import NIOCore
-public import NIOSSL
 import ProtocolSupport
 
 /// The server: its services and the Hummingbird application serving them.
@@ -15,10 +13,12 @@ public enum MFAServer {
     static let delayHeader = "X-MFA-Delay-Ms"
 
     /// An application on `host:port` (port 0: any free one) serving `powerAuth` and, when given,
-    /// `saltEdge` and `mpin` (which learn the URL) and `cm`; over TLS when `tls` is given (`https://`
-    /// URLs). `onRunning` receives the URL once the socket is bound.
+    /// `saltEdge` and `mpin` (which learn the URL) and `cm`; over TLS with `tls`'s certificate
+    /// when it is given (`https://` URLs: nginx on `host:port` in front of the application on a
+    /// loopback port of its own, stopped with the application). `onRunning` receives the URL once
+    /// the socket is bound.
     public static func application(host: String = "127.0.0.1", port: Int = 0, powerAuth: PowerAuthStandIn, saltEdge: SaltEdgeStandIn? = nil,
-                                   cm: CMStandIn? = nil, mpin: MPinStandIn? = nil, tls: TLSConfiguration? = nil,
+                                   cm: CMStandIn? = nil, mpin: MPinStandIn? = nil, tls: TestTLSIdentity? = nil,
                                    onRunning: @escaping @Sendable (String) async -> Void = { _ in }) throws
         -> some ApplicationProtocol {
         let router = Router()
@@ -52,14 +52,15 @@ public enum MFAServer {
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] { router.on("**", method: method, use: handler) }
-        let scheme = tls == nil ? "http" : "https"
-        return Application(router: router, server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
-                           configuration: .init(address: .hostname(host, port: port)),
+        let front = try tls.map { try TLSFront(identity: $0, host: host, port: port) }
+        return Application(router: router, server: .http1(),
+                           configuration: .init(address: front.map { .hostname("127.0.0.1", port: $0.upstreamPort) } ?? .hostname(host, port: port)),
+                           services: front.map { [TLSFrontStopper(front: $0)] } ?? [],
                            onServerRunning: { channel in
-                               let bound = channel.localAddress?.port ?? port
-                               await saltEdge?.setBaseURL("\(scheme)://\(host):\(bound)")
-                               await mpin?.setBaseURL("\(scheme)://\(host):\(bound)")
-                               await onRunning("\(scheme)://\(host):\(bound)")
+                               let url = front?.url ?? "http://\(host):\(channel.localAddress?.port ?? port)"
+                               await saltEdge?.setBaseURL(url)
+                               await mpin?.setBaseURL(url)
+                               await onRunning(url)
                            })
     }
 }

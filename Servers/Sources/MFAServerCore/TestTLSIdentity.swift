@@ -1,22 +1,21 @@
 // A TLS identity for mfa-server: a fresh P-256 root CA and, under it, a server certificate for
 // 127.0.0.1 and localhost, made with swift-certificates at start-up, so the tests run over real
-// TLS on loopback with no file to ship. A client trusts the root (``rootPEM``); the CM
-// stand-in's signed list pins the leaf by the digests below.
+// TLS on loopback with no file to ship. nginx serves it (TLSFront); a client trusts the root
+// (``rootPEM``); the CM stand-in's signed list pins the leaf by the digests below.
 
 import Crypto
 import Foundation
-public import NIOSSL
 import SwiftASN1
 import X509
 
 /// A server certificate chain and key for loopback TLS, with the digests a client pins.
 public struct TestTLSIdentity: Sendable {
-    /// The root certificate, for a client to trust.
-    public let rootCertificate: NIOSSLCertificate
-    /// The root as PEM (for `TrustAnchors(pemBundle:)` or `mfa --ca-file`).
+    /// The root as PEM, for a client to trust (`TrustAnchors(pemBundle:)` or `mfa --ca-file`).
     public let rootPEM: String
-    /// The server's TLS configuration (the leaf and its key).
-    public let serverConfiguration: TLSConfiguration
+    /// The server's certificate as PEM.
+    public let leafPEM: String
+    /// The server's private key as PKCS #8 PEM.
+    public let leafKeyPEM: String
     /// Lower-case hex SHA-256 of the leaf's DER (the iOS-style CM pin).
     public let certificateSHA256Hex: String
     /// Base64 SHA-256 of the leaf's SubjectPublicKeyInfo (the Android-style CM pin, curl's
@@ -48,14 +47,12 @@ public struct TestTLSIdentity: Sendable {
                 SubjectAlternativeNames([.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
             },
             issuerPrivateKey: .init(rootKey))
-        let rootDER = try Self.der(root), leafDER = try Self.der(leaf)
-        rootCertificate = try NIOSSLCertificate(bytes: rootDER, format: .der)
+        let leafDER = try Self.der(leaf)
         rootPEM = try root.serializeAsPEM().pemString
-        let leafCertificate = try NIOSSLCertificate(bytes: leafDER, format: .der)
-        let privateKey = try NIOSSLPrivateKey(bytes: Array(leafKey.pemRepresentation.utf8), format: .pem)
-        serverConfiguration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(leafCertificate)], privateKey: .privateKey(privateKey))
+        leafPEM = try leaf.serializeAsPEM().pemString
+        leafKeyPEM = leafKey.pemRepresentation
         certificateSHA256Hex = SHA256.hash(data: leafDER).map { String(format: "%02x", $0) }.joined()
-        spkiSHA256Base64 = Data(SHA256.hash(data: try leafCertificate.extractPublicKey().toSPKIBytes())).base64EncodedString()
+        spkiSHA256Base64 = Data(SHA256.hash(data: leafKey.publicKey.derRepresentation)).base64EncodedString()
     }
 
     private static func der(_ certificate: Certificate) throws -> [UInt8] {

@@ -28,7 +28,7 @@ while let argument = arguments.popFirst() {
             Serves the PowerAuth stand-in (/pa/v3/…, /app/…, /integration/powerauth/…), a Salt
             Edge v2 provider (/saltedge/…, /integration/saltedge/…), a CM Authenticator service
             (/cm/…, /integration/cm/…) and a MIRACL MFA platform with its two D-TAs and a relying
-            party (backend <url>/mpin; /mpin/…, /integration/mpin/…). With --tls it serves https with a
+            party (backend <url>/mpin; /mpin/…, /integration/mpin/…). With --tls nginx (installed apart) serves https in front of it with a
             fresh root CA and a certificate under it for 127.0.0.1 and localhost, writes the root's
             PEM to the --ca-out file (for mfa --ca-file), prints the certificate's SHA-256 and its
             key's pin (for mfa --pinned-key), and the CM certificate list pins it.
@@ -55,7 +55,7 @@ if let identity {
     FileHandle.standardOutput.write(Data("mfa-server key pin sha256//\(identity.spkiSHA256Base64)\n".utf8))
 }
 let app = try MFAServer.application(host: host, port: port, powerAuth: powerAuth, saltEdge: saltEdge, cm: cm, mpin: mpin,
-                                    tls: identity?.serverConfiguration) { url in
+                                    tls: identity) { url in
     // Written straight to fd 1 so it appears at once even when stdout is a pipe (scripts wait for it).
     FileHandle.standardOutput.write(Data("mfa-server listening on \(url)\n".utf8))
 }

@@ -24,7 +24,7 @@ final class RestartableServer: @unchecked Sendable {
     func start(port: Int, saltEdge: SaltEdgeStandIn, cm: CMStandIn? = nil, tls: TestTLSIdentity? = nil) async throws -> String {
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)
         let app = try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), saltEdge: saltEdge, cm: cm,
-                                            tls: tls?.serverConfiguration) { continuation.yield($0) }
+                                            tls: tls) { continuation.yield($0) }
         let group = ServiceGroup(services: [app])
         self.group = group
         task = Task { try await group.run() }

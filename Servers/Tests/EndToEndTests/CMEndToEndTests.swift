@@ -11,7 +11,6 @@ import CMAuthenticatorSDK
 import CryptoPrimitives
 import Foundation
 import MFAServerCore
-import NIOSSL
 import TLS
 import TLSTransport
 import ProtocolSupport
@@ -25,7 +24,7 @@ func withCMServer(tls identity: TestTLSIdentity? = nil, port: Int = 0, cm: CMSta
                   _ body: (String, CMStandIn) async throws -> Void) async throws {
     let cm = try cm ?? CMStandIn(listKey: TestKeys.cmList)
     if let identity { await cm.setPins([(identity.certificateSHA256Hex, identity.spkiSHA256Base64)]) }
-    try await withRunning({ try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), cm: cm, tls: identity?.serverConfiguration,
+    try await withRunning({ try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), cm: cm, tls: identity,
                                                       onRunning: $0) }) { url in try await body(url, cm) }
 }
 

@@ -18,7 +18,7 @@ import URLSessionTransport
 /// mfa-server with its M-Pin platform running for the duration of `body` (the server's URL).
 func withMPinServer(port: Int = 0, tls: TestTLSIdentity? = nil, _ body: (String, MPinStandIn) async throws -> Void) async throws {
     let mpin = try MPinStandIn()
-    try await withRunning({ try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), mpin: mpin, tls: tls?.serverConfiguration,
+    try await withRunning({ try MFAServer.application(port: port, powerAuth: try PowerAuthStandIn(), mpin: mpin, tls: tls,
                                                       onRunning: $0) }) { url in
         try await body(url, mpin)
     }

@@ -41,7 +41,7 @@ func withRunning<App: Service>(_ make: (@escaping @Sendable (String) async -> Vo
 func withMFAServer(_ standIn: PowerAuthStandIn? = nil, tls: TestTLSIdentity? = nil,
                    _ body: (String, PowerAuthStandIn) async throws -> Void) async throws {
     let powerAuth = try standIn ?? PowerAuthStandIn()
-    try await withRunning({ try MFAServer.application(powerAuth: powerAuth, tls: tls?.serverConfiguration, onRunning: $0) }) { url in
+    try await withRunning({ try MFAServer.application(powerAuth: powerAuth, tls: tls, onRunning: $0) }) { url in
         try await body(url, powerAuth)
     }
 }

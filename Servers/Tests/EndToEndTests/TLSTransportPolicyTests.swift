@@ -1,12 +1,11 @@
 // TLSTransport, the clients' default, applies the same send policy as the plain transport,
-// over real TLS on 127.0.0.1 against Hummingbird's NIO SSL: a 307 to another origin is refused and that origin receives nothing, an answer over
+// over real TLS on 127.0.0.1 against nginx in front of Hummingbird: a 307 to another origin is refused and that origin receives nothing, an answer over
 // the size limit is refused, control characters in a header or the target never reach the wire,
 // and a percent-encoded target is sent encoded (url.path would have decoded %0D%0A into CRLF).
 
 import AuthNetworking
 import Foundation
 import Hummingbird
-import HummingbirdTLS
 import MFAServerCore
 import NIOCore
 import TLS
@@ -42,9 +41,9 @@ extension EndToEnd {
                     let bytes = request.uri.path == "/big" ? [UInt8](repeating: 0x41, count: 1 << 20) : Array(target.utf8)
                     return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
                 }
-                return Application(router: router, server: try .tls(.http1(), tlsConfiguration: identity.serverConfiguration),
-                                   configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                   onServerRunning: { channel in await onRunning("https://127.0.0.1:\(channel.localAddress?.port ?? 0)") })
+                let front = try TLSFront(identity: identity)
+                return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: front.upstreamPort)),
+                                   services: [TLSFrontStopper(front: front)], onServerRunning: { _ in await onRunning(front.url) })
             }, body)
         }
 
