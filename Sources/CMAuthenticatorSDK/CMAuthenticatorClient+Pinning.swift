@@ -33,6 +33,8 @@ extension CMAuthenticatorClient {
         do {
             let response = try await pipeline(nil).send(CMAuthenticator.certificateListRequest(client: clientDescription))
             verified = try CMAuthenticator.verifiedPins(from: response, key: listKey)
+        } catch let error as TransportError where error.kind == .cancelled || error.kind == .urlRefused {
+            throw CMClientError(noAnswer: error, "the certificate list was not fetched")   // the shared mapping
         } catch {
             // A failed refresh keeps the pins that verified before; none at all fails closed.
             guard cached.isEmpty else { return cached }

@@ -366,7 +366,7 @@ public actor CMAuthenticatorClient {
         let pins = try await currentPins()
         let response: HTTPResponse
         do { response = try await pipeline(pins).send(request) } catch {
-            let failure = CMClientError(noAnswer: error, "no answer from \(baseURL)")
+            let failure = CMClientError(noAnswer: error, "no answer from \(URLPolicy.displayURL(baseURL))")
             throw error.kind == .tls && pins != nil ? CMClientError(.pinning, failure.message, transportError: error) : failure
         }
         if check {

@@ -65,8 +65,9 @@ extension MPinClient {
                 let cached = try await send(.get, url, step: .timePermit)
                 let text = String(decoding: cached.body, as: UTF8.self).filter { !$0.isWhitespace }
                 if !text.isEmpty { return text }
-            } catch where error.code != .untrustedDomain {
-                // Not cached yet (S3 answers 404): ask the D-TA below.
+            } catch where ![.untrustedDomain, .urlRefused, .cancelled].contains(error.code) {
+                // Not cached yet (S3 answers 404), or the cache cannot be reached: ask the D-TA
+                // below. A URL the rules refuse, or a cancelled call, ends the call here.
             }
         }
         let query = [HTTPHeader("hash_mpin_id", hashedID), HTTPHeader("app_id", settings.appID), HTTPHeader("mobile", "1"),

@@ -311,7 +311,7 @@ public actor MPinClient {
 
     /// Checks `url` against the trusted domains (docs/protocols/sdk-surfaces.md §3.1) or the URL policy.
     func location(_ url: String) throws(MPinError) -> MPinPlatform.Location {
-        guard let location = MPinPlatform.Location(url) else { throw MPinError(.invalidInput, "not an absolute URL: \(url.prefix(80))") }
+        guard let location = MPinPlatform.Location(url) else { throw MPinError(.invalidInput, "not an absolute URL (scheme://host/…)") }
         guard Self.permits(url, configuration) else { throw Self.untrusted(location.origin, configuration) }
         return location
     }

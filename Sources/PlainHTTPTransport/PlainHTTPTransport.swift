@@ -106,10 +106,10 @@ package struct URLEndpoint: Sendable {
             throw TransportError(.invalidRequest, underlying: "user info and IPv6 literals are not supported")
         }
         let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-        guard let name = parts.first, !name.isEmpty, parts.count <= 2 else { throw TransportError(.invalidRequest, underlying: "host in \(url)") }
+        guard let name = parts.first, !name.isEmpty, parts.count <= 2 else { throw TransportError(.invalidRequest, underlying: "host in \(URLPolicy.displayURL(url))") }
         host = String(name)
         if parts.count == 2 {
-            guard let number = UInt16(parts[1]), number > 0 else { throw TransportError(.invalidRequest, underlying: "port in \(url)") }
+            guard let number = UInt16(parts[1]), number > 0 else { throw TransportError(.invalidRequest, underlying: "port in \(URLPolicy.displayURL(url))") }
             port = number
         } else {
             port = isSecure ? 443 : 80

@@ -83,7 +83,8 @@ extension SDKError where Domain == NetworkingErrorDomain {
         let code: Code
         var rest: NetworkingRESTAPIError?
         switch error.code {
-        case .transport, .urlRefused: code = error.transportError.map(NetworkingErrorDomain.code(forNoAnswer:)) ?? .networkGeneric
+        case .transport: code = error.transportError.map(NetworkingErrorDomain.code(forNoAnswer:)) ?? .networkGeneric
+        case .urlRefused: code = .urlRefused
         case .missingActivation: code = .missingActivation
         case .encryption: code = .e2eeError
         case .invalidToken: code = .tokenError

@@ -98,6 +98,8 @@ extension NetworkingService {
                 header = try await client.tokenHeader(name: tokenName)
             } catch {
                 let mapped = NetworkingError.sdk(error)
+                // A refused URL and a cancelled call keep the shared codes (docs/design.md).
+                if mapped.code == .urlRefused || mapped.code == .cancelled { throw mapped }
                 throw NetworkingError(.tokenError, "the token cannot be made: \(error)", restAPIError: mapped.restAPIError,
                                       httpStatus: mapped.httpStatus, powerAuthError: error)
             }

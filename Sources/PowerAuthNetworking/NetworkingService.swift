@@ -155,7 +155,7 @@ public actor NetworkingService {
         }
         let sender: any HTTPTransport
         do { sender = try transport.transport(baseURL: baseURL) } catch {
-            throw NetworkingError(noAnswer: error, "no transport for \(baseURL)")
+            throw NetworkingError(noAnswer: error, "no transport for \(URLPolicy.displayURL(baseURL))")
         }
         self.client = client
         self.transport = transport
@@ -180,8 +180,8 @@ public actor NetworkingService {
     ///   endpoint needs an `authentication` that is missing, or a header holds a CR, LF or other control
     ///   character (nothing is sent), `missingActivation` when the client has no activation, `signError`
     ///   when the request cannot be signed or the secure store fails while the keys or the counter are
-    ///   read, `tokenError` on a token endpoint for any failure to make the token (the PowerAuth error is
-    ///   the cause) and when the server refuses it, `e2eeError` when the request cannot be encrypted or a
+    ///   read, `tokenError` on a token endpoint for any other failure to make the token (the PowerAuth
+    ///   error is the cause) and when the server refuses it, `e2eeError` when the request cannot be encrypted or a
     ///   successful answer does not decrypt, `timeout`, `noConnection`, `tlsError`, `badServerResponse`
     ///   or `networkGeneric` when no answer arrives, `urlRefused` when the URL policy refuses the
     ///   request's URL, `errorStatusCode` for a non-2xx answer or an envelope whose status is not `OK`,

@@ -142,7 +142,7 @@ public actor PowerAuthClient {
         self.configuration = configuration
         let sender: any HTTPTransport
         do { sender = try transport.transport(baseURL: configuration.core.baseURL) } catch {
-            throw PowerAuthSDKError(noAnswer: error, "no transport for \(configuration.core.baseURL)")
+            throw PowerAuthSDKError(noAnswer: error, "no transport for \(URLPolicy.displayURL(configuration.core.baseURL))")
         }
         pipeline = Self.pipeline(configuration: configuration, transport: sender)
         // The protocol counts milliseconds (docs/protocols/powerauth.md §11.4); the configured clock gives dates.

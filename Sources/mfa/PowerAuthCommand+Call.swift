@@ -173,7 +173,7 @@ extension PowerAuthCommand {
     }
 
     private static func transmit(_ request: HTTPRequest, _ pipeline: SendPipeline) async throws -> HTTPResponse {
-        do { return try await pipeline.send(request) } catch { throw PowerAuthSDKError(.transport, "no answer from the server", transport: error) }
+        do { return try await pipeline.send(request) } catch { throw PowerAuthSDKError(noAnswer: error, "no answer from the server") }
     }
 
     /// Throws the server's refusal (its error envelope's code, or the status) for any answer

@@ -194,7 +194,7 @@ package enum SaltEdgeCommand {
             status = current
             if !isProcessing(current) || clock.now.advanced(by: interval) > deadline { break }
         }
-        guard let status else { throw SaltEdgeClientError(.transport, "cancelled while waiting for authorization \(id)") }
+        guard let status else { throw SaltEdgeClientError(.cancelled, "cancelled while waiting for authorization \(id)") }
         if isProcessing(status) {
             throw SaltEdgeClientError(.transport, "authorization \(id) is still \(status.rawValue) after \(timeout) (--timeout to wait longer)")
         }

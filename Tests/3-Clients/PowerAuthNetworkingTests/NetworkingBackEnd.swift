@@ -119,8 +119,9 @@ struct NetworkingFixture {
     let possession: SymmetricKey
     var random: SeededRandomSource
 
-    /// A 3.2 client for `https://pa.example.com`, its clock fixed at 2023-11-14.
-    static func make(seed: UInt64) throws -> NetworkingFixture {
+    /// A 3.2 client for `https://pa.example.com`, its clock fixed at 2023-11-14; the client's
+    /// requests to `failing` fail with `failure` instead of reaching the back end.
+    static func make(seed: UInt64, failing: String? = nil, with failure: TransportError.Kind = .cancelled) throws -> NetworkingFixture {
         var random = SeededRandomSource(seed: seed)
         let application = try PowerAuthServer.Application(using: &random)
         let server = NetworkingBackEnd(application: application)
@@ -128,7 +129,8 @@ struct NetworkingFixture {
         let store = try SecureStore(directory: directory)
         let configuration = PowerAuthClient.Configuration(instanceID: "app", core: try application.clientConfiguration(baseURL: "https://pa.example.com"),
                                                           version: .v3_2, clock: { Date(timeIntervalSince1970: 1_700_000_000) })
-        let client = try PowerAuthClient(configuration: configuration, store: store, transport: .single(server))
+        let transport: any HTTPTransport = failing.map { PathFailingTransport(server: server, path: $0, failure: failure) } ?? server
+        let client = try PowerAuthClient(configuration: configuration, store: store, transport: .single(transport))
         let possession = try SymmetricKey(byteCount: 16, using: &random)
         return NetworkingFixture(application: application, server: server, client: client, directory: directory,
                                  possession: possession, random: random)
@@ -149,4 +151,16 @@ struct NetworkingFixture {
     }
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
+}
+
+/// The back end, except that requests to one path fail with a transport error of one kind.
+struct PathFailingTransport: HTTPTransport {
+    let server: NetworkingBackEnd
+    let path: String
+    let failure: TransportError.Kind
+
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        guard request.path != path else { throw TransportError(failure, underlying: "test") }
+        return try await server.send(request)
+    }
 }

@@ -117,6 +117,26 @@ import TestSupport
         #expect((error.cause as? TransportError)?.kind == .unreachable)
     }
 
+    /// A token that cannot be made because the call was cancelled, or its URL refused, keeps the
+    /// shared code (docs/design.md "Transport and policy failures"); any other failure to make
+    /// it is `tokenError`.
+    @Test(arguments: [(TransportError.Kind.cancelled, "cancelled"), (.urlRefused, "urlRefused"), (.unreachable, "network_tokenError")])
+    func aTokenThatCannotBeMadeKeepsTheSharedCodes(failure: TransportError.Kind, expected: String) async throws {
+        var fixture = try NetworkingFixture.make(seed: 63, failing: "pa/v3/token/create", with: failure)
+        defer { fixture.cleanUp() }
+        let authentication = try await fixture.activate()
+        let endpoint = Endpoint<EmptyObject, EmptyObject>.signedWithToken("api/hello", tokenName: "hello")
+        let service = try fixture.service()
+        do {
+            _ = try await service.post(EmptyObject(), to: endpoint, authentication: authentication)
+            Issue.record("the call succeeded without a token")
+        } catch {
+            #expect(error.code.rawValue == expected, "\(error)")
+            #expect(error.powerAuthError?.transportError?.kind == failure, "\(error)")
+        }
+        #expect(await !fixture.server.paths.contains("api/hello"))
+    }
+
     /// A signed endpoint without an activation is refused by the PowerAuth SDK before anything is
     /// sent; its error is the cause.
     @Test func sdkRefusalKeepsThePowerAuthError() async throws {
