@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "PKCS11Tests", dependencies: ["ClientTestSupport", "PKCS11", "SecureStore", "CryptoPrimitives", "TestSupport"]),
         .testTarget(name: "PowerAuthSDKTests", dependencies: ["ClientTestSupport", "PowerAuthSDK", "PowerAuthNetworking", "PowerAuth", "PowerAuthServer", "SecureStore", "AuthNetworking", "CryptoPrimitives",
                                                          "ProtocolSupport", "TestSupport"]),
-        .testTarget(name: "PowerAuthNetworkingTests", dependencies: ["PowerAuthNetworking", "PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore",
+        .testTarget(name: "PowerAuthNetworkingTests", dependencies: ["ClientTestSupport", "PowerAuthNetworking", "PowerAuthSDK", "PowerAuth", "PowerAuthServer", "SecureStore",
                                                                 "AuthNetworking", "PlainHTTPTransport", "CryptoPrimitives", "ProtocolSupport",
                                                                 "TestSupport"]),
         .testTarget(name: "AuthNetworkingTests", dependencies: ["ClientTestSupport", "AuthNetworking", "URLSessionTransport", "PlainHTTPTransport", "ProtocolSupport",
@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "VectorRunnerTests", dependencies: ["VectorRunner", "TestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "TestSupport"]),
         // `mfa`'s verbs run in process against loopback servers (PowerAuthServer answers PowerAuth).
-        .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine", "mfa", "TestSupport", "PowerAuth", "PowerAuthServer", "PowerAuthSDK", "SaltEdge", "SaltEdgeSDK",
+        .testTarget(name: "MFACommandLineTests", dependencies: ["MFACommandLine", "mfa", "ClientTestSupport", "TestSupport", "PowerAuth", "PowerAuthServer", "PowerAuthSDK", "SaltEdge", "SaltEdgeSDK",
                                                             "CryptoPrimitives", "ProtocolSupport", "SecureStore"]),
     ]
 )

@@ -4,6 +4,7 @@
 // status alone; a transport failure keeps the transport's error as the cause; an SDK refusal
 // keeps the SDK's. Errors are equal by code.
 
+import ClientTestSupport
 import AuthNetworking
 import CryptoPrimitives
 import Foundation
@@ -134,7 +135,7 @@ import TestSupport
             #expect(error.code.rawValue == expected, "\(error)")
             #expect(error.powerAuthError?.transportError?.kind == failure, "\(error)")
         }
-        #expect(await !fixture.server.paths.contains("api/hello"))
+        #expect(!fixture.server.paths.contains("api/hello"))
     }
 
     /// A signed endpoint without an activation is refused by the PowerAuth SDK before anything is

@@ -4,6 +4,7 @@
 // completing under every concurrency strategy (a deadlock fails on a timeout instead of
 // hanging), its logger redacting the signature, its observer seeing every answer.
 
+import ClientTestSupport
 import AuthNetworking
 import CryptoPrimitives
 import Foundation
@@ -62,16 +63,16 @@ final class NetworkingLogCapture: LogSink, @unchecked Sendable {
         defer { fixture.cleanUp() }
         let authentication = try await fixture.activate()
         let service = try fixture.service()
-        await fixture.server.holdFirstPayment(for: .milliseconds(300))
+        fixture.server.holdFirstArrival(at: "api/pay", for: 0.3)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<4 { group.addTask { _ = try await service.post(EmptyObject(), to: Self.pay, authentication: authentication) } }
             try await group.waitForAll()
         }
-        let payments = await fixture.server.payments
+        let payments = fixture.server.payments
         #expect(payments.map { $0.steps } == [0, 0, 0, 0])
         let first = try #require(payments.first?.counterAfter)
         #expect(payments.map { $0.counterAfter } == Array(first..<(first + 4)))
-        #expect(await fixture.server.failedAttempts == 0)
+        #expect(fixture.server.failedAttempts == 0)
     }
 
     @Test(arguments: [NetworkingService.ConcurrencyStrategy.serialSigned, .serialAll, .concurrentAll])
@@ -89,7 +90,7 @@ final class NetworkingLogCapture: LogSink, @unchecked Sendable {
         // A signed endpoint inside serialAll too (the queue is held around the whole call).
         let signed = Endpoint<EmptyObject, EmptyObject>.signed("pa/v3/signature/validate", uriID: "/pa/signature/validate")
         _ = try await Self.within(seconds: Self.deadlockLimit) { try await service.post(EmptyObject(), to: signed, authentication: authentication) }
-        #expect(await fixture.server.paths.filter { $0 == "pa/v3/token/create" }.count == 1)
+        #expect(fixture.server.paths.filter { $0 == "pa/v3/token/create" }.count == 1)
     }
 
     /// The service's logger sees its signed request; the signature header is masked at `.debug`.
@@ -100,7 +101,7 @@ final class NetworkingLogCapture: LogSink, @unchecked Sendable {
         let capture = NetworkingLogCapture()
         let service = try fixture.service(.init(logger: Logger(level: .debug, sink: capture)))
         _ = try await service.post(EmptyObject(), to: Self.pay, authentication: authentication)
-        let sent = try #require(await fixture.server.requests.last { $0.path == "api/pay" })
+        let sent = try #require(fixture.server.requests.last { $0.path == "api/pay" })
         let header = try #require(sent.header("X-PowerAuth-Authorization"))
         let log = capture.text
         #expect(log.contains("→ POST /api/pay"))

@@ -4,6 +4,7 @@
 // from (reproducible requests from a seeded source, a failure from a failing one); a configured
 // logger sees every exchange with the signature and token headers redacted.
 
+import ClientTestSupport
 import AuthNetworking
 import CryptoPrimitives
 import Foundation
@@ -49,7 +50,7 @@ final class ConventionLogCapture: LogSink, @unchecked Sendable {
             var fixture = try SDKFixture.make(seed: 41, clientRandom: SeededRandomSource(seed: 99))
             defer { fixture.cleanUp() }
             _ = try await fixture.client.createActivation(.code(try fixture.issuedCode()))
-            let create = try #require(await fixture.server.requests.first { $0.path == "pa/v3/activation/create" })
+            let create = try #require(fixture.server.requests.first { $0.path == "pa/v3/activation/create" })
             bodies.append(try #require(create.body))
         }
         #expect(bodies[0] == bodies[1])
@@ -60,7 +61,7 @@ final class ConventionLogCapture: LogSink, @unchecked Sendable {
         var fixture = try SDKFixture.make(seed: 42, clientRandom: RefusingRandomSource())
         defer { fixture.cleanUp() }
         await #expect(throws: PowerAuthSDKError(.encryption, "")) { _ = try await fixture.client.createActivation(.code(try fixture.issuedCode())) }
-        #expect(await !fixture.server.paths.contains("pa/v3/activation/create"))
+        #expect(!fixture.server.paths.contains("pa/v3/activation/create"))
     }
 
     /// The client's logger sees a signed request; the signature header is masked at `.debug`.
@@ -71,7 +72,7 @@ final class ConventionLogCapture: LogSink, @unchecked Sendable {
         let authentication = try await fixture.activate()
         _ = try await fixture.client.sendSignedRequest(HTTPRequest(method: .post, path: "pa/v3/signature/validate", body: Array("{}".utf8)),
                                                        uriID: "/pa/signature/validate", factors: .possession, authentication: authentication)
-        let sent = try #require(await fixture.server.requests.last { $0.path == "pa/v3/signature/validate" })
+        let sent = try #require(fixture.server.requests.last { $0.path == "pa/v3/signature/validate" })
         let header = try #require(sent.header("X-PowerAuth-Authorization"))
         let log = capture.text
         #expect(log.contains("→ POST /pa/v3/signature/validate"))

@@ -33,11 +33,11 @@ import TestSupport
                 #expect(error.code == .invalidActivationCode)
             }
         }
-        #expect(await fixture.server.paths.isEmpty)  // the one-time code was never sent
+        #expect(fixture.server.paths.isEmpty)  // the one-time code was never sent
         #expect(try await fixture.client.canStartActivation())
         // The genuine code is still unspent and activates.
         _ = try await fixture.activate()
-        #expect(await fixture.server.paths.filter { $0 == "pa/v3/activation/create" }.count == 1)
+        #expect(fixture.server.paths.filter { $0 == "pa/v3/activation/create" }.count == 1)
     }
 
     // MARK: New passwords (§4.2)
@@ -48,7 +48,7 @@ import TestSupport
         #expect(throws: PowerAuthSDKError.self) { try PowerAuthClient.requireUsablePassword(SecretBytes("123".utf8)) }
         try PowerAuthClient.requireUsablePassword(SecretBytes("1234".utf8))
         // The CLI order: the password is checked before createActivation, so nothing is sent.
-        #expect(await fixture.server.paths.isEmpty)
+        #expect(fixture.server.paths.isEmpty)
         // persistActivation refuses it with the typed reason and keeps the activation pending.
         _ = try await fixture.client.createActivation(.code(try fixture.issuedCode()))
         do {
@@ -70,7 +70,7 @@ import TestSupport
         _ = try await fixture.activate(password: "1234")
         let activations = try ActivationStore(store: fixture.store, instanceID: "app")
         let before = try #require(try activations.activation())
-        let requestsBefore = await fixture.server.requests.count
+        let requestsBefore = fixture.server.requests.count
         do {
             try await fixture.client.changePassword(from: SecretBytes("1234".utf8), to: SecretBytes("123".utf8), possessionUnlockKey: fixture.possession)
             Issue.record("a 3-byte password was accepted")
@@ -85,7 +85,7 @@ import TestSupport
         }
         let after = try #require(try activations.activation())
         #expect(after.counter == before.counter && after.counterByte == before.counterByte)
-        #expect(await fixture.server.requests.count == requestsBefore)
+        #expect(fixture.server.requests.count == requestsBefore)
         // The old password still works: a real change goes through.
         try await fixture.client.changePassword(from: SecretBytes("1234".utf8), to: SecretBytes("5678".utf8), possessionUnlockKey: fixture.possession)
     }
@@ -98,7 +98,7 @@ import TestSupport
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pa-url-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SecureStore(directory: directory)
-        let server = RecordingPowerAuthServer(application: application)
+        let server = try PowerAuthTestBackEnd(application: application)
         func client(_ url: String, _ policy: URLPolicy = .httpsOnly) throws(PowerAuthSDKError) -> PowerAuthClient {
             let core: PowerAuth.Configuration
             do { core = try application.clientConfiguration(baseURL: url) } catch { throw PowerAuthSDKError(.invalidConfiguration, "core") }
@@ -123,7 +123,7 @@ import TestSupport
         #expect(throws: PowerAuthSDKError.self) {
             try PowerAuthClient.Configuration(instanceID: "u", configurationString: string, baseURL: "http://pa.example.com")
         }
-        #expect(await server.paths.isEmpty)
+        #expect(server.paths.isEmpty)
     }
 
     /// A question about the state is answered, not refused, when nothing is activated: no
@@ -133,7 +133,7 @@ import TestSupport
         var random = SeededRandomSource(seed: 15)
         let application = try PowerAuthServer.Application(using: &random)
         let store = try makeTemporaryStore("pa-questions")
-        let server = RecordingPowerAuthServer(application: application)
+        let server = try PowerAuthTestBackEnd(application: application)
         let client = try PowerAuthClient(configuration: .init(instanceID: "u", core: try application.clientConfiguration(baseURL: "https://pa.example.com"),
                                                               version: .v3_2),
                                          store: store, transport: .single(server))
@@ -144,7 +144,7 @@ import TestSupport
         #expect(try await client.activationIdentifier() == nil)
         let authentication = Authentication(possessionUnlockKey: try SymmetricKey(byteCount: 16, using: &random), password: SecretBytes("1234".utf8))
         await expectError(PowerAuthSDKError.self, code: .missingActivation) { _ = try await client.activationRecoveryData(authentication: authentication) }
-        #expect(await server.paths.isEmpty)
+        #expect(server.paths.isEmpty)
     }
 
     /// Checking a server signature with the activation's key and no activation stored says so:
@@ -156,7 +156,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let core = try application.clientConfiguration(baseURL: "https://pa.example.com")
         let client = try PowerAuthClient(configuration: .init(instanceID: "s", core: core, version: .v3_2), store: try SecureStore(directory: directory),
-                                         transport: .single(RecordingPowerAuthServer(application: application)))
+                                         transport: .single(try PowerAuthTestBackEnd(application: application)))
         await expectError(PowerAuthSDKError.self, code: .missingActivation) {
             _ = try await client.verifyServerSignedData(Array("data".utf8), signature: "AAAA", masterKey: false)
         }
@@ -168,7 +168,7 @@ import TestSupport
     func absurdServerTimeIsATypedErrorNotATrap(serverTime: Int64) async throws {
         let fixture = try SDKFixture.make(seed: 15)
         defer { fixture.cleanUp() }
-        await fixture.server.setServerTime(serverTime)
+        fixture.server.setClock(.fixed(serverTime))
         do {
             try await fixture.client.synchronizeTime()
             Issue.record("server time \(serverTime) was accepted")
@@ -177,7 +177,7 @@ import TestSupport
         }
         await #expect(throws: PowerAuthSDKError.self) { _ = try await fixture.client.serverTime(version: .v3_2) }
         // A sane answer afterwards synchronises as usual.
-        await fixture.server.setServerTime(1_700_000_005_000)
+        fixture.server.setClock(.fixed(1_700_000_005_000))
         #expect(try await fixture.client.serverTime(version: .v3_2) == 1_700_000_005_000)
     }
 

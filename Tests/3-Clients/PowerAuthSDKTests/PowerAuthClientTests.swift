@@ -1,7 +1,7 @@
-// The client object against the server half through a transport that hands each request to
-// `PowerAuthServer` in process (a stand-in until `mfa-server` serves the same over loopback):
-// activation, persistence, status, signatures, a restored older record recovered by the §6.4
-// adoption, server refusals as typed errors, and local removal — one behaviour per test.
+// The client object against the shared in-process back end (`PowerAuthTestBackEnd`, over
+// `PowerAuthServer`; `mfa-server` serves the same over loopback in Servers/): activation,
+// persistence, status, signatures, a restored older record recovered by the §6.4 adoption,
+// server refusals as typed errors, and local removal — one behaviour per test.
 
 import AuthNetworking
 import CryptoPrimitives
@@ -15,54 +15,9 @@ import ClientTestSupport
 import Testing
 import TestSupport
 
-/// Routes the standard endpoints to `PowerAuthServer`; `failNext` answers with a §14.2 envelope.
-actor InProcessPowerAuthServer: HTTPTransport {
-    let application: PowerAuthServer.Application
-    var activation: PowerAuthServer.Activation?
-    var random = SeededRandomSource(seed: 99)
-    var failNext: (status: Int, code: String)?
-
-    init(application: PowerAuthServer.Application) {
-        self.application = application
-    }
-
-    func failNextRequest(status: Int, code: String) { failNext = (status, code) }
-
-    func verify(_ header: HTTPHeader, body: [UInt8], uriID: String) -> Bool {
-        guard case .valid = activation?.verify(header: header.value, method: "POST", uriID: uriID, body: body,
-                                                applicationSecret: application.applicationSecret) else { return false }
-        return true
-    }
-
-    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        if let (status, code) = failNext {
-            failNext = nil
-            return HTTPResponse(status: status, body: Array(#"{"status":"ERROR","responseObject":{"code":"\#(code)","message":"refused"}}"#.utf8))
-        }
-        do {
-            switch request.path {
-            case "pa/v3/activation/create":
-                let (created, _, response) = try PowerAuthServer.Activation.process(request, application: application, version: .v3_2,
-                                                                                    activationID: "act-1", timestamp: 2, using: &random)
-                activation = created
-                return response
-            case "pa/v3/status":
-                return HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"serverTime":1700000000000}}"#.utf8))
-            case "pa/v3/activation/status":
-                guard let activation else { return HTTPResponse(status: 400) }
-                return try activation.status(request, using: &random)
-            default:
-                return HTTPResponse(status: 404)
-            }
-        } catch {
-            return HTTPResponse(status: 400, body: Array(#"{"status":"ERROR","responseObject":{"code":"ERR_GENERIC","message":"\#(error.code)"}}"#.utf8))
-        }
-    }
-}
-
-/// A client and the in-process server, with an activation code the server issued.
+/// A client and the in-process back end, with an activation code the application issued.
 struct PowerAuthClientFixture {
-    let server: InProcessPowerAuthServer
+    let server: PowerAuthTestBackEnd
     let store: SecureStore
     let client: PowerAuthClient
     let activationCode: PowerAuth.ActivationCode
@@ -72,7 +27,7 @@ struct PowerAuthClientFixture {
     init() throws {
         var random = SeededRandomSource(seed: 5)
         let application = try PowerAuthServer.Application(using: &random)
-        server = InProcessPowerAuthServer(application: application)
+        server = try PowerAuthTestBackEnd(application: application, activationID: "act-1", seed: 99)
         store = try makeTemporaryStore("pa-client")
         let configuration = PowerAuthClient.Configuration(instanceID: "app", core: try application.clientConfiguration(baseURL: "https://pa.example.com"),
                                                           version: .v3_2, clock: { Date(timeIntervalSince1970: 1_700_000_000) })
@@ -92,7 +47,7 @@ struct PowerAuthClientFixture {
     /// Signs `body` for `POST /pay` and asks the server whether it verifies.
     func signatureVerifies(_ body: [UInt8], factors: PowerAuth.SignatureFactors = .possessionKnowledge) async throws -> Bool {
         let header = try await client.requestSignature(method: "POST", uriID: "/pay", body: body, factors: factors, authentication: authentication)
-        return await server.verify(header, body: body, uriID: "/pay")
+        return server.verifies(header: header.value, uriID: "/pay", body: body)
     }
 }
 
@@ -105,7 +60,7 @@ struct PowerAuthClientFixture {
 
     @Test func aRefusedActivationIsTheServersTypedErrorAndKeepsNothing() async throws {
         let fixture = try PowerAuthClientFixture()
-        await fixture.server.failNextRequest(status: 400, code: "ERR_ACTIVATION")
+        fixture.server.failNextRequest(status: 400, code: "ERR_ACTIVATION")
         let error = await expectError(PowerAuthSDKError.self, code: .server) { try await fixture.client.createActivation(.code(fixture.activationCode)) }
         #expect(error?.protocolError?.code.rawValue == "ERR_ACTIVATION")   // docs/protocols/powerauth.md §14.2
         #expect(error?.httpStatus == 400)

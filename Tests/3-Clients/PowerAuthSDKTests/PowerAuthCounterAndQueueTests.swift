@@ -3,6 +3,7 @@
 // DELETE is signed over (docs/protocols/powerauth.md §7.2). The networking service's concurrency strategies
 // are tested in PowerAuthNetworkingTests.
 
+import ClientTestSupport
 import AuthNetworking
 import CryptoPrimitives
 import Foundation
@@ -25,15 +26,15 @@ import TestSupport
         try fixture.advanceClientCounter(by: 12)  // 12 signatures that never reached the server (window 20)
         let status = try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession)
         #expect(status.counterSynchronization == .signatureRecommended && !status.isDeadlocked)
-        let validations = await fixture.server.validations
+        let validations = fixture.server.validations
         #expect(validations.count == 1)
         #expect(validations.first?.factors == "possession")
         #expect(validations.first?.body == #"{"requestObject":{"reason":"COUNTER_SYNCHRONIZATION"}}"#)
         #expect(validations.first?.valid == true)
-        #expect(await fixture.server.paths.suffix(2) == ["pa/v3/activation/status", "pa/v3/signature/validate"])
+        #expect(fixture.server.paths.suffix(2) == ["pa/v3/activation/status", "pa/v3/signature/validate"])
         // The server moved forward: the next status is in step and no attempt failed.
         #expect(try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession).counterSynchronization == .synchronized)
-        #expect(await fixture.server.failedAttempts == 0)
+        #expect(fixture.server.failedAttempts == 0)
     }
 
     @Test func clientTwentyOneAheadIsReportedDeadlockedAndRefusesToSign() async throws {
@@ -44,7 +45,7 @@ import TestSupport
         let status = try await fixture.client.fetchActivationStatus(possessionUnlockKey: fixture.possession)
         #expect(status.isDeadlocked && status.counterSynchronization == .deadlock)
         #expect(status.state == .active)  // the server's own state; the deadlock is the client's
-        let requestsBefore = await fixture.server.requests.count
+        let requestsBefore = fixture.server.requests.count
         // Every way of signing is refused locally with the typed reason; nothing reaches the server.
         do {
             _ = try await fixture.client.requestSignature(method: "POST", uriID: "/pay", body: [], factors: .possessionKnowledge,
@@ -69,8 +70,8 @@ import TestSupport
         } catch {
             #expect(error.code == .counterDeadlock)
         }
-        #expect(await fixture.server.requests.count == requestsBefore)
-        #expect(await fixture.server.failedAttempts == 0)
+        #expect(fixture.server.requests.count == requestsBefore)
+        #expect(fixture.server.failedAttempts == 0)
         // Removing the activation locally clears the state: a new activation signs again.
         try await fixture.client.removeActivationLocal()
         let again = try await fixture.activate()
@@ -87,7 +88,7 @@ import TestSupport
         let request = HTTPRequest(method: .delete, path: "api/item", query: [HTTPHeader("itemId", "7"), HTTPHeader("force", "true")], body: body)
         let response = try await fixture.client.sendSignedRequest(request, uriID: "/api/item", factors: .possession, authentication: authentication)
         #expect(response.status == 200)
-        let deletions = await fixture.server.deletions
+        let deletions = fixture.server.deletions
         #expect(deletions.count == 1 && deletions.first?.valid == true && deletions.first?.signedOver == body)
         // The same header over the canonical query does not verify: the query is not what is signed.
         #expect(deletions.first?.queryValid == false)

@@ -4,6 +4,7 @@
 // state cannot serve — nothing configured, no activation, no such connection or user — is
 // the wrong state (4), not a usage error and not a transport failure.
 
+import ClientTestSupport
 import Foundation
 import MFACommandLine
 import PowerAuth
@@ -25,7 +26,7 @@ import mfa
     @Test func aRefusedURLIsOneCodeInEveryFamilyAndOnlyLoopbackNamesTheOptOut() async throws {
         let command = try InProcessCommand()
         defer { command.cleanUp() }
-        let backEnd = try PowerAuthLoopbackBackEnd()
+        let backEnd = try PowerAuthTestBackEnd.loopback()
         let configuration = try backEnd.application.clientConfiguration(baseURL: "https://pa.example.com").configurationString
         let configurationFile = try command.secretFile("configuration", configuration)
         #expect(await Self.run(command, ["saltedge", "configure"]).status == ExitStatus.ok.rawValue)
@@ -53,7 +54,7 @@ import mfa
         }
         #expect(await Self.run(command, ["powerauth", "status", "--instance", "work-2_b"]).status == ExitStatus.ok.rawValue)
 
-        let backEnd = try PowerAuthLoopbackBackEnd()
+        let backEnd = try PowerAuthTestBackEnd.loopback()
         let configuration = try backEnd.application.clientConfiguration(baseURL: "https://pa.example.com").configurationString
         let configurationFile = try command.secretFile("configuration", configuration)
         #expect(await Self.run(command, ["powerauth", "configure", "--config-string-file", configurationFile, "--base-url", "https://pa.example.com"]).status == 0)
@@ -85,7 +86,7 @@ import mfa
             #expect(result.status == ExitStatus.wrongState.rawValue, "\(arguments): \(result.printed)")
         }
         // Configured, not activated: the SDK's missing activation is the same status.
-        let backEnd = try PowerAuthLoopbackBackEnd()
+        let backEnd = try PowerAuthTestBackEnd.loopback()
         let configuration = try backEnd.application.clientConfiguration(baseURL: "https://pa.example.com").configurationString
         let configurationFile = try command.secretFile("configuration", configuration)
         #expect(await Self.run(command, ["powerauth", "configure", "--config-string-file", configurationFile, "--base-url", "https://pa.example.com"]).status == 0)

@@ -4,6 +4,7 @@
 // `responseObject` is printed as a JSON object, and a token call asks for no password
 // (docs/protocols/powerauth.md §11.3: standard input here is empty, so a password prompt would fail the call).
 
+import ClientTestSupport
 import CryptoPrimitives
 import Foundation
 import PowerAuth
@@ -12,109 +13,21 @@ import ProtocolSupport
 import Testing
 import mfa
 
-/// The back end: activation, server time, token creation, a signed GET and a token-protected endpoint.
-final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
-    let application: PowerAuthServer.Application
-    private let lock = NSLock()
-    private var activation: PowerAuthServer.Activation?
-    private var tokens: [String: PowerAuth.Token] = [:]
-    private var random = SeededRandomSource(seed: 0xCA11)
-    private var seen: [(method: String, path: String, valid: Bool)] = []
-
-    init() throws {
+extension PowerAuthTestBackEnd {
+    /// The shared back end for `mfa` over a loopback socket: its own application, the machine's
+    /// clock (mfa's client reads the real time), activation id `act-cli`.
+    static func loopback() throws -> PowerAuthTestBackEnd {
         var random = SeededRandomSource(seed: 0xA99)
-        application = try PowerAuthServer.Application(using: &random)
-    }
-
-    /// What reached the application's endpoints: method, path, and whether its signature or token verified.
-    var calls: [(method: String, path: String, valid: Bool)] { lock.withLock { seen } }
-
-    /// A signed activation code `CODE#SIGNATURE`.
-    func activationCode() throws -> String {
-        try lock.withLock {
-            let (code, signature) = try application.issueActivationCode(using: &random)
-            return code + "#" + signature
-        }
-    }
-
-    static var now: UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
-
-    /// When above zero, the first request to `api/items` waits this many seconds before it is
-    /// verified, so that a request sent after it can reach the server first.
-    var firstCallDelay: Double {
-        get { lock.withLock { delay } }
-        set { lock.withLock { delay = newValue } }
-    }
-    private var delay = 0.0, delayed = false
-
-    func answer(_ request: HTTPRequest) -> HTTPResponse {
-        let wait = lock.withLock { () -> Double in
-            guard request.path == "api/items", delay > 0, !delayed else { return 0 }
-            delayed = true
-            return delay
-        }
-        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-        return lock.withLock {
-            do { return try handle(request) } catch { return Self.error(400, "ERR_GENERIC") }
-        }
-    }
-
-    private func handle(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = request.body ?? []
-        switch request.path {
-        case "pa/v3/activation/create":
-            let (created, _, response) = try PowerAuthServer.Activation.process(request, application: application, version: .v3_2,
-                                                                                activationID: "act-cli", timestamp: Self.now, using: &random)
-            activation = created
-            return response
-        case "pa/v3/status":
-            return HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"serverTime":\#(Self.now)}}"#.utf8))
-        case "pa/v3/activation/status":
-            guard let activation else { return Self.error(400, "ERR_ACTIVATION") }
-            return try activation.status(request, using: &random)
-        case "pa/v3/token/create":
-            guard verify(request, method: "POST", uriID: "/pa/token/create", body: body), let activation else { return Self.error(401, "ERR_AUTHENTICATION") }
-            let (_, encryptor) = try activation.decrypt(body, sharedInfo1: .createToken, application: application)
-            let (token, plaintext) = try PowerAuthServer.issueToken(id: "token-\(tokens.count + 1)", using: &random)
-            tokens[token.id] = token
-            return HTTPResponse(status: 200, body: try encryptor.encrypt(plaintext, timestamp: Self.now, using: &random).json.bytes)
-        case "api/items":
-            // docs/protocols/powerauth.md §7.2: a GET is signed over the canonical form of the query that arrived.
-            let query = Array(PowerAuth.NormalizedData.canonicalQuery(request.query.map { ($0.name, $0.value) }).utf8)
-            let valid = verify(request, method: request.method.rawValue, uriID: "/api/items", body: request.method == .get ? query : body)
-            seen.append((request.method.rawValue, request.path, valid))
-            let echo = request.query.map { #""\#($0.name)":"\#($0.value)""# }.joined(separator: ",")
-            return valid ? HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"query":{\#(echo)},"count":2}}"#.utf8))
-                : Self.error(401, "ERR_AUTHENTICATION", message: "signature not valid for act-cli")
-        case "api/hello":
-            let valid = request.header("X-PowerAuth-Token").map { header in
-                tokens.values.contains { PowerAuthServer.isValidTokenHeader(header, token: $0, now: Self.now) }
-            } ?? false
-            seen.append((request.method.rawValue, request.path, valid))
-            return valid ? HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"greeting":"hi"}}"#.utf8))
-                : Self.error(401, "ERR_AUTHENTICATION")
-        default:
-            return HTTPResponse(status: 404)
-        }
-    }
-
-    private func verify(_ request: HTTPRequest, method: String, uriID: String, body: [UInt8]) -> Bool {
-        guard let header = request.header("X-PowerAuth-Authorization"),
-              case .valid = activation?.verify(header: header, method: method, uriID: uriID, body: body,
-                                               applicationSecret: application.applicationSecret) else { return false }
-        return true
-    }
-
-    static func error(_ status: Int, _ code: String, message: String = "refused") -> HTTPResponse {
-        HTTPResponse(status: status, body: Array(#"{"status":"ERROR","responseObject":{"code":"\#(code)","message":"\#(message)"}}"#.utf8))
+        return try PowerAuthTestBackEnd(application: try PowerAuthServer.Application(using: &random), activationID: "act-cli", seed: 0xCA11,
+                                        clock: .system)
     }
 }
 
 @Suite struct PowerAuthCallCommandTests {
     /// A configured, activated instance against a fresh back end.
-    static func activated() async throws -> (InProcessCommand, PowerAuthLoopbackBackEnd, LoopbackHTTPServer) {
+    static func activated() async throws -> (InProcessCommand, PowerAuthTestBackEnd, LoopbackHTTPServer) {
         let command = try InProcessCommand()
-        let backEnd = try PowerAuthLoopbackBackEnd()
+        let backEnd = try PowerAuthTestBackEnd.loopback()
         let server = try LoopbackHTTPServer { backEnd.answer($0) }
         let configuration = try backEnd.application.clientConfiguration(baseURL: server.baseURL).configurationString
         var (status, printed) = await command.run(["powerauth", "configure", "--config-string-file", try command.secretFile("configuration", configuration), "--base-url", server.baseURL,
@@ -182,7 +95,7 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
     @Test func configureRefusesAPasswordInTheBaseURLAndNamesTheLoopbackOptOut() async throws {
         let command = try InProcessCommand()
         defer { command.cleanUp() }
-        let backEnd = try PowerAuthLoopbackBackEnd()
+        let backEnd = try PowerAuthTestBackEnd.loopback()
         let configuration = try backEnd.application.clientConfiguration(baseURL: "https://pa.example.com").configurationString
         var (status, printed) = await command.run(["powerauth", "configure", "--config-string-file", try command.secretFile("configuration", configuration),
                                                    "--base-url", "https://pa:s3cret@pa.example.com", "--json"])
@@ -203,7 +116,7 @@ final class PowerAuthLoopbackBackEnd: @unchecked Sendable {
     @Test func concurrentSignedCallsOnOneActivationCostNoFailedAttempt() async throws {
         let (command, backEnd, server) = try await Self.activated()
         defer { server.stop(); command.cleanUp() }
-        backEnd.firstCallDelay = 0.3
+        backEnd.holdFirstArrival(at: "api/items", for: 0.3)
         let statuses = await withTaskGroup(of: Int32.self) { group in
             for index in 0..<6 {
                 group.addTask {

@@ -5,6 +5,7 @@
 // issued — and a wrong password is the server's refusal (exit 1, one JSON error under `--json`,
 // checked through the built `mfa` executable, whose exit status and standard output are real).
 
+import ClientTestSupport
 import CryptoPrimitives
 import Foundation
 import PowerAuth
@@ -16,119 +17,19 @@ import TestSupport
 import MFACommandLine
 import mfa
 
-/// The back end: activation with a bound recovery code, server time, status, vault unlock and
-/// recovery confirmation (a bound code and a postcard still to confirm).
-final class PowerAuthVaultBackEnd: @unchecked Sendable {
-    static let activationID = "act-vault"
-    let application: PowerAuthServer.Application
-    /// The recovery code the activation answer carries (bound, active).
-    let boundCode: PowerAuthServer.RecoveryCode
-    /// A postcard's code for the same activation, created and not yet confirmed.
-    let postcardCode: String
-    private let lock = NSLock()
-    private var activation: PowerAuthServer.Activation?
-    private var recoveryCodes: [String: PowerAuthServer.RecoveryCode] = [:]
-    private var answered = 0
-    /// How many requests reached the back end.
-    var requestCount: Int { lock.withLock { answered } }
-    private var random = SeededRandomSource(seed: 0x7A17)
-
-    init() throws {
+extension PowerAuthTestBackEnd {
+    /// The shared back end with recovery codes (a bound code in the activation answer and a
+    /// postcard to confirm), for `mfa` over a loopback socket on the machine's clock.
+    static func vault() throws -> PowerAuthTestBackEnd {
         var random = SeededRandomSource(seed: 0x7A18)
-        application = try PowerAuthServer.Application(using: &random)
-        boundCode = try .issue(activationID: Self.activationID, using: &random)
-        let postcard = try PowerAuthServer.RecoveryCode.issue(pukCount: 3, activationID: Self.activationID, state: .created, using: &random)
-        postcardCode = postcard.code
-        recoveryCodes = [boundCode.code: boundCode, postcard.code: postcard]
-    }
-
-    /// A signed activation code `CODE#SIGNATURE`.
-    func activationCode() throws -> String {
-        try lock.withLock {
-            let (code, signature) = try application.issueActivationCode(using: &random)
-            return code + "#" + signature
-        }
+        return try PowerAuthTestBackEnd(application: try PowerAuthServer.Application(using: &random), activationID: "act-vault", seed: 0x7A17,
+                                        clock: .system, recoveryCodes: true)
     }
 
     /// The device public key the server received at activation, as a signing key.
     func devicePublicKey() throws -> P256.Signing.PublicKey {
-        let key = try #require(lock.withLock { activation?.devicePublicKey })
+        let key = try #require(activation?.devicePublicKey)
         return try P256.Signing.PublicKey(x963Representation: key.x963Representation)
-    }
-
-    /// The server's KDF(KEY_ENCRYPTION_VAULT, index) (docs/protocols/powerauth.md §12).
-    func encryptionKey(index: UInt64) -> SymmetricKey? { lock.withLock { activation?.encryptionKey(index: index) } }
-
-    /// The server's offline verification of `signature` (docs/protocols/powerauth.md §7.6).
-    func verifyOffline(_ signature: String, factors: PowerAuth.SignatureFactors, nonce: String, data: [UInt8]) -> PowerAuthServer.SignatureVerification? {
-        lock.withLock { activation?.verifyOffline(signature, factors: factors, nonce: nonce, data: data) }
-    }
-
-    /// The server's verification of an online signature header.
-    func verify(header: String, method: String, uriID: String, body: [UInt8]) -> Bool {
-        lock.withLock { verifyLocked(header: header, method: method, uriID: uriID, body: body) }
-    }
-
-    /// Where the server's copy of `code` is in its lifecycle.
-    func state(of code: String) -> PowerAuthServer.RecoveryCode.State? { lock.withLock { recoveryCodes[code]?.state } }
-
-    static var now: UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
-
-    func answer(_ request: HTTPRequest) -> HTTPResponse {
-        lock.withLock {
-            answered += 1
-            do { return try handle(request) } catch { return Self.error(400, "ERR_GENERIC") }
-        }
-    }
-
-    private func handle(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = request.body ?? []
-        switch request.path {
-        case "pa/v3/activation/create":
-            let (created, _, response) = try PowerAuthServer.Activation.process(request, application: application, version: .v3_2,
-                                                                                activationID: Self.activationID, recovery: boundCode.activationRecovery,
-                                                                                timestamp: Self.now, using: &random)
-            activation = created
-            return response
-        case "pa/v3/status":
-            return HTTPResponse(status: 200, body: Array(#"{"status":"OK","responseObject":{"serverTime":\#(Self.now)}}"#.utf8))
-        case "pa/v3/activation/status":
-            guard let activation else { return Self.error(400, "ERR_ACTIVATION") }
-            return try activation.status(request, using: &random)
-        case "pa/v3/vault/unlock":
-            // docs/protocols/powerauth.md §12: two factors at least; the answer is encrypted for the activation.
-            guard let header = request.header("X-PowerAuth-Authorization"), !header.contains(#"pa_signature_type="possession""#),
-                  verifyLocked(header: header, method: "POST", uriID: "/pa/vault/unlock", body: body), let activation else {
-                return Self.error(401, "ERR_AUTHENTICATION")
-            }
-            let (_, encryptor) = try activation.decrypt(body, sharedInfo1: .vaultUnlock, application: application)
-            return HTTPResponse(status: 200, body: try encryptor.encrypt(try activation.vaultUnlockAnswer(), timestamp: Self.now, using: &random).json.bytes)
-        case "pa/v3/recovery/confirm":
-            guard let header = request.header("X-PowerAuth-Authorization"),
-                  verifyLocked(header: header, method: "POST", uriID: "/pa/recovery/confirm", body: body), let activation else {
-                return Self.error(401, "ERR_AUTHENTICATION")
-            }
-            let (plaintext, encryptor) = try activation.decrypt(body, sharedInfo1: .confirmRecoveryCode, application: application)
-            let asked = (try JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any])?["recoveryCode"] as? String ?? ""
-            guard var code = recoveryCodes[asked],
-                  let answer = try PowerAuthServer.recoveryConfirmAnswer(plaintext, activationID: activation.id, recoveryCode: &code) else {
-                return Self.error(400, "ERR_RECOVERY")
-            }
-            recoveryCodes[asked] = code
-            return HTTPResponse(status: 200, body: try encryptor.encrypt(answer, timestamp: Self.now, using: &random).json.bytes)
-        default:
-            return HTTPResponse(status: 404)
-        }
-    }
-
-    private func verifyLocked(header: String, method: String, uriID: String, body: [UInt8]) -> Bool {
-        guard case .valid = activation?.verify(header: header, method: method, uriID: uriID, body: body,
-                                               applicationSecret: application.applicationSecret) else { return false }
-        return true
-    }
-
-    static func error(_ status: Int, _ code: String) -> HTTPResponse {
-        HTTPResponse(status: status, body: Array(#"{"status":"ERROR","responseObject":{"code":"\#(code)","message":"refused"}}"#.utf8))
     }
 }
 
@@ -141,9 +42,9 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
     /// `afterAnswer` runs on the server's thread after each answer is made and before it is
     /// written.
     static func configured(afterAnswer: @escaping @Sendable (HTTPRequest) -> Void = { _ in })
-        async throws -> (InProcessCommand, PowerAuthVaultBackEnd, LoopbackHTTPServer) {
+        async throws -> (InProcessCommand, PowerAuthTestBackEnd, LoopbackHTTPServer) {
         let command = try InProcessCommand()
-        let backEnd = try PowerAuthVaultBackEnd()
+        let backEnd = try PowerAuthTestBackEnd.vault()
         let server = try LoopbackHTTPServer { request in
             let response = backEnd.answer(request)
             afterAnswer(request)
@@ -160,7 +61,7 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
 
     /// A ``configured(afterAnswer:)`` instance activated with the password `1234`.
     static func activated(afterAnswer: @escaping @Sendable (HTTPRequest) -> Void = { _ in })
-        async throws -> (InProcessCommand, PowerAuthVaultBackEnd, LoopbackHTTPServer) {
+        async throws -> (InProcessCommand, PowerAuthTestBackEnd, LoopbackHTTPServer) {
         let (command, backEnd, server) = try await configured(afterAnswer: afterAnswer)
         let code = try command.secretFile("code", try backEnd.activationCode())
         let (status, printed) = await command.run(["powerauth", "activate", "--code-file", code, "--password-file", command.directory + "/password", "--json"])
@@ -246,7 +147,7 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
         let header = try await configured.client.requestSignature(method: "POST", uriID: "/x", body: [], factors: .possessionBiometry,
                                                                   authentication: Authentication(possessionUnlockKey: configured.possession,
                                                                                                  biometryUnlockKey: biometry))
-        #expect(backEnd.verify(header: header.value, method: "POST", uriID: "/x", body: []))
+        #expect(backEnd.verifies(header: header.value, method: "POST", uriID: "/x", body: []))
 
         (status, printed) = await command.run(["powerauth", "biometry", "remove", "--json"])
         #expect(status == 0 && InProcessCommand.object(printed)?["biometry"] as? Bool == false, "\(printed)")
@@ -267,21 +168,23 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
         #expect(status == 0 && object["recoveryData"] as? Bool == true && object["recoveryCode"] == nil && object["puk"] == nil, "\(object)")
         (status, printed) = await command.run(["powerauth", "recovery", "show", "--reveal", "--password-file", password, "--json"])
         object = try #require(InProcessCommand.object(printed), "\(printed)")
-        let puk = try #require(backEnd.boundCode.currentPUK)
-        #expect(status == 0 && object["recoveryCode"] as? String == backEnd.boundCode.code
+        let bound = try #require(backEnd.boundRecoveryCode)
+        let puk = try #require(bound.currentPUK)
+        #expect(status == 0 && object["recoveryCode"] as? String == bound.code
                 && object["puk"] as? String == String(decoding: puk.unsafeExposedBytes, as: UTF8.self), "\(object)")
     }
 
     @Test func recoveryConfirmConfirmsAPostcardOnceThenSaysAlreadyConfirmed() async throws {
         let (command, backEnd, server) = try await Self.activated()
         defer { server.stop(); command.cleanUp() }
-        let code = try command.secretFile("postcard", "R:" + backEnd.postcardCode)
-        #expect(backEnd.state(of: backEnd.postcardCode) == .created)
+        let postcard = try #require(backEnd.postcardCode)
+        let code = try command.secretFile("postcard", "R:" + postcard)
+        #expect(backEnd.state(ofRecoveryCode: postcard) == .created)
         for already in [false, true] {
             let (status, printed) = await command.run(["powerauth", "recovery", "confirm", "--code-file", code,
                                                        "--password-file", command.directory + "/password", "--json"])
             #expect(status == 0 && InProcessCommand.object(printed)?["alreadyConfirmed"] as? Bool == already, "\(printed)")
-            #expect(backEnd.state(of: backEnd.postcardCode) == .active)
+            #expect(backEnd.state(ofRecoveryCode: postcard) == .active)
         }
     }
 
@@ -294,7 +197,8 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
         let (command, backEnd, server) = try await Self.activated()
         defer { server.stop(); command.cleanUp() }
         let key = try command.secretFile("biometry", "00112233445566778899aabbccddeeff")
-        let code = try command.secretFile("postcard", backEnd.postcardCode)
+        let postcard = try #require(backEnd.postcardCode)
+        let code = try command.secretFile("postcard", postcard)
         let arguments = ["powerauth"] + verb.map { $0 == "KEY" ? key : $0 == "CODE" ? code : $0 }
             + ["--password-file", command.directory + "/wrong", "--json"]
         let (status, printed) = await command.run(arguments)
@@ -303,7 +207,7 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
         let error = try #require((try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])?["error"] as? [String: Any], "\(output)")
         #expect(exit == 1 && error["exitStatus"] as? Int == 1 && error["code"] as? String == "authenticationFailed"
                 && error["httpStatus"] as? Int == 401 && error["serverCode"] as? String == "ERR_AUTHENTICATION", "\(error)")
-        #expect(backEnd.state(of: backEnd.postcardCode) == .created)
+        #expect(backEnd.state(ofRecoveryCode: postcard) == .created)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable), "the mfa executable is not built"),
@@ -318,13 +222,13 @@ final class PowerAuthVaultBackEnd: @unchecked Sendable {
         let (command, backEnd, server) = try await Self.activated()
         defer { server.stop(); command.cleanUp() }
         let password = command.directory + "/password"
-        let before = backEnd.requestCount
+        let before = backEnd.requests.count
         for arguments in [["fetch-encryption-key", "--index", "-1"], ["fetch-encryption-key", "--index", "1e3"], ["fetch-encryption-key"],
                           ["sign-with-device-key"], ["sign-with-device-key", "--data", "x", "--data-file", password],
                           ["offline-signature", "--data", "x"], ["offline-signature", "--nonce", "AAAAAAAAAAAAAAAAAAAAAA=="]] {
             let (status, printed) = await command.run(["powerauth"] + arguments + ["--password-file", password])
             #expect(status == 2, "\(arguments): \(printed)")
         }
-        #expect(backEnd.requestCount == before, "a usage error sent a request")
+        #expect(backEnd.requests.count == before, "a usage error sent a request")
     }
 }
