@@ -7,6 +7,7 @@
 import Glibc
 #endif
 
+/// A benchmark row that could not be timed because its set-up or its operation failed.
 public struct BenchmarkFailure: Error, Equatable, CustomStringConvertible {
     /// The row (or, for a set-up failure, the family of rows) that failed.
     public let row: String

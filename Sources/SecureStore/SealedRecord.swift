@@ -32,9 +32,9 @@ public struct RecordSecrets: Sendable {
         set {
             let index = entries.firstIndex { $0.name == name }
             switch (index, newValue) {
-            case let (index?, value?): entries[index].value = value
-            case let (index?, nil): entries.remove(at: index)
-            case let (nil, value?): entries.append((name, value))
+            case (let index?, let value?): entries[index].value = value
+            case (let index?, nil): entries.remove(at: index)
+            case (nil, let value?): entries.append((name, value))
             case (nil, nil): break
             }
         }

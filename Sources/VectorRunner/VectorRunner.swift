@@ -148,7 +148,6 @@ public enum VectorRunner {
         return true
     }
 
-
     private static func checkCAVP(_ file: CAVPFile, _ log: inout CaseLog) -> Bool {
         let header = file.headerText
         let fields = Set(file.blocks.flatMap { $0.fields.map(\.name) })

@@ -26,6 +26,7 @@ public final class MemoryDeviceKeyStore: DeviceKeyStore, Sendable {
     /// The labels of the HMAC keys held.
     public var hmacLabels: Set<String> { hmacKeys.withLock { Set($0.keys) } }
 
+    /// Makes the key `label` from the template; `keyExists` when one is held under it, `unsupported` without a template.
     public func makeRSAKey(label: String) throws(DeviceKeyError) -> any DeviceRSAKey {
         guard let template else { throw DeviceKeyError(.unsupported, "this store makes no RSA keys") }
         let made = rsaKeys.withLock { keys -> Bool in
@@ -37,17 +38,21 @@ public final class MemoryDeviceKeyStore: DeviceKeyStore, Sendable {
         return Reference(store: self, label: label, publicKey: template.publicKey)
     }
 
+    /// The RSA key `label`; `keyNotFound` when none is held.
     public func rsaKey(label: String) throws(DeviceKeyError) -> any DeviceRSAKey {
         guard let key = rsaKeys.withLock({ $0[label] }) else { throw DeviceKeyError(.keyNotFound, label) }
         return Reference(store: self, label: label, publicKey: key.publicKey)
     }
 
+    /// A reference to the RSA key `label` with `publicKey`, looked up when it is used.
     public func rsaKeyReference(label: String, publicKey: RSA.Signing.PublicKey) throws(DeviceKeyError) -> any DeviceRSAKey {
         Reference(store: self, label: label, publicKey: publicKey)
     }
 
+    /// Forgets the RSA key `label` (nothing happens when none is held).
     public func deleteRSAKey(label: String) throws(DeviceKeyError) { _ = rsaKeys.withLock { $0.removeValue(forKey: label) } }
 
+    /// Keeps `secret` as the HMAC key `label`; `keyExists` when one is held under it.
     public func makeHMACKey(label: String, secret: SecretBytes) throws(DeviceKeyError) -> any DeviceHMACKey {
         let made = hmacKeys.withLock { keys -> Bool in
             guard keys[label] == nil else { return false }
@@ -58,15 +63,18 @@ public final class MemoryDeviceKeyStore: DeviceKeyStore, Sendable {
         return HMACReference(store: self, label: label)
     }
 
+    /// The HMAC key `label`; `keyNotFound` when none is held.
     public func hmacKey(label: String) throws(DeviceKeyError) -> any DeviceHMACKey {
         guard hmacKeys.withLock({ $0[label] }) != nil else { throw DeviceKeyError(.keyNotFound, label) }
         return HMACReference(store: self, label: label)
     }
 
+    /// A reference to the HMAC key `label`, looked up when it is used.
     public func hmacKeyReference(label: String) throws(DeviceKeyError) -> any DeviceHMACKey {
         HMACReference(store: self, label: label)
     }
 
+    /// Forgets the HMAC key `label` (nothing happens when none is held).
     public func deleteHMACKey(label: String) throws(DeviceKeyError) { _ = hmacKeys.withLock { $0.removeValue(forKey: label) } }
 
     /// An RSA key by label, found when it is used.

@@ -8,13 +8,19 @@ import Foundation
 import Glibc
 #endif
 
+/// An HTTP/1.1 server on 127.0.0.1 for the transport tests: each request is handed to the test's handler, which answers it (or streams, or misbehaves) on the connection.
 public final class LoopbackServer: @unchecked Sendable {
     /// What the server saw of one request.
     public struct Request: Sendable {
+        /// The request line and the header lines, as received.
         public let head: String
+        /// The body, as received.
         public let body: [UInt8]
+        /// The request method.
         public var method: String { String(head.split(separator: " ").first ?? "") }
+        /// The request target, as sent.
         public var target: String { head.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+        /// The value of the header `name` (case-insensitive), trimmed; nil when absent.
         public func header(_ name: String) -> String? {
             for line in head.split(separator: "\r\n").dropFirst() {
                 let parts = line.split(separator: ":", maxSplits: 1)
@@ -26,6 +32,7 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// The accepted connection, for a handler that streams its answer.
     public struct Connection: Sendable {
+        /// The connection's socket.
         public let descriptor: Int32
         /// Writes all of `bytes`; false once the client has closed or reset the connection.
         public func write(_ bytes: [UInt8]) -> Bool {
@@ -39,6 +46,7 @@ public final class LoopbackServer: @unchecked Sendable {
         }
     }
 
+    /// The port the server listens on.
     public let port: UInt16
     private let socket: Int32
     private let listening: Bool
@@ -95,6 +103,7 @@ public final class LoopbackServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// `http://127.0.0.1:port`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Stops accepting. The accept loop closes the socket once `accept` fails: closing it here

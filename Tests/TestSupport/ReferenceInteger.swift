@@ -4,13 +4,16 @@
 
 /// An unsigned integer of any size (little-endian 32-bit limbs, no leading zero limbs).
 public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, Sendable {
+    /// The 32-bit limbs, least significant first, with no leading zero limb.
     public private(set) var limbs: [UInt32]
 
+    /// The value of `limbs` (least significant first; leading zero limbs are dropped).
     public init(limbs: [UInt32]) {
         self.limbs = limbs
         normalize()
     }
 
+    /// The value of `value`.
     public init(_ value: UInt64) {
         self.init(limbs: [UInt32(truncatingIfNeeded: value), UInt32(truncatingIfNeeded: value >> 32)])
     }
@@ -38,9 +41,12 @@ public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, 
         while let last = limbs.last, last == 0 { limbs.removeLast() }
     }
 
+    /// Zero.
     public static let zero = ReferenceInteger(limbs: [])
+    /// One.
     public static let one = ReferenceInteger(1)
 
+    /// Whether the value is zero.
     public var isZero: Bool { limbs.isEmpty }
 
     /// 64-bit words, least significant first, padded to `count`.
@@ -59,15 +65,18 @@ public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, 
         }
     }
 
+    /// The number of bits up to the highest set one (0 for zero).
     public var bitLength: Int {
         guard let top = limbs.last else { return 0 }
         return 32 * (limbs.count - 1) + (32 - top.leadingZeroBitCount)
     }
 
+    /// Whether bit `i` is set (bits past the top are clear).
     public func bit(_ i: Int) -> Bool {
         i / 32 < limbs.count && (limbs[i / 32] >> UInt32(i % 32)) & 1 == 1
     }
 
+    /// The sum.
     public static func + (a: ReferenceInteger, b: ReferenceInteger) -> ReferenceInteger {
         var result = [UInt32]()
         var carry: UInt64 = 0
@@ -94,6 +103,7 @@ public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, 
         return ReferenceInteger(limbs: result)
     }
 
+    /// The product (schoolbook).
     public static func * (a: ReferenceInteger, b: ReferenceInteger) -> ReferenceInteger {
         guard !a.isZero, !b.isZero else { return .zero }
         var result = [UInt64](repeating: 0, count: a.limbs.count + b.limbs.count + 1)
@@ -109,6 +119,7 @@ public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, 
         return ReferenceInteger(limbs: result.map { UInt32(truncatingIfNeeded: $0) })
     }
 
+    /// `a` shifted left by `shift` bits (doubling, one bit at a time).
     public static func << (a: ReferenceInteger, shift: Int) -> ReferenceInteger {
         var result = a
         for _ in 0..<shift { result = result + result }
@@ -150,6 +161,7 @@ public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, 
         return (ReferenceInteger(limbs: quotient), ReferenceInteger(limbs: remainder))
     }
 
+    /// The remainder of `a` divided by `m` (bit-by-bit long division).
     public static func % (a: ReferenceInteger, m: ReferenceInteger) -> ReferenceInteger {
         a.quotientAndRemainder(dividingBy: m).remainder
     }
@@ -173,6 +185,7 @@ public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, 
         return x
     }
 
+    /// Ordered by value.
     public static func < (a: ReferenceInteger, b: ReferenceInteger) -> Bool {
         if a.limbs.count != b.limbs.count { return a.limbs.count < b.limbs.count }
         for i in stride(from: a.limbs.count - 1, through: 0, by: -1) where a.limbs[i] != b.limbs[i] {
@@ -181,6 +194,7 @@ public struct ReferenceInteger: Equatable, Comparable, CustomStringConvertible, 
         return false
     }
 
+    /// The value in hexadecimal, `0x…`.
     public var description: String {
         limbs.isEmpty ? "0x0" : "0x" + TestHex.string(bigEndian(count: 4 * limbs.count))
     }

@@ -28,6 +28,7 @@ public enum TestHex {
 /// A SplitMix64 generator for randomized tests. The seed comes from `SWIFTMFA_TEST_SEED` or
 /// a fixed default, and is printed, so every failure can be replayed.
 public struct TestRandom: RandomNumberGenerator {
+    /// The generator's state, from which the next value comes.
     public private(set) var state: UInt64
 
     /// A generator for the named test, logging its seed.
@@ -39,6 +40,7 @@ public struct TestRandom: RandomNumberGenerator {
         print("TestRandom(\(testName)): SWIFTMFA_TEST_SEED=\(base)")
     }
 
+    /// The next value (SplitMix64).
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

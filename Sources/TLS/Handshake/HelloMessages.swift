@@ -20,7 +20,7 @@ struct ClientHelloParameters {
             body.writeUInt16(TLSVersion.tls12.rawValue)  // legacy_version (§4.1.2)
             body.writeBytes(random)
             body.writeVector(lengthBytes: 1) { $0.writeBytes(sessionID) }
-            body.writeVector(lengthBytes: 2) { list in cipherSuites.forEach { list.writeUInt16($0.rawValue) } }
+            body.writeVector(lengthBytes: 2) { list in for suite in cipherSuites { list.writeUInt16(suite.rawValue) } }
             body.writeVector(lengthBytes: 1) { $0.writeUInt8(0) }  // null compression only
             body.writeVector(lengthBytes: 2) { extensions in
                 if let serverName {  // RFC 6066 §3: one host_name
@@ -32,13 +32,13 @@ struct ClientHelloParameters {
                     }
                 }
                 extensions.writeExtension(.supportedVersions) { data in
-                    data.writeVector(lengthBytes: 1) { list in versions.forEach { list.writeUInt16($0.rawValue) } }
+                    data.writeVector(lengthBytes: 1) { list in for version in versions { list.writeUInt16(version.rawValue) } }
                 }
                 extensions.writeExtension(.supportedGroups) { data in
-                    data.writeVector(lengthBytes: 2) { list in groups.forEach { list.writeUInt16($0.rawValue) } }
+                    data.writeVector(lengthBytes: 2) { list in for group in groups { list.writeUInt16(group.rawValue) } }
                 }
                 extensions.writeExtension(.signatureAlgorithms) { data in
-                    data.writeVector(lengthBytes: 2) { list in TLSSignatureScheme.offered.forEach { list.writeUInt16($0.rawValue) } }
+                    data.writeVector(lengthBytes: 2) { list in for scheme in TLSSignatureScheme.offered { list.writeUInt16(scheme.rawValue) } }
                 }
                 if versions.contains(.tls13) {
                     extensions.writeExtension(.keyShare) { data in
@@ -56,7 +56,7 @@ struct ClientHelloParameters {
                 if !applicationProtocols.isEmpty {
                     extensions.writeExtension(.applicationLayerProtocolNegotiation) { data in
                         data.writeVector(lengthBytes: 2) { list in
-                            applicationProtocols.forEach { name in list.writeVector(lengthBytes: 1) { $0.writeBytes(Array(name.utf8)) } }
+                            for name in applicationProtocols { list.writeVector(lengthBytes: 1) { $0.writeBytes(Array(name.utf8)) } }
                         }
                     }
                 }

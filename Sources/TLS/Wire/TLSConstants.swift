@@ -4,59 +4,97 @@
 
 /// A record's content type (RFC 8446 §5.1).
 public struct TLSContentType: RawRepresentable, Hashable, Sendable {
+    /// The value on the wire.
     public let rawValue: UInt8
+    /// The code point `rawValue`, known or not.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `change_cipher_spec` (20): in TLS 1.3 only the compatibility record, ignored.
     public static let changeCipherSpec = Self(rawValue: 20)
+    /// `alert` (21).
     public static let alert = Self(rawValue: 21)
+    /// `handshake` (22).
     public static let handshake = Self(rawValue: 22)
+    /// `application_data` (23), and the outer type of every TLS 1.3 protected record.
     public static let applicationData = Self(rawValue: 23)
 }
 
 /// A handshake message type (RFC 8446 §4, RFC 5246 §7.4).
 public struct TLSHandshakeType: RawRepresentable, Hashable, Sendable {
+    /// The value on the wire.
     public let rawValue: UInt8
+    /// The code point `rawValue`, known or not.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `hello_request` (0, TLS 1.2 only): refused, this client never renegotiates.
     public static let helloRequest = Self(rawValue: 0)
+    /// `client_hello` (1).
     public static let clientHello = Self(rawValue: 1)
+    /// `server_hello` (2), also a HelloRetryRequest by its random (RFC 8446 §4.1.3).
     public static let serverHello = Self(rawValue: 2)
+    /// `new_session_ticket` (4): read and dropped (no resumption).
     public static let newSessionTicket = Self(rawValue: 4)
+    /// `end_of_early_data` (5): never sent (no 0-RTT).
     public static let endOfEarlyData = Self(rawValue: 5)
+    /// `encrypted_extensions` (8, TLS 1.3).
     public static let encryptedExtensions = Self(rawValue: 8)
+    /// `certificate` (11).
     public static let certificate = Self(rawValue: 11)
+    /// `server_key_exchange` (12, TLS 1.2 ECDHE).
     public static let serverKeyExchange = Self(rawValue: 12)
+    /// `certificate_request` (13): answered with no certificate.
     public static let certificateRequest = Self(rawValue: 13)
+    /// `server_hello_done` (14, TLS 1.2).
     public static let serverHelloDone = Self(rawValue: 14)
+    /// `certificate_verify` (15, TLS 1.3).
     public static let certificateVerify = Self(rawValue: 15)
+    /// `client_key_exchange` (16, TLS 1.2).
     public static let clientKeyExchange = Self(rawValue: 16)
+    /// `finished` (20).
     public static let finished = Self(rawValue: 20)
+    /// `key_update` (24, TLS 1.3).
     public static let keyUpdate = Self(rawValue: 24)
+    /// `message_hash` (254): the synthetic message that replaces ClientHello1 in the transcript after a HelloRetryRequest (RFC 8446 §4.4.1).
     public static let messageHash = Self(rawValue: 254)
 }
 
 /// A protocol version on the wire.
 public struct TLSVersion: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The value on the wire.
     public let rawValue: UInt16
+    /// The code point `rawValue`, known or not.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
     /// TLS 1.2 (RFC 5246), restricted here to ECDHE with AEAD suites.
     public static let tls12 = Self(rawValue: 0x0303)
     /// TLS 1.3 (RFC 8446).
     public static let tls13 = Self(rawValue: 0x0304)
+    /// Ordered by value: TLS 1.2 < TLS 1.3.
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    /// `TLS 1.3`, `TLS 1.2`, or the value in hexadecimal.
     public var description: String { self == .tls13 ? "TLS 1.3" : self == .tls12 ? "TLS 1.2" : "0x\(String(rawValue, radix: 16))" }
 }
 
 /// A cipher suite (RFC 8446 §B.4, RFC 5289, RFC 7905).
 public struct TLSCipherSuite: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The value on the wire.
     public let rawValue: UInt16
+    /// The code point `rawValue`, known or not.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// `TLS_AES_128_GCM_SHA256` (TLS 1.3).
     public static let aes128GCMSHA256 = Self(rawValue: 0x1301)
+    /// `TLS_AES_256_GCM_SHA384` (TLS 1.3).
     public static let aes256GCMSHA384 = Self(rawValue: 0x1302)
+    /// `TLS_CHACHA20_POLY1305_SHA256` (TLS 1.3).
     public static let chaCha20Poly1305SHA256 = Self(rawValue: 0x1303)
+    /// `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256` (TLS 1.2, RFC 5289).
     public static let ecdheECDSAWithAES128GCMSHA256 = Self(rawValue: 0xC02B)
+    /// `TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384` (TLS 1.2, RFC 5289).
     public static let ecdheECDSAWithAES256GCMSHA384 = Self(rawValue: 0xC02C)
+    /// `TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256` (TLS 1.2, RFC 5289).
     public static let ecdheRSAWithAES128GCMSHA256 = Self(rawValue: 0xC02F)
+    /// `TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384` (TLS 1.2, RFC 5289).
     public static let ecdheRSAWithAES256GCMSHA384 = Self(rawValue: 0xC030)
+    /// `TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256` (TLS 1.2, RFC 7905).
     public static let ecdheRSAWithChaCha20Poly1305SHA256 = Self(rawValue: 0xCCA8)
+    /// `TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256` (TLS 1.2, RFC 7905).
     public static let ecdheECDSAWithChaCha20Poly1305SHA256 = Self(rawValue: 0xCCA9)
 
     /// The TLS 1.3 suites, in our order of preference.
@@ -65,16 +103,23 @@ public struct TLSCipherSuite: RawRepresentable, Hashable, Sendable, CustomString
     public static let tls12: [Self] = [.ecdheECDSAWithAES128GCMSHA256, .ecdheRSAWithAES128GCMSHA256, .ecdheECDSAWithAES256GCMSHA384,
                                        .ecdheRSAWithAES256GCMSHA384, .ecdheECDSAWithChaCha20Poly1305SHA256, .ecdheRSAWithChaCha20Poly1305SHA256]
 
+    /// The value in hexadecimal (`0x1301`).
     public var description: String { "0x" + String(rawValue, radix: 16, uppercase: true) }
 }
 
 /// A key-exchange group (RFC 8446 §4.2.7).
 public struct TLSNamedGroup: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The value on the wire.
     public let rawValue: UInt16
+    /// The code point `rawValue`, known or not.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// `secp256r1` (P-256).
     public static let secp256r1 = Self(rawValue: 0x0017)
+    /// `secp384r1` (P-384).
     public static let secp384r1 = Self(rawValue: 0x0018)
+    /// `x25519` (RFC 7748), offered first.
     public static let x25519 = Self(rawValue: 0x001D)
+    /// The name, or the value in hexadecimal when it has none here.
     public var description: String {
         switch self {
         case .x25519: "x25519"
@@ -87,15 +132,25 @@ public struct TLSNamedGroup: RawRepresentable, Hashable, Sendable, CustomStringC
 
 /// A signature scheme (RFC 8446 §4.2.3).
 public struct TLSSignatureScheme: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The value on the wire.
     public let rawValue: UInt16
+    /// The code point `rawValue`, known or not.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// `rsa_pkcs1_sha256`: certificates, and TLS 1.2 handshakes.
     public static let rsaPKCS1SHA256 = Self(rawValue: 0x0401)
+    /// `rsa_pkcs1_sha384`: certificates, and TLS 1.2 handshakes.
     public static let rsaPKCS1SHA384 = Self(rawValue: 0x0501)
+    /// `rsa_pkcs1_sha512`: certificates, and TLS 1.2 handshakes.
     public static let rsaPKCS1SHA512 = Self(rawValue: 0x0601)
+    /// `ecdsa_secp256r1_sha256`.
     public static let ecdsaSECP256r1SHA256 = Self(rawValue: 0x0403)
+    /// `ecdsa_secp384r1_sha384`.
     public static let ecdsaSECP384r1SHA384 = Self(rawValue: 0x0503)
+    /// `rsa_pss_rsae_sha256`: RSASSA-PSS with an rsaEncryption key.
     public static let rsaPSSRSAESHA256 = Self(rawValue: 0x0804)
+    /// `rsa_pss_rsae_sha384`: RSASSA-PSS with an rsaEncryption key.
     public static let rsaPSSRSAESHA384 = Self(rawValue: 0x0805)
+    /// `rsa_pss_rsae_sha512`: RSASSA-PSS with an rsaEncryption key.
     public static let rsaPSSRSAESHA512 = Self(rawValue: 0x0806)
 
     /// What this client offers, in order of preference (no SHA-1, no PSS-with-PSS-keys).
@@ -106,6 +161,7 @@ public struct TLSSignatureScheme: RawRepresentable, Hashable, Sendable, CustomSt
     /// only in certificates).
     var isAllowedInTLS13Handshake: Bool { ![.rsaPKCS1SHA256, .rsaPKCS1SHA384, .rsaPKCS1SHA512].contains(self) }
 
+    /// The value in hexadecimal (`0x403`).
     public var description: String { "0x" + String(rawValue, radix: 16) }
 }
 

@@ -133,7 +133,9 @@ enum PEMBundle {
                 body = ""
             } else if line == "-----END CERTIFICATE-----" {
                 if let text = body {
-                    do throws(CryptoError) { result.append(try Base64.decode(text)) } catch { /* skipped, as documented */ }
+                    do throws(CryptoError) { result.append(try Base64.decode(text)) } catch {
+                        // Skipped, as documented.
+                    }
                 }
                 body = nil
             } else if body != nil {

@@ -64,7 +64,7 @@ struct ACVPRSAPrimitiveKey {
         switch form {
         case .standard(let d):
             return RSA.modularPowerVartime(input, d, modulus: modulus)
-        case let .crt(p, q, dP, dQ, qInv):
+        case .crt(let p, let q, let dP, let dQ, let qInv):
             // s1 = m^dP mod p, s2 = m^dQ mod q, h = qInv·(s1 − s2) mod p, s = s2 + q·h.
             guard let s1 = RSA.modularPowerVartime(BigBytes.remainder(input, p), dP, modulus: p),
                   let s2 = RSA.modularPowerVartime(BigBytes.remainder(input, q), dQ, modulus: q) else { return nil }

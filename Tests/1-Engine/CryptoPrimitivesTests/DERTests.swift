@@ -61,7 +61,7 @@ import TestSupport
             var reader = DER.Reader(TestHex.bytes(hex))
             #expect(throws: CryptoError.invalidEncoding, "\(hex)") { _ = try reader.readSequence() }
         }
-        let integers = ["020100ff" /* trailing */, "0200", "0201ff", "02020001", "0202ff80"]
+        let integers = ["020100ff", "0200", "0201ff", "02020001", "0202ff80"]  // the first with a trailing byte
         for hex in integers {
             #expect(throws: CryptoError.invalidEncoding, "\(hex)") {
                 var reader = DER.Reader(TestHex.bytes(hex))

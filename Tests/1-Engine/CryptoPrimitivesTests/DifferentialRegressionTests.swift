@@ -1,6 +1,6 @@
 // Regressions found by the differential fuzz targets (Fuzz/Sources/mfa-fuzz/Differential+*.swift):
 // each case is an input on which the engine and BoringSSL (swift-crypto) disagreed and the
-// engine was judged wrong. 
+// engine was judged wrong.
 
 import CryptoPrimitives
 import Testing

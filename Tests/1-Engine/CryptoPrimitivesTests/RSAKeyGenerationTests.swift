@@ -89,9 +89,9 @@ struct RSAKeyGenerationTests {
     }
 }
 
-private extension String {
+extension String {
     /// A decimal number written in hex.
-    var decimalHex: String {
+    fileprivate var decimalHex: String {
         var value = ReferenceInteger.zero
         for digit in self { value = value * ReferenceInteger(10) + ReferenceInteger(UInt64(digit.wholeNumberValue ?? 0)) }
         return TestHex.string(value.bigEndian(count: 8)).drop { $0 == "0" }.description

@@ -10,9 +10,11 @@ import ClientTestSupport
 import TestSupport
 
 @Suite struct CMAuthenticatorTests {
-    let environment = try! CMAuthenticator.Environment(qrCode: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b,k3y,with,commas")
+    let environment: CMAuthenticator.Environment
     let now = Date(timeIntervalSince1970: 1_700_000_000)
     let client = CMAuthenticator.ClientDescription.linux(app: "mfa", version: "1.0", system: "6.12", architecture: "x86_64", locale: "en_US")
+
+    init() throws { environment = try CMAuthenticator.Environment(qrCode: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b,k3y,with,commas") }
 
     @Test func bothTokenShapesForTheSameRequestPassTheServer() throws {
         for style in [CMAuthenticator.TokenStyle.android, .iOS] {

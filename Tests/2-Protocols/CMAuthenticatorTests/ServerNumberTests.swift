@@ -9,7 +9,9 @@ import ProtocolSupport
 import Testing
 
 @Suite struct ServerNumberTests {
-    let environment = try! CMAuthenticator.Environment(qrCode: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b,k3y")
+    let environment: CMAuthenticator.Environment
+
+    init() throws { environment = try CMAuthenticator.Environment(qrCode: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b,k3y") }
 
     /// §4: `expiry` is seconds after `created_at`; Int64.max put the deadline 292 billion years
     /// out (and a display of it beyond any calendar). It is clamped to a day now.

@@ -14,10 +14,14 @@ struct SaltEdgeTestServer {
     /// The two test keys, generated once from fixed seeds.
     static let keys: (connection: RSA.Signing.PrivateKey, provider: RSA.Signing.PrivateKey) = {
         var random = SeededRandomSource(seed: 0x5A17_ED9E)
-        // A failure here is a broken test fixture, not external input.
-        let connection = try! RSA.Signing.PrivateKey(keySize: .bits2048, using: &random)
-        let provider = try! RSA.Signing.PrivateKey(keySize: .bits2048, using: &random)
-        return (connection, provider)
+        // A failure here is a broken test fixture, not external input: stop with its error.
+        do {
+            let connection = try RSA.Signing.PrivateKey(keySize: .bits2048, using: &random)
+            let provider = try RSA.Signing.PrivateKey(keySize: .bits2048, using: &random)
+            return (connection, provider)
+        } catch {
+            preconditionFailure("the Salt Edge test keys cannot be made: \(error)")
+        }
     }()
 
     /// `{"key","iv","data"}` for `plaintext`, encrypted to `connectionPublicKey` as a Ruby server

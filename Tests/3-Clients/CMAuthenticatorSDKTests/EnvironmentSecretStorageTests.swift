@@ -14,8 +14,6 @@ import TestSupport
     static let id = "7f0c2a52-3d1e-4c4b-9a51-2f1e8d0b6c11"
     static let secret: [UInt8] = Array("environment-secret-0123456789abcdef".utf8)
 
-
-
     /// Whether the secret shows in the JSON in any of its spellings (raw, Base64, hex).
     static func secretInJSON(_ plaintext: [UInt8]) -> Bool {
         let json = RecordBytes.json(plaintext)

@@ -17,8 +17,6 @@ import TestSupport
     static let clientSecret: [UInt8] = [0x04] + (1...64).map { UInt8($0 &* 3) }
     static let regOTT = Array("regott-7c1e9d0a-secret".utf8)
 
-
-
     /// The secrets that show in the JSON, raw, as hex or as Base64.
     static func secretsInJSON(_ plaintext: [UInt8]) -> Int {
         let json = RecordBytes.json(plaintext)

@@ -15,8 +15,6 @@ import TestSupport
     static let privateKeyPEM = TestKeyMaterial.rsa1024PKCS8PEM
     static let accessToken = "access-token-5b0e7f-SECRET"
 
-
-
     /// Whether the token or any part of the private key (a PEM line, DER) shows in the JSON.
     static func secretsInJSON(_ plaintext: [UInt8], key: RSA.Signing.PrivateKey) -> Bool {
         let json = RecordBytes.json(plaintext)

@@ -19,7 +19,6 @@ import TestSupport
         try withTemporaryDirectory("records") { try body($0.appending("store")) }
     }
 
-
     /// Two updaters, each with its own store instance (its own lock description, as another
     /// process would have), increment one counter 100 times each, concurrently: 200 at the end.
     @Test func concurrentUpdatersLoseNothing() async throws {

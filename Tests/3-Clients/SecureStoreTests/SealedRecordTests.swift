@@ -46,7 +46,6 @@ import TestSupport
         try withTemporaryStore("sealed", body)
     }
 
-
     /// Whether `needle` occurs in `haystack`.
 
     /// The decrypted record split as JSON length ‖ JSON ‖ binary section (nil: not that form).

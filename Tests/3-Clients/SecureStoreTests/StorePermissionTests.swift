@@ -15,7 +15,6 @@ import TestSupport
         try withTemporaryDirectory("store-perm") { try body($0.path) }
     }
 
-
     @Test func worldWritableDirectoryIsRefused() throws {
         try Self.withDirectory { root in
             let path = root + "/store"

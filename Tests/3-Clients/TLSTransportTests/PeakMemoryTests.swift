@@ -42,7 +42,7 @@ struct PeakMemoryTests {
         posix_spawn_file_actions_adddup2(&actions, report[1], 2)
         for descriptor in [output[0], feed[1], report[0]] { posix_spawn_file_actions_addclose(&actions, descriptor) }
         let argv = (["/usr/bin/python3", "-c", wrapper, mfa] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, "/usr/bin/python3", &actions, nil, argv, environ) == 0 else { throw POSIXError(.ENOENT) }
         close(output[1])
