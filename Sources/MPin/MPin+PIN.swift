@@ -3,7 +3,6 @@
 
 public import CryptoPrimitives
 
-
 extension MPin {
     /// A PIN as the integer the protocol uses, below 2²⁰ (``MPin/pinBitCount``). Redacted in
     /// `description` and `dump`; compared in constant time.

@@ -3,7 +3,6 @@
 // §11; the vault §12) and its flows (activation §5, status §6, signing §7, the encrypted
 // endpoints §8–§13, errors §14.2). This file holds the namespace and the shared helpers.
 
-
 /// The PowerAuth 3.x client core (Wultra).
 public enum PowerAuth {
     /// The protocol version spoken on the wire (docs/protocols/powerauth.md §0).
