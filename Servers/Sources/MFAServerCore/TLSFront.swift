@@ -16,30 +16,33 @@ public final class TLSFront: @unchecked Sendable {
     /// The loopback port the plain-HTTP server must listen on.
     public let upstreamPort: Int
     private let process: Process
-    private let errors: Pipe
     private let directory: String
     private let lock = NSLock()
     private var stopped = false
 
     /// Starts nginx on `host:port` (port 0: a free one) with `identity`, passing requests to
     /// `127.0.0.1:upstreamPort` (0: a free one, read back from ``upstreamPort``), and waits until
-    /// it accepts connections.
+    /// it has bound its socket.
     public init(identity: TestTLSIdentity, host: String = "127.0.0.1", port: Int = 0, upstreamPort: Int = 0) throws {
         let listenPort = port == 0 ? try Self.freePort() : port
         self.upstreamPort = upstreamPort == 0 ? try Self.freePort() : upstreamPort
-        directory = NSTemporaryDirectory() + "mfa-server-tls-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let directory = NSTemporaryDirectory() + "mfa-server-tls-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        self.directory = directory
+        var started = false
+        // Whatever fails below, the key does not stay behind in /tmp.
+        defer { if !started { try? FileManager.default.removeItem(atPath: directory) } }
         try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         try identity.leafPEM.write(toFile: directory + "/leaf.pem", atomically: true, encoding: .utf8)
         guard FileManager.default.createFile(atPath: directory + "/leaf.key", contents: Data(identity.leafKeyPEM.utf8),
-                                       attributes: [.posixPermissions: 0o600]) else {
+                                             attributes: [.posixPermissions: 0o600]) else {
             throw TLSFrontError(description: "the key file cannot be written in \(directory)")
         }
         let hostInURL = host.contains(":") ? "[\(host)]" : host
         let configuration = """
         daemon off;
         master_process off;
-        error_log stderr warn;
+        error_log \(directory)/error.log warn;
         pid \(directory)/nginx.pid;
         events { worker_connections 256; }
         http {
@@ -68,21 +71,24 @@ public final class TLSFront: @unchecked Sendable {
         try configuration.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["nginx", "-p", directory, "-c", directory + "/nginx.conf"]
-        errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
+        process.arguments = ["nginx", "-e", directory + "/error.log", "-p", directory, "-c", directory + "/nginx.conf"]
         process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
+        // nginx writes its pid file once its socket is bound, whatever the address family.
         let deadline = Date().addingTimeInterval(20)
-        while !Self.accepts(host: host, port: listenPort) {
+        while !FileManager.default.fileExists(atPath: directory + "/nginx.pid") {
             guard Date() < deadline, process.isRunning else {
                 kill(process.processIdentifier, SIGKILL)
-                let said = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+                let said = (try? String(contentsOfFile: directory + "/error.log", encoding: .utf8)) ?? "no error log"   // best effort: for the message
                 throw TLSFrontError(description: "nginx did not start on \(host):\(listenPort): \(said)")
             }
             usleep(20_000)
         }
+        // nginx holds the key in memory now; the file goes.
+        try? FileManager.default.removeItem(atPath: directory + "/leaf.key")   // best effort: the directory goes at stop
+        started = true
         url = "https://\(hostInURL):\(listenPort)"
     }
 
@@ -94,7 +100,7 @@ public final class TLSFront: @unchecked Sendable {
         }
         guard first else { return }
         // SIGKILL, not a wait: Foundation reaps the child on its own thread.
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(atPath: directory)   // best effort: a temporary directory
     }
 
@@ -118,20 +124,6 @@ public final class TLSFront: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Whether something accepts TCP connections on `host:port` (an IPv4 address or `localhost`).
-    static func accepts(host: String, port: Int) -> Bool {
-        guard let port = UInt16(exactly: port) else { return false }
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr(host == "localhost" || host == "0.0.0.0" ? "127.0.0.1" : host)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
 }
 
 /// Stops a ``TLSFront`` when the service group it runs in shuts down: listed among an

@@ -27,7 +27,10 @@ final class RestartableServer: @unchecked Sendable {
                                             tls: tls) { continuation.yield($0) }
         let group = ServiceGroup(services: [app])
         self.group = group
-        task = Task { try await group.run() }
+        task = Task {
+            defer { continuation.finish() }   // a server that stops before it runs ends the wait for its URL
+            try await group.run()
+        }
         var iterator = urls.makeAsyncIterator()
         guard let url = await iterator.next() else { throw TransportError(.unreachable, underlying: "the server did not start") }
         return url

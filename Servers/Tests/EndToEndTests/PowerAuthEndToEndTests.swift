@@ -22,7 +22,11 @@ func withRunning<App: Service>(_ make: (@escaping @Sendable (String) async -> Vo
                                _ body: (String) async throws -> Void) async throws {
     let (urls, continuation) = AsyncStream.makeStream(of: String.self)
     let group = ServiceGroup(services: [try make { url in continuation.yield(url) }])
-    let server = Task { try await group.run() }
+    // A server that stops before it runs (a port taken meanwhile) ends the wait for its URL.
+    let server = Task {
+        defer { continuation.finish() }
+        try await group.run()
+    }
     var iterator = urls.makeAsyncIterator()
     do {
         guard let url = await iterator.next() else { throw TransportError(.unreachable, underlying: "the server did not start") }
