@@ -54,6 +54,7 @@ public final class PowerAuthTestBackEnd: HTTPTransport, @unchecked Sendable {
         var payments: [Payment] = []
         var calls: [Call] = []
         var hold: (path: String, seconds: Double)?
+        var held = 0
         var failNext: (status: Int, code: String)?
         var recoveryCodes: [String: PowerAuthServer.RecoveryCode] = [:]
     }
@@ -104,6 +105,8 @@ public final class PowerAuthTestBackEnd: HTTPTransport, @unchecked Sendable {
     public var payments: [Payment] { lock.withLock { state.payments } }
     /// Every call of `api/items` and `api/hello`.
     public var calls: [Call] { lock.withLock { state.calls } }
+    /// How many requests were held back by ``holdFirstArrival(at:for:)``.
+    public var heldArrivals: Int { lock.withLock { state.held } }
     /// Where the server's copy of the recovery code `code` is in its lifecycle.
     public func state(ofRecoveryCode code: String) -> PowerAuthServer.RecoveryCode.State? { lock.withLock { state.recoveryCodes[code]?.state } }
     /// The server's KDF(KEY_ENCRYPTION_VAULT, index) (docs/protocols/powerauth.md §12), once activated.
@@ -120,7 +123,8 @@ public final class PowerAuthTestBackEnd: HTTPTransport, @unchecked Sendable {
     public func setClock(_ clock: Clock) { lock.withLock { state.clock = clock } }
 
     /// Holds the first request to `path` back for `seconds` before it is verified, so that a
-    /// request sent after it can reach the server first.
+    /// request sent after it can reach the server first (``heldArrivals`` counts the holds that
+    /// happened: a test that relies on one asserts it).
     public func holdFirstArrival(at path: String, for seconds: Double) { lock.withLock { state.hold = (path, seconds) } }
 
     /// Answers the next request, whatever it is, with a §14.2 error envelope of `status` and `code`.
@@ -166,6 +170,7 @@ public final class PowerAuthTestBackEnd: HTTPTransport, @unchecked Sendable {
             state.requests.append(request)
             guard let hold = state.hold, hold.path == request.path else { return 0 }
             state.hold = nil
+            state.held += 1
             return hold.seconds
         }
     }
@@ -188,7 +193,8 @@ public final class PowerAuthTestBackEnd: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    /// Called under the lock.
+    /// Called under the lock, which is not re-entrant: it reads and writes `state` directly and
+    /// never calls the public accessors, which take the lock themselves.
     private func handle(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = request.body ?? []
         switch request.path {

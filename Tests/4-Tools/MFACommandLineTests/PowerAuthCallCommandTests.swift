@@ -130,6 +130,7 @@ extension PowerAuthTestBackEnd {
         }
         #expect(statuses == Array(repeating: 0, count: 6), "\(statuses)")
         #expect(backEnd.calls.count == 6 && backEnd.calls.allSatisfy(\.valid), "\(backEnd.calls)")
+        #expect(backEnd.heldArrivals == 1, "the first call was not held back, so nothing could overtake it")
     }
 
     /// A refusal carries the server's code and message — text and `--json` — so a script tells
