@@ -1,6 +1,5 @@
-// The layer-3 configuration convention for the MIRACL MFA client (docs/design.md §1): the nested
-// configuration carries the URL policy, clock, random source and logger with the shared
-// defaults; pass 1's nonce comes from the configured random source (reproducible from a seeded
+// The layer-3 configuration convention for the MIRACL MFA client (docs/design.md §1; the shared
+// defaults are checked over the five clients in ClientConventionTests): pass 1's nonce comes from the configured random source (reproducible from a seeded
 // one, a failure from a failing one, nothing sent); a configured logger sees every exchange with
 // credential headers redacted.
 
@@ -37,14 +36,6 @@ import TestSupport
         let client = MPinClient(configuration: MPinClient.Configuration(random: random), store: store, transport: .single(transport))
         await client.setBackend(LocalChecksBeforeSendingTests.backend, settings: try LocalChecksBeforeSendingTests.settings())
         return (client, try LocalChecksBeforeSendingTests.plant(store, state: .registered, pinLength: 4))
-    }
-
-    @Test func defaultsAreTheSharedOnes() {
-        let configuration = MPinClient.Configuration()
-        #expect(configuration.urlPolicy == .httpsOnly)
-        #expect(configuration.logger == nil)
-        #expect(configuration.random is SystemRandomSource)
-        #expect(abs(configuration.clock().timeIntervalSinceNow) < 60)
     }
 
     /// Two clients with the same seeded source send the same pass-1 commitment U = x·H(ID):

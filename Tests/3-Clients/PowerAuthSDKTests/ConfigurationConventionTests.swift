@@ -1,6 +1,6 @@
 // The layer-3 configuration convention for the PowerAuth client (docs/design.md §1; the networking
-// service's is tested in PowerAuthNetworkingTests): its nested configuration carries the URL
-// policy, clock, random source and logger with the shared defaults; the configured random source is the one the client draws
+// service's is tested in PowerAuthNetworkingTests, the shared defaults over the five clients in
+// ClientConventionTests): the configured random source is the one the client draws
 // from (reproducible requests from a seeded source, a failure from a failing one); a configured
 // logger sees every exchange with the signature and token headers redacted.
 
@@ -28,19 +28,6 @@ final class ConventionLogCapture: LogSink, @unchecked Sendable {
 }
 
 @Suite struct ConfigurationConventionTests {
-    @Test func defaultsAreTheSharedOnes() throws {
-        var random = SeededRandomSource(seed: 3)
-        let application = try PowerAuthServer.Application(using: &random)
-        let client = PowerAuthClient.Configuration(instanceID: "d", core: try application.clientConfiguration(baseURL: "https://pa.example.com"))
-        let before = Date()
-        for configuration in [client as any ClientConfiguration] {
-            #expect(configuration.urlPolicy == .httpsOnly)
-            #expect(configuration.logger == nil)
-            #expect(configuration.random is SystemRandomSource)
-            #expect(abs(configuration.clock().timeIntervalSince(before)) < 60)
-        }
-    }
-
     /// Two clients with the same seeded random source (and the same server, clock and code)
     /// send byte-identical activation requests: the ephemeral keys and nonces come from the
     /// configured source, not from the system's.

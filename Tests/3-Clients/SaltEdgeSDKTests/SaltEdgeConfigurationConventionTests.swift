@@ -1,6 +1,5 @@
-// The layer-3 configuration convention for the Salt Edge Authenticator client (docs/design.md §1):
-// the nested configuration carries the URL policy, clock, random source and logger with the
-// shared defaults; the connection key pair comes from the configured random source (a failing
+// The layer-3 configuration convention for the Salt Edge Authenticator client (docs/design.md §1;
+// the shared defaults are checked over the five clients in ClientConventionTests): the connection key pair comes from the configured random source (a failing
 // one stops enrolment before create-connection is sent); a configured logger sees a signed
 // request with its `Access-Token` and signature redacted. Real store on disk, in-process transport.
 
@@ -31,14 +30,6 @@ import TestSupport
 
     static func store() throws -> SecureStore {
         try makeTemporaryStore("saltedge-convention")
-    }
-
-    @Test func defaultsAreTheSharedOnes() {
-        let configuration = SaltEdgeAuthenticatorClient.Configuration()
-        #expect(configuration.urlPolicy == .httpsOnly)
-        #expect(configuration.logger == nil)
-        #expect(configuration.random is SystemRandomSource)
-        #expect(abs(configuration.clock().timeIntervalSinceNow) < 60)
     }
 
     /// The RSA key pair of the connection is drawn from the configured (failing) source before
