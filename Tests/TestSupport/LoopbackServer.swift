@@ -53,6 +53,7 @@ public final class LoopbackServer: @unchecked Sendable {
     private let handler: @Sendable (Request, Connection) -> Void
     private let lock = NSLock()
     private var received: [Request] = []
+    private var whenStopped: (@Sendable () -> Void)?
 
     /// Requests seen so far.
     public var requests: [Request] { lock.withLock { received } }
@@ -73,6 +74,20 @@ public final class LoopbackServer: @unchecked Sendable {
     /// given it while this one lives) but not listening, so a connection is reset at once.
     public static func refusing() throws -> LoopbackServer {
         try LoopbackServer(listening: false, handler: { _, _ in })
+    }
+
+    /// A server that reads each request and then holds the connection open without a word until
+    /// ``stop()`` (or two minutes): only the client's own timeout, deadline or cancellation can end
+    /// its call.
+    public static func silent() throws -> LoopbackServer {
+        let stopped = DispatchGroup()
+        stopped.enter()
+        let server = try LoopbackServer { _ in
+            _ = stopped.wait(timeout: .now() + 120)
+            return nil
+        }
+        server.lock.withLock { server.whenStopped = { stopped.leave() } }
+        return server
     }
 
     private init(listening: Bool, handler: @escaping @Sendable (Request, Connection) -> Void) throws {
@@ -110,6 +125,11 @@ public final class LoopbackServer: @unchecked Sendable {
     /// would free its descriptor number for another test's server while this loop may still
     /// call `accept` on that number, and steal that server's connections.
     public func stop() {
+        let release = lock.withLock { () -> (@Sendable () -> Void)? in
+            defer { whenStopped = nil }
+            return whenStopped
+        }
+        release?()
         shutdown(socket, Int32(SHUT_RDWR))
         if !listening { close(socket) }  // no accept loop to close it
     }

@@ -151,15 +151,8 @@ import TestSupport
             try await PlainHTTPTransport(configuration: .init(baseURL: cut.baseURL), logger: .disabled).send(HTTPRequest(method: .get, path: "x"))
         }
         // Held open far past the timeout: only the deadline can end the call.
-        let release = DispatchSemaphore(value: 0)
-        let silent = try LoopbackServer { _ in
-            _ = release.wait(timeout: .now() + 60)
-            return nil
-        }
-        defer {
-            release.signal()
-            silent.stop()
-        }
+        let silent = try LoopbackServer.silent()
+        defer { silent.stop() }
         var slow = PlainHTTPTransport.Configuration(baseURL: silent.baseURL)
         slow.timeout = 0.3
         await #expect(throws: TransportError(.timedOut)) {

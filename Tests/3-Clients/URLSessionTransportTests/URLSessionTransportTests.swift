@@ -46,15 +46,8 @@ import URLSessionTransport
         // far longer than the timeout, so only the timeout can end the call with `.timedOut`
         // (a close would be `.unreachable` or `.badResponse`); no upper bound on wall time, which
         // a loaded two-core CI machine stretches (once to 11 s).
-        let release = DispatchSemaphore(value: 0)
-        let silent = try LoopbackServer { _ in
-            _ = release.wait(timeout: .now() + 60)
-            return nil
-        }
-        defer {
-            release.signal()
-            silent.stop()
-        }
+        let silent = try LoopbackServer.silent()
+        defer { silent.stop() }
         var slow = URLSessionTransport.Configuration(baseURL: silent.baseURL)
         slow.timeout = 0.5  // rounded up to 1 s: FoundationNetworking would otherwise time out at once
         slow.logger = .disabled
@@ -85,15 +78,8 @@ import URLSessionTransport
     /// Cancelling the caller's task ends the exchange with `.cancelled`, whether it is waiting for
     /// an answer or had not started yet.
     @Test func cancellingTheCallerCancelsTheExchange() async throws {
-        let release = DispatchSemaphore(value: 0)
-        let silent = try LoopbackServer { _ in
-            _ = release.wait(timeout: .now() + 120)
-            return nil
-        }
-        defer {
-            release.signal()
-            silent.stop()
-        }
+        let silent = try LoopbackServer.silent()
+        defer { silent.stop() }
         var configuration = URLSessionTransport.Configuration(baseURL: silent.baseURL)
         configuration.logger = .disabled
         configuration.timeout = 90
