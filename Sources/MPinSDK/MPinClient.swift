@@ -146,7 +146,11 @@ public actor MPinClient {
     /// - Parameters:
     ///   - url: The backend's base URL.
     ///   - settings: The backend's client settings, from `testBackend(_:)` or the app's cache.
-    public func setBackend(_ url: String, settings: MPinPlatform.ClientSettings) {
+    /// - Throws: `MPinError` with code `invalidInput` when `url` is not absolute, `untrustedDomain`
+    ///   when the trusted domains refuse it, `urlRefused` when the URL policy does (the same rule
+    ///   as every request, applied now rather than at the first one); the previous backend stays.
+    public func setBackend(_ url: String, settings: MPinPlatform.ClientSettings) throws(MPinError) {
+        _ = try location(url)
         backend = url.hasSuffix("/") ? String(url.dropLast()) : url
         self.settings = settings
     }

@@ -75,7 +75,7 @@ import TestSupport
             }
         }
         let (client, store) = try LocalChecksBeforeSendingTests.client(transport)
-        await client.setBackend(LocalChecksBeforeSendingTests.backend, settings: try LocalChecksBeforeSendingTests.settings())
+        try await client.setBackend(LocalChecksBeforeSendingTests.backend, settings: try LocalChecksBeforeSendingTests.settings())
         let user = try LocalChecksBeforeSendingTests.plant(store, state: .registered, pinLength: 4)
         _ = try? await client.generateRegistrationCode(for: user, pin: MPin.PIN(1234))   // the wire is what this test reads
         let sent = await transport.sent

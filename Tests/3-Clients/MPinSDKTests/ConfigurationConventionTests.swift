@@ -34,7 +34,7 @@ import TestSupport
         let path = try TemporaryDirectory("mpin-convention").appending("store")
         let store = try SecureStore(directory: path)
         let client = MPinClient(configuration: MPinClient.Configuration(random: random), store: store, transport: .single(transport))
-        await client.setBackend(LocalChecksBeforeSendingTests.backend, settings: try LocalChecksBeforeSendingTests.settings())
+        try await client.setBackend(LocalChecksBeforeSendingTests.backend, settings: try LocalChecksBeforeSendingTests.settings())
         return (client, try LocalChecksBeforeSendingTests.plant(store, state: .registered, pinLength: 4))
     }
 

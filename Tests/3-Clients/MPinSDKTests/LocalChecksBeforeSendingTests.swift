@@ -58,12 +58,25 @@ import TestSupport
         return record.user
     }
 
+    /// Settings kept from an earlier fetch do not let a backend the URL rule refuses become the
+    /// active one: plain http (the policy) and, once a domain is trusted, a host outside it are
+    /// refused at `setBackend`, and the backend set before stays.
+    @Test func keptSettingsDoNotBypassTheURLRule() async throws {
+        let (client, _) = try Self.client(InProcessTransport())
+        try await client.setBackend(Self.backend, settings: try Self.settings())
+        await expectError(MPinError.self, code: .urlRefused) { try await client.setBackend("http://mfa.example", settings: try Self.settings()) }
+        await expectError(MPinError.self, code: .invalidInput) { try await client.setBackend("mfa.example", settings: try Self.settings()) }
+        await client.addTrustedDomain("example.org")
+        await expectError(MPinError.self, code: .untrustedDomain) { try await client.setBackend(Self.backend, settings: try Self.settings()) }
+        #expect(await client.backend == Self.backend)
+    }
+
     /// docs/protocols/mpin.md §3, §6: a five-digit PIN for a four-digit user is refused before pass 1, by
     /// every verb that authenticates; nothing is sent and no failure is counted.
     @Test func aPINLongerThanTheUsersIsRefusedBeforeAnyRequest() async throws {
         let transport = InProcessTransport()
         let (client, store) = try Self.client(transport)
-        await client.setBackend(Self.backend, settings: try Self.settings())
+        try await client.setBackend(Self.backend, settings: try Self.settings())
         let user = try Self.plant(store, state: .registered, pinLength: 4)
         let tooLong = try #require(MPin.PIN(decimal: "12345"))
         await expectError(MPinError.self, code: .invalidInput) { try await client.authenticate(user, pin: tooLong, accessCode: "7dae7a5c") }
@@ -83,7 +96,7 @@ import TestSupport
     /// that are not 1–9, keeping the pending client secret for the next try.
     @Test func finishRegistrationRefusesMisfitPINsAndKeepsTheClientSecret() async throws {
         let (client, store) = try Self.client(InProcessTransport())
-        await client.setBackend(Self.backend, settings: try Self.settings())
+        try await client.setBackend(Self.backend, settings: try Self.settings())
         let user = try Self.plant(store, state: .activated, pinLength: 0)
         let fiveDigits = try #require(MPin.PIN(decimal: "12345"))
         let threeDigits = try #require(MPin.PIN(decimal: "012"))
@@ -112,7 +125,7 @@ import TestSupport
             return HTTPResponse(status: 200, headers: [], body: Array(#"{"clientSecret":"\#(share)"}"#.utf8))
         }
         let client = MPinClient(store: store, transport: .single(transport))
-        await client.setBackend(Self.backend, settings: try Self.settings())
+        try await client.setBackend(Self.backend, settings: try Self.settings())
         let user = try Self.plant(store, state: .startedRegistration, pinLength: 0)
         await expectError(MPinError.self, code: .flowError) { _ = try await client.confirmRegistration(for: user) }
         #expect(await transport.sent.count == 2)
@@ -130,7 +143,7 @@ import TestSupport
             return HTTPResponse(status: 401, headers: [], body: [])   // authenticate: a wrong PIN
         }
         let (client, store) = try Self.client(transport)
-        await client.setBackend(Self.backend, settings: try Self.settings())
+        try await client.setBackend(Self.backend, settings: try Self.settings())
         var user = try Self.plant(store, state: .registered, pinLength: 4)
         try UserRecords(store: store).update(identity: user.identity, backend: user.backend) { (record: inout UserRecord?) throws(MPinError) in
             record?.failedAuthentications = stored
@@ -148,7 +161,7 @@ import TestSupport
         let path = try TemporaryDirectory("mpin-local").appending("store")
         let store = try SecureStore(directory: path)
         let client = MPinClient(configuration: MPinClient.Configuration(platform: .trust(projectID: "p-1")), store: store, transport: .single(transport))
-        await client.setBackend(Self.backend, settings: try Self.settings())
+        try await client.setBackend(Self.backend, settings: try Self.settings())
         let user = try Self.plant(store, state: .registered, pinLength: 4)
         var random = SystemRandomSource()
         let publicKey = try MPin.DVS.PrivateKey(using: &random).publicKey

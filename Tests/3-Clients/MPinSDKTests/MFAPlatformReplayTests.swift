@@ -87,7 +87,7 @@ struct MFAPlatformReplayTests {
         user2 = try await client.restartRegistration(for: user2)
         user2 = try await client.finishRegistration(for: try await client.confirmRegistration(for: user2), pin: pin)
         let secondDevice = MPinClient(configuration: await client.configuration, store: try Self.store(), transport: recording.transport)
-        await secondDevice.setBackend(Self.api, settings: try #require(await client.settings))
+        try await secondDevice.setBackend(Self.api, settings: try #require(await client.settings))
         _ = try await secondDevice.startRegistration(for: try await secondDevice.makeUser(identity: "testUser1@example.com"), accessCode: code23,
                                                      pushToken: "test")
         await expectError(MPinError.self, code: .invalidInput) { _ = try await client.makeUser(identity: "") }
