@@ -95,7 +95,8 @@ extension PowerAuth {
         }
     }
 
-    /// The persisted activation (docs/protocols/powerauth.md §5.4), serialised as our JSON format version 1:
+    /// The persisted activation (docs/protocols/powerauth.md §5.4); portable as our JSON format version 1
+    /// (the SDK's store keeps it as a sealed record instead, secrets apart from the JSON):
     /// `{"format":1,"activationId","protocolVersion","serverPublicKey","devicePublicKey",
     /// "ctrData","ctrByte","salt","iterations","possessionKey","knowledgeKey"[,"biometryKey"],
     /// "transportKey","devicePrivateKey"[,"recoveryData"][,"externalEncryptionKey":true]}`, bytes

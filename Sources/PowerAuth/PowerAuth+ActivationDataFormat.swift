@@ -1,5 +1,6 @@
-// The storage format of `ActivationData` (format 1, documented on the type) and unlocking the
-// keys it holds.
+// The portable serialization of `ActivationData` (format 1, documented on the type; the SDK
+// stores its own sealed record, built from the same checked fields) and unlocking the keys it
+// holds.
 
 public import CryptoPrimitives
 public import ProtocolSupport
@@ -27,26 +28,45 @@ extension PowerAuth.ActivationData {
     /// `ProtocolError.Code.malformedInput`.
     public init(serialized bytes: some Sequence<UInt8>) throws(ProtocolError) {
         let wire = try JSONResponse.decode(Wire.self, from: bytes, what: "activation data")
-        func b64(_ text: String?, count: Int? = nil) throws(ProtocolError) -> [UInt8] {
+        func b64(_ text: String?) throws(ProtocolError) -> [UInt8] {
             guard let text else { throw ProtocolError(.malformedInput, "activation data field missing") }
-            let value = try ProtocolError.converting("activation data field") { () throws(CryptoError) in try Base64.decode(text) }
-            guard count.map({ value.count == $0 }) ?? true else { throw ProtocolError(.malformedInput, "activation data field length") }
-            return value
+            return try ProtocolError.converting("activation data field") { () throws(CryptoError) in try Base64.decode(text) }
         }
-        guard wire.format == 1, let version = PowerAuth.ProtocolVersion(rawValue: wire.protocolVersion), !wire.activationId.isEmpty,
-              (0...255).contains(wire.ctrByte), (PowerAuth.KeyLocking.passwordIterations...PowerAuth.KeyLocking.maximumPasswordIterations).contains(wire.iterations) else {
+        guard wire.format == 1 else { throw ProtocolError(.malformedInput, "activation data header") }
+        try self.init(validatingActivationID: wire.activationId, protocolVersion: wire.protocolVersion,
+                      serverPublicKey: try b64(wire.serverPublicKey), devicePublicKey: try b64(wire.devicePublicKey),
+                      counter: try b64(wire.ctrData), counterByte: wire.ctrByte, passwordSalt: try b64(wire.salt),
+                      passwordIterations: wire.iterations, lockedPossessionKey: try b64(wire.possessionKey),
+                      lockedKnowledgeKey: try b64(wire.knowledgeKey),
+                      lockedBiometryKey: try wire.biometryKey.map { (text: String) throws(ProtocolError) in try b64(text) },
+                      lockedTransportKey: try b64(wire.transportKey), sealedDevicePrivateKey: try b64(wire.devicePrivateKey),
+                      sealedRecoveryData: try wire.recoveryData.map { (text: String) throws(ProtocolError) in try b64(text) },
+                      usesExternalEncryptionKey: wire.externalEncryptionKey ?? false)
+    }
+
+    /// An activation from its stored fields, checked as format 1 checks them (a known protocol
+    /// version, a non-empty id, a counter byte of 0–255, 16-byte counter, salt and locked keys,
+    /// an iteration count of 10 000 up to the maximum); anything else is
+    /// `ProtocolError.Code.malformedInput`. The SDK's store record reads its fields through this.
+    package init(validatingActivationID activationID: String, protocolVersion: String, serverPublicKey: [UInt8], devicePublicKey: [UInt8],
+                 counter: some Sequence<UInt8>, counterByte: Int, passwordSalt: [UInt8], passwordIterations: Int,
+                 lockedPossessionKey: [UInt8], lockedKnowledgeKey: [UInt8], lockedBiometryKey: [UInt8]?, lockedTransportKey: [UInt8],
+                 sealedDevicePrivateKey: [UInt8], sealedRecoveryData: [UInt8]?, usesExternalEncryptionKey: Bool) throws(ProtocolError) {
+        guard let version = PowerAuth.ProtocolVersion(rawValue: protocolVersion), !activationID.isEmpty, (0...255).contains(counterByte),
+              (PowerAuth.KeyLocking.passwordIterations...PowerAuth.KeyLocking.maximumPasswordIterations).contains(passwordIterations) else {
             throw ProtocolError(.malformedInput, "activation data header")
         }
-        let ctr = try b64(wire.ctrData, count: 16)
-        let counter = try ProtocolError.converting("activation data counter") { () throws(CryptoError) in try PowerAuth.CounterData(rawRepresentation: ctr) }
-        self.init(activationID: wire.activationId, protocolVersion: version, serverPublicKey: try b64(wire.serverPublicKey),
-                  devicePublicKey: try b64(wire.devicePublicKey), counter: counter, counterByte: UInt8(wire.ctrByte),
-                  passwordSalt: try b64(wire.salt, count: 16), passwordIterations: wire.iterations,
-                  lockedPossessionKey: try b64(wire.possessionKey, count: 16), lockedKnowledgeKey: try b64(wire.knowledgeKey, count: 16),
-                  lockedBiometryKey: try wire.biometryKey.map { (text: String) throws(ProtocolError) in try b64(text, count: 16) },
-                  lockedTransportKey: try b64(wire.transportKey, count: 16), sealedDevicePrivateKey: try b64(wire.devicePrivateKey),
-                  sealedRecoveryData: try wire.recoveryData.map { (text: String) throws(ProtocolError) in try b64(text) })
-        usesExternalEncryptionKey = wire.externalEncryptionKey ?? false
+        let sixteen = [passwordSalt, lockedPossessionKey, lockedKnowledgeKey, lockedTransportKey] + (lockedBiometryKey.map { [$0] } ?? [])
+        guard sixteen.allSatisfy({ $0.count == 16 }) else { throw ProtocolError(.malformedInput, "activation data field length") }
+        let counter = try ProtocolError.converting("activation data counter") { () throws(CryptoError) in
+            try PowerAuth.CounterData(rawRepresentation: counter)
+        }
+        self.init(activationID: activationID, protocolVersion: version, serverPublicKey: serverPublicKey,
+                  devicePublicKey: devicePublicKey, counter: counter, counterByte: UInt8(counterByte),
+                  passwordSalt: passwordSalt, passwordIterations: passwordIterations,
+                  lockedPossessionKey: lockedPossessionKey, lockedKnowledgeKey: lockedKnowledgeKey, lockedBiometryKey: lockedBiometryKey,
+                  lockedTransportKey: lockedTransportKey, sealedDevicePrivateKey: sealedDevicePrivateKey, sealedRecoveryData: sealedRecoveryData)
+        self.usesExternalEncryptionKey = usesExternalEncryptionKey
     }
 
     private struct Wire: Decodable {

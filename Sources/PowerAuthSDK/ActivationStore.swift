@@ -46,27 +46,35 @@ public import SecureStore
     /// The stored activation, or nil when this instance has none.
     public func activation() throws(PowerAuthSDKError) -> PowerAuth.ActivationData? {
         guard let bytes = try record.read() else { return nil }
-        do {
-            return try bytes.withUnsafeBytes { raw throws(ProtocolError) in try PowerAuth.ActivationData(serialized: raw) }
-        } catch {
-            throw PowerAuthSDKError(.store, "the activation record is not a valid activation", protocolError: error)
+        let stored: ActivationRecord
+        do { stored = try RecordStore<ActivationRecord>.decode(bytes, name: record.name) } catch {
+            throw PowerAuthSDKError(.store, "the activation record is not a valid activation", store: error)
         }
+        return try stored.activation()
     }
 
     /// Stores `activation` (durable when this returns).
     public func save(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) {
-        try record.write(SecretBytes(activation.serialized))
+        try record.write(try encoded(activation))
+    }
+
+    /// The record's plaintext for `activation` (ActivationRecord.swift).
+    private func encoded(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) -> SecretBytes {
+        do { return try RecordStore<ActivationRecord>.encode(ActivationRecord(activation), name: record.name) } catch {
+            throw PowerAuthSDKError(.store, "the activation record cannot be encoded", store: error)
+        }
     }
 
     /// Stores a new activation, under the store's lock, only if none is stored: another client
     /// or process that persisted one while this one waited for the server keeps it
     /// (`PowerAuthSDKError.Code.invalidActivationState`).
     public func create(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) {
+        let plaintext = try encoded(activation)
         let created: Bool
         do {
             created = try store.withExclusiveAccess { () throws(SecureStoreError) -> Bool in
                 guard try store.read(record.name) == nil else { return false }
-                try store.write(SecretBytes(activation.serialized), to: record.name)
+                try store.write(plaintext, to: record.name)
                 return true
             }
         } catch {

@@ -1,11 +1,13 @@
 // The token store's persistent half (docs/protocols/powerauth.md §11; docs/protocols/sdk-surfaces.md §1.11): the named MAC
 // tokens of one SDK instance in one secure-store record, `powerauth.<instance>.tokens`, read
 // and replaced under the store's lock so that processes sharing the store do not lose each
-// other's tokens. The record is a small binary format of our own (no Foundation):
+// other's tokens. The record is a `RecordStore` record like every other client's: the names
+// and ids in its JSON, the 16-byte secrets in its secret section (TokenList). A record of the
+// earlier binary form (version 1, below) still reads and is replaced at the next change:
 //
 //   0x01 ‖ count:u16 ‖ count × (nameLength:u16 ‖ name ‖ idLength:u16 ‖ id ‖ secret:16)
 //
-// big-endian lengths, UTF-8 texts. The store encrypts and authenticates it at rest.
+// big-endian lengths, UTF-8 texts.
 
 import CryptoPrimitives
 public import PowerAuth
@@ -29,11 +31,18 @@ public import SecureStore
     /// Every stored token by name.
     public func all() throws(PowerAuthSDKError) -> [String: PowerAuth.Token] {
         guard let stored = try record.read() else { return [:] }
-        return try stored.withUnsafeBytes { raw throws(PowerAuthSDKError) in
-            var bytes = Array(raw)
-            defer { SecretBytes.wipe(&bytes) }  // the plaintext copy holds every token secret
-            return try Self.decode(bytes)
+        if stored.withUnsafeBytes({ $0.first }) == 1 {
+            return try stored.withUnsafeBytes { raw throws(PowerAuthSDKError) in
+                var bytes = Array(raw)
+                defer { SecretBytes.wipe(&bytes) }  // the plaintext copy holds every token secret
+                return try Self.decodeVersion1(bytes)
+            }
         }
+        let list: TokenList
+        do { list = try RecordStore<TokenList>.decode(stored, name: record.name) } catch {
+            throw PowerAuthSDKError(.store, "the token record is not a token list", store: error)
+        }
+        return list.tokens
     }
 
     /// The token called `name`, if stored.
@@ -58,28 +67,17 @@ public import SecureStore
         try record.withExclusiveAccess { () throws(PowerAuthSDKError) in
             var tokens = try all()
             body(&tokens)
-            var bytes = try Self.encode(tokens)
-            defer { SecretBytes.wipe(&bytes) }
-            try record.write(SecretBytes(bytes))
-        }
-    }
-
-    static func encode(_ tokens: [String: PowerAuth.Token]) throws(PowerAuthSDKError) -> [UInt8] {
-        guard tokens.count <= Int(UInt16.max) else { throw PowerAuthSDKError(.store, "too many tokens") }
-        var out: [UInt8] = [1, UInt8(tokens.count >> 8), UInt8(tokens.count & 0xFF)]
-        for (name, token) in tokens.sorted(by: { $0.key < $1.key }) {
-            for text in [name, token.id] {
-                let bytes = Array(text.utf8)
-                guard bytes.count <= Int(UInt16.max) else { throw PowerAuthSDKError(.store, "a token name or id is too long") }
-                out += [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes
+            let plaintext: SecretBytes
+            do throws(SecureStoreError) { plaintext = try RecordStore<TokenList>.encode(TokenList(tokens), name: record.name) } catch {
+                throw PowerAuthSDKError(.store, "the token record cannot be encoded", store: error)
             }
-            token.secret.withUnsafeBytes { out += $0 }
+            try record.write(plaintext)
         }
-        return out
     }
 
-    /// Reads ``encode(_:)``; anything else is a store error (never a silent reset).
-    static func decode(_ bytes: [UInt8]) throws(PowerAuthSDKError) -> [String: PowerAuth.Token] {
+    /// Reads a record of the earlier binary form (the top of this file); anything else is a
+    /// store error (never a silent reset).
+    static func decodeVersion1(_ bytes: [UInt8]) throws(PowerAuthSDKError) -> [String: PowerAuth.Token] {
         var reader = ByteReader(bytes: bytes)
         guard reader.byte() == 1, let count = reader.length() else { throw PowerAuthSDKError(.store, "the token record is not version 1") }
         var tokens: [String: PowerAuth.Token] = [:]
@@ -93,6 +91,55 @@ public import SecureStore
         }
         guard reader.isAtEnd else { throw PowerAuthSDKError(.store, "the token record has trailing bytes") }
         return tokens
+    }
+}
+
+/// `powerauth.<instance>.tokens`, format 2: each token's name and id in the JSON, its secret in
+/// the record's secret section under `token.<index>`.
+struct TokenList: SealedRecordValue {
+    private struct Entry: Codable {
+        let name: String
+        let id: String
+    }
+
+    private let format: Int
+    private let entries: [Entry]
+    private var secrets = RecordSecrets()
+
+    private enum CodingKeys: String, CodingKey { case format, entries }
+
+    /// The record of `tokens`, sorted by name.
+    init(_ tokens: [String: PowerAuth.Token]) {
+        format = 2
+        let sorted = tokens.sorted { $0.key < $1.key }
+        entries = sorted.map { Entry(name: $0.key, id: $0.value.id) }
+        for (index, token) in sorted.map(\.value).enumerated() {
+            secrets["token.\(index)"] = token.secret.withUnsafeBytes { raw in SecretBytes(count: raw.count) { $0.copyMemory(from: raw) } }
+        }
+    }
+
+    /// The tokens by name.
+    var tokens: [String: PowerAuth.Token] {
+        var tokens: [String: PowerAuth.Token] = [:]
+        for (index, entry) in entries.enumerated() {
+            guard let secret = secrets["token.\(index)"] else { continue }   // unsealSecrets made sure there is one
+            tokens[entry.name] = PowerAuth.Token(id: entry.id, secret: SymmetricKey(secret: secret))
+        }
+        return tokens
+    }
+
+    func sealSecrets(into secrets: inout RecordSecrets) {
+        for name in self.secrets.names { secrets[name] = self.secrets[name] }
+    }
+
+    /// Every entry needs its 16-byte secret, and nothing else may be there.
+    mutating func unsealSecrets(from secrets: RecordSecrets) throws(SecureStoreError) {
+        let expected = entries.indices.map { "token.\($0)" }
+        guard format == 2, secrets.names.sorted() == expected.sorted(), expected.allSatisfy({ secrets[$0]?.count == 16 }),
+              Set(entries.map(\.name)).count == entries.count else {
+            throw SecureStoreError(.corrupt, "the token record's secrets do not match its tokens", path: "tokens")
+        }
+        self.secrets = secrets
     }
 }
 

@@ -105,7 +105,7 @@ public struct RecordStore<Value: Codable>: Sendable {
     /// `Value` from the JSON in `plaintext`; the decoder's input copy is wiped. A
     /// ``SealedRecordValue`` takes its secrets from the binary section (none for a record of the
     /// old all-JSON form, which still reads and is rewritten in the sealed form on its next write).
-    static func decode(_ plaintext: SecretBytes, name: String) throws(SecureStoreError) -> Value {
+    package static func decode(_ plaintext: SecretBytes, name: String) throws(SecureStoreError) -> Value {
         guard Value.self is any SealedRecordValue.Type else { return try decodeJSON(plaintext, range: 0..<plaintext.count, name: name) }
         let split = plaintext.withUnsafeBytes { bytes in
             Result { () throws(SecureStoreError) in try SealedRecordFormat.decode(bytes, name: name) }

@@ -12,8 +12,8 @@ import Glibc
 ///
 /// ```swift
 /// let store = try SecureStore(directory: home + "/.local/share/swiftmfa/powerauth")
-/// try store.write(SecretBytes(activation.serialized), to: "activation")
-/// let bytes = try store.read("activation")          // nil when absent
+/// try store.write(SecretBytes(pin.utf8), to: "pin")
+/// let bytes = try store.read("pin")          // nil when absent
 /// ```
 ///
 /// Files are 0600 and the directory 0700. A directory or file not owned by the effective user,

@@ -126,7 +126,7 @@ extension EndToEnd {
         static func passwordAndBiometry(_ activated: ActivatedClient, url: String) async throws {
             let client = activated.client
             let possession = activated.possession
-            let before = try #require(try activated.store.read("powerauth.verbs.activation"))
+            let original = try #require(try ActivationStore(store: activated.store, instanceID: "verbs").activation())
             do {
                 try await client.changePassword(from: SecretBytes("0000".utf8), to: SecretBytes("9999".utf8), possessionUnlockKey: possession)
                 Issue.record("a wrong old password was accepted")
@@ -135,7 +135,6 @@ extension EndToEnd {
             }
             // The refused attempt advanced only the counter; the locked keys are unchanged.
             let afterRefusal = try #require(try ActivationStore(store: activated.store, instanceID: "verbs").activation())
-            let original = try PowerAuth.ActivationData(serialized: before.unsafeExposedBytes)
             #expect(afterRefusal.lockedKnowledgeKey == original.lockedKnowledgeKey && afterRefusal.passwordSalt == original.passwordSalt)
 
             try await client.changePassword(from: SecretBytes("1234".utf8), to: SecretBytes("5678".utf8), possessionUnlockKey: possession)
