@@ -148,6 +148,39 @@ import TestSupport
         }
     }
 
+    /// Cut short at every length and with a byte flipped at every position, the sealed records
+    /// of a real activation and token list read or fail with a store error: no trap, no other
+    /// error. (A flip inside a Base64 member or a key can still read; the signature fails later.)
+    @Test func damagedRecordsReadOrFailAsStoreErrors() async throws {
+        let fixture = try PowerAuthClientFixture()
+        try await fixture.activate()
+        _ = try await fixture.client.requestAccessToken(name: "pay", authentication: fixture.authentication)
+        let activations = try ActivationStore(store: fixture.store, instanceID: "app")
+        let tokens = try TokenRecords(store: fixture.store, instanceID: "app")
+        for (name, read) in [("activation", { () throws(PowerAuthSDKError) in _ = try activations.activation() }),
+                             ("tokens", { () throws(PowerAuthSDKError) in _ = try tokens.all() })] {
+            let good = try #require(try fixture.store.read("powerauth.app." + name)).unsafeExposedBytes
+            var damaged = (0..<good.count).map { Array(good.prefix($0)) }
+            for position in good.indices {
+                var flipped = good
+                flipped[position] ^= 0xFF
+                damaged.append(flipped)
+            }
+            var readCuts: [Int] = []
+            for (index, bytes) in damaged.enumerated() {
+                try fixture.store.write(SecretBytes(bytes), to: "powerauth.app." + name)
+                do {
+                    try read()
+                    if index < good.count { readCuts.append(index) }
+                } catch {
+                    #expect(error.code == .store, "\(name): \(error)")
+                }
+            }
+            // Every cut is refused: a record read from a prefix would be a silent loss.
+            #expect(readCuts.isEmpty, "\(name): cut at \(readCuts) and read")
+        }
+    }
+
     /// A token list whose secrets do not match its entries, or a binary record cut short, is a
     /// store error.
     @Test func tokenRecordsThatDoNotHoldTheirFormAreStoreErrors() async throws {
