@@ -115,17 +115,24 @@ extension PowerAuth {
             let layer1Plaintext = try layer1.decrypt(outer)
             let layer1Wire = try JSONResponse.decode(Layer1.self, from: layer1Plaintext, what: "activation layer 1")
             let inner = try ECIES.Response(wire: layer1Wire.activationData)
-            let wire = try JSONResponse.decode(Layer2.self, from: try layer2.decrypt(inner), what: "activation layer 2")
+            var layer2Plaintext = try layer2.decrypt(inner)
+            defer { SecretBytes.wipe(&layer2Plaintext) }
+            let wire = try JSONResponse.decode(Layer2.self, from: layer2Plaintext, what: "activation layer 2")
             guard !wire.activationId.isEmpty else { throw ProtocolError(.malformedInput, "activation response without an id") }
+            // CTR_DATA and the PUK are read from the plaintext into secret bytes, never into a String.
+            guard let ctrText = try JSONSecretMember.value(at: ["ctrData"], in: layer2Plaintext, what: "activation layer 2") else {
+                throw ProtocolError(.malformedInput, "activation response without CTR_DATA")
+            }
             let (serverKeyBytes, serverKey, ctr) = try ProtocolError.converting("activation response fields") { () throws(CryptoError) in
                 let serverKeyBytes = try Base64.decode(wire.serverPublicKey)
                 return (serverKeyBytes, try P256.KeyAgreement.PublicKey(sec1Representation: serverKeyBytes),
-                        try CounterData(rawRepresentation: Base64.decode(wire.ctrData)))
+                        try Base64.decode(secret: ctrText).withUnsafeBytes { raw throws(CryptoError) in try CounterData(rawRepresentation: raw) })
             }
             var recovery: RecoveryData?
             if let r = wire.activationRecovery {
-                guard PowerAuth.isValidCode(r.recoveryCode), PowerAuth.isValidPUK(r.puk) else { throw ProtocolError(.malformedInput, "recovery data") }
-                recovery = RecoveryData(recoveryCode: r.recoveryCode, puk: SecretBytes(r.puk.utf8))
+                let puk = try JSONSecretMember.value(at: ["activationRecovery", "puk"], in: layer2Plaintext, what: "activation layer 2")
+                guard PowerAuth.isValidCode(r.recoveryCode), let puk, PowerAuth.isValidPUK(puk) else { throw ProtocolError(.malformedInput, "recovery data") }
+                recovery = RecoveryData(recoveryCode: r.recoveryCode, puk: puk)
             }
             let master: SymmetricKey
             do { master = try KeyDerivation.masterSecret(devicePrivateKey: devicePrivateKey, serverPublicKey: serverKey) } catch {
@@ -141,11 +148,12 @@ extension PowerAuth {
             let activationData: ECIES.Response.Wire
         }
 
+        /// The public members of layer 2; `ctrData` and `activationRecovery.puk` are read with
+        /// `JSONSecretMember`, so JSONDecoder never makes them into text.
         private struct Layer2: Decodable {
-            struct Recovery: Decodable { let recoveryCode: String; let puk: String }
+            struct Recovery: Decodable { let recoveryCode: String }
             let activationId: String
             let serverPublicKey: String
-            let ctrData: String
             let activationRecovery: Recovery?
         }
     }

@@ -62,11 +62,14 @@ extension PowerAuth {
 
     /// The token in a decrypted token-create answer `{"tokenId","tokenSecret"}` (16-byte secret).
     public static func token(from plaintext: [UInt8]) throws(ProtocolError) -> Token {
-        struct Wire: Decodable { let tokenId: String; let tokenSecret: String }
+        struct Wire: Decodable { let tokenId: String }   // the secret is read apart, never into a String
         let wire = try JSONResponse.decode(Wire.self, from: plaintext, what: "token")
-        let secret = try ProtocolError.converting("token secret") { () throws(CryptoError) in try Base64.decode(wire.tokenSecret) }
+        guard let text = try JSONSecretMember.value(at: ["tokenSecret"], in: plaintext, what: "token") else {
+            throw ProtocolError(.malformedInput, "token fields")
+        }
+        let secret = try ProtocolError.converting("token secret") { () throws(CryptoError) in try Base64.decode(secret: text) }
         guard !wire.tokenId.isEmpty, secret.count == 16 else { throw ProtocolError(.malformedInput, "token fields") }
-        return Token(id: wire.tokenId, secret: SymmetricKey(data: secret))
+        return Token(id: wire.tokenId, secret: SymmetricKey(secret: secret))
     }
 
     /// Why the vault is unlocked (§12).

@@ -45,6 +45,18 @@ public enum Base64 {
         return try decodeBody(body, accepted: accepted, canonical: canonical)
     }
 
+    /// Strictly decodes the Base64 text held in `text` (as ``decode(_:alphabet:padded:canonical:)``)
+    /// into secret bytes: the text and the bytes are never in a `String`, and every working copy
+    /// is wiped. For a secret member read out of a JSON body without a `String`.
+    public static func decode(secret text: SecretBytes, alphabet: Alphabet = .standard, padded: Bool = true) throws(CryptoError) -> SecretBytes {
+        var utf8 = text.withUnsafeBytes { Array($0) }
+        defer { SecretBytes.wipe(&utf8) }
+        let body = try stripPadding(utf8, required: padded, allowed: padded)
+        var out = try decodeBody(body, accepted: alphabet == .standard ? .standard : .urlSafe, canonical: true)
+        defer { SecretBytes.wipe(&out) }
+        return SecretBytes(out)
+    }
+
     /// Leniently decodes `text`: skips ASCII whitespace (space, tab, CR, LF), accepts either
     /// alphabet (not both in one input) and optional padding, and tolerates non-zero unused
     /// trailing bits. Invalid characters, misplaced padding and impossible lengths still throw.
