@@ -108,11 +108,12 @@ extension PowerAuthClient {
 
     private func createToken(name: String, authentication: Authentication) async throws(PowerAuthSDKError) -> PowerAuth.Token {
         let factors = authentication.factors
-        let plaintext = try await standardEncryptedCall(factors: factors, authentication: authentication) { inputs, random throws(ProtocolError) in
+        var plaintext = try await standardEncryptedCall(factors: factors, authentication: authentication) { inputs, random throws(ProtocolError) in
             try PowerAuth.createTokenRequest(activation: inputs.activation, factors: factors, keys: inputs.keys, transportKey: inputs.transportKey,
                                              configuration: inputs.configuration, encryptionKey: inputs.encryptionKey, version: inputs.version,
                                              timestamp: inputs.timestamp, using: &random)
         }
+        defer { SecretBytes.wipe(&plaintext) }   // it holds the token secret
         let token: PowerAuth.Token
         do { token = try PowerAuth.token(from: plaintext) } catch {
             throw PowerAuthSDKError(.invalidResponse, "the token answer is not valid", protocolError: error)

@@ -2,15 +2,19 @@
 // identifiers are accepted as JSON numbers or strings and kept as strings
 // (docs/protocols/saltedge-v2.md §6: v2 sends integers, older servers and Android's models use strings).
 
+import CryptoPrimitives
 public import FoundationEssentials
 
 /// Decoding of JSON response bodies.
 public enum JSONResponse {
     /// Decodes `body` as `T`; any malformation is ``ProtocolError/Code/malformedInput`` with
-    /// `what` in the message.
+    /// `what` in the message. The decoder's copy of `body` is wiped afterwards: a body may hold
+    /// secret members the model leaves to ``JSONSecretMember``.
     public static func decode<T: Decodable>(_ type: T.Type, from body: some Sequence<UInt8>, what: String) throws(ProtocolError) -> T {
+        var data = Data(body)
+        defer { data.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
+            return try JSONDecoder().decode(T.self, from: data)
         } catch {
             throw ProtocolError(.malformedInput, "\(what): not the expected JSON")
         }

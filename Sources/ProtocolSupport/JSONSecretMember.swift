@@ -9,24 +9,32 @@ public import CryptoPrimitives
 /// The string value of one member of a JSON body, as secret bytes.
 public enum JSONSecretMember {
     /// The bytes of the string at `path` (member names from the outermost object inward) of the
-    /// JSON in `body`, or nil when a member on the path is absent or `null`. A value that is not
-    /// a string or holds an escape (`\`), a member named twice on the path, malformed JSON
-    /// around it or nesting deeper than 64 is ``ProtocolError/Code/malformedInput`` with `what`
-    /// in the message. Timing reveals where the value ends (its length) and nothing else of it:
-    /// a secret's Base64 or digits hold neither `"` nor `\`, the only bytes the scan compares.
-    public static func value(at path: [String], in body: some Collection<UInt8>, what: String) throws(ProtocolError) -> SecretBytes? {
-        var bytes = Array(body)
-        defer { SecretBytes.wipe(&bytes) }
-        var scanner = Scanner(bytes: bytes)
+    /// JSON in `body`, or nil when a member on the path is absent or `null`. The simple escapes
+    /// (`\/`, `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`) are decoded; a value that is not a string or
+    /// holds a `\u` escape, a member named twice on the path, malformed JSON around it or nesting
+    /// deeper than 64 is ``ProtocolError/Code/malformedInput`` with `what` in the message. The
+    /// body is read in place: wiping it stays the caller's.
+    ///
+    /// Timing reveals where the value ends (its length) and where it holds escapes and which,
+    /// the only bytes the scan tells apart; a secret's Base64 or digits hold none unless a
+    /// server escapes `/`.
+    public static func value(at path: [String], in body: [UInt8], what: String) throws(ProtocolError) -> SecretBytes? {
+        var scanner = Scanner(bytes: body, malformed: ProtocolError(.malformedInput, "\(what): a secret member cannot be read"))
         scanner.skipWhitespace()
-        guard let range = try scanner.member(at: path[...], depth: 0) else { return nil }
-        return SecretBytes(bytes[range])
+        guard let (range, escaped) = try scanner.member(at: path[...], depth: 0) else { return nil }
+        guard escaped else { return SecretBytes(body[range]) }
+        return try scanner.unescaped(range)
     }
 
     private struct Scanner {
         let bytes: [UInt8]
+        let malformed: ProtocolError
         var index = 0
-        let malformed = ProtocolError(.malformedInput, "a secret member of the body cannot be read")
+
+        init(bytes: [UInt8], malformed: ProtocolError) {
+            self.bytes = bytes
+            self.malformed = malformed
+        }
 
         mutating func skipWhitespace() {
             while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
@@ -53,6 +61,34 @@ public enum JSONSecretMember {
             guard index < bytes.count else { throw malformed }
             index += 1
             return (start..<index - 1, escaped)
+        }
+
+        /// The content of the string at `range` with its simple escapes decoded, straight into
+        /// secret bytes; a `\u` escape (never needed by a secret's Base64 or digits) is malformed.
+        func unescaped(_ range: Range<Int>) throws(ProtocolError) -> SecretBytes {
+            var out = [UInt8]()
+            out.reserveCapacity(range.count)
+            defer { SecretBytes.wipe(&out) }
+            var position = range.lowerBound
+            while position < range.upperBound {
+                var byte = bytes[position]
+                if byte == 0x5C {
+                    position += 1
+                    guard position < range.upperBound else { throw malformed }
+                    switch bytes[position] {
+                    case 0x22, 0x5C, 0x2F: byte = bytes[position]
+                    case 0x62: byte = 0x08
+                    case 0x66: byte = 0x0C
+                    case 0x6E: byte = 0x0A
+                    case 0x72: byte = 0x0D
+                    case 0x74: byte = 0x09
+                    default: throw malformed
+                    }
+                }
+                out.append(byte)
+                position += 1
+            }
+            return SecretBytes(out)
         }
 
         /// Skips one value of any kind.
@@ -92,7 +128,7 @@ public enum JSONSecretMember {
 
         /// At an object: the range of the string at `path` inside it, reading every member so that
         /// a name given twice is found; nil when absent or null.
-        mutating func member(at path: ArraySlice<String>, depth: Int) throws(ProtocolError) -> Range<Int>? {
+        mutating func member(at path: ArraySlice<String>, depth: Int) throws(ProtocolError) -> (range: Range<Int>, escaped: Bool)? {
             guard let name = path.first, depth < 64 else { throw malformed }
             skipWhitespace()
             if bytes[index...].starts(with: Array("null".utf8)) {
@@ -105,7 +141,7 @@ public enum JSONSecretMember {
                 index += 1
                 return nil
             }
-            var found: Range<Int>?
+            var found: (range: Range<Int>, escaped: Bool)?
             var seen = false
             while true {
                 let key = try string()
@@ -119,9 +155,7 @@ public enum JSONSecretMember {
                     } else if bytes[index...].starts(with: Array("null".utf8)) {
                         try skipValue(depth: depth + 1)
                     } else {
-                        let value = try string()
-                        guard !value.escaped else { throw malformed }
-                        found = value.range
+                        found = try string()
                     }
                 } else {
                     try skipValue(depth: depth + 1)

@@ -149,10 +149,17 @@ public enum Base64 {
                 out.append(UInt8(truncatingIfNeeded: accumulator >> bits))
             }
         }
-        guard invalid >= 0 else { throw .invalidEncoding }
+        // A refused input may have been a secret: its partial output is wiped before the throw.
+        guard invalid >= 0 else {
+            SecretBytes.wipe(&out)
+            throw .invalidEncoding
+        }
         if canonical && bits > 0 {
             let leftover = accumulator & ((1 << bits) - 1)
-            guard leftover == 0 else { throw .invalidEncoding }
+            guard leftover == 0 else {
+                SecretBytes.wipe(&out)
+                throw .invalidEncoding
+            }
         }
         return out
     }

@@ -21,6 +21,11 @@ import TestSupport
         #expect(try value(["s"], #"{"s":""}"#) == "")
         // A name inside a string is not a member.
         #expect(try value(["s"], #"{"a":"\"s\":\"fake\"","s":"real"}"#) == "real")
+        // A server may escape '/', which a quarter of Base64 secrets hold; the simple escapes are decoded.
+        #expect(try value(["s"], #"{"s":"ab\/c\\d\"e\n"}"#) == "ab/c\\d\"e\n")
+        // Nested 60 deep, inside the limit.
+        let deep = String(repeating: #"{"a":"#, count: 60) + "1" + String(repeating: "}", count: 60)
+        #expect(try value(["s"], #"{"x":"# + deep + #","s":"found"}"#) == "found")
     }
 
     @Test func anAbsentOrNullMemberIsNil() throws {
@@ -29,11 +34,16 @@ import TestSupport
         #expect(try value(["s"], #"{"s":null}"#) == nil)
         #expect(try value(["r", "puk"], #"{"r":null,"x":1}"#) == nil)
         #expect(try value(["r", "puk"], #"{"x":{"puk":"1"}}"#) == nil)
+        // An escaped name is not compared: the member is not found (JSONDecoder's model says "s").
+        #expect(try value(["s"], #"{"\u0073":"x"}"#) == nil)
     }
 
     @Test(arguments: [
         #"{"s":1}"#, #"{"s":["a"]}"#, #"{"s":"a\u0041"}"#, #"{"s":"a","s":"b"}"#, #"{"s":"a""#, #"{"s" "a"}"#, #"["s"]"#, "",
-        #"{"a":[1,2}"#, #"{"a":}"#, #"{"s":"abc"#, #"{"r":"text"}"#, String(repeating: #"{"a":"#, count: 100) + "1",
+        #"{"a":[1,2}"#, #"{"a":}"#, #"{"s":"abc"#, #"{"r":"text"}"#, #"{"s":"a\"#, #"{"s":"a\q"}"#, #"{"a":-,"s":"x""#, #"{"a":nul"#,
+        #"{"r":{"puk":"1"},"r":{"puk":"2"}}"#,
+        // 70 deep, past the limit, and complete: only the depth refuses it.
+        #"{"x":"# + String(repeating: #"{"a":"#, count: 70) + "1" + String(repeating: "}", count: 70) + #","s":"x"}"#,
     ])
     func whatCannotBeASecretStringIsMalformed(body: String) {
         let path = body.contains("\"r\"") ? ["r", "puk"] : ["s"]
