@@ -24,6 +24,9 @@ extension FuzzTarget {
                 }
             }
             _ = try? Base64.decodeLenient(text)
+            // The secret decoder reads what the String one reads, and refuses what it refuses.
+            let plain = try? Base64.decode(text), secret = try? Base64.decode(secret: SecretBytes(text.utf8))
+            guard plain == secret?.unsafeExposedBytes else { violated("base64 secret decoder disagrees", input) }
             guard let lenient = try? Base64.decodeLenient(Base64.encode(input)), lenient == input else { violated("lenient base64 round trip", input) }
         },
         FuzzTarget("base32", seeds: [.jsonStrings(under: "cm", keys: ["secret", "qr", "value"], decodeHex: false)]) { input in

@@ -46,6 +46,18 @@ extension FuzzTarget {
             _ = try? PowerAuth.vaultKey(from: body, transportKey: PowerAuthFixtures.transportKey)
             _ = try? PowerAuth.alreadyConfirmed(from: body)
         },
+        FuzzTarget("json-secret-member") { input in
+            // Never a trap; and where both JSONDecoder and the scan read the member, the same bytes.
+            // (A \u escape is left out: an escaped name is not compared by the scan, by design.)
+            struct Model: Decodable { let s: String? }
+            let scanned = Result { () throws(ProtocolError) in try JSONSecretMember.value(at: ["s"], in: input, what: "fuzz") }
+            _ = try? JSONSecretMember.value(at: ["r", "puk"], in: input, what: "fuzz")
+            if case .success(let found?) = scanned, !input.indices.dropLast().contains(where: { input[$0] == 0x5C && input[$0 + 1] == 0x75 }),
+               let model = try? JSONResponse.decode(Model.self, from: input, what: "fuzz"), let text = model.s,
+               found.unsafeExposedBytes != Array(text.utf8) {
+                violated("JSONSecretMember disagrees with JSONDecoder", input)
+            }
+        },
         FuzzTarget("powerauth-activation", seeds: [.generated(PowerAuthFixtures.activationAnswerSeeds)]) { input in
             _ = try? PowerAuthFixtures.world.pendingActivation.process(response(input))
         },
