@@ -1,9 +1,9 @@
 // The activation as the store keeps it: a `RecordStore` record like every other client's
 // (docs/protocols/powerauth.md §5.4), its public fields in the JSON and its counter, locked keys
 // and sealed data in the record's secret section, so that none of them passes through a
-// `String` on its way to or from the disk. A record of the earlier all-JSON form (format 1,
-// those fields in Base64) still reads, and the next write, at the latest the next signature,
-// replaces it with this form.
+// `String` on its way to or from the disk. A record of the earlier all-JSON form (format 1, the
+// activation's portable serialization) is read by `ActivationStore` with
+// `PowerAuth.ActivationData(serialized:)`, and the next write replaces it with this form.
 
 import CryptoPrimitives
 import PowerAuth
@@ -12,9 +12,7 @@ import SecureStore
 
 /// `powerauth.<instance>.activation`: one activation, format 2.
 struct ActivationRecord: SealedRecordValue {
-    /// The fields kept in the JSON. In format 1 the secret fields were Base64 members of the
-    /// same object (`ctrData` to `recoveryData` here): they are read, moved to the secret
-    /// section and never written again.
+    /// The fields kept in the JSON.
     private struct Header: Codable {
         var format: Int
         var activationId: String
@@ -25,20 +23,23 @@ struct ActivationRecord: SealedRecordValue {
         var salt: String
         var iterations: Int
         var externalEncryptionKey: Bool?
-        var ctrData: String?
-        var possessionKey: String?
-        var knowledgeKey: String?
-        var biometryKey: String?
-        var transportKey: String?
-        var devicePrivateKey: String?
-        var recoveryData: String?
 
-        /// The format-1 members that move to the secret section, by their secret's name.
-        var legacySecrets: [(name: String, text: String?)] {
-            [("ctrData", ctrData), ("possessionKey", possessionKey), ("knowledgeKey", knowledgeKey), ("biometryKey", biometryKey),
-             ("transportKey", transportKey), ("devicePrivateKey", devicePrivateKey), ("recoveryData", recoveryData)]
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case format, activationId, protocolVersion, serverPublicKey, devicePublicKey, ctrByte, salt, iterations, externalEncryptionKey
         }
     }
+
+    /// Any member name, to find the members a header does not have.
+    private struct Member: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The secrets a record may hold.
+    private static let secretNames: Set = ["ctrData", "possessionKey", "knowledgeKey", "biometryKey", "transportKey", "devicePrivateKey",
+                                           "recoveryData"]
 
     private var header: Header
     private var secrets = RecordSecrets()
@@ -58,7 +59,15 @@ struct ActivationRecord: SealedRecordValue {
         secrets["recoveryData"] = activation.sealedRecoveryData.map { SecretBytes($0) }
     }
 
-    init(from decoder: any Decoder) throws { header = try Header(from: decoder) }
+    /// Only the header's members: a JSON with others (a secret left in it, a format-1 text in
+    /// the sealed form) is not a format-2 record.
+    init(from decoder: any Decoder) throws {
+        let names = Set(Header.CodingKeys.allCases.map(\.stringValue))
+        guard try decoder.container(keyedBy: Member.self).allKeys.allSatisfy({ names.contains($0.stringValue) }) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "a member format 2 does not have"))
+        }
+        header = try Header(from: decoder)
+    }
 
     func encode(to encoder: any Encoder) throws { try header.encode(to: encoder) }
 
@@ -66,37 +75,16 @@ struct ActivationRecord: SealedRecordValue {
         for name in self.secrets.names { secrets[name] = self.secrets[name] }
     }
 
-    /// Format 2 takes its secrets from the secret section; format 1 (written before they left
-    /// the JSON) from its Base64 members, which are then dropped.
+    /// Format 2, and no secret but the seven a record may hold.
     mutating func unsealSecrets(from secrets: RecordSecrets) throws(SecureStoreError) {
-        switch header.format {
-        case 2:
-            // Nothing but the seven secrets, and none of them left in the JSON as well.
-            let known = Set(header.legacySecrets.map(\.name))
-            guard header.legacySecrets.allSatisfy({ $0.text == nil }), secrets.names.allSatisfy(known.contains) else {
-                throw SecureStoreError(.corrupt, "the activation record holds fields its format does not have", path: "activation")
-            }
-            self.secrets = secrets
-        case 1 where secrets.names.isEmpty:
-            for (name, text) in header.legacySecrets {
-                guard let text else { continue }
-                do {
-                    var bytes = try Base64.decode(text)
-                    defer { SecretBytes.wipe(&bytes) }
-                    self.secrets[name] = SecretBytes(bytes)
-                } catch {
-                    throw SecureStoreError(.corrupt, "the activation's \(name) is not Base64", path: "activation")
-                }
-            }
-            (header.ctrData, header.possessionKey, header.knowledgeKey, header.biometryKey) = (nil, nil, nil, nil)
-            (header.transportKey, header.devicePrivateKey, header.recoveryData) = (nil, nil, nil)
-            header.format = 2
-        default:
-            throw SecureStoreError(.corrupt, "the activation record is of an unknown format", path: "activation")
+        guard header.format == 2, secrets.names.allSatisfy(Self.secretNames.contains) else {
+            throw SecureStoreError(.corrupt, "the activation record is not format 2", path: "activation")
         }
+        self.secrets = secrets
     }
 
-    /// The activation, checked as `PowerAuth.ActivationData(serialized:)` checks format 1:
+    /// The activation, checked as `PowerAuth.ActivationData(serialized:)` checks format 1
+    /// (the same validating initialiser):
     /// a missing or misfit field is `PowerAuthSDKError.Code.store`.
     func activation() throws(PowerAuthSDKError) -> PowerAuth.ActivationData {
         func secret(_ name: String) throws(PowerAuthSDKError) -> [UInt8] {

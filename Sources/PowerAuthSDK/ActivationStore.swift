@@ -46,6 +46,14 @@ public import SecureStore
     /// The stored activation, or nil when this instance has none.
     public func activation() throws(PowerAuthSDKError) -> PowerAuth.ActivationData? {
         guard let bytes = try record.read() else { return nil }
+        // A record written before the sealed form: format-1 JSON, the portable serialization.
+        if bytes.withUnsafeBytes({ $0.first }) == UInt8(ascii: "{") {
+            do {
+                return try bytes.withUnsafeBytes { raw throws(ProtocolError) in try PowerAuth.ActivationData(serialized: raw) }
+            } catch {
+                throw PowerAuthSDKError(.store, "the activation record is not a valid activation", protocolError: error)
+            }
+        }
         let stored: ActivationRecord
         do { stored = try RecordStore<ActivationRecord>.decode(bytes, name: record.name) } catch {
             throw PowerAuthSDKError(.store, "the activation record is not a valid activation", store: error)
