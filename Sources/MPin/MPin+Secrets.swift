@@ -59,6 +59,12 @@ extension MPinSecretPoint {
         self.init(_storage: try SecretG1Storage(encoded: bytes))
     }
 
+    /// Decodes a raw representation held in secret bytes (a share read from an answer with no
+    /// `String` between), by the rules of the initialiser that takes a byte sequence.
+    public init(rawRepresentation secret: SecretBytes) throws(CryptoError) {
+        self = try secret.withUnsafeBytes { (bytes) throws(CryptoError) in try Self(rawRepresentation: bytes) }
+    }
+
     /// 04 ‖ x ‖ y, 65 bytes, in wiped storage; empty for the point at infinity.
     public var rawRepresentation: SecretBytes { _storage.bytes }
 

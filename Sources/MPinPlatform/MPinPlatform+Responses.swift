@@ -150,22 +150,6 @@ extension MPinPlatform {
         public let active: Bool?
     }
 
-    /// `GET signatureURL/{mpinId}?regOTT=` (§7.1 item 4).
-    public struct SignatureWire: Decodable, Sendable {
-        /// The first D-TA's client-secret share (65-byte G1 point, hex).
-        public let clientSecretShare: String
-        /// The query for the second D-TA.
-        public let params: String
-    }
-
-    /// The second D-TA's `clientSecret` (§7.1 item 4), also `dvsClientSecret` (§7.2).
-    public struct ClientSecretWire: Decodable, Sendable {
-        /// The share (hex).
-        public let clientSecret: String?
-        /// The DVS share (hex).
-        public let dvsClientSecret: String?
-    }
-
     /// `GET timePermitsURL/{mpinId}` (§7.1 item 6).
     public struct TimePermitWire: Decodable, Sendable {
         /// The first share (hex).
@@ -223,19 +207,6 @@ extension MPinPlatform {
             self.nowTime = nowTime
             self.dvsRegisterToken = dvsRegisterToken
         }
-    }
-
-    /// `POST /dvsregister` (§7.2): `cs2-url`, `mpin-id` and `dvs-cs1` (§7.2's list) or `cs2url`,
-    /// `mpinId` and `dvsClientSecretShare` (§7.3's, which §7.2 says are exact).
-    public struct DVSRegisterWire: Sendable {
-        /// Where the second DVS share is.
-        public let cs2URL: String
-        /// The signing identity's M-Pin ID (hex).
-        public let mpinID: String
-        /// The first DVS share (hex).
-        public let dvsCS1: String
-        /// Which D-TAs issued the shares.
-        public let dtas: String?
     }
 
     /// `POST /verification/confirmation` (§7.2 `activationToken`, §7.3 `actToken`).

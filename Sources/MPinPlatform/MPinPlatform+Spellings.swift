@@ -65,17 +65,6 @@ extension MPinPlatform.AuthenticateWire: Decodable {
     }
 }
 
-extension MPinPlatform.DVSRegisterWire: Decodable {
-    /// Decodes `{cs2-url, mpin-id, dvs-cs1, dtas}` (§7.2) or `{cs2url, mpinId, dvsClientSecretShare, dtas}` (§7.3).
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SpelledKey.self)
-        self.init(cs2URL: try container.require(String.self, spelled: ["cs2url", "cs2-url"]),
-                  mpinID: try container.require(String.self, spelled: ["mpinId", "mpin-id"]),
-                  dvsCS1: try container.require(String.self, spelled: ["dvsClientSecretShare", "dvs-cs1"]),
-                  dtas: try container.decode(String.self, spelled: ["dtas"]))
-    }
-}
-
 extension MPinPlatform.ConfirmationWire: Decodable {
     /// Decodes `{accessId, activationToken}` (§7.2) or `{accessId, actToken}` (§7.3).
     public init(from decoder: any Decoder) throws {

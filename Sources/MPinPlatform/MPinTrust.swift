@@ -30,8 +30,6 @@ public enum MPinTrust {
 
     /// `PUT /rps/v2/user` answer.
     package struct RegisterWire: Decodable { package let mpinId: String; package let regOTT: String; package let projectId: String? }
-    /// `GET /rps/v2/signature/{mpinId}` answer.
-    package struct SignatureWire: Decodable { package let dvsClientSecretShare: String; package let cs2url: String; package let curve: String?; package let dtas: String }
     /// `POST /rps/v2/pass1` answer.
     package struct Pass1Wire: Decodable { package let y: String }
     /// `POST /rps/v2/pass2` answer.

@@ -172,15 +172,15 @@ extension MPinClient {
             }.user
         }
         let settings = try activeSettings()
-        let signature = try await send(.get, settings.signatureURL + "/" + record.mpinID,
-                                       query: [HTTPHeader("regOTT", record.secrets.regOTTText ?? "")], step: .signature)
-        let first = try decode(MPinPlatform.SignatureWire.self, signature, "signature answer")
-        let second = try await send(.get, settings.certivoxURL + "clientSecret?" + first.params, step: .clientSecret)
-        let share2 = try decode(MPinPlatform.ClientSecretWire.self, second, "client secret").clientSecret ?? ""
+        let first = try read(try await send(.get, settings.signatureURL + "/" + record.mpinID,
+                                            query: [HTTPHeader("regOTT", record.secrets.regOTTText ?? "")], step: .signature),
+                             "signature answer", MPinPlatform.SignatureWire.init(body:))
+        let second = try read(try await send(.get, settings.certivoxURL + "clientSecret?" + first.params, step: .clientSecret), "client secret",
+                              MPinPlatform.ClientSecretWire.init(body:))
         let clientSecret: MPin.ClientSecret
         do {
-            let shares = [try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(first.clientSecretShare)),
-                          try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(share2))]
+            let shares = [try MPin.ClientSecretShare(rawRepresentation: first.clientSecretShare),
+                          try MPin.ClientSecretShare(rawRepresentation: try requiredShare(second.clientSecret))]
             clientSecret = MPin.Issuer.combine(shares)   // docs/protocols/mpin.md §7.1 item 5: RECOMBINE_G1
         } catch {
             throw MPinError(.invalidResponse, "a client-secret share is not a BN254CX point",

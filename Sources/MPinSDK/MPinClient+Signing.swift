@@ -86,15 +86,15 @@ extension MPinClient {
         }
         let publicKey = privateKey.publicKey
         let body = MPinPlatform.dvsRegisterBody(token: registerToken, publicKey: publicKey.rawRepresentation, deviceName: user.deviceName)
-        let registered = try decode(MPinPlatform.DVSRegisterWire.self, try await send(.post, settings.dvsRegisterURL, body: body, step: .dvsRegister),
-                                    "DVS registration answer")
-        let second = try decode(MPinPlatform.ClientSecretWire.self, try await send(.get, registered.cs2URL, step: .clientSecret), "DVS client secret")
+        let registered = try read(try await send(.post, settings.dvsRegisterURL, body: body, step: .dvsRegister), "DVS registration answer",
+                                  MPinPlatform.DVSRegisterWire.init(body:))
+        let second = try read(try await send(.get, registered.cs2URL, step: .clientSecret), "DVS client secret", MPinPlatform.ClientSecretWire.init(body:))
         let identity: MPin.Identity
         let clientSecret: MPin.ClientSecret
         do {
             identity = MPin.Identity(mpinID: try Hex.decode(registered.mpinID), dvsPublicKey: publicKey)   // docs/protocols/mpin.md §9 trap 3
-            let shares = [try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(registered.dvsCS1)),
-                          try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(second.dvsClientSecret ?? second.clientSecret ?? ""))]
+            let shares = [try MPin.ClientSecretShare(rawRepresentation: registered.dvsCS1),
+                          try MPin.ClientSecretShare(rawRepresentation: try requiredShare(second.dvsClientSecret ?? second.clientSecret))]
             clientSecret = MPin.DVS.clientSecret(shares, privateKey: privateKey)   // docs/protocols/mpin.md §5.3: z·(share₁ + share₂)
         } catch {
             throw MPinError(.invalidResponse, "a DVS share or the M-Pin ID is malformed", protocolError: ProtocolError(error, "DVS registration"))

@@ -61,14 +61,14 @@ extension MPinClient {
         let publicKey = privateKey.publicKey
         guard MPinPlatform.isHexMPinID(record.mpinID) else { throw MPinError(.store, "the stored mpinId is not hex") }
         let query = [HTTPHeader("regOTT", record.secrets.regOTTText ?? ""), HTTPHeader("publicKey", Hex.encode(publicKey.rawRepresentation))]
-        let first = try decode(MPinTrust.SignatureWire.self, try await send(.get, try activeBackend() + "/rps/v2/signature/" + record.mpinID, query: query,
-                                                                            step: .signature), "signature answer")
+        let first = try read(try await send(.get, try activeBackend() + "/rps/v2/signature/" + record.mpinID, query: query, step: .signature),
+                             "signature answer", MPinTrust.SignatureWire.init(body:))
         guard first.curve == nil || first.curve == "BN254CX" else { throw MPinError(.invalidResponse, "the platform uses curve \(first.curve ?? ""), not BN254CX") }
-        let second = try decode(MPinPlatform.ClientSecretWire.self, try await send(.get, first.cs2url, step: .clientSecret), "client secret")
+        let second = try read(try await send(.get, first.cs2url, step: .clientSecret), "client secret", MPinPlatform.ClientSecretWire.init(body:))
         let clientSecret: MPin.ClientSecret
         do {
-            let shares = [try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(first.dvsClientSecretShare)),
-                          try MPin.ClientSecretShare(rawRepresentation: try Hex.decode(second.dvsClientSecret ?? ""))]
+            let shares = [try MPin.ClientSecretShare(rawRepresentation: first.dvsClientSecretShare),
+                          try MPin.ClientSecretShare(rawRepresentation: try requiredShare(second.dvsClientSecret))]
             clientSecret = MPin.DVS.clientSecret(shares, privateKey: privateKey)
         } catch {
             throw MPinError(.invalidResponse, "a DVS share is not a BN254CX point", protocolError: ProtocolError(error, "DVS share"))

@@ -371,5 +371,22 @@ public actor MPinClient {
         }
     }
 
+    /// An answer that carries a client-secret share, read by `reader` (which takes the share
+    /// into `SecretBytes`); the body is wiped afterwards, so the share's hex stays in no buffer
+    /// of ours once read (the transport's own buffers are its to wipe).
+    func read<T>(_ response: consuming HTTPResponse, _ what: String, _ reader: ([UInt8]) throws(ProtocolError) -> T) throws(MPinError) -> T {
+        var owned = response
+        defer { SecretBytes.wipe(&owned.body) }
+        do { return try reader(owned.body) } catch {
+            throw MPinError(.invalidResponse, "the \(what) is not the expected JSON", protocolError: error)
+        }
+    }
+
+    /// A share an answer may leave out; a missing one is refused like a malformed one.
+    func requiredShare(_ share: SecretBytes?) throws(CryptoError) -> SecretBytes {
+        guard let share else { throw .invalidEncoding }
+        return share
+    }
+
     private func nonEmpty(_ text: String?) -> String? { text?.isEmpty == false ? text : nil }
 }

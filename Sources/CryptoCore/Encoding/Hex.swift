@@ -16,7 +16,22 @@ public enum Hex {
     /// Decodes hex of either case. The length must be even and every character a hex digit;
     /// anything else throws ``CryptoError/invalidEncoding``. Runs without branching on the digits.
     public static func decode(_ text: some StringProtocol) throws(CryptoError) -> [UInt8] {
-        let utf8 = Array(text.utf8)
+        try decodeDigits(Array(text.utf8))
+    }
+
+    /// Decodes hex held as secret bytes (read from a body with no `String` between) into secret
+    /// bytes, by the rules of ``decode(_:)``. The working copies are wiped, a refused input's
+    /// partial output included; a refusal reveals only that some character or the length was
+    /// wrong, not which.
+    public static func decode(secret text: SecretBytes) throws(CryptoError) -> SecretBytes {
+        var utf8 = text.withUnsafeBytes { Array($0) }
+        defer { SecretBytes.wipe(&utf8) }
+        var out = try decodeDigits(utf8)
+        defer { SecretBytes.wipe(&out) }
+        return SecretBytes(out)
+    }
+
+    private static func decodeDigits(_ utf8: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard utf8.count % 2 == 0 else { throw .invalidEncoding }
         var out = [UInt8](repeating: 0, count: utf8.count / 2)
         var invalid: Int32 = 0
@@ -26,7 +41,10 @@ public enum Hex {
             invalid |= high | low
             out[i] = UInt8(truncatingIfNeeded: (high << 4) | low)
         }
-        guard invalid >= 0 else { throw .invalidEncoding }
+        guard invalid >= 0 else {
+            SecretBytes.wipe(&out)
+            throw .invalidEncoding
+        }
         return out
     }
 }

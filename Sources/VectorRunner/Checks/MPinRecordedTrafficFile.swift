@@ -108,16 +108,15 @@ enum MPinRecordedTrafficFile {
             let wire = try JSONResponse.decode(MPinPlatform.RegisterWire.self, from: body, what: "register")
             do { _ = try Hex.decode(wire.mpinId) } catch { throw ProtocolError(.malformedInput, "mpinId is not hex", cause: error) }
         case .signature:
-            let wire = try JSONResponse.decode(MPinPlatform.SignatureWire.self, from: body, what: "signature")
-            _ = try MPinPlatform.point(hex: wire.clientSecretShare, what: "clientSecretShare")
+            let wire = try MPinPlatform.SignatureWire(body: body)
+            try Self.checkPoint(wire.clientSecretShare, what: "clientSecretShare")
             let mpinID = location.path.split(separator: "/").last.map(String.init) ?? ""
             let hashed = URLText.split("?" + wire.params)?.query.first { $0.name == "hash_mpin_id" }?.value
             let expected: String
             do { expected = Hex.encode(SHA256.hash(data: try Hex.decode(mpinID)).bytes) } catch { throw ProtocolError(error, "mpinId in the URL") }
             guard hashed == expected else { throw ProtocolError(.malformedInput, "hash_mpin_id is not SHA-256 of the M-Pin ID") }
         case .clientSecret:
-            let wire = try JSONResponse.decode(MPinPlatform.ClientSecretWire.self, from: body, what: "clientSecret")
-            _ = try MPinPlatform.point(hex: wire.clientSecret ?? "", what: "clientSecret")
+            try Self.checkPoint(try MPinPlatform.ClientSecretWire(body: body).clientSecret, what: "clientSecret")
         case .timePermit:
             if location.path.contains("timePermit/") {
                 _ = try MPinPlatform.point(hex: try JSONResponse.decode(MPinPlatform.TimePermitWire.self, from: body, what: "timePermit").timePermit, what: "timePermit")
@@ -133,6 +132,14 @@ enum MPinRecordedTrafficFile {
         case .authenticate:
             if !body.isEmpty { _ = try JSONResponse.decode(MPinPlatform.AuthenticateWire.self, from: body, what: "authenticate") }
         case .dvsRegister, .verification, .signingSession, .jwks: break
+        }
+    }
+
+    /// Whether a share read into secret bytes is a BN254CX point (a missing one is not).
+    private static func checkPoint(_ share: SecretBytes?, what: String) throws(ProtocolError) {
+        guard let share else { throw ProtocolError(.malformedInput, "\(what): missing") }
+        do { _ = try share.withUnsafeBytes { (bytes) throws(CryptoError) in try BN254CX.G1(encoded: bytes) } } catch {
+            throw ProtocolError(.malformedInput, "\(what): not a BN254CX point", cause: error)
         }
     }
 }

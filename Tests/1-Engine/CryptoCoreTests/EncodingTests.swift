@@ -100,6 +100,17 @@ import TestSupport
         #expect(Hex.encode(data) == TestHex.string(data))
     }
 
+    @Test func hexSecretDecoderReadsAndRefusesWhatTheTextOneDoes() throws {
+        #expect(try Hex.decode(secret: SecretBytes("000fA5Ff".utf8)).unsafeExposedBytes == [0x00, 0x0F, 0xA5, 0xFF])
+        #expect(try Hex.decode(secret: SecretBytes([UInt8]())).count == 0)
+        for text in ["0", "0g", "zz", "0x00", " 00", "00 ", "0\u{0}", "ａ0"] {
+            #expect(throws: CryptoError.invalidEncoding, "\(text)") { try Hex.decode(secret: SecretBytes(text.utf8)) }
+        }
+        var random = TestRandom("hex secret decoder")
+        let data = random.bytes(65)
+        #expect(try Hex.decode(secret: SecretBytes(TestHex.string(data).uppercased().utf8)).unsafeExposedBytes == data)
+    }
+
     @Test func crc16ARCCheckValue() {
         #expect(CRC16.arc(Array("123456789".utf8)) == 0xBB3D)  // CRC catalogue check value
         #expect(CRC16.arc([]) == 0)

@@ -2,6 +2,7 @@
 // answer decodes under either spelling, two spellings that disagree are refused, and only a hex
 // M-Pin ID may go into a URL path.
 
+import CryptoPrimitives
 import MPinPlatform
 import ProtocolSupport
 import Testing
@@ -32,16 +33,39 @@ import Testing
     }
 
     @Test func dvsRegisterAnswerHyphenatedOrCamelCase() throws {
-        let hyphenated = try Self.decode(MPinPlatform.DVSRegisterWire.self, #"{"cs2-url":"https://d/cs2","mpin-id":"7b7d","dvs-cs1":"04aa","dtas":"x"}"#)
-        let camel = try Self.decode(MPinPlatform.DVSRegisterWire.self,
-                                    #"{"cs2url":"https://d/cs2","mpinId":"7b7d","dvsClientSecretShare":"04aa","dtas":"x","curve":"BN254CX"}"#)
+        let hyphenated = try MPinPlatform.DVSRegisterWire(body: Array(#"{"cs2-url":"https://d/cs2","mpin-id":"7b7d","dvs-cs1":"04aa","dtas":"x"}"#.utf8))
+        let camel = try MPinPlatform.DVSRegisterWire(
+            body: Array(#"{"cs2url":"https://d/cs2","mpinId":"7b7d","dvsClientSecretShare":"04AA","dtas":"x","curve":"BN254CX"}"#.utf8))
         for wire in [hyphenated, camel] {
-            #expect(wire.cs2URL == "https://d/cs2" && wire.mpinID == "7b7d" && wire.dvsCS1 == "04aa" && wire.dtas == "x")
+            #expect(wire.cs2URL == "https://d/cs2" && wire.mpinID == "7b7d" && wire.dvsCS1.unsafeExposedBytes == [0x04, 0xAA] && wire.dtas == "x")
         }
-        #expect(throws: ProtocolError.self) { try Self.decode(MPinPlatform.DVSRegisterWire.self, #"{"cs2url":"https://d/cs2","mpinId":"7b7d"}"#) }
-        #expect(throws: ProtocolError.self) {
-            try Self.decode(MPinPlatform.DVSRegisterWire.self, #"{"cs2url":"https://a","cs2-url":"https://b","mpinId":"7b7d","dvs-cs1":"04"}"#)
+        let refused = [
+            #"{"cs2url":"https://d/cs2","mpinId":"7b7d"}"#,  // no share
+            #"{"cs2url":"https://a","cs2-url":"https://b","mpinId":"7b7d","dvs-cs1":"04"}"#,  // two URLs
+            #"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"04","dvsClientSecretShare":"05"}"#,  // two shares
+            #"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"0g"}"#,  // not hex
+            #"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":4}"#,  // not a string
+            #"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"04"},"#,  // not JSON
+        ]
+        for body in refused {
+            #expect(throws: ProtocolError.self, "\(body)") { try MPinPlatform.DVSRegisterWire(body: Array(body.utf8)) }
         }
+        #expect(try MPinPlatform.DVSRegisterWire(body: Array(#"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"0a","dvsClientSecretShare":"0A"}"#.utf8))
+            .dvsCS1.unsafeExposedBytes == [0x0A])
+    }
+
+    @Test func clientSecretSharesAreReadIntoSecretBytes() throws {
+        let signature = try MPinPlatform.SignatureWire(body: Array(#"{"clientSecretShare":"04ff00","params":"a=1"}"#.utf8))
+        #expect(signature.clientSecretShare.unsafeExposedBytes == [0x04, 0xFF, 0x00] && signature.params == "a=1")
+        #expect(throws: ProtocolError.self) { try MPinPlatform.SignatureWire(body: Array(#"{"params":"a=1"}"#.utf8)) }
+        #expect(throws: ProtocolError.self) { try MPinPlatform.SignatureWire(body: Array(#"{"clientSecretShare":"04ff00"}"#.utf8)) }
+        let second = try MPinPlatform.ClientSecretWire(body: Array(#"{"clientSecret":"04","dvsClientSecret":null}"#.utf8))
+        #expect(second.clientSecret?.unsafeExposedBytes == [0x04] && second.dvsClientSecret == nil)
+        #expect(throws: ProtocolError.self) { try MPinPlatform.ClientSecretWire(body: Array("[]".utf8)) }
+        #expect(throws: ProtocolError.self) { try MPinPlatform.ClientSecretWire(body: Array(#"{"clientSecret":"0"}"#.utf8)) }
+        let trust = try MPinTrust.SignatureWire(body: Array(#"{"dvsClientSecretShare":"04","cs2url":"https://d","curve":"BN254CX","dtas":"x"}"#.utf8))
+        #expect(trust.dvsClientSecretShare.unsafeExposedBytes == [0x04] && trust.cs2url == "https://d" && trust.curve == "BN254CX" && trust.dtas == "x")
+        #expect(throws: ProtocolError.self) { try MPinTrust.SignatureWire(body: Array(#"{"cs2url":"https://d","dtas":"x"}"#.utf8)) }
     }
 
     @Test func hexMPinIDs() {
