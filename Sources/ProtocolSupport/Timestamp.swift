@@ -1,6 +1,7 @@
 // Lenient ISO 8601 timestamps as the protocol servers write them: `2013-07-21T11:02:02Z`,
 // `…+02:00`, `…+0200`, optional fractional seconds (docs/protocols/saltedge-v2.md §6.6, docs/protocols/cm-authenticator.md §1).
 
+import CryptoCore
 public import FoundationEssentials
 
 /// Parsing of the ISO 8601 date-times found in protocol responses.
@@ -23,7 +24,7 @@ public enum Timestamp {
               let day = number(8, 2), c[10] == UInt8(ascii: "T") || c[10] == UInt8(ascii: " "),
               let hour = number(11, 2), c[13] == UInt8(ascii: ":"), let minute = number(14, 2),
               c[16] == UInt8(ascii: ":"), let second = number(17, 2) else { return nil }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard (1...12).contains(month), (1...CivilCalendar.days(inMonth: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 61 else { return nil }
         var i = 19
         var fraction = 0.0
@@ -59,26 +60,8 @@ public enum Timestamp {
         default:
             return nil
         }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

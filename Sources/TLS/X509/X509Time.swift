@@ -1,6 +1,8 @@
 // UTCTime and GeneralizedTime as DER writes them in certificates (RFC 5280 §4.1.2.5.1,
 // §4.1.2.5.2: Zulu, seconds present, no fractions), to seconds since 1970, with no Foundation.
 
+import CryptoCore
+
 enum X509Time {
     /// Seconds since 1970-01-01T00:00:00Z of a UTCTime (tag 0x17, YYMMDDHHMMSSZ, years 1950–2049)
     /// or GeneralizedTime (tag 0x18, YYYYMMDDHHMMSSZ); nil for any other form.
@@ -18,25 +20,7 @@ enum X509Time {
         if yearDigits == 2 { year += year >= 50 ? 1900 : 2000 }
         let month = number(yearDigits, 2), day = number(yearDigits + 2, 2)
         let hour = number(yearDigits + 4, 2), minute = number(yearDigits + 6, 2), second = number(yearDigits + 8, 2)
-        guard (1...12).contains(month), (1...daysIn(month, year)).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
-        return Int64(daysFromCivil(year, month, day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-    }
-
-    private static func daysIn(_ month: Int, _ year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    private static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        guard (1...12).contains(month), (1...CivilCalendar.days(inMonth: month, year: year)).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+        return Int64(CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 }
