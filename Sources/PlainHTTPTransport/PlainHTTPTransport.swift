@@ -58,12 +58,8 @@ public struct PlainHTTPTransport: HTTPTransport {
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw TransportError(.cancelled) }
         let endpoint = try URLEndpoint(request.url(relativeTo: configuration.baseURL))
-        var headers = [HTTPHeader("User-Agent", configuration.userAgent)]
-        if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }
-        headers.append(HTTPHeader("Accept-Encoding", "identity"))  // RFC 9110 §12.5.3: no compressed answer
-        headers += configuration.additionalHeaders
-        headers = headers.filter { request.header($0.name) == nil } + request.headers
-        try HTTPSendPolicy.validate(method: request.method, target: endpoint.target, headers: headers + [HTTPHeader("Host", endpoint.hostField)])
+        let headers = try endpoint.headers(for: request, userAgent: configuration.userAgent, acceptLanguage: configuration.acceptLanguage,
+                                           additional: configuration.additionalHeaders)
         let bytes = HTTP1Message.requestBytes(method: request.method.rawValue, target: endpoint.target, host: endpoint.hostField,
                                               headers: headers, body: request.body)
         let deadline = Deadline(seconds: request.timeout ?? configuration.timeout)
@@ -85,6 +81,22 @@ package struct URLEndpoint: Sendable {
     package let target: String
     /// The `Host` field: the host, and the port when it is not the scheme's default.
     package var hostField: String { port == (isSecure ? 443 : 80) ? host : "\(host):\(port)" }
+
+    /// The header fields a transport sends with `request` to this endpoint: User-Agent,
+    /// Accept-Language when there is one, `Accept-Encoding: identity` and the configured
+    /// additional fields, each replaced by a field of the request's own of the same name, then the
+    /// request's. They pass `HTTPSendPolicy` with the method, the target and the Host field
+    /// (`TransportError.Kind.invalidRequest` otherwise) before a byte leaves.
+    package func headers(for request: HTTPRequest, userAgent: String, acceptLanguage: String?,
+                         additional: [HTTPHeader]) throws(TransportError) -> [HTTPHeader] {
+        var headers = [HTTPHeader("User-Agent", userAgent)]
+        if let acceptLanguage { headers.append(HTTPHeader("Accept-Language", acceptLanguage)) }
+        headers.append(HTTPHeader("Accept-Encoding", "identity"))  // RFC 9110 §12.5.3: no compressed answer
+        headers += additional
+        headers = headers.filter { request.header($0.name) == nil } + request.headers
+        try HTTPSendPolicy.validate(method: request.method, target: target, headers: headers + [HTTPHeader("Host", hostField)])
+        return headers
+    }
 
     /// Parses `url`; `https://` only when `allowingTLS`. User info and IPv6 literals are refused.
     package init(_ url: String, allowingTLS: Bool = false) throws(TransportError) {

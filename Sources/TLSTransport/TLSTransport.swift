@@ -70,12 +70,8 @@ public struct TLSTransport: HTTPTransport {
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw TransportError(.cancelled) }
         let endpoint = try URLEndpoint(request.url(relativeTo: configuration.baseURL), allowingTLS: true)
-        var headers = [HTTPHeader("User-Agent", configuration.userAgent)]
-        if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }
-        headers.append(HTTPHeader("Accept-Encoding", "identity"))  // RFC 9110 §12.5.3: no compressed answer
-        headers += configuration.additionalHeaders
-        headers = headers.filter { request.header($0.name) == nil } + request.headers
-        try HTTPSendPolicy.validate(method: request.method, target: endpoint.target, headers: headers + [HTTPHeader("Host", endpoint.hostField)])
+        let headers = try endpoint.headers(for: request, userAgent: configuration.userAgent, acceptLanguage: configuration.acceptLanguage,
+                                           additional: configuration.additionalHeaders)
         let keepAlive = configuration.keepAlive && endpoint.isSecure
         let bytes = HTTP1Message.requestBytes(method: request.method.rawValue, target: endpoint.target, host: endpoint.hostField,
                                               headers: headers, body: request.body, keepAlive: keepAlive)
