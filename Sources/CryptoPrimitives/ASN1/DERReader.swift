@@ -151,3 +151,17 @@ package enum DER {
         }
     }
 }
+
+extension DER {
+    /// The magnitudes of r and s of an ECDSA signature in strict DER (SEC 1 v2 §C.8:
+    /// SEQUENCE { INTEGER r, INTEGER s }), minimal, positive, nothing trailing; BER variants
+    /// throw ``CryptoError/invalidEncoding``.
+    package static func ecdsaSignature(_ der: some Sequence<UInt8>) throws(CryptoError) -> (r: [UInt8], s: [UInt8]) {
+        var reader = Reader(der)
+        var sequence = try reader.readSequence()
+        try reader.finish()
+        let r = try sequence.readUnsignedInteger(), s = try sequence.readUnsignedInteger()
+        try sequence.finish()
+        return (r, s)
+    }
+}

@@ -90,11 +90,7 @@ extension P256.Signing {
         /// A signature from strict DER: SEQUENCE { INTEGER r, INTEGER s }, minimal, positive,
         /// nothing trailing (BER variants are refused).
         public init(derRepresentation: some Sequence<UInt8>) throws(CryptoError) {
-            var reader = DER.Reader(derRepresentation)
-            var sequence = try reader.readSequence()
-            try reader.finish()
-            let rBytes = try sequence.readUnsignedInteger(), sBytes = try sequence.readUnsignedInteger()
-            try sequence.finish()
+            let (rBytes, sBytes) = try DER.ecdsaSignature(derRepresentation)
             guard let r = FixedUInt<4>(bigEndian: rBytes), let s = FixedUInt<4>(bigEndian: sBytes) else { throw .invalidEncoding }
             values = P256.SignatureValues(r: r, s: s)
         }

@@ -75,11 +75,7 @@ extension P384 {
             /// A signature from strict DER: SEQUENCE { INTEGER r, INTEGER s }, minimal and
             /// positive, nothing trailing.
             public init(derRepresentation: some Sequence<UInt8>) throws(CryptoError) {
-                var reader = DER.Reader(derRepresentation)
-                var sequence = try reader.readSequence()
-                try reader.finish()
-                let rBytes = try sequence.readUnsignedInteger(), sBytes = try sequence.readUnsignedInteger()
-                try sequence.finish()
+                let (rBytes, sBytes) = try DER.ecdsaSignature(derRepresentation)
                 guard let r = FixedUInt<6>(bigEndian: rBytes), let s = FixedUInt<6>(bigEndian: sBytes) else { throw .invalidEncoding }
                 (self.r, self.s) = (r, s)
             }
