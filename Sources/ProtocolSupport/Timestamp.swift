@@ -1,7 +1,7 @@
 // Lenient ISO 8601 timestamps as the protocol servers write them: `2013-07-21T11:02:02Z`,
 // `…+02:00`, `…+0200`, optional fractional seconds (docs/protocols/saltedge-v2.md §6.6, docs/protocols/cm-authenticator.md §1).
 
-import CryptoCore
+import CryptoPrimitives
 public import FoundationEssentials
 
 /// Parsing of the ISO 8601 date-times found in protocol responses.

@@ -1,7 +1,7 @@
 // UTCTime and GeneralizedTime as DER writes them in certificates (RFC 5280 §4.1.2.5.1,
 // §4.1.2.5.2: Zulu, seconds present, no fractions), to seconds since 1970, with no Foundation.
 
-import CryptoCore
+import CryptoPrimitives
 
 enum X509Time {
     /// Seconds since 1970-01-01T00:00:00Z of a UTCTime (tag 0x17, YYMMDDHHMMSSZ, years 1950–2049)
