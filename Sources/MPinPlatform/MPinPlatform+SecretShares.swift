@@ -17,7 +17,7 @@ extension MPinPlatform {
         public let params: String
 
         /// Reads `{clientSecretShare, params}` from an answer's body. Throws
-        /// ``ProtocolError/Code/malformedInput`` for a body that is not that JSON or a share
+        /// `ProtocolError.Code.malformedInput` for a body that is not that JSON or a share
         /// that is not hex.
         public init(body: [UInt8]) throws(ProtocolError) {
             struct Members: Decodable { let params: String }
@@ -34,10 +34,12 @@ extension MPinPlatform {
         public let dvsClientSecret: SecretBytes?
 
         /// Reads `{clientSecret}` or `{dvsClientSecret}` from an answer's body. Throws
-        /// ``ProtocolError/Code/malformedInput`` for a body that is not a JSON object or a share
+        /// `ProtocolError.Code.malformedInput` for a body that is not a JSON object or a share
         /// that is not hex.
         public init(body: [UInt8]) throws(ProtocolError) {
-            struct Members: Decodable {}
+            struct Members: Decodable {
+                init(from decoder: any Decoder) throws { _ = try decoder.container(keyedBy: SpelledKey.self) }   // an object
+            }
             _ = try JSONResponse.decode(Members.self, from: body, what: "client secret")
             clientSecret = try MPinPlatform.share(spelled: ["clientSecret"], in: body, what: "client secret")
             dvsClientSecret = try MPinPlatform.share(spelled: ["dvsClientSecret"], in: body, what: "client secret")
@@ -57,7 +59,7 @@ extension MPinPlatform {
         public let dtas: String?
 
         /// Reads either spelling from an answer's body; a member given in both spellings must
-        /// agree. Throws ``ProtocolError/Code/malformedInput`` for a body that is not that JSON
+        /// agree. Throws `ProtocolError.Code.malformedInput` for a body that is not that JSON
         /// or a share that is not hex.
         public init(body: [UInt8]) throws(ProtocolError) {
             struct Members: Decodable {
@@ -77,7 +79,7 @@ extension MPinPlatform {
 
     /// The share under any of `names` (§7.2 spells members two ways), hex-decoded into secret
     /// bytes; nil when absent or null under all. Two spellings that disagree, a value that is
-    /// not a string and one that is not hex are ``ProtocolError/Code/malformedInput``.
+    /// not a string and one that is not hex are `ProtocolError.Code.malformedInput`.
     static func share(spelled names: [String], in body: [UInt8], what: String) throws(ProtocolError) -> SecretBytes? {
         var found: SecretBytes?
         for name in names {

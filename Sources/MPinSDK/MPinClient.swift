@@ -372,8 +372,10 @@ public actor MPinClient {
     }
 
     /// An answer that carries a client-secret share, read by `reader` (which takes the share
-    /// into `SecretBytes`); the body is wiped afterwards, so the share's hex stays in no buffer
-    /// of ours once read (the transport's own buffers are its to wipe).
+    /// into `SecretBytes`), then its body wiped. The response is consumed, so the body has one
+    /// owner and is wiped in place when the caller hands over `send`'s result directly, as every
+    /// caller does; a middleware that kept a copy of the response would keep its own buffer.
+    /// The transport's buffers are its to wipe.
     func read<T>(_ response: consuming HTTPResponse, _ what: String, _ reader: ([UInt8]) throws(ProtocolError) -> T) throws(MPinError) -> T {
         var owned = response
         defer { SecretBytes.wipe(&owned.body) }

@@ -40,16 +40,19 @@ import Testing
             #expect(wire.cs2URL == "https://d/cs2" && wire.mpinID == "7b7d" && wire.dvsCS1.unsafeExposedBytes == [0x04, 0xAA] && wire.dtas == "x")
         }
         let refused = [
-            #"{"cs2url":"https://d/cs2","mpinId":"7b7d"}"#,  // no share
-            #"{"cs2url":"https://a","cs2-url":"https://b","mpinId":"7b7d","dvs-cs1":"04"}"#,  // two URLs
-            #"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"04","dvsClientSecretShare":"05"}"#,  // two shares
-            #"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"0g"}"#,  // not hex
-            #"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":4}"#,  // not a string
-            #"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"04"},"#,  // not JSON
+            (#"{"cs2url":"https://d/cs2","mpinId":"7b7d"}"#, "no dvsClientSecretShare or dvs-cs1"),
+            (#"{"cs2url":"https://a","cs2-url":"https://b","mpinId":"7b7d","dvs-cs1":"04"}"#, "not the expected JSON"),
+            (#"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"04","dvsClientSecretShare":"05"}"#, "disagree"),
+            (#"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"0g"}"#, "dvs-cs1 is not hex"),
+            (#"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":4}"#, "cannot be read"),
+            (#"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"04"},"#, "not the expected JSON"),
         ]
-        for body in refused {
-            #expect(throws: ProtocolError.self, "\(body)") { try MPinPlatform.DVSRegisterWire(body: Array(body.utf8)) }
+        for (body, reason) in refused {
+            let error = #expect(throws: ProtocolError.self, "\(body)") { try MPinPlatform.DVSRegisterWire(body: Array(body.utf8)) }
+            #expect(error?.code == .malformedInput && error?.message.contains(reason) == true, "\(body): \(String(describing: error))")
         }
+        let oneNull = try MPinPlatform.DVSRegisterWire(body: Array(#"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":null,"dvsClientSecretShare":"04"}"#.utf8))
+        #expect(oneNull.dvsCS1.unsafeExposedBytes == [0x04])
         #expect(try MPinPlatform.DVSRegisterWire(body: Array(#"{"cs2url":"https://d","mpinId":"7b7d","dvs-cs1":"0a","dvsClientSecretShare":"0A"}"#.utf8))
             .dvsCS1.unsafeExposedBytes == [0x0A])
     }
@@ -61,8 +64,10 @@ import Testing
         #expect(throws: ProtocolError.self) { try MPinPlatform.SignatureWire(body: Array(#"{"clientSecretShare":"04ff00"}"#.utf8)) }
         let second = try MPinPlatform.ClientSecretWire(body: Array(#"{"clientSecret":"04","dvsClientSecret":null}"#.utf8))
         #expect(second.clientSecret?.unsafeExposedBytes == [0x04] && second.dvsClientSecret == nil)
-        #expect(throws: ProtocolError.self) { try MPinPlatform.ClientSecretWire(body: Array("[]".utf8)) }
-        #expect(throws: ProtocolError.self) { try MPinPlatform.ClientSecretWire(body: Array(#"{"clientSecret":"0"}"#.utf8)) }
+        for body in ["[]", "null", "\"04\"", #"{"clientSecret":"04"},"#, #"{"clientSecret":"0"}"#] {
+            #expect(throws: ProtocolError.self, "\(body)") { try MPinPlatform.ClientSecretWire(body: Array(body.utf8)) }
+        }
+        #expect(throws: ProtocolError.self) { try MPinPlatform.SignatureWire(body: Array(#"{"clientSecretShare":"04","params":"a"}x"#.utf8)) }
         let trust = try MPinTrust.SignatureWire(body: Array(#"{"dvsClientSecretShare":"04","cs2url":"https://d","curve":"BN254CX","dtas":"x"}"#.utf8))
         #expect(trust.dvsClientSecretShare.unsafeExposedBytes == [0x04] && trust.cs2url == "https://d" && trust.curve == "BN254CX" && trust.dtas == "x")
         #expect(throws: ProtocolError.self) { try MPinTrust.SignatureWire(body: Array(#"{"cs2url":"https://d","dtas":"x"}"#.utf8)) }

@@ -33,7 +33,8 @@ extension BN254CX {
         /// point off the twist or outside the order-r subgroup (Milagro checks only the curve
         /// equation, docs/protocols/mpin.md §2.2; we also check the subgroup, by ψ(Q) = [6u²]Q).
         public init(encoded bytes: some Collection<UInt8>) throws(CryptoError) {
-            let bytes = Array(bytes)
+            var bytes = Array(bytes)
+            defer { SecretBytes.wipe(&bytes) }   // the encoding may be a secret point (a share, s·Q)
             guard bytes.count == 128 else { throw .invalidEncoding }
             guard let x = Fp2(canonicalBytes: bytes[0..<64]), let y = Fp2(canonicalBytes: bytes[64..<128]) else {
                 throw .invalidEncoding
