@@ -90,13 +90,15 @@ extension PowerAuth {
             case .code(let code, _): ("CODE", [("code", .string(code.code))])
             case .recovery(let code, let puk):
                 // §3.3: a recovery code without `R:` and a ten-digit PUK.
-                try ("RECOVERY", [("recoveryCode", .string(PowerAuth.recoveryCode(parsing: code))), ("puk", .string(PowerAuth.validatedPUK(puk)))])
+                try ("RECOVERY", [("recoveryCode", .string(PowerAuth.recoveryCode(parsing: code))), ("puk", .secret(PowerAuth.validatedPUK(puk)))])
             case .custom(let attributes): ("CUSTOM", attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
             case .direct(let attributes): ("DIRECT", attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
             }
             let layer1Plaintext = JSONText.object([("type", .string(type)), ("identityAttributes", .object(identity)), ("activationData", inner.json)])
+            var layer1Bytes = layer1Plaintext.bytes
+            defer { SecretBytes.wipe(&layer1Bytes) }   // it may hold the recovery PUK
             let (outer, outerDecryptor) = try ECIES.Encryptor(publicKey: encryptionKey.publicKey, parameters: parameters(.applicationScopeGeneric))
-                .encryptRequest(layer1Plaintext.bytes, timestamp: timestamp, using: &random)
+                .encryptRequest(layer1Bytes, timestamp: timestamp, using: &random)
             layer1 = outerDecryptor
             layer2 = innerDecryptor
             request = HTTPRequest(method: .post, path: "pa/v3/activation/create", headers: [

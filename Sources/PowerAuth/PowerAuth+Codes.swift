@@ -53,12 +53,12 @@ extension PowerAuth {
         return code
     }
 
-    /// The PUK as text when it is exactly ten ASCII digits (§3.3), else
-    /// ``ProtocolError/Code/invalidActivationCode``.
-    /// (The request body is JSON text, so the PUK passes through a `String` while it is written.)
-    static func validatedPUK(_ puk: SecretBytes) throws(ProtocolError) -> String {
+    /// The PUK when it is exactly ten ASCII digits (§3.3), else
+    /// ``ProtocolError/Code/invalidActivationCode``; it goes into the request as
+    /// `JSONText.secret`, never a `String`.
+    static func validatedPUK(_ puk: SecretBytes) throws(ProtocolError) -> SecretBytes {
         guard isValidPUK(puk) else { throw ProtocolError(.invalidActivationCode, "a PUK is ten digits") }
-        return String(decoding: puk.unsafeExposedBytes, as: UTF8.self)  // the wire needs the text
+        return puk
     }
 
     /// Whether `puk` is exactly ten ASCII digits (§3.3), read without leaving wiped storage and

@@ -3,6 +3,8 @@
 // keys in the order given and no re-encoding afterwards (docs/protocols/saltedge-v2.md §5.2,
 // docs/protocols/cm-authenticator.md §5).
 
+public import CryptoPrimitives
+
 /// A JSON value whose serialisation is fully determined: object members keep their order,
 /// output is compact, and strings escape only what RFC 8259 §7 requires.
 public indirect enum JSONText: Sendable, Equatable {
@@ -12,6 +14,11 @@ public indirect enum JSONText: Sendable, Equatable {
     case array([JSONText])
     /// A string.
     case string(String)
+    /// A string whose UTF-8 bytes are secret (a PUK in a request that is encrypted next): written
+    /// from wiped storage with the escapes of ``string(_:)``, never made a `String`. Only
+    /// ``bytes`` writes it; `Encodable` refuses it. Timing reveals which bytes need an escape
+    /// (none of a PUK's digits do).
+    case secret(SecretBytes)
     /// An integer.
     case integer(Int64)
     /// A number that is not an `Int64`, as its JSON text (read from a server, written back as is).
@@ -22,11 +29,28 @@ public indirect enum JSONText: Sendable, Equatable {
     case null
 
     /// The compact UTF-8 serialisation: no whitespace, `/` not escaped, non-ASCII characters
-    /// written as UTF-8, control characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`.
+    /// written as UTF-8, control characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`. The
+    /// buffer is reserved at its largest possible size first, so that growing it leaves no
+    /// unwiped copy of a ``secret(_:)`` behind; wiping the result is the caller's.
     public var bytes: [UInt8] {
         var out = [UInt8]()
+        out.reserveCapacity(largestByteCount)
         write(to: &out)
         return out
+    }
+
+    /// An upper bound of the serialisation's length (every string byte escaped as `\u00XX`).
+    private var largestByteCount: Int {
+        switch self {
+        case .object(let members): 2 + members.reduce(0) { $0 + 4 + 6 * $1.0.utf8.count + $1.1.largestByteCount }
+        case .array(let elements): 2 + elements.reduce(0) { $0 + 1 + $1.largestByteCount }
+        case .string(let value): 2 + 6 * value.utf8.count
+        case .secret(let value): 2 + 6 * value.count
+        case .integer: 20
+        case .number(let text): text.utf8.count
+        case .bool: 5
+        case .null: 4
+        }
     }
 
     /// The serialisation as a string.
@@ -38,7 +62,7 @@ public indirect enum JSONText: Sendable, Equatable {
             out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(member.0, to: &out)
+                Self.writeString(member.0.utf8, to: &out)
                 out.append(UInt8(ascii: ":"))
                 member.1.write(to: &out)
             }
@@ -51,7 +75,9 @@ public indirect enum JSONText: Sendable, Equatable {
             }
             out.append(UInt8(ascii: "]"))
         case .string(let value):
-            Self.writeString(value, to: &out)
+            Self.writeString(value.utf8, to: &out)
+        case .secret(let value):
+            value.withUnsafeBytes { Self.writeString($0, to: &out) }
         case .integer(let value):
             out.append(contentsOf: String(value).utf8)
         case .number(let text):
@@ -63,9 +89,9 @@ public indirect enum JSONText: Sendable, Equatable {
         }
     }
 
-    private static func writeString(_ value: String, to out: inout [UInt8]) {
+    private static func writeString(_ value: some Sequence<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
+        for byte in value {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
@@ -104,6 +130,8 @@ extension JSONText: Encodable {
         case .string(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)
+        case .secret:
+            throw EncodingError.invalidValue("secret", .init(codingPath: encoder.codingPath, debugDescription: "a secret is written only by `bytes`"))
         case .integer(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)

@@ -19,6 +19,14 @@ import TestSupport
         #expect(JSONText.integer(Int64.min).text == "-9223372036854775808")
     }
 
+    @Test func jsonTextWritesASecretLikeTheStringItWouldBe() throws {
+        let value = JSONText.object([("puk", .secret(SecretBytes("0123456789".utf8))), ("odd", .secret(SecretBytes("a\"\\\n\u{1}é".utf8)))])
+        #expect(value.text == #"{"puk":"0123456789","odd":"a\"\\\n\u0001é"}"#)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(value.bytes)) as? [String: Any])
+        #expect(parsed["puk"] as? String == "0123456789" && parsed["odd"] as? String == "a\"\\\n\u{1}é")
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(value) }
+    }
+
     @Test func percentCodingKeepsPlusAndRejectsBrokenEscapes() {
         #expect(URLText.percentEncoded("a+b/c=d é~") == "a%2Bb%2Fc%3Dd%20%C3%A9~")
         #expect(URLText.percentDecoded("a+b%2F%3d%C3%A9") == "a+b/=é")

@@ -28,7 +28,11 @@ extension AES {
         ) throws(CryptoError) -> [UInt8] {
             let iv = Array(iv)
             guard iv.count == blockByteCount else { throw .incorrectLength }
-            var data = Array(plaintext)
+            // Room for the padding from the start: growing the copy would leave the plaintext in
+            // a freed buffer, where the blocks below overwrite it in place.
+            var data = [UInt8]()
+            data.reserveCapacity(plaintext.underestimatedCount + blockByteCount)
+            data.append(contentsOf: plaintext)
             if padding.isPKCS7 {
                 let padLength = blockByteCount - data.count % blockByteCount
                 data.append(contentsOf: repeatElement(UInt8(padLength), count: padLength))
