@@ -137,6 +137,8 @@ public actor CMAuthenticatorClient {
     // MARK: Device (§2)
 
     /// The device id, once the service has assigned one.
+    ///
+    /// - Throws: ``CMClientError`` with code `store` when the device record cannot be read.
     public var deviceID: String? { get throws(CMClientError) { try records.device().deviceID } }
 
     /// Starts phone verification: the service sends an SMS to `phoneNumber` (E.164). Returns the

@@ -351,11 +351,10 @@ public actor MPinClient {
               step: MPinError.Step) async throws(MPinError) -> HTTPResponse {
         let location = try location(url)
         let bytes = body?.bytes
-        var request = HTTPRequest(method: method, path: location.path, query: location.query + extra,
+        let request = HTTPRequest(method: method, path: location.path, query: location.query + extra,
                                   headers: MPinPlatform.headers(clientID: configuration.clientID, clientName: configuration.clientName,
                                                                 custom: configuration.customHeaders, hasBody: bytes != nil),
                                   body: bytes)
-        request.timeout = nil
         let response: HTTPResponse
         do { response = try await pipeline(location.origin).send(request) } catch {
             guard error.kind != .urlRefused else { throw Self.untrusted(location.origin, configuration) }

@@ -29,11 +29,7 @@ public enum MPinErrorDomain: ClientErrorDomain {
 
     /// `code: message [HTTP n] [platform code] (cause)`, and whether the user is blocked.
     public static func description(of error: MPinError) -> String {
-        var text = "\(error.code): \(error.message)"
-        if let httpStatus = error.httpStatus { text += " [HTTP \(httpStatus)]" }
-        if let platformCode = error.platformCode { text += " [\(platformCode)]" }
-        if error.userBlocked { text += " [user blocked]" }
-        return text
+        error.standardDescription + (error.userBlocked ? " [user blocked]" : "")
     }
 }
 

@@ -129,10 +129,9 @@ public actor NetworkingService {
     public nonisolated var serviceName: String { configuration.serviceName }
 
     /// A service for the back end at `configuration.baseURL` (by default the client's own base
-    /// URL), behind the transport `transport` makes for it, signing with `client`. Throws
-    /// ``NetworkingError`` with code `invalidConfiguration` when `configuration.urlPolicy`
-    /// refuses the base URL — signatures, token headers and bodies must not travel in clear — or
-    /// the transport cannot be made for it; nothing is sent.
+    /// URL), behind the transport `transport` makes for it, signing with `client`. Nothing is
+    /// sent when `configuration.urlPolicy` refuses the base URL (signatures, token headers and
+    /// bodies must not travel in clear) or no transport can be made for it.
     ///
     /// - Parameters:
     ///   - configuration: The service's configuration.

@@ -56,7 +56,7 @@ public import SecureStore
         }
         let stored: ActivationRecord
         do { stored = try RecordStore<ActivationRecord>.decode(bytes, name: record.name) } catch {
-            throw PowerAuthSDKError(.store, "the activation record is not a valid activation", store: error)
+            throw PowerAuthSDKError(.store, "the activation record is not a valid activation", storeError: error)
         }
         return try stored.activation()
     }
@@ -69,7 +69,7 @@ public import SecureStore
     /// The record's plaintext for `activation` (ActivationRecord.swift).
     private func encoded(_ activation: PowerAuth.ActivationData) throws(PowerAuthSDKError) -> SecretBytes {
         do { return try RecordStore<ActivationRecord>.encode(ActivationRecord(activation), name: record.name) } catch {
-            throw PowerAuthSDKError(.store, "the activation record cannot be encoded", store: error)
+            throw PowerAuthSDKError(.store, "the activation record cannot be encoded", storeError: error)
         }
     }
 
@@ -86,7 +86,7 @@ public import SecureStore
                 return true
             }
         } catch {
-            throw PowerAuthSDKError(.store, "the activation record cannot be written", store: error)
+            throw PowerAuthSDKError(.store, "the activation record cannot be written", storeError: error)
         }
         guard created else { throw PowerAuthSDKError(.invalidActivationState, "another activation was persisted meanwhile; remove it first") }
     }

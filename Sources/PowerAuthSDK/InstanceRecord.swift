@@ -68,12 +68,12 @@ struct InstanceRecord: Sendable {
                 Result { () throws(PowerAuthSDKError) -> Output in try body() }
             }
         } catch {
-            throw PowerAuthSDKError(.store, "the store cannot be locked", store: error)
+            throw PowerAuthSDKError(.store, "the store cannot be locked", storeError: error)
         }
         return try outcome.get()
     }
 
     private func failure(_ verb: String, _ error: SecureStoreError) -> PowerAuthSDKError {
-        PowerAuthSDKError(.store, "the \(kind) record cannot be \(verb)", store: error)
+        PowerAuthSDKError(.store, "the \(kind) record cannot be \(verb)", storeError: error)
     }
 }

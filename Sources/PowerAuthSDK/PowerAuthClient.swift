@@ -153,7 +153,7 @@ public actor PowerAuthClient {
             activations = try ActivationStore(store: store, instanceID: configuration.instanceID)
             tokenRecords = try TokenRecords(store: store, instanceID: configuration.instanceID)
         } catch {
-            throw PowerAuthSDKError(.store, "the instance id cannot name a record", store: error)
+            throw PowerAuthSDKError(.store, "the instance id cannot name a record", storeError: error)
         }
     }
 
@@ -372,7 +372,7 @@ public actor PowerAuthClient {
         let refused = response.status == 401 || error.code == .powerAuthAuthentication || error.code == .powerAuthAuthFail
         let fromServer = envelope != nil || error.code == .serverError || error.code.rawValue.hasPrefix("ERR_")
         return PowerAuthSDKError(refused ? .authenticationFailed : fromServer ? .server : .invalidResponse, "the server's answer was refused",
-                                 protocolError: error, httpStatus: response.status,
+                                 httpStatus: response.status, protocolError: error,
                                  currentRecoveryPukIndex: envelope?.currentRecoveryPukIndex)
     }
 }

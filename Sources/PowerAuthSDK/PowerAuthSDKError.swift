@@ -22,12 +22,13 @@ extension SDKError where Domain == PowerAuthErrorDomain {
     /// activation with `ERR_RECOVERY` (§13).
     public var currentRecoveryPukIndex: Int? { extra }
 
-    /// Creates an error; `store`, `protocolError` or `transport` is its cause. Its server code is
-    /// the §14.2 error code (`ERR_AUTHENTICATION`, …), when a server answered with one.
-    public init(_ code: Code, _ message: String, store: SecureStoreError? = nil, protocolError: ProtocolError? = nil,
-                transport: TransportError? = nil, httpStatus: Int? = nil, currentRecoveryPukIndex: Int? = nil,
+    /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause. Its
+    /// server code is the §14.2 error code (`ERR_AUTHENTICATION`, …), when a server answered
+    /// with one.
+    public init(_ code: Code, _ message: String, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
+                transportError: TransportError? = nil, storeError: SecureStoreError? = nil, currentRecoveryPukIndex: Int? = nil,
                 file: String = #fileID, line: UInt = #line) {
-        self.init(code, message, cause: firstCause(store, protocolError, transport), httpStatus: httpStatus,
+        self.init(code, message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus,
                   extra: currentRecoveryPukIndex, file: file, line: line)
     }
 }
@@ -74,7 +75,7 @@ extension ClientErrorCodeOf where Client == PowerAuthSDKError {
     public static var invalidPassword: Self { Self(rawValue: "invalidPassword") }
     /// The signature counter cannot be reconciled with the server's (docs/protocols/powerauth.md §6.4,
     /// the client-only DEADLOCK state): no signature from this device can be accepted any
-    /// more, so none is sent. Remove the activation (``PowerAuthClient/removeActivationLocal()``)
+    /// more, so none is sent. Remove the activation (``PowerAuthClient/removeActivationLocally()``)
     /// and activate the device again.
     public static var counterDeadlock: Self { Self(rawValue: "counterDeadlock") }
 }

@@ -40,7 +40,7 @@ public import SecureStore
         }
         let list: TokenList
         do { list = try RecordStore<TokenList>.decode(stored, name: record.name) } catch {
-            throw PowerAuthSDKError(.store, "the token record is not a token list", store: error)
+            throw PowerAuthSDKError(.store, "the token record is not a token list", storeError: error)
         }
         return list.tokens
     }
@@ -69,7 +69,7 @@ public import SecureStore
             body(&tokens)
             let plaintext: SecretBytes
             do throws(SecureStoreError) { plaintext = try RecordStore<TokenList>.encode(TokenList(tokens), name: record.name) } catch {
-                throw PowerAuthSDKError(.store, "the token record cannot be encoded", store: error)
+                throw PowerAuthSDKError(.store, "the token record cannot be encoded", storeError: error)
             }
             try record.write(plaintext)
         }

@@ -181,7 +181,7 @@ extension PowerAuthCommand {
     static func requireSuccess(_ response: HTTPResponse) throws {
         do { try PowerAuth.requireSuccess(response) } catch {
             throw PowerAuthSDKError(response.status == 401 ? .authenticationFailed : .server, "the server answered HTTP \(response.status)",
-                                    protocolError: error, httpStatus: response.status)
+                                    httpStatus: response.status, protocolError: error)
         }
         guard response.isSuccess else { throw PowerAuthSDKError(.server, "the server answered HTTP \(response.status)", httpStatus: response.status) }
     }

@@ -5,9 +5,16 @@
 import AuthNetworking
 import MPinSDK
 import MPinPlatform
+import ProtocolSupport
 import Testing
 
 @Suite struct MPinErrorMappingTests {
+    @Test func descriptionNamesTheCauseAndTheBlock() {
+        let error = MPinError(.incorrectPIN, "wrong PIN", userBlocked: true, httpStatus: 410,
+                              protocolError: ProtocolError(.malformedInput, "the body is cut"))
+        #expect(error.description == "incorrectPIN: wrong PIN [HTTP 410] (malformedInput: the body is cut) [user blocked]", "\(error)")
+    }
+
     @Test(arguments: [
         (401, MPinError.Step.authenticate, MPinError.Code.incorrectPIN, false),
         (410, .authenticate, .incorrectPIN, true),
