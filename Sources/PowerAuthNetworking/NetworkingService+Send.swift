@@ -94,8 +94,8 @@ extension NetworkingService {
         for attempt in 0..<2 {
             let header: HTTPHeader
             do {
-                _ = try await client.requestAccessToken(name: tokenName, authentication: authentication)
-                header = try await client.tokenHeader(name: tokenName)
+                _ = try await client.requestAccessToken(named: tokenName, authentication: authentication)
+                header = try await client.tokenHeader(named: tokenName)
             } catch {
                 let mapped = NetworkingError.sdk(error)
                 // A refused URL and a cancelled call keep the shared codes (docs/design.md).
@@ -108,7 +108,7 @@ extension NetworkingService {
                 if answer.status == 401 { throw Self.failure(answer, code: .tokenError) }
                 return answer
             }
-            do { try await client.removeLocalToken(name: tokenName) } catch { throw NetworkingError.sdk(error) }
+            do { try await client.removeLocalToken(named: tokenName) } catch { throw NetworkingError.sdk(error) }
             // Forgotten here; made again only when the configuration says so.
             if !configuration.recreatesRefusedTokens { throw Self.failure(answer, code: .tokenError) }
         }

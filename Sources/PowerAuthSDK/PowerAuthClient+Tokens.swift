@@ -23,7 +23,7 @@ extension PowerAuthClient {
     ///   when the request cannot be built or a 3.3 temporary key does not verify, `transport` when no answer
     ///   arrives, `authenticationFailed` when the server refuses the signature, `server` when it answers with
     ///   another error, `invalidResponse` when the answer is not valid or does not decrypt.
-    public func requestAccessToken(name: String, authentication: Authentication) async throws(PowerAuthSDKError) -> PowerAuth.Token {
+    public func requestAccessToken(named name: String, authentication: Authentication) async throws(PowerAuthSDKError) -> PowerAuth.Token {
         if let stored = try tokenRecords.token(named: name) { return stored }
         if let running = tokenRequests[name] { return try await Self.result(of: running) }
         let creation = Task { () async throws -> PowerAuth.Token in
@@ -38,14 +38,14 @@ extension PowerAuthClient {
     ///
     /// - Parameter name: The token's name.
     /// - Throws: `PowerAuthSDKError` with code `store` when the token record cannot be read or is damaged.
-    public func hasLocalToken(name: String) throws(PowerAuthSDKError) -> Bool { try tokenRecords.token(named: name) != nil }
+    public func hasLocalToken(named name: String) throws(PowerAuthSDKError) -> Bool { try tokenRecords.token(named: name) != nil }
 
     /// The stored token called `name` (`localToken`).
     ///
     /// - Parameter name: The token's name.
     /// - Returns: The token, or `nil` when none is stored under `name`.
     /// - Throws: `PowerAuthSDKError` with code `store` when the token record cannot be read or is damaged.
-    public func localToken(name: String) throws(PowerAuthSDKError) -> PowerAuth.Token? { try tokenRecords.token(named: name) }
+    public func localToken(named name: String) throws(PowerAuthSDKError) -> PowerAuth.Token? { try tokenRecords.token(named: name) }
 
     /// The `X-PowerAuth-Token` header for the token called `name` (`generateHeader`, §11.3):
     /// a fresh nonce and the server-synchronised time. `PowerAuthSDKError.Code.invalidToken`
@@ -57,7 +57,7 @@ extension PowerAuthClient {
     ///   when a record cannot be read; from 3.2, when the server's time is fetched, `transport` when no
     ///   answer arrives, `server` (`authenticationFailed` for HTTP 401) when the server answers with an
     ///   error, `invalidResponse` when the answer is not valid.
-    public func tokenHeader(name: String) async throws(PowerAuthSDKError) -> HTTPHeader {
+    public func tokenHeader(named name: String) async throws(PowerAuthSDKError) -> HTTPHeader {
         guard let token = try tokenRecords.token(named: name) else { throw PowerAuthSDKError(.invalidToken, "no token called \(name)") }
         let version = try storedActivation().protocolVersion
         let timestamp = try await serverTime(version: version)
@@ -81,7 +81,7 @@ extension PowerAuthClient {
     ///   computed, `transport` when no answer arrives, `authenticationFailed` when the server refuses the
     ///   signature, `server` when it answers with another error, `invalidResponse` when the answer is not
     ///   valid, `store` when the secure store cannot be read or written.
-    public func removeAccessToken(name: String, authentication: Authentication) async throws(PowerAuthSDKError) {
+    public func removeAccessToken(named name: String, authentication: Authentication) async throws(PowerAuthSDKError) {
         guard let token = try tokenRecords.token(named: name) else { throw PowerAuthSDKError(.invalidToken, "no token called \(name)") }
         let body = JSONText.object([("requestObject", .object([("tokenId", .string(token.id))]))]).bytes
         var serverFailure: PowerAuthSDKError?
@@ -99,7 +99,7 @@ extension PowerAuthClient {
     ///
     /// - Parameter name: The token's name.
     /// - Throws: `PowerAuthSDKError` with code `store` when the token record cannot be read or written.
-    public func removeLocalToken(name: String) throws(PowerAuthSDKError) { try tokenRecords.remove(named: name) }
+    public func removeLocalToken(named name: String) throws(PowerAuthSDKError) { try tokenRecords.remove(named: name) }
 
     /// Forgets every token of this instance here only (`removeAllLocalTokens`).
     ///

@@ -226,7 +226,7 @@ extension PowerAuthClient {
     public func removeActivation(authentication: Authentication) async throws(PowerAuthSDKError) {
         _ = try await standardSignedCall(path: "pa/v3/activation/remove", uriID: "/pa/activation/remove", body: Array("{}".utf8),
                                          factors: authentication.factors, authentication: authentication)
-        try removeActivationLocal()
+        try removeActivationLocally()
     }
 
     /// KEY_ENCRYPTION_VAULT from an online unlock (§12) signed with `authentication`'s factors

@@ -1,7 +1,7 @@
 // The PowerAuth SDK object (docs/protocols/sdk-surfaces.md §1, "PowerAuthSDK → actor PowerAuthClient"): one
 // instance per activation namespace, with its store, transport, clock and random source injected, and the
 // original SDK's verbs in Swift names. This file: configuration, the activation state queries,
-// createActivation / persistActivation / removeActivationLocal, and fetchActivationStatus with
+// createActivation / persistActivation / removeActivationLocally, and fetchActivationStatus with
 // the §6.4 counter synchronisation applied. The other verbs are in the PowerAuthClient+*.swift
 // files; docs/architecture.md maps them to the original names.
 
@@ -269,11 +269,11 @@ public actor PowerAuthClient {
         self.processed = nil
     }
 
-    /// Forgets the activation on this device only (`removeActivationLocal`): the activation
+    /// Forgets the activation on this device only (iOS `removeActivationLocal`): the activation
     /// record and every token of this instance; the server's activation stays.
     ///
     /// - Throws: `PowerAuthSDKError` with code `store` when a record cannot be read or removed.
-    public func removeActivationLocal() throws(PowerAuthSDKError) {
+    public func removeActivationLocally() throws(PowerAuthSDKError) {
         try tokenRecords.removeAll()
         try activations.remove()
         try activations.clearDeadlock()

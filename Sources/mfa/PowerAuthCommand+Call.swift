@@ -89,7 +89,7 @@ extension PowerAuthCommand {
         if let token = request.token {
             // docs/protocols/powerauth.md §11.3: the token header proves possession of the token; no password. A
             // token is created only by `token create`: a mistyped name must not make a new one.
-            guard try await client.hasLocalToken(name: token) else {
+            guard try await client.hasLocalToken(named: token) else {
                 throw StateError(description: "no token \(token) on this device (mfa powerauth token create \(token))")
             }
             authentication = Authentication(possessionUnlockKey: possession)
@@ -162,10 +162,10 @@ extension PowerAuthCommand {
         // A token is made only by `token create`, with the factors the user chose: a 401 (the
         // server no longer knows it) forgets it here and says how to make it again.
         var signed = request
-        signed.headers.append(try await client.tokenHeader(name: token))
+        signed.headers.append(try await client.tokenHeader(named: token))
         let response = try await transmit(signed, pipeline)
         if response.status == 401 {
-            try await client.removeLocalToken(name: token)
+            try await client.removeLocalToken(named: token)
             throw PowerAuthSDKError(.authenticationFailed, "the server refused token \(token), which is forgotten here: "
                                     + "mfa powerauth token create \(token) makes a new one", httpStatus: 401)
         }

@@ -133,11 +133,11 @@ extension PowerAuthCommand {
         // The factors --help names: possession and knowledge unless --factors possession.
         let authentication = try authentication(options, possession: possession, defaultFactors: .possessionKnowledge)
         if action == "create" {
-            let token = try await client.requestAccessToken(name: name, authentication: authentication)
-            let header = try await client.tokenHeader(name: name)
+            let token = try await client.requestAccessToken(named: name, authentication: authentication)
+            let header = try await client.tokenHeader(named: name)
             output(options, ["name": name, "tokenId": token.id, "header": header.value], text: "token \(name) ready\n\(header.name): \(header.value)")
         } else {
-            try await client.removeAccessToken(name: name, authentication: authentication)
+            try await client.removeAccessToken(named: name, authentication: authentication)
             output(options, ["name": name, "removed": true], text: "token \(name) removed")
         }
     }
@@ -153,7 +153,7 @@ extension PowerAuthCommand {
     static func remove(_ options: Options) async throws {
         let (client, possession, _) = try client(options)
         if options.flags.contains("--local") {
-            try await client.removeActivationLocal()
+            try await client.removeActivationLocally()
         } else {
             let authentication = try authentication(options, possession: possession, defaultFactors: .possessionKnowledge)
             try await client.removeActivation(authentication: authentication)

@@ -87,10 +87,10 @@ extension EndToEnd {
                 // A token the server forgot is created again once, without the caller noticing.
                 let tokenEndpoint = Self.endpoint("token", .notEncrypted)
                 _ = try await service.post(greeting, to: tokenEndpoint, authentication: activated.authentication)
-                let first = try #require(try await activated.client.localToken(name: "matrix")).id
+                let first = try #require(try await activated.client.localToken(named: "matrix")).id
                 _ = try await integration(url, "integration/powerauth/token/expire", ["activationId": activated.activationID])
                 #expect(try await service.post(greeting, to: tokenEndpoint, authentication: activated.authentication)?.echo == greeting)
-                #expect(try await activated.client.localToken(name: "matrix")?.id != first)
+                #expect(try await activated.client.localToken(named: "matrix")?.id != first)
 
                 // An application error envelope, plain and end-to-end encrypted.
                 var failing = greeting

@@ -71,18 +71,18 @@ extension EndToEnd {
 
         static func tokens(_ activated: ActivatedClient, url: String) async throws {
             let client = activated.client
-            let token = try await client.requestAccessToken(name: "balance", authentication: activated.authentication)
-            #expect(try await client.requestAccessToken(name: "balance", authentication: activated.authentication).id == token.id)
-            #expect(try await client.hasLocalToken(name: "balance"))
-            let header = try await client.tokenHeader(name: "balance")
+            let token = try await client.requestAccessToken(named: "balance", authentication: activated.authentication)
+            #expect(try await client.requestAccessToken(named: "balance", authentication: activated.authentication).id == token.id)
+            #expect(try await client.hasLocalToken(named: "balance"))
+            let header = try await client.tokenHeader(named: "balance")
             #expect(header.name == "X-PowerAuth-Token")
             let verdict = try await integration(url, "integration/powerauth/token/verify", ["header": header.value])
             #expect(verdict["valid"] as? Bool == true && verdict["activationId"] as? String == activated.activationID)
-            try await client.removeAccessToken(name: "balance", authentication: activated.authentication)
-            #expect(try await client.hasLocalToken(name: "balance") == false)
+            try await client.removeAccessToken(named: "balance", authentication: activated.authentication)
+            #expect(try await client.hasLocalToken(named: "balance") == false)
             let after = try await integration(url, "integration/powerauth/token/verify", ["header": header.value])
             #expect(after["valid"] as? Bool == false)
-            await #expect(throws: PowerAuthSDKError.self) { try await client.tokenHeader(name: "balance") }
+            await #expect(throws: PowerAuthSDKError.self) { try await client.tokenHeader(named: "balance") }
         }
 
         /// The vault key derivation and the device signature checked with the server's records.

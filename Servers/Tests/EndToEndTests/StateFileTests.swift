@@ -19,8 +19,8 @@ extension EndToEnd {
             var kept: (ActivatedClient, String)?
             try await withMFAServer(try await PowerAuthStandIn(stateFile: file)) { url, _ in
                 let activated = try await ActivatedClient(url: url, instanceID: "state")
-                _ = try await activated.client.requestAccessToken(name: "read", authentication: activated.authentication)
-                kept = (activated, try await activated.client.tokenHeader(name: "read").value)
+                _ = try await activated.client.requestAccessToken(named: "read", authentication: activated.authentication)
+                kept = (activated, try await activated.client.tokenHeader(named: "read").value)
             }
             let (activated, tokenHeader) = try #require(kept)
             defer { activated.discard() }

@@ -107,7 +107,7 @@ struct PowerAuthClientFixture {
     @Test func removingLocallyForgetsTheActivation() async throws {
         let fixture = try PowerAuthClientFixture()
         try await fixture.activate()
-        try await fixture.client.removeActivationLocal()
+        try await fixture.client.removeActivationLocally()
         #expect(try await !fixture.client.hasValidActivation())
         #expect(try await fixture.client.canStartActivation())
         _ = await expectError(PowerAuthSDKError.self, code: .missingActivation) {

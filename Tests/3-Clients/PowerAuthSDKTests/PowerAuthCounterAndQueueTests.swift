@@ -73,7 +73,7 @@ import TestSupport
         #expect(fixture.server.requests.count == requestsBefore)
         #expect(fixture.server.failedAttempts == 0)
         // Removing the activation locally clears the state: a new activation signs again.
-        try await fixture.client.removeActivationLocal()
+        try await fixture.client.removeActivationLocally()
         let again = try await fixture.activate()
         _ = try await fixture.client.requestSignature(method: "POST", uriID: "/pay", body: [], factors: .possession, authentication: again)
     }

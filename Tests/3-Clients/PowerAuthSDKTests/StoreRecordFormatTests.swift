@@ -51,13 +51,13 @@ import TestSupport
     @Test func recordsOfTheEarlierFormsStillWorkAndAreRewritten() async throws {
         let fixture = try PowerAuthClientFixture()
         try await fixture.activate()
-        let token = try await fixture.client.requestAccessToken(name: "pay", authentication: fixture.authentication)
+        let token = try await fixture.client.requestAccessToken(named: "pay", authentication: fixture.authentication)
         let activation = try #require(try ActivationStore(store: fixture.store, instanceID: "app").activation())
         try fixture.store.write(SecretBytes(activation.serialized), to: "powerauth.app.activation")
         try fixture.store.write(SecretBytes(Self.tokensVersion1([("pay", token)])), to: "powerauth.app.tokens")
 
         // The token of the binary record is read and the back end accepts its header.
-        let header = try await fixture.client.tokenHeader(name: "pay")
+        let header = try await fixture.client.tokenHeader(named: "pay")
         _ = try await fixture.server.send(HTTPRequest(method: .get, path: "api/hello", headers: [header]))
         #expect(fixture.server.calls.last?.valid == true)
         // The format-1 activation signs with the counter and keys it held.
@@ -74,12 +74,12 @@ import TestSupport
         #expect(counter == activation.counter.next, "the migrated record was not the one that signed")
         #expect(!activationJSON.contains(Base64.encode(counter.rawRepresentation.unsafeExposedBytes)))
         // The next token change rewrites the token list, keeping the old token.
-        _ = try await fixture.client.requestAccessToken(name: "view", authentication: fixture.authentication)
+        _ = try await fixture.client.requestAccessToken(named: "view", authentication: fixture.authentication)
         let tokensRecord = try #require(try fixture.store.read("powerauth.app.tokens"))
         let tokensJSON = try #require(Self.jsonOfSealed(tokensRecord))
         #expect(tokensJSON.contains(#""name":"pay""#) && tokensJSON.contains(#""name":"view""#))
-        #expect(try await fixture.client.localToken(name: "pay")?.id == token.id)
-        _ = try await fixture.server.send(HTTPRequest(method: .get, path: "api/hello", headers: [try await fixture.client.tokenHeader(name: "pay")]))
+        #expect(try await fixture.client.localToken(named: "pay")?.id == token.id)
+        _ = try await fixture.server.send(HTTPRequest(method: .get, path: "api/hello", headers: [try await fixture.client.tokenHeader(named: "pay")]))
         #expect(fixture.server.calls.last?.valid == true)
     }
 
@@ -154,7 +154,7 @@ import TestSupport
     @Test func damagedRecordsReadOrFailAsStoreErrors() async throws {
         let fixture = try PowerAuthClientFixture()
         try await fixture.activate()
-        _ = try await fixture.client.requestAccessToken(name: "pay", authentication: fixture.authentication)
+        _ = try await fixture.client.requestAccessToken(named: "pay", authentication: fixture.authentication)
         let activations = try ActivationStore(store: fixture.store, instanceID: "app")
         let tokens = try TokenRecords(store: fixture.store, instanceID: "app")
         for (name, read) in [("activation", { () throws(PowerAuthSDKError) in _ = try activations.activation() }),
@@ -195,10 +195,10 @@ import TestSupport
             ("version 1 cut short", SecretBytes(Self.tokensVersion1([("pay", PowerAuth.Token(id: "token-1", secret: SymmetricKey(data: key)))]).dropLast())),
         ]
         try fixture.store.write(Self.sealed(json: json, secrets: [("token.0", key)]), to: "powerauth.app.tokens")
-        #expect(try await fixture.client.localToken(name: "pay")?.id == "token-1")
+        #expect(try await fixture.client.localToken(named: "pay")?.id == "token-1")
         for (name, record) in cases {
             try fixture.store.write(record, to: "powerauth.app.tokens")
-            _ = await expectError(PowerAuthSDKError.self, code: .store, "\(name)") { _ = try await fixture.client.localToken(name: "pay") }
+            _ = await expectError(PowerAuthSDKError.self, code: .store, "\(name)") { _ = try await fixture.client.localToken(named: "pay") }
         }
     }
 }
