@@ -11,8 +11,14 @@ import PowerAuthSDK
 import ProtocolSupport
 
 extension NetworkingService {
+    /// A duration in seconds, for the transport's `HTTPRequest.timeout`.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     func perform<Request, Response>(_ data: Request, to endpoint: Endpoint<Request, Response>, authentication: Authentication?,
-                                    headers extra: [HTTPHeader], timeout: Double?, queued: Bool) async throws(NetworkingError) -> Response? {
+                                    headers extra: [HTTPHeader], timeout: Duration?, queued: Bool) async throws(NetworkingError) -> Response? {
         let plaintext: [UInt8]
         do { plaintext = Array(try Self.encoder().encode(RequestEnvelope(requestObject: data))) } catch {
             throw NetworkingError(.invalidRequestObject, "the request object does not encode: \(error)", cause: error)
@@ -25,7 +31,7 @@ extension NetworkingService {
             headers.removeAll { $0.name.lowercased() == header.name.lowercased() }
             headers.append(header)
         }
-        let call = Call(path: endpoint.path, plaintext: plaintext, headers: headers, timeout: timeout ?? configuration.timeout,
+        let call = Call(path: endpoint.path, plaintext: plaintext, headers: headers, timeout: (timeout ?? configuration.timeout).map(Self.seconds),
                         encryption: endpoint.encryption, authentication: authentication)
         let answer: Answer
         switch endpoint.authentication {

@@ -30,8 +30,8 @@ public actor NetworkingService {
         public var acceptLanguage: String
         /// `User-Agent`.
         public var userAgent: UserAgent
-        /// Seconds to wait for an answer unless a call says otherwise; nil: the transport's own.
-        public var timeout: Double?
+        /// How long to wait for an answer unless a call says otherwise; nil: the transport's own.
+        public var timeout: Duration?
         /// How requests are serialised.
         public var concurrency: ConcurrencyStrategy
         /// Receives every answer, raw and (for end-to-end encrypted endpoints) decrypted
@@ -65,7 +65,7 @@ public actor NetworkingService {
         ///   - serviceName: A name for logs and the default User-Agent.
         ///   - acceptLanguage: The `Accept-Language` of every request.
         ///   - userAgent: The `User-Agent` of every request.
-        ///   - timeout: Seconds to wait for an answer unless a call says otherwise; `nil` for the transport's
+        ///   - timeout: How long to wait for an answer unless a call says otherwise; `nil` for the transport's
         ///     own.
         ///   - concurrency: Which requests share the client's serial queue.
         ///   - responseObserver: Receives every answer, raw and (for encrypted endpoints) decrypted.
@@ -74,7 +74,7 @@ public actor NetworkingService {
         ///   - random: The random source; the service itself draws no random bytes.
         ///   - logger: When set, every exchange is logged, signature and token headers redacted.
         public init(baseURL: String? = nil, serviceName: String = "networking", acceptLanguage: String = "en",
-                    userAgent: UserAgent = .libraryDefault, timeout: Double? = nil, concurrency: ConcurrencyStrategy = .serialSigned,
+                    userAgent: UserAgent = .libraryDefault, timeout: Duration? = nil, concurrency: ConcurrencyStrategy = .serialSigned,
                     responseObserver: (@Sendable (_ path: String, _ status: Int, _ body: [UInt8], _ decrypted: [UInt8]?) -> Void)? = nil,
                     urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clock: @escaping @Sendable () -> Date = ClientDefaults.clock,
                     random: any RandomSource & Sendable = ClientDefaults.random, logger: Logger? = ClientDefaults.logger) {
@@ -174,7 +174,7 @@ public actor NetworkingService {
     ///   - authentication: The factors of a signed or token endpoint, or the possession key of
     ///     activation-scope encryption; `nil` for an endpoint that needs neither.
     ///   - headers: Extra headers; one named like a common header replaces it.
-    ///   - timeout: Seconds to wait for the answer; `nil` for the configuration's.
+    ///   - timeout: How long to wait for the answer; `nil` for the configuration's.
     /// - Throws: `NetworkingError` with code `invalidRequestObject` when `data` does not encode, the
     ///   endpoint needs an `authentication` that is missing, or a header holds a CR, LF or other control
     ///   character (nothing is sent), `missingActivation` when the client has no activation, `signError`
@@ -187,7 +187,7 @@ public actor NetworkingService {
     ///   `invalidResponseObject` when the answer is not the expected response object, `cancelled` when the
     ///   call is cancelled, `networkUnknown` for an unexpected error on the client's serial queue.
     public func post<Request, Response>(_ data: Request, to endpoint: Endpoint<Request, Response>, authentication: Authentication? = nil,
-                                        headers: [HTTPHeader] = [], timeout: Double? = nil) async throws(NetworkingError) -> Response? {
+                                        headers: [HTTPHeader] = [], timeout: Duration? = nil) async throws(NetworkingError) -> Response? {
         if configuration.concurrency == .serialAll {
             do {
                 return try await client.executeOnSerialQueue { () async throws -> Response? in
@@ -210,12 +210,12 @@ public actor NetworkingService {
     ///   - authentication: The factors of a signed or token endpoint, or the possession key of
     ///     activation-scope encryption; `nil` for an endpoint that needs neither.
     ///   - headers: Extra headers; one named like a common header replaces it.
-    ///   - timeout: Seconds to wait for the answer; `nil` for the configuration's.
+    ///   - timeout: How long to wait for the answer; `nil` for the configuration's.
     /// - Returns: The call in flight; its `value` throws what `post(_:to:authentication:headers:timeout:)`
     ///   throws, and `cancelled` once the call is cancelled.
     public nonisolated func postTask<Request, Response>(_ data: Request, to endpoint: Endpoint<Request, Response>,
                                                         authentication: Authentication? = nil, headers: [HTTPHeader] = [],
-                                                        timeout: Double? = nil) -> NetworkingTask<Response> {
+                                                        timeout: Duration? = nil) -> NetworkingTask<Response> {
         NetworkingTask(task: Task { () async throws -> Response? in
             try await self.post(data, to: endpoint, authentication: authentication, headers: headers, timeout: timeout)
         })

@@ -73,6 +73,18 @@ final class NetworkingLogCapture: LogSink, @unchecked Sendable {
         #expect(fixture.server.heldArrivals == 1, "the first payment was not held back, so nothing could overtake it")
     }
 
+    /// A call's timeout, else the configuration's, reaches the transport in seconds.
+    @Test func timeoutsReachTheTransportInSeconds() async throws {
+        var fixture = try NetworkingFixture.make(seed: 54)
+        defer { fixture.cleanUp() }
+        let authentication = try await fixture.activate()
+        let recorder = TimeoutRecorder(server: fixture.server)
+        let service = try NetworkingService(configuration: .init(timeout: .seconds(7)), client: fixture.client, transport: .single(recorder))
+        _ = try await service.post(EmptyObject(), to: Self.pay, authentication: authentication)
+        _ = try await service.post(EmptyObject(), to: Self.pay, authentication: authentication, timeout: .milliseconds(1500))
+        #expect(recorder.timeouts == [7, 1.5])
+    }
+
     @Test(arguments: [NetworkingService.ConcurrencyStrategy.serialSigned, .serialAll, .concurrentAll])
     func tokenEndpointCompletesUnderEveryStrategy(strategy: NetworkingService.ConcurrencyStrategy) async throws {
         var fixture = try NetworkingFixture.make(seed: 53)
@@ -157,5 +169,19 @@ final class NetworkingLogCapture: LogSink, @unchecked Sendable {
     actor Finished {
         var done = false
         func mark() { done = true }
+    }
+}
+
+/// Forwards to the back end and keeps each request's timeout.
+final class TimeoutRecorder: HTTPTransport, @unchecked Sendable {
+    let server: PowerAuthTestBackEnd
+    let lock = NSLock()
+    var recorded: [Double?] = []
+    init(server: PowerAuthTestBackEnd) { self.server = server }
+    var timeouts: [Double?] { lock.withLock { recorded } }
+
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        lock.withLock { recorded.append(request.timeout) }
+        return try await server.send(request)
     }
 }
