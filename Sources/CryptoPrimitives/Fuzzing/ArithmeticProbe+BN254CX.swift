@@ -157,48 +157,40 @@ extension _ArithmeticProbe {
 
     /// `operation` on G1 points `p` and `q` (96 bytes each) with scalar `k` (32 bytes).
     public static func g1(_ operation: CurveOperation, _ p: [UInt8], _ q: [UInt8], scalar k: [UInt8]) -> [UInt8]? {
-        typealias Fp = BN254CX.Fp
         guard p.count == 96, q.count == 96, let scalar = FixedUInt<4>(bigEndian: k) else { return nil }
-        func fp(_ bytes: [UInt8], _ i: Int) -> Fp { Fp(reducing: FixedUInt<4>(bigEndian: bytes[(32 * i)..<(32 * i + 32)]) ?? .zero) }
         func point(_ bytes: [UInt8]) -> BN254CX.G1Projective { BN254CX.G1Projective(x: fp(bytes, 0), y: fp(bytes, 1), z: fp(bytes, 2)) }
-        func encode(_ r: BN254CX.G1Projective) -> [UInt8] {
-            guard !r.isInfinity.isTrueVartime else { return [] }
-            let (x, y) = r.affine()
-            return x.canonicalBytes + y.canonicalBytes
-        }
-        let a = point(p), b = point(q)
-        switch operation {
-        case .sum: return encode(a + b)
-        case .difference: return encode(a - b)
-        case .doubling: return encode(a.doubled())
-        case .negation: return encode(-a)
-        case .multipleConstantTime: return encode(a.multipliedConstantTime(by: scalar))
-        case .multipleVartime: return encode(a.multipliedVartime(by: scalar))
-        case .multipleEndomorphism:
-            guard scalar.isLess(than: BN254CX.r).isTrueVartime else { return nil }
-            return encode(a.multipliedGLV(by: scalar))
-        case .isOnCurve: return [a.isOnCurve.isTrueVartime ? 1 : 0]
-        case .isInSubgroup: return nil
-        case .endomorphism: return encode(a.phi())
-        case .affine: return encode(a)
-        }
+        return apply(operation, point(p), point(q), scalar: scalar, bytes: \.canonicalBytes, endomorphism: { $0.phi() },
+                     endomorphismMultiple: { $0.multipliedGLV(by: $1) }, isInSubgroup: { _ in nil })
     }
 
     /// `operation` on twist points `p` and `q` (192 bytes each: X, Y, Z as c0 ‖ c1) with
     /// scalar `k` (32 bytes).
     public static func g2(_ operation: CurveOperation, _ p: [UInt8], _ q: [UInt8], scalar k: [UInt8]) -> [UInt8]? {
-        typealias Fp = BN254CX.Fp
-        typealias Fp2 = BN254CX.Fp2
         guard p.count == 192, q.count == 192, let scalar = FixedUInt<4>(bigEndian: k) else { return nil }
-        func fp(_ bytes: [UInt8], _ i: Int) -> Fp { Fp(reducing: FixedUInt<4>(bigEndian: bytes[(32 * i)..<(32 * i + 32)]) ?? .zero) }
-        func fp2(_ bytes: [UInt8], _ i: Int) -> Fp2 { Fp2(fp(bytes, 2 * i), fp(bytes, 2 * i + 1)) }
+        func fp2(_ bytes: [UInt8], _ i: Int) -> BN254CX.Fp2 { BN254CX.Fp2(fp(bytes, 2 * i), fp(bytes, 2 * i + 1)) }
         func point(_ bytes: [UInt8]) -> BN254CX.G2Projective { BN254CX.G2Projective(x: fp2(bytes, 0), y: fp2(bytes, 1), z: fp2(bytes, 2)) }
-        func encode(_ r: BN254CX.G2Projective) -> [UInt8] {
+        return apply(operation, point(p), point(q), scalar: scalar, bytes: \.canonicalBytes, endomorphism: { $0.psi() },
+                     endomorphismMultiple: { $0.multipliedGS(by: $1) }, isInSubgroup: { $0.isInG2Vartime })
+    }
+
+    /// The `i`-th 32-byte field element of `bytes`, reduced.
+    private static func fp(_ bytes: [UInt8], _ i: Int) -> BN254CX.Fp {
+        BN254CX.Fp(reducing: FixedUInt<4>(bigEndian: bytes[(32 * i)..<(32 * i + 32)]) ?? .zero)
+    }
+
+    /// `operation` on `a` and `b` of one group: the shared operations, and the group's own
+    /// endomorphism, its multiplication through it and its subgroup check (nil: none).
+    private static func apply<Field: BN254CXCurveField>(
+        _ operation: CurveOperation, _ a: BN254CX.CurvePoint<Field>, _ b: BN254CX.CurvePoint<Field>, scalar: FixedUInt<4>,
+        bytes: (Field) -> [UInt8], endomorphism: (BN254CX.CurvePoint<Field>) -> BN254CX.CurvePoint<Field>,
+        endomorphismMultiple: (BN254CX.CurvePoint<Field>, FixedUInt<4>) -> BN254CX.CurvePoint<Field>,
+        isInSubgroup: (BN254CX.CurvePoint<Field>) -> Bool?
+    ) -> [UInt8]? {
+        func encode(_ r: BN254CX.CurvePoint<Field>) -> [UInt8] {
             guard !r.isInfinity.isTrueVartime else { return [] }
             let (x, y) = r.affine()
-            return x.canonicalBytes + y.canonicalBytes
+            return bytes(x) + bytes(y)
         }
-        let a = point(p), b = point(q)
         switch operation {
         case .sum: return encode(a + b)
         case .difference: return encode(a - b)
@@ -208,10 +200,10 @@ extension _ArithmeticProbe {
         case .multipleVartime: return encode(a.multipliedVartime(by: scalar))
         case .multipleEndomorphism:
             guard scalar.isLess(than: BN254CX.r).isTrueVartime else { return nil }
-            return encode(a.multipliedGS(by: scalar))
+            return encode(endomorphismMultiple(a, scalar))
         case .isOnCurve: return [a.isOnCurve.isTrueVartime ? 1 : 0]
-        case .isInSubgroup: return [a.isInG2Vartime ? 1 : 0]
-        case .endomorphism: return encode(a.psi())
+        case .isInSubgroup: return isInSubgroup(a).map { [$0 ? 1 : 0] }
+        case .endomorphism: return encode(endomorphism(a))
         case .affine: return encode(a)
         }
     }
