@@ -11,7 +11,8 @@ public import ProtocolSupport
 extension MPinPlatform {
     /// `GET signatureURL/{mpinId}?regOTT=` (§7.1 item 4).
     public struct SignatureWire: Sendable {
-        /// The first D-TA's client-secret share: the 65-byte G1 point the hex encodes.
+        /// The first D-TA's client-secret share: the bytes the hex encodes (a G1 point, checked
+        /// when the share is made of them).
         public let clientSecretShare: SecretBytes
         /// The query for the second D-TA.
         public let params: String

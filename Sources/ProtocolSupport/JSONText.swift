@@ -15,9 +15,10 @@ public indirect enum JSONText: Sendable, Equatable {
     /// A string.
     case string(String)
     /// A string whose UTF-8 bytes are secret (a PUK in a request that is encrypted next): written
-    /// from wiped storage with the escapes of ``string(_:)``, never made a `String`. Only
-    /// ``bytes`` writes it; `Encodable` refuses it. Timing reveals which bytes need an escape
-    /// (none of a PUK's digits do).
+    /// by ``bytes`` from wiped storage with the escapes of ``string(_:)``, never made a `String`
+    /// there. ``text`` does make a `String` of it and `==` compares serialisations, so neither is
+    /// for a value that holds one; `Encodable` refuses it. Timing reveals whether the secret holds
+    /// a byte that needs an escape (none of a PUK's digits do), not which.
     case secret(SecretBytes)
     /// An integer.
     case integer(Int64)
@@ -77,7 +78,18 @@ public indirect enum JSONText: Sendable, Equatable {
         case .string(let value):
             Self.writeString(value.utf8, to: &out)
         case .secret(let value):
-            value.withUnsafeBytes { Self.writeString($0, to: &out) }
+            value.withUnsafeBytes { bytes in
+                // Whether any byte is a control character, a quote or a backslash, computed without a branch
+                // on a byte; only a secret that needs an escape goes through the escaping writer.
+                let needsEscape = bytes.reduce(UInt16(0)) { flags, byte in
+                    let b = UInt16(byte)
+                    return flags | ((b &- 0x20) >> 8) | (((b ^ 0x22) &- 1) >> 8) | (((b ^ 0x5C) &- 1) >> 8)
+                }
+                guard needsEscape & 1 == 0 else { return Self.writeString(bytes, to: &out) }
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: bytes)
+                out.append(UInt8(ascii: "\""))
+            }
         case .integer(let value):
             out.append(contentsOf: String(value).utf8)
         case .number(let text):

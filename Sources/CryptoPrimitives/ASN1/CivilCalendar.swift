@@ -1,5 +1,6 @@
 // Dates of the proleptic Gregorian calendar as days since 1970-01-01, for the two readers of
-// written times: X.509's UTCTime and GeneralizedTime and the ISO 8601 stamps of protocol answers.
+// written times: X.509's UTCTime and GeneralizedTime (RFC 5280 §4.1.2.5) and the ISO 8601 stamps
+// of protocol answers (RFC 3339 §5.6).
 // Integer arithmetic only, so that it needs no Foundation and runs under Embedded Swift.
 
 /// The proleptic Gregorian calendar, by day.

@@ -153,7 +153,7 @@ package enum DER {
 }
 
 extension DER {
-    /// The magnitudes of r and s of an ECDSA signature in strict DER (SEC 1 v2 §C.8:
+    /// The magnitudes of r and s of an ECDSA signature in strict DER (RFC 3279 §2.2.3:
     /// SEQUENCE { INTEGER r, INTEGER s }), minimal, positive, nothing trailing; BER variants
     /// throw ``CryptoError/invalidEncoding``.
     package static func ecdsaSignature(_ der: some Sequence<UInt8>) throws(CryptoError) -> (r: [UInt8], s: [UInt8]) {

@@ -28,8 +28,10 @@ extension AES {
         ) throws(CryptoError) -> [UInt8] {
             let iv = Array(iv)
             guard iv.count == blockByteCount else { throw .incorrectLength }
+            let cipher = try expand(key)
             // Room for the padding from the start: growing the copy would leave the plaintext in
-            // a freed buffer, where the blocks below overwrite it in place.
+            // a freed buffer (for the contiguous inputs every caller passes), where the blocks below
+            // overwrite it in place; a refused length wipes it.
             var data = [UInt8]()
             data.reserveCapacity(plaintext.underestimatedCount + blockByteCount)
             data.append(contentsOf: plaintext)
@@ -37,9 +39,11 @@ extension AES {
                 let padLength = blockByteCount - data.count % blockByteCount
                 data.append(contentsOf: repeatElement(UInt8(padLength), count: padLength))
             } else {
-                guard data.count % blockByteCount == 0 else { throw .incorrectLength }
+                guard data.count % blockByteCount == 0 else {
+                    SecretBytes.wipe(&data)
+                    throw .incorrectLength
+                }
             }
-            let cipher = try expand(key)
             // CBC encryption is serial: one block at a time in the four-block engine.
             var lanes = InlineArray<8, UInt64>(repeating: 0)
             withUnsafeMutableBytes(of: &lanes) { lanes in
