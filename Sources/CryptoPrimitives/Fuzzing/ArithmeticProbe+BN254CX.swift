@@ -159,7 +159,7 @@ extension _ArithmeticProbe {
     public static func g1(_ operation: CurveOperation, _ p: [UInt8], _ q: [UInt8], scalar k: [UInt8]) -> [UInt8]? {
         guard p.count == 96, q.count == 96, let scalar = FixedUInt<4>(bigEndian: k) else { return nil }
         func point(_ bytes: [UInt8]) -> BN254CX.G1Projective { BN254CX.G1Projective(x: fp(bytes, 0), y: fp(bytes, 1), z: fp(bytes, 2)) }
-        return apply(operation, point(p), point(q), scalar: scalar, bytes: \.canonicalBytes, endomorphism: { $0.phi() },
+        return apply(operation, point(p), point(q), scalar: scalar, bytes: { $0.canonicalBytes }, endomorphism: { $0.phi() },
                      endomorphismMultiple: { $0.multipliedGLV(by: $1) }, isInSubgroup: { _ in nil })
     }
 
@@ -169,7 +169,7 @@ extension _ArithmeticProbe {
         guard p.count == 192, q.count == 192, let scalar = FixedUInt<4>(bigEndian: k) else { return nil }
         func fp2(_ bytes: [UInt8], _ i: Int) -> BN254CX.Fp2 { BN254CX.Fp2(fp(bytes, 2 * i), fp(bytes, 2 * i + 1)) }
         func point(_ bytes: [UInt8]) -> BN254CX.G2Projective { BN254CX.G2Projective(x: fp2(bytes, 0), y: fp2(bytes, 1), z: fp2(bytes, 2)) }
-        return apply(operation, point(p), point(q), scalar: scalar, bytes: \.canonicalBytes, endomorphism: { $0.psi() },
+        return apply(operation, point(p), point(q), scalar: scalar, bytes: { $0.canonicalBytes }, endomorphism: { $0.psi() },
                      endomorphismMultiple: { $0.multipliedGS(by: $1) }, isInSubgroup: { $0.isInG2Vartime })
     }
 
