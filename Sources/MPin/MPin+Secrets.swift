@@ -176,7 +176,9 @@ extension MPin {
 
         /// Decodes 128 bytes; throws like `BN254CX.G2.init(encoded:)`.
         public init(rawRepresentation bytes: some Sequence<UInt8>) throws(CryptoError) {
-            self.init(try BN254CX.G2(encoded: Array(bytes)))
+            var copy = Array(bytes)
+            defer { SecretBytes.wipe(&copy) }   // the temporary copy of s·Q, as SecretG1Storage wipes its own
+            self.init(try BN254CX.G2(encoded: copy))
         }
 
         /// The 128-byte encoding, in wiped storage.

@@ -28,8 +28,7 @@ extension BN254CX {
         /// `CryptoError.invalidEncoding` for other lengths or prefixes and for coordinates
         /// that are not below p, and `CryptoError.invalidKey` for points not on the curve.
         public init(encoded bytes: some Collection<UInt8>) throws(CryptoError) {
-            var bytes = Array(bytes)
-            defer { SecretBytes.wipe(&bytes) }   // the encoding may be a secret point (a share, s·Q)
+            let bytes = Array(bytes)
             guard let prefix = bytes.first else { throw .invalidEncoding }
             switch (prefix, bytes.count) {
             case (0x04, 65):

@@ -33,8 +33,7 @@ extension BN254CX {
         /// point off the twist or outside the order-r subgroup (Milagro checks only the curve
         /// equation, docs/protocols/mpin.md §2.2; we also check the subgroup, by ψ(Q) = [6u²]Q).
         public init(encoded bytes: some Collection<UInt8>) throws(CryptoError) {
-            var bytes = Array(bytes)
-            defer { SecretBytes.wipe(&bytes) }   // the encoding may be a secret point (a share, s·Q)
+            let bytes = Array(bytes)
             guard bytes.count == 128 else { throw .invalidEncoding }
             guard let x = Fp2(canonicalBytes: bytes[0..<64]), let y = Fp2(canonicalBytes: bytes[64..<128]) else {
                 throw .invalidEncoding
