@@ -20,18 +20,16 @@ public enum Hex {
     }
 
     /// Decodes hex held as secret bytes (read from a body with no `String` between) into secret
-    /// bytes, by the rules of ``decode(_:)``. The working copies are wiped, a refused input's
-    /// partial output included; a refusal reveals only that some character or the length was
-    /// wrong, not which.
+    /// bytes, by the rules of ``decode(_:)``, read in place. The working output is wiped, a
+    /// refused input's partial output included; a refusal reveals only that some character or
+    /// the length was wrong, not which.
     public static func decode(secret text: SecretBytes) throws(CryptoError) -> SecretBytes {
-        var utf8 = text.withUnsafeBytes { Array($0) }
-        defer { SecretBytes.wipe(&utf8) }
-        var out = try decodeDigits(utf8)
+        var out = try text.withUnsafeBytes { (utf8) throws(CryptoError) in try decodeDigits(utf8) }
         defer { SecretBytes.wipe(&out) }
         return SecretBytes(out)
     }
 
-    private static func decodeDigits(_ utf8: [UInt8]) throws(CryptoError) -> [UInt8] {
+    private static func decodeDigits<Digits: RandomAccessCollection<UInt8>>(_ utf8: Digits) throws(CryptoError) -> [UInt8] where Digits.Index == Int {
         guard utf8.count % 2 == 0 else { throw .invalidEncoding }
         var out = [UInt8](repeating: 0, count: utf8.count / 2)
         var invalid: Int32 = 0
