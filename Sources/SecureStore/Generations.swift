@@ -3,13 +3,17 @@
 // store key like any other). A record whose authenticated generation is below its name's mark is
 // an older copy put back (a restored backup, a file copied aside and back) and is refused.
 //
-// Plaintext: 0x01 ‖ count (4, big-endian) ‖ count × (name length (1) ‖ name ‖ generation (8, big-endian)).
+// Plaintext, version 2: 0x02 ‖ epoch (8) ‖ flags (1; bit 0: anchored) ‖ count (4) ‖
+// count × (name length (1) ‖ name ‖ generation (8)), integers big-endian. Version 1 (0x01 ‖ count
+// ‖ entries) is read as epoch 0, not anchored. The epoch grows with every change of the marks.
 //
 // The file is created when a store is first opened, before any record carries a generation;
 // afterwards a missing file means it was deleted (to reset the marks) and every read is refused.
-// Limits, said plainly: putting back an older copy of a record *together with* an older copy of
-// this file (two files, or the whole directory) is consistent and cannot be told from the real
-// thing without state outside the directory (a TPM NV counter).
+// Putting back an older copy of a record *together with* an older copy of this file (two files,
+// or the whole directory) is consistent inside the directory: only state outside it can tell.
+// When the key provider has such state (a `StoreRollbackAnchor`: a PKCS #11 token), the file's
+// epoch is kept there too and an epoch below it is refused; the `anchored` flag says the store
+// has had an anchor, so losing it later is refused too (RollbackAnchor.swift).
 
 import CryptoPrimitives
 
@@ -17,6 +21,10 @@ import CryptoPrimitives
 struct Generations {
     static let recordName = ".generations"
     var marks: [String: UInt64] = [:]
+    /// How many times the marks have changed; kept outside the directory by an anchor.
+    var epoch: UInt64 = 0
+    /// Whether the store has had its epoch anchored outside the directory.
+    var anchored = false
 
     /// The marks on disk (empty when the file does not exist yet).
     static func load(in directory: String, format: RecordFormat) throws(SecureStoreError) -> Generations {
@@ -55,8 +63,17 @@ struct Generations {
     /// The mark of `name` (0 when none).
     func mark(of name: String) -> UInt64 { marks[name] ?? 0 }
 
+    /// The marks with `name` at `generation` and the epoch advanced.
+    func advancing(_ name: String, to generation: UInt64) throws(SecureStoreError) -> Generations {
+        guard epoch < UInt64.max else { throw SecureStoreError(.corrupt, "the generations epoch is exhausted", path: Self.recordName) }
+        var next = self
+        next.marks[name] = generation
+        next.epoch += 1
+        return next
+    }
+
     func encoded() -> [UInt8] {
-        var out: [UInt8] = [1] + bigEndian(UInt64(marks.count), count: 4)
+        var out: [UInt8] = [2] + bigEndian(epoch, count: 8) + [anchored ? 1 : 0] + bigEndian(UInt64(marks.count), count: 4)
         for (name, generation) in marks.sorted(by: { $0.key < $1.key }) {
             let bytes = Array(name.utf8)
             out += [UInt8(truncatingIfNeeded: bytes.count)] + bytes + bigEndian(generation, count: 8)
@@ -66,10 +83,20 @@ struct Generations {
 
     static func decode(_ bytes: [UInt8]) throws(SecureStoreError) -> Generations {
         let damaged = SecureStoreError(.corrupt, "the generations file is damaged", path: recordName)
-        guard bytes.count >= 5, bytes[0] == 1 else { throw damaged }
-        let count = bytes[1..<5].reduce(0) { $0 << 8 | Int($1) }
-        var offset = 5
         var result = Generations()
+        var offset = 1
+        switch bytes.first {
+        case 1: break
+        case 2:
+            guard bytes.count >= 10, bytes[9] <= 1 else { throw damaged }
+            result.epoch = bytes[1..<9].reduce(0) { $0 << 8 | UInt64($1) }
+            result.anchored = bytes[9] == 1
+            offset = 10
+        default: throw damaged
+        }
+        guard bytes.count >= offset + 4 else { throw damaged }
+        let count = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+        offset += 4
         for _ in 0..<count {
             guard offset < bytes.count else { throw damaged }
             let nameCount = Int(bytes[offset])

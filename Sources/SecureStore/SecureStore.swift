@@ -22,7 +22,9 @@ import Glibc
 /// name, written under another key or in an older format throws its own
 /// ``SecureStoreError/Kind``; nothing is ever silently reset. Each write of a name carries a
 /// higher generation in the record's authenticated header, and an older copy put back in place
-/// is refused (``SecureStoreError/Kind/rolledBack``). Writes go through a temp file, fsync,
+/// is refused (``SecureStoreError/Kind/rolledBack``); so is the whole directory put back from an
+/// older copy when the key provider keeps an anchor outside it (``StoreRollbackAnchor``, a PKCS #11
+/// token). Writes go through a temp file, fsync,
 /// rename and an fsync of the directory, so after a crash at any point a reader sees the old
 /// record or the new one. ``withExclusiveAccess(_:)`` holds an exclusive `flock` for a
 /// read-modify-write that other processes must not interleave (a PowerAuth counter).
@@ -30,6 +32,7 @@ public final class SecureStore: Sendable {
     /// The directory.
     public let directory: String
     private let format: RecordFormat
+    private let anchor: (any StoreRollbackAnchor)?
 
     /// Opens (creating it and any missing parents when absent, mode 0700) the store at
     /// `directory`, keyed by `keyProvider`
@@ -44,6 +47,8 @@ public final class SecureStore: Sendable {
         self.directory = directory
         format = try RecordFormat(storeKey: keyProvider.storeKey(directory: directory))
         try Generations.ensureExists(in: directory, format: format)
+        anchor = keyProvider.rollbackAnchor
+        if let anchor { try Generations.reconcile(with: anchor, in: directory, format: format) }
     }
 
     /// The default store directory for `application`: `$XDG_DATA_HOME/<application>` when that
@@ -80,7 +85,7 @@ public final class SecureStore: Sendable {
     public func write(_ value: SecretBytes, to name: String) throws(SecureStoreError) {
         try Self.check(name)
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
-            var marks = try Generations.load(in: directory, format: format)
+            let marks = try Generations.load(in: directory, format: format)
             let current = try max(marks.mark(of: name), existingGeneration(of: name))
             guard current < UInt64.max else { throw SecureStoreError(.corrupt, "the generation is exhausted", path: directory + "/" + name) }
             var random = SystemRandomSource()
@@ -88,8 +93,7 @@ public final class SecureStore: Sendable {
             // The record before its mark: a crash between the two leaves a record newer than
             // its mark, which reads; the reverse would make an honest record look rolled back.
             try FileSystem.replace(name, in: directory, with: SecretBytes(sealed))
-            marks.marks[name] = current + 1
-            try marks.save(in: directory, format: format)
+            try save(marks.advancing(name, to: current + 1))
         }
     }
 
@@ -98,14 +102,21 @@ public final class SecureStore: Sendable {
     public func remove(_ name: String) throws(SecureStoreError) {
         try Self.check(name)
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
-            var marks = try Generations.load(in: directory, format: format)
+            let marks = try Generations.load(in: directory, format: format)
             let existing = try existingGeneration(of: name)
             try FileSystem.remove(name, in: directory)
             let current = max(marks.mark(of: name), existing)
             guard existing > 0 || marks.marks[name] != nil, current < UInt64.max else { return }
-            marks.marks[name] = current + 1
-            try marks.save(in: directory, format: format)
+            try save(marks.advancing(name, to: current + 1))
         }
+    }
+
+    /// Replaces the generations file with `marks`, then advances the anchor to their epoch (the
+    /// caller holds the lock). An anchor that cannot be advanced throws: the record is written,
+    /// but a copy of the directory taken now would not yet be refused.
+    private func save(_ marks: Generations) throws(SecureStoreError) {
+        try marks.save(in: directory, format: format)
+        try anchor?.advanceAnchor(to: marks.epoch, directory: directory)
     }
 
     /// The authenticated generation of the record now at `name`: 0 when absent, version 1, or

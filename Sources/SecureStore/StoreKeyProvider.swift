@@ -20,6 +20,10 @@ public struct StoreKey: Sendable {
 public protocol StoreKeyProvider: Sendable {
     /// The key for the store at `directory` (which exists, mode 0700).
     func storeKey(directory: String) throws(SecureStoreError) -> StoreKey
+
+    /// State outside the directory that the store keeps its rollback epoch in, or nil (the
+    /// default) when the provider has none.
+    var rollbackAnchor: (any StoreRollbackAnchor)? { get }
 }
 
 /// The default: 32 random bytes in `<store>/.key` (mode 0600), written atomically on first use

@@ -29,6 +29,21 @@ struct TPM2TokenTests {
         let store = try SecureStore(directory: directory, keyProvider: provider)
         try store.write(SecretBytes(Array("tpm".utf8)), to: "record")
         #expect(try SecureStore(directory: directory, keyProvider: provider).read("record")?.unsafeExposedBytes == Array("tpm".utf8))
+
+        // The TPM token keeps the store's epoch: the directory put back from before the second
+        // write (records and generations file together) is refused.
+        let backup = temporary.appending("backup")
+        try FileManager.default.copyItem(atPath: directory, toPath: backup)
+        try store.write(SecretBytes(Array("tpm, later".utf8)), to: "record")
+        try FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.copyItem(atPath: backup, toPath: directory)
+        do {
+            _ = try SecureStore(directory: directory, keyProvider: provider)
+            Issue.record("a directory put back from an older copy opened")
+        } catch {
+            #expect(error.kind == .rolledBack, "\(error)")
+        }
+        #expect(try provider.anchoredEpoch(directory: directory) == 2)
     }
 
     @Test func theTPMKeyIsSensitive() throws {

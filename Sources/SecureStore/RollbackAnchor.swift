@@ -1,0 +1,57 @@
+// State outside the store directory that only grows, so that putting back an older copy of the
+// whole directory (records and generations file together, which agree with each other) is
+// refused: the generations file's epoch is kept in the anchor too, and a store whose epoch is
+// below its anchor's was restored from an older copy.
+//
+// Order, so that a crash at any point leaves a store that opens: a write makes the record
+// durable, then the generations file (epoch e + 1), then advances the anchor to e + 1. A crash
+// before the last step leaves the anchor one behind the file, which opens and catches the anchor
+// up; the file cannot be forged ahead, because it is sealed under the store key.
+
+/// A counter kept outside the store's directory, by the store's key provider, that never goes
+/// back: a PKCS #11 token's data object (``StoreKeyProvider/rollbackAnchor``).
+///
+/// A store opened with an anchor refuses (``SecureStoreError/Kind/rolledBack``) a directory
+/// whose generations epoch is below the anchor's, and one that was anchored before when the
+/// anchor has since disappeared; it advances the anchor after every write and removal.
+public protocol StoreRollbackAnchor: Sendable {
+    /// The epoch anchored for the store at `directory`, or nil when there is none yet.
+    func anchoredEpoch(directory: String) throws(SecureStoreError) -> UInt64?
+
+    /// Records `epoch` for the store at `directory`; an epoch at or below the one already
+    /// anchored leaves the anchor as it is (it never goes back).
+    func advanceAnchor(to epoch: UInt64, directory: String) throws(SecureStoreError)
+}
+
+extension StoreKeyProvider {
+    /// No anchor: a provider whose key lives beside the records has no state outside them.
+    public var rollbackAnchor: (any StoreRollbackAnchor)? { nil }
+}
+
+extension Generations {
+    /// Checks the directory against `anchor` when a store opens, under the store's lock: an
+    /// epoch below the anchor's, or an anchored store whose anchor is gone, is refused; an
+    /// anchor behind the file (a crash between the two) is caught up; a store never anchored
+    /// before (new, or made before anchors existed) is anchored at its current epoch.
+    static func reconcile(with anchor: any StoreRollbackAnchor, in directory: String, format: RecordFormat) throws(SecureStoreError) {
+        try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
+            var marks = try load(in: directory, format: format)
+            let anchored = try anchor.anchoredEpoch(directory: directory)
+            if let anchored, anchored > marks.epoch {
+                throw SecureStoreError(.rolledBack, "the store is at epoch \(marks.epoch) but its key provider's anchor is at \(anchored): the directory was put back from an older copy",
+                                       path: directory + "/" + recordName)
+            }
+            if anchored == nil, marks.anchored {
+                throw SecureStoreError(.rolledBack, "the store was anchored to its key provider's counter, which is gone: it was deleted, or this is another token",
+                                       path: directory + "/" + recordName)
+            }
+            // The anchor first, the flag second: a crash between them leaves an anchored
+            // epoch equal to the file's and no flag, which opens and sets the flag.
+            if anchored != marks.epoch { try anchor.advanceAnchor(to: marks.epoch, directory: directory) }
+            if !marks.anchored {
+                marks.anchored = true
+                try marks.save(in: directory, format: format)
+            }
+        }
+    }
+}
