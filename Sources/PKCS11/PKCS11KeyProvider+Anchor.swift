@@ -1,22 +1,55 @@
 // The store's rollback epoch kept in the token (SecureStore's `StoreRollbackAnchor`): a private
 // data object (`CKO_DATA`, PKCS #11 v2.40 §4.5) labelled `swiftmfa-epoch-<store identifier>`
-// whose `CKA_VALUE` is the epoch, 8 bytes big-endian. The token lives outside the store
-// directory (in hardware, or in SoftHSM2's own token directory), so putting back an older copy of
-// the directory leaves the token's epoch ahead of it, and the store refuses to open.
+// whose `CKA_VALUE` is the epoch, 8 bytes big-endian. A token whose objects live outside the
+// store directory keeps its epoch when the directory is put back from an older copy, and the
+// store then refuses to open.
 //
 // The object is replaced, not modified: the new one is created before the old one is destroyed,
-// so a crash between the two leaves both and the larger counts. Creating and destroying objects
-// is what every token implements; `C_SetAttributeValue` on a data object's value is not.
+// so a crash between the two leaves both and the larger counts. `C_CreateObject` and
+// `C_DestroyObject` are what SoftHSM2 and tpm2-pkcs11 both implement for data objects; a token
+// that refuses data objects is named in the error, with the way to turn anchoring off.
 
 import CryptoPrimitives
 public import SecureStore
 
 extension PKCS11KeyProvider: StoreRollbackAnchor {
-    /// The token keeps this store's rollback epoch.
-    public var rollbackAnchor: (any StoreRollbackAnchor)? { self }
+    /// Whether the token keeps this store's rollback epoch.
+    public enum Anchoring: String, Sendable {
+        /// Anchored, except on SoftHSM2 (its token manufacturer is "SoftHSM project"): SoftHSM2
+        /// rewrites its token file in place, and a process killed while it adds or removes an
+        /// object can leave that file empty and the token, with the store's key, gone. On it
+        /// an anchor would risk the key on every write; it protects only what SoftHSM2 keeps
+        /// apart from the store directory anyway.
+        case automatic
+        /// Always anchored (a test of the mechanism on SoftHSM2).
+        case on
+        /// Never anchored: a whole store directory put back from an older copy opens.
+        case off
+    }
+
+    /// The token, when anchoring applies to it (``Anchoring``); nil otherwise. `automatic` reads
+    /// the token's manufacturer (`C_GetTokenInfo`, no login).
+    public func rollbackAnchor(directory: String) throws(SecureStoreError) -> (any StoreRollbackAnchor)? {
+        switch anchoring {
+        case .on: return self
+        case .off: return nil
+        case .automatic:
+            let manufacturer = try mappingErrors(directory) { () throws(PKCS11Error) in
+                let module = try PKCS11Module(path: uri.modulePath ?? "")
+                defer { module.finalize() }
+                return try module.tokenInfo(slot: module.slot(matching: uri)).manufacturer
+            }
+            return manufacturer == "SoftHSM project" ? nil : self
+        }
+    }
 
     /// The label of this store's epoch object.
     var epochLabel: String { "swiftmfa-epoch-" + storeIdentifier.text }
+
+    /// What an epoch object is: a private token data object with this store's label.
+    private var epochTemplate: [PKCS11Attribute] {
+        [.class(.data), .label(epochLabel), .bool(.token, true), .bool(.private, true)]
+    }
 
     /// The largest epoch on the token for this store, or nil when it has none. Every PKCS #11
     /// failure, and an object whose value is not 8 bytes, becomes
@@ -27,26 +60,32 @@ extension PKCS11KeyProvider: StoreRollbackAnchor {
         }
     }
 
-    /// Creates an object holding `epoch`, then destroys the older ones; does nothing when the
-    /// token already holds `epoch` or more.
-    public func advanceAnchor(to epoch: UInt64, directory: String) throws(SecureStoreError) {
+    /// Creates an object holding `epoch`, then destroys the older ones, and returns the largest
+    /// epoch the token held before; does nothing else when that is `epoch` or more.
+    @discardableResult
+    public func advanceAnchor(to epoch: UInt64, directory: String) throws(SecureStoreError) -> UInt64? {
         try mappingErrors(directory) { () throws(PKCS11Error) in
-            try withSession(readWrite: true) { (session) throws(PKCS11Error) in
+            try withSession(readWrite: true) { (session) throws(PKCS11Error) -> UInt64? in
                 let existing = try epochs(in: session)
-                guard existing.allSatisfy({ $0.epoch < epoch }) else { return }
+                let previous = existing.map(\.epoch).max()
+                if let previous, previous >= epoch { return previous }
                 let value = (0..<8).map { UInt8(truncatingIfNeeded: epoch >> UInt64(56 - 8 * $0)) }
-                _ = try session.createObject([
-                    .class(.data), .label(epochLabel), .bool(.token, true), .bool(.private, true),
-                    PKCS11Attribute(.value, bytes: value),
-                ])
+                do throws(PKCS11Error) {
+                    _ = try session.createObject(epochTemplate + [PKCS11Attribute(.value, bytes: value)])
+                } catch {
+                    throw PKCS11Error(error.kind, "the token refuses a private data object for the store's epoch (\(error.description)); a token that holds none can open the store with anchoring off (\(Self.anchoringAttributeName)=off)",
+                                      function: "C_CreateObject")
+                }
                 for old in existing { try session.destroyObject(old.handle) }
+                return previous
             }
         }
     }
 
     /// This store's epoch objects and their values (at most 8: more is not one store's).
     private func epochs(in session: PKCS11Session) throws(PKCS11Error) -> [(handle: UInt, epoch: UInt64)] {
-        let found = try session.findObjects([.class(.data), .label(epochLabel)], limit: 9)
+        // Private token objects only: a public one (made without the PIN) is not ours.
+        let found = try session.findObjects(epochTemplate, limit: 9)
         guard found.count <= 8 else { throw PKCS11Error(.unexpectedOutput, "more than 8 objects are labelled \(epochLabel)") }
         var result: [(handle: UInt, epoch: UInt64)] = []
         for handle in found {

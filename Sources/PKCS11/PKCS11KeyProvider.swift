@@ -36,6 +36,10 @@ import Glibc
 /// `tpm2_ptool addkey --algorithm=hmac:sha256 --key-label=swiftmfa-store-key` (a
 /// `CKK_SHA256_HMAC` key, sensitive and never extractable); the provider then finds it by label.
 ///
+/// The provider is also the store's rollback anchor (``rollbackAnchor(directory:)``): the token
+/// keeps the store's generations epoch, so a whole store directory put back from an older copy is
+/// refused (``Anchoring``; off on SoftHSM2 by default).
+///
 /// The key is created on first use only when the store is new: when the store directory
 /// already holds its generations file or any record, a token without the key object is an
 /// error (`SecureStoreError.Kind.keyUnavailable`), never a fresh key that would make every
@@ -52,18 +56,24 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
     public let storeIdentifier: PKCS11StoreIdentifier
     /// Whether a missing token key may be generated for a new, empty store.
     public let createIfMissing: Bool
+    /// Whether the token keeps the store's rollback epoch (``Anchoring``).
+    public let anchoring: Anchoring
+    /// The URI query attribute that sets ``anchoring`` (`automatic`, `on` or `off`).
+    public static let anchoringAttributeName = "x-swiftmfa-anchor"
     /// The PIN, when there is one (read by ``status()`` and ``PKCS11PossessionKeySource``).
     let pin: SecretBytes?
 
     /// A provider for the token and object `uri` names. The PIN is `pin`, else the URI's
     /// `pin-value`, else the contents of its `pin-source` file (one trailing newline dropped),
     /// else none (used only when the token requires login, `CKF_LOGIN_REQUIRED`). The store
-    /// identifier is `storeIdentifier`, else the URI's `x-swiftmfa-store`. Throws
+    /// identifier is `storeIdentifier`, else the URI's `x-swiftmfa-store`. Anchoring is
+    /// `anchoring`, else the URI's `x-swiftmfa-anchor`, else ``Anchoring/automatic``. Throws
     /// ``PKCS11Error/Kind/invalidArgument`` when the URI has no `module-path`,
     /// ``PKCS11Error/Kind/storeIdentifierMissing`` when there is no store identifier, and
-    /// ``PKCS11Error/Kind/invalidURI`` for an unreadable `pin-source`.
+    /// ``PKCS11Error/Kind/invalidURI`` for an unreadable `pin-source` or an `x-swiftmfa-anchor`
+    /// other than `automatic`, `on` and `off`.
     public init(uri: PKCS11URI, pin: SecretBytes? = nil, storeIdentifier: PKCS11StoreIdentifier? = nil,
-                createIfMissing: Bool = true) throws(PKCS11Error) {
+                createIfMissing: Bool = true, anchoring: Anchoring? = nil) throws(PKCS11Error) {
         guard let modulePath = uri.modulePath, !modulePath.isEmpty else {
             throw PKCS11Error(.invalidArgument, "the URI names no module-path (module-name lookup is not supported)")
         }
@@ -75,6 +85,16 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
         self.uri = uri
         self.storeIdentifier = identifier
         self.createIfMissing = createIfMissing
+        if let anchoring {
+            self.anchoring = anchoring
+        } else if let attribute = uri.query.first(where: { $0.name == Self.anchoringAttributeName }) {
+            guard let value = Anchoring(rawValue: String(decoding: attribute.value, as: UTF8.self)) else {
+                throw PKCS11Error(.invalidURI, "\(Self.anchoringAttributeName) is automatic, on or off")
+            }
+            self.anchoring = value
+        } else {
+            self.anchoring = .automatic
+        }
         if let pin {
             self.pin = pin
         } else if let value = uri.pinValue {

@@ -5,7 +5,8 @@
 //
 // Plaintext, version 2: 0x02 ‖ epoch (8) ‖ flags (1; bit 0: anchored) ‖ count (4) ‖
 // count × (name length (1) ‖ name ‖ generation (8)), integers big-endian. Version 1 (0x01 ‖ count
-// ‖ entries) is read as epoch 0, not anchored. The epoch grows with every change of the marks.
+// ‖ entries) is read as not anchored, at the epoch of the sum of its marks, which grew with every
+// change too, so an older version-1 copy is below it. The epoch grows with every change of the marks.
 //
 // The file is created when a store is first opened, before any record carries a generation;
 // afterwards a missing file means it was deleted (to reset the marks) and every read is refused.
@@ -107,6 +108,9 @@ struct Generations {
             offset += 8
         }
         guard offset == bytes.count else { throw damaged }
+        if bytes[0] == 1 {
+            result.epoch = result.marks.values.reduce(0) { sum, mark in sum.addingReportingOverflow(mark).overflow ? UInt64.max : sum + mark }
+        }
         return result
     }
 

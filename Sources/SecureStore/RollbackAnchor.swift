@@ -9,37 +9,51 @@
 // up; the file cannot be forged ahead, because it is sealed under the store key.
 
 /// A counter kept outside the store's directory, by the store's key provider, that never goes
-/// back: a PKCS #11 token's data object (``StoreKeyProvider/rollbackAnchor``).
+/// back: a PKCS #11 token's data object (``StoreKeyProvider/rollbackAnchor(directory:)``). One
+/// anchor belongs to one store: two stores sharing it would refuse each other.
 ///
 /// A store opened with an anchor refuses (``SecureStoreError/Kind/rolledBack``) a directory
 /// whose generations epoch is below the anchor's, and one that was anchored before when the
-/// anchor has since disappeared; it advances the anchor after every write and removal.
+/// anchor has since disappeared; it advances the anchor after every write and removal, and
+/// refuses to go on when the anchor is already ahead (the directory was put back while open).
 public protocol StoreRollbackAnchor: Sendable {
     /// The epoch anchored for the store at `directory`, or nil when there is none yet.
     func anchoredEpoch(directory: String) throws(SecureStoreError) -> UInt64?
 
-    /// Records `epoch` for the store at `directory`; an epoch at or below the one already
-    /// anchored leaves the anchor as it is (it never goes back).
-    func advanceAnchor(to epoch: UInt64, directory: String) throws(SecureStoreError)
+    /// Records `epoch` for the store at `directory` and returns the epoch anchored before (nil
+    /// when there was none). An epoch at or below that one leaves the anchor as it is: it never
+    /// goes back.
+    @discardableResult
+    func advanceAnchor(to epoch: UInt64, directory: String) throws(SecureStoreError) -> UInt64?
 }
 
 extension StoreKeyProvider {
     /// No anchor: a provider whose key lives beside the records has no state outside them.
-    public var rollbackAnchor: (any StoreRollbackAnchor)? { nil }
+    public func rollbackAnchor(directory: String) throws(SecureStoreError) -> (any StoreRollbackAnchor)? { nil }
 }
 
 extension Generations {
     /// Checks the directory against `anchor` when a store opens, under the store's lock: an
     /// epoch below the anchor's, or an anchored store whose anchor is gone, is refused; an
     /// anchor behind the file (a crash between the two) is caught up; a store never anchored
-    /// before (new, or made before anchors existed) is anchored at its current epoch.
-    static func reconcile(with anchor: any StoreRollbackAnchor, in directory: String, format: RecordFormat) throws(SecureStoreError) {
+    /// before (new, or made before anchors existed) is anchored at its current epoch. Without an
+    /// anchor, a store that was anchored is refused: opening it so would drop the protection.
+    static func reconcile(with anchor: (any StoreRollbackAnchor)?, in directory: String, format: RecordFormat) throws(SecureStoreError) {
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
             var marks = try load(in: directory, format: format)
+            guard let anchor else {
+                guard !marks.anchored else {
+                    throw SecureStoreError(.keyUnavailable, "the store keeps its epoch in its key provider's token, and this provider keeps none: open it with anchoring",
+                                           path: directory + "/" + recordName)
+                }
+                return
+            }
             let anchored = try anchor.anchoredEpoch(directory: directory)
             if let anchored, anchored > marks.epoch {
-                throw SecureStoreError(.rolledBack, "the store is at epoch \(marks.epoch) but its key provider's anchor is at \(anchored): the directory was put back from an older copy",
-                                       path: directory + "/" + recordName)
+                let reason = marks.epoch == 0 && marks.marks.isEmpty
+                    ? "this new store's anchor is already at \(anchored): the anchor (its store identifier) belongs to another store"
+                    : "the store is at epoch \(marks.epoch) but its key provider's anchor is at \(anchored): the directory was put back from an older copy"
+                throw SecureStoreError(.rolledBack, reason, path: directory + "/" + recordName)
             }
             if anchored == nil, marks.anchored {
                 throw SecureStoreError(.rolledBack, "the store was anchored to its key provider's counter, which is gone: it was deleted, or this is another token",

@@ -47,8 +47,8 @@ public final class SecureStore: Sendable {
         self.directory = directory
         format = try RecordFormat(storeKey: keyProvider.storeKey(directory: directory))
         try Generations.ensureExists(in: directory, format: format)
-        anchor = keyProvider.rollbackAnchor
-        if let anchor { try Generations.reconcile(with: anchor, in: directory, format: format) }
+        anchor = try keyProvider.rollbackAnchor(directory: directory)
+        try Generations.reconcile(with: anchor, in: directory, format: format)
     }
 
     /// The default store directory for `application`: `$XDG_DATA_HOME/<application>` when that
@@ -88,12 +88,13 @@ public final class SecureStore: Sendable {
             let marks = try Generations.load(in: directory, format: format)
             let current = try max(marks.mark(of: name), existingGeneration(of: name))
             guard current < UInt64.max else { throw SecureStoreError(.corrupt, "the generation is exhausted", path: directory + "/" + name) }
+            let next = try marks.advancing(name, to: current + 1)
             var random = SystemRandomSource()
             let sealed = try format.seal(value, name: name, generation: current + 1, using: &random)
             // The record before its mark: a crash between the two leaves a record newer than
             // its mark, which reads; the reverse would make an honest record look rolled back.
             try FileSystem.replace(name, in: directory, with: SecretBytes(sealed))
-            try save(marks.advancing(name, to: current + 1))
+            try save(next)
         }
     }
 
@@ -104,19 +105,23 @@ public final class SecureStore: Sendable {
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
             let marks = try Generations.load(in: directory, format: format)
             let existing = try existingGeneration(of: name)
-            try FileSystem.remove(name, in: directory)
             let current = max(marks.mark(of: name), existing)
-            guard existing > 0 || marks.marks[name] != nil, current < UInt64.max else { return }
-            try save(marks.advancing(name, to: current + 1))
+            let marked = (existing > 0 || marks.marks[name] != nil) && current < UInt64.max
+            let next = marked ? try marks.advancing(name, to: current + 1) : nil
+            try FileSystem.remove(name, in: directory)
+            if let next { try save(next) }
         }
     }
 
     /// Replaces the generations file with `marks`, then advances the anchor to their epoch (the
     /// caller holds the lock). An anchor that cannot be advanced throws: the record is written,
-    /// but a copy of the directory taken now would not yet be refused.
+    /// but a copy of the directory taken now would not yet be refused. An anchor already at
+    /// that epoch or beyond means the directory was put back while this store was open.
     private func save(_ marks: Generations) throws(SecureStoreError) {
         try marks.save(in: directory, format: format)
-        try anchor?.advanceAnchor(to: marks.epoch, directory: directory)
+        guard let anchor, let previous = try anchor.advanceAnchor(to: marks.epoch, directory: directory), previous >= marks.epoch else { return }
+        throw SecureStoreError(.rolledBack, "the store reached epoch \(marks.epoch) but its key provider's anchor was already at \(previous): the directory was put back from an older copy while open",
+                               path: directory + "/" + Generations.recordName)
     }
 
     /// The authenticated generation of the record now at `name`: 0 when absent, version 1, or

@@ -26,7 +26,9 @@ public struct SecureStoreError: Error, Sendable, Equatable, CustomStringConverti
         /// or others: OpenSSH's StrictModes rule. ``SecureStoreError/path`` names it.
         case insecurePermissions
         /// The record's generation is older than the newest this store has seen for its name:
-        /// an earlier copy (a restored backup) was put back in place of the current one.
+        /// an earlier copy (a restored backup) was put back in place of the current one. Also
+        /// the whole directory put back from an older copy, when the key provider keeps the
+        /// store's epoch outside it (``StoreRollbackAnchor``), or that epoch deleted.
         case rolledBack
         /// No store directory was given and neither `XDG_DATA_HOME` nor `HOME` names one.
         case noDefaultDirectory

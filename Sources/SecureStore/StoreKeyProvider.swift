@@ -21,9 +21,9 @@ public protocol StoreKeyProvider: Sendable {
     /// The key for the store at `directory` (which exists, mode 0700).
     func storeKey(directory: String) throws(SecureStoreError) -> StoreKey
 
-    /// State outside the directory that the store keeps its rollback epoch in, or nil (the
-    /// default) when the provider has none.
-    var rollbackAnchor: (any StoreRollbackAnchor)? { get }
+    /// State outside `directory` that the store keeps its rollback epoch in, or nil (the
+    /// default) when the provider has none. Asked once, when the store opens.
+    func rollbackAnchor(directory: String) throws(SecureStoreError) -> (any StoreRollbackAnchor)?
 }
 
 /// The default: 32 random bytes in `<store>/.key` (mode 0600), written atomically on first use

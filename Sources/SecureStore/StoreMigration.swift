@@ -24,7 +24,8 @@ public enum StoreMigration {
     /// within one file system; `mkdir` is exclusive, mode 0700), each record written durably,
     /// then reopened from disk with a second call to `destination` and every record read back
     /// and compared (``SecureStoreError/Kind/migrationNotVerified`` when one differs or does not
-    /// open: the old store stays, the new one is removed), both directories fsynced, then exchanged with `DIR` by `renameat2(RENAME_EXCHANGE)`. The
+    /// open: the old store stays, the new one is removed); that reopening is the first with the
+    /// destination's rollback anchor, which it sets at the new store's epoch. Then both directories are fsynced, then exchanged with `DIR` by `renameat2(RENAME_EXCHANGE)`. The
     /// old store, now at the temporary name, is renamed `DIR.old-<random>` once the exchange is
     /// durable and removed. The store's lock is held throughout, so no writer interleaves.
     /// Leftovers of an earlier interrupted migration (`DIR.migrating-*`, `DIR.old-*`) are
@@ -46,7 +47,10 @@ public enum StoreMigration {
                 throw SecureStoreError(.io, "cannot create the migration directory", errno: errno, path: temporary)
             }
             do throws(SecureStoreError) {
-                let new = try SecureStore(directory: temporary, keyProvider: destination)
+                // Built without the destination's anchor: the verifying reopen anchors the new
+                // store once, at its last epoch, instead of every write touching the token (a
+                // migration killed before then leaves nothing on it).
+                let new = try SecureStore(directory: temporary, keyProvider: Unanchored(base: destination))
                 var moved: [(name: String, value: SecretBytes)] = []
                 for name in names {
                     guard let value = try old.read(name) else { continue }  // removed meanwhile: nothing to move
@@ -96,6 +100,12 @@ public enum StoreMigration {
         } catch where error.kind != .migrationNotVerified {
             throw SecureStoreError(.migrationNotVerified, "the new store does not reopen: " + error.description, path: temporary)
         }
+    }
+
+    /// A provider's key without its anchor.
+    private struct Unanchored<Base: StoreKeyProvider>: StoreKeyProvider {
+        let base: Base
+        func storeKey(directory: String) throws(SecureStoreError) -> StoreKey { try base.storeKey(directory: directory) }
     }
 
     /// `renameat2(RENAME_EXCHANGE)`: both names exist before and after, so there is no instant

@@ -63,6 +63,11 @@ struct CountingStoreKeyProvider: StoreKeyProvider {
         if base is PKCS11KeyProvider { count.derived() }
         return try base.storeKey(directory: directory)
     }
+
+    /// The base's anchor: a token-keyed store advances it on every write, and the rows measure that.
+    func rollbackAnchor(directory: String) throws(SecureStoreError) -> (any StoreRollbackAnchor)? {
+        try base.rollbackAnchor(directory: directory)
+    }
 }
 
 enum BenchKeyProviders {

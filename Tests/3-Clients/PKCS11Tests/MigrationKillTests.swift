@@ -20,13 +20,13 @@ extension SoftHSMSuite {
         let recordCount = 120
 
         /// Starts `mfa keys migrate target --store directory`.
-        func startMigration(to target: String, directory: String, token: SoftHSMToken) throws -> Process {
+        func startMigration(to target: String, directory: String, token: SoftHSMToken, standardError: Pipe? = nil) throws -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: mfaExecutable)
             process.arguments = ["keys", "migrate", target, "--store", directory]
             process.environment = ProcessInfo.processInfo.environment.merging(["SOFTHSM2_CONF": token.configuration]) { $1 }
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.standardError = standardError ?? FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             try process.run()
             return process
@@ -112,10 +112,12 @@ extension SoftHSMSuite {
             print("kill -9 outcomes over 10 rounds:", outcomes, "window \(window) s")
 
             // A migration run to the end removes what the killed ones left beside the store.
+            let errors = Pipe()
             let last = try startMigration(to: try StoreProviderChoice.recorded(in: directory) == .keyFile ? tokenProvider : "file",
-                                          directory: directory, token: token)
+                                          directory: directory, token: token, standardError: errors)
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             last.waitUntilExit()
-            #expect(last.terminationStatus == 0)
+            #expect(last.terminationStatus == 0, "mfa keys migrate said: \(said)")
             #expect(try contents(directory) == records)
             #expect(try FileManager.default.contentsOfDirectory(atPath: parent).sorted() == ["pin", "store"])
         }

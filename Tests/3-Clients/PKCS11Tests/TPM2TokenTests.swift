@@ -23,6 +23,7 @@ struct TPM2TokenTests {
         defer { temporary.remove() }
         let directory = temporary.appending("store")
         let provider = try PKCS11KeyProvider(uri: uri(), storeIdentifier: PKCS11StoreIdentifier.random(), createIfMissing: false)
+        defer { try? destroyEpochObjects(of: provider) }  // the token outlives the test
         let first = try provider.derivedKey(mayCreate: false)
         #expect(first.count == 32)
         #expect(try provider.derivedKey(mayCreate: false) == first)  // deterministic: nothing stored
@@ -43,7 +44,21 @@ struct TPM2TokenTests {
         } catch {
             #expect(error.kind == .rolledBack, "\(error)")
         }
+        #expect(provider.anchoring == .automatic)
         #expect(try provider.anchoredEpoch(directory: directory) == 2)
+    }
+
+    /// Destroys the epoch objects `provider`'s store left on the token.
+    func destroyEpochObjects(of provider: PKCS11KeyProvider) throws {
+        let uri = try uri()
+        let module = try PKCS11Module(path: uri.modulePath ?? "")
+        defer { module.finalize() }
+        let session = try module.openSession(slot: module.slot(matching: uri), readWrite: true)
+        defer { session.close() }
+        if let pin = uri.pinValue { try session.login(pin: SecretBytes(Array(pin.utf8))) }
+        for object in try session.findObjects([.class(.data), .label("swiftmfa-epoch-" + provider.storeIdentifier.text)]) {
+            try session.destroyObject(object)
+        }
     }
 
     @Test func theTPMKeyIsSensitive() throws {
