@@ -53,16 +53,16 @@ extension MPinClient {
         ///   - customHeaders: Headers added to every request.
         ///   - trustedDomains: Once any is given, every request must be https to one of these domains or a
         ///     subdomain.
-        ///   - urlPolicy: The rule for URLs while no trusted domain is set; https to a real host by default.
         ///   - clientName: The `X-MIRACL-CLIENT` of every request.
         ///   - rpsPrefix: The path prefix of the platform's RPS endpoints.
+        ///   - urlPolicy: The rule for URLs while no trusted domain is set; https to a real host by default.
         ///   - clock: The local wall clock (registration expiry, JWT validity, one-time codes).
         ///   - random: Where the pass-1 nonce, the DVS key pairs and the signature nonces come from.
         ///   - logger: When set, every exchange is logged, credential headers and secret body members
         ///     redacted.
         public init(platform: Platform = .mfa, clientID: String? = nil, customHeaders: [HTTPHeader] = [], trustedDomains: [String] = [],
-                    urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clientName: String = SwiftMFAVersion.userAgent(component: "MPinSDK"),
-                    rpsPrefix: String = "rps", clock: @escaping @Sendable () -> Date = ClientDefaults.clock,
+                    clientName: String = SwiftMFAVersion.userAgent(component: "MPinSDK"), rpsPrefix: String = "rps",
+                    urlPolicy: URLPolicy = ClientDefaults.urlPolicy, clock: @escaping @Sendable () -> Date = ClientDefaults.clock,
                     random: any RandomSource & Sendable = ClientDefaults.random, logger: Logger? = ClientDefaults.logger) {
             self.platform = platform
             self.clientID = clientID

@@ -372,8 +372,7 @@ public actor PowerAuthClient {
         let refused = response.status == 401 || error.code == .powerAuthAuthentication || error.code == .powerAuthAuthFail
         let fromServer = envelope != nil || error.code == .serverError || error.code.rawValue.hasPrefix("ERR_")
         return PowerAuthSDKError(refused ? .authenticationFailed : fromServer ? .server : .invalidResponse, "the server's answer was refused",
-                                 httpStatus: response.status, protocolError: error,
-                                 currentRecoveryPukIndex: envelope?.currentRecoveryPukIndex)
+                                 currentRecoveryPukIndex: envelope?.currentRecoveryPukIndex, httpStatus: response.status, protocolError: error)
     }
 }
 

@@ -25,8 +25,8 @@ extension SDKError where Domain == PowerAuthErrorDomain {
     /// Creates an error; `protocolError`, `transportError` or `storeError` is its cause. Its
     /// server code is the §14.2 error code (`ERR_AUTHENTICATION`, …), when a server answered
     /// with one.
-    public init(_ code: Code, _ message: String, httpStatus: Int? = nil, protocolError: ProtocolError? = nil,
-                transportError: TransportError? = nil, storeError: SecureStoreError? = nil, currentRecoveryPukIndex: Int? = nil,
+    public init(_ code: Code, _ message: String, currentRecoveryPukIndex: Int? = nil, httpStatus: Int? = nil,
+                protocolError: ProtocolError? = nil, transportError: TransportError? = nil, storeError: SecureStoreError? = nil,
                 file: String = #fileID, line: UInt = #line) {
         self.init(code, message, cause: firstCause(protocolError, transportError, storeError), httpStatus: httpStatus,
                   extra: currentRecoveryPukIndex, file: file, line: line)

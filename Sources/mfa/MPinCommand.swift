@@ -32,8 +32,8 @@ package enum MPinCommand {
 
     static func client(_ options: CommandOptions, _ stored: Stored) throws -> MPinClient {
         let configuration = MPinClient.Configuration(clientID: stored.clientID, trustedDomains: stored.trustedDomains,
-                                                     urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly,
-                                                     clientName: SwiftMFAVersion.userAgent(component: "mfa"))
+                                                     clientName: SwiftMFAVersion.userAgent(component: "mfa"),
+                                                     urlPolicy: stored.loopbackHTTP ? .insecureAllowingPlainHTTPToLoopback : .httpsOnly)
         return MPinClient(configuration: configuration, store: try options.store(), transport: try CommandTransport.factory(options))
     }
 
