@@ -190,7 +190,7 @@ package struct DeviceRecords: Sendable {
                                     protocolError: ProtocolError(keyUnavailable: error, "the secret \(label) cannot be deleted"))
             }
         }
-        do { try store.remove("cm.environment." + id) } catch {
+        do { try records.remove() } catch {
             throw CMClientError(.store, "the environment record cannot be removed", storeError: error)
         }
     }

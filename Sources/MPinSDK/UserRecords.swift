@@ -168,7 +168,8 @@ package struct UserRecords: Sendable {
     }
 
     func remove(identity: String, backend: String) throws(MPinError) {
-        do { try store.remove(Self.recordName(identity: identity, backend: backend)) } catch {
+        let records = try recordStore(Self.recordName(identity: identity, backend: backend))
+        do { try records.remove() } catch {
             throw MPinError(.store, "the user record cannot be removed", storeError: error)
         }
     }

@@ -253,16 +253,17 @@ package struct ConnectionRecords: Sendable {
                                           protocolError: ProtocolError(keyUnavailable: error, "the key \(label) cannot be deleted"))
             }
         }
+        let records = try [recordStore("saltedge.connection." + id), recordStore("saltedge.pending." + id)]
         do {
-            try store.remove("saltedge.connection." + id)
-            try store.remove("saltedge.pending." + id)
+            for record in records { try record.remove() }
         } catch {
             throw SaltEdgeClientError(.store, "the connection record cannot be removed", storeError: error)
         }
     }
 
     func removePending(id: String) throws(SaltEdgeClientError) {
-        do { try store.remove("saltedge.pending." + id) } catch {
+        let records = try recordStore("saltedge.pending." + id)
+        do { try records.remove() } catch {
             throw SaltEdgeClientError(.store, "the pending record cannot be removed", storeError: error)
         }
     }
