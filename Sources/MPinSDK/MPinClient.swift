@@ -192,15 +192,16 @@ public actor MPinClient {
         try records.all().contains { $0.identity == identity && $0.customerID == customerID && $0.state != .invalid }
     }
 
-    /// The user `identity` of the active backend (`getIUserById:`); nil for an empty id.
+    /// The user `identity` of the active backend (`getIUserById:`); nil for an empty id, and
+    /// when no backend is set (there is no user of one), as every client's lookup answers a
+    /// missing item.
     ///
     /// - Parameter identity: The user's identity.
     /// - Returns: The user, or `nil` when none is stored for `identity` at the active backend.
-    /// - Throws: `MPinError` with code `flowError` when no backend is set and `identity` is not empty,
-    ///   `store` when the secure store fails or holds an unusable record.
+    /// - Throws: `MPinError` with code `store` when the secure store fails or holds an unusable record.
     public func user(id identity: String) throws(MPinError) -> MPinUser? {
-        guard !identity.isEmpty else { return nil }
-        return try records.read(identity: identity, backend: try activeBackend())?.user
+        guard !identity.isEmpty, let backend else { return nil }
+        return try records.read(identity: identity, backend: backend)?.user
     }
 
     /// Forgets the user here: M-Pin ID, state and token (`DeleteUser:`).

@@ -38,6 +38,17 @@ import TestSupport
         return (client, try LocalChecksBeforeSendingTests.plant(store, state: .registered, pinLength: 4))
     }
 
+    /// A lookup answers a missing item with nil, as every client's does: with no backend set
+    /// there is no user of one, even when the store holds users of another client's backend.
+    @Test func lookupWithoutABackendIsNil() async throws {
+        let store = try SecureStore(directory: TemporaryDirectory("mpin-lookup").appending("store"))
+        let user = try LocalChecksBeforeSendingTests.plant(store, state: .registered, pinLength: 4)
+        let client = MPinClient(configuration: MPinClient.Configuration(), store: store, transport: .single(InProcessTransport()))
+        #expect(try await client.user(id: user.identity) == nil)
+        try await client.setBackend(LocalChecksBeforeSendingTests.backend, settings: try LocalChecksBeforeSendingTests.settings())
+        #expect(try await client.user(id: user.identity)?.identity == user.identity)
+    }
+
     /// Two clients with the same seeded source send the same pass-1 commitment U = x·H(ID):
     /// x comes from the configured source, not from the system's.
     @Test func seededRandomSourceMakesPassOneReproducible() async throws {
