@@ -35,6 +35,11 @@ public struct Endpoint<Request: Encodable & Sendable, Response: Decodable & Send
     public let encryption: EndToEndEncryption
 
     /// An endpoint from its parts.
+    ///
+    /// - Parameters:
+    ///   - path: The path below the service's base URL; a leading `/` is dropped.
+    ///   - authentication: How requests are authenticated.
+    ///   - encryption: The end-to-end encryption the back end expects (none by default).
     public init(path: String, authentication: EndpointAuthentication, encryption: EndToEndEncryption = .notEncrypted) {
         self.path = path.hasPrefix("/") ? String(path.dropFirst()) : path
         self.authentication = authentication
@@ -42,16 +47,30 @@ public struct Endpoint<Request: Encodable & Sendable, Response: Decodable & Send
     }
 
     /// An unauthenticated endpoint.
+    ///
+    /// - Parameters:
+    ///   - path: The path below the service's base URL; a leading `/` is dropped.
+    ///   - encryption: The end-to-end encryption the back end expects (none by default).
     public static func basic(_ path: String, encryption: EndToEndEncryption = .notEncrypted) -> Self {
         Self(path: path, authentication: .none, encryption: encryption)
     }
 
-    /// A PowerAuth-signed endpoint; `uriID` comes from the server team.
+    /// A PowerAuth-signed endpoint.
+    ///
+    /// - Parameters:
+    ///   - path: The path below the service's base URL; a leading `/` is dropped.
+    ///   - uriID: The URI identifier the signature covers, from the server team.
+    ///   - encryption: The end-to-end encryption the back end expects (none by default).
     public static func signed(_ path: String, uriID: String, encryption: EndToEndEncryption = .notEncrypted) -> Self {
         Self(path: path, authentication: .signed(uriID: uriID), encryption: encryption)
     }
 
-    /// A token-signed endpoint; `tokenName` names the token in the client's token store.
+    /// A token-signed endpoint.
+    ///
+    /// - Parameters:
+    ///   - path: The path below the service's base URL; a leading `/` is dropped.
+    ///   - tokenName: The name of the token in the client's token store.
+    ///   - encryption: The end-to-end encryption the back end expects (none by default).
     public static func signedWithToken(_ path: String, tokenName: String, encryption: EndToEndEncryption = .notEncrypted) -> Self {
         Self(path: path, authentication: .token(tokenName: tokenName), encryption: encryption)
     }
