@@ -115,10 +115,13 @@ extension CMAuthenticatorClient {
     /// an unregistered device or a broken store ends it with that error; cancelling the consumer
     /// ends it quietly.
     ///
-    /// - Parameter interval: The wait between fetches; 3 seconds by default.
+    /// - Parameters:
+    ///   - interval: The wait between fetches; 3 seconds by default.
+    ///   - clock: The clock the waits sleep on; the continuous clock by default.
     /// - Returns: A sequence of the open requests that ends with the error that stopped it.
-    public nonisolated func requestUpdates(every interval: Duration = .seconds(3)) -> Polling<[PendingAuthentication], CMClientError> {
-        Polling(every: interval, distinctBy: { $0.map { $0.environmentID + "/" + $0.request.id } },
+    public nonisolated func requestUpdates(every interval: Duration = .seconds(3),
+                                           clock: any Clock<Duration> = ContinuousClock()) -> Polling<[PendingAuthentication], CMClientError> {
+        Polling(every: interval, distinctBy: { $0.map { $0.environmentID + "/" + $0.request.id } }, clock: clock,
                 isFatal: { $0.code == .notRegistered || $0.code == .store }) { () async throws(CMClientError) in
             try await self.pendingRequests()
         }

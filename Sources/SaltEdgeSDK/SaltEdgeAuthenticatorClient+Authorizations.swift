@@ -147,10 +147,12 @@ extension SaltEdgeAuthenticatorClient {
     /// - Parameters:
     ///   - connectionID: The id of the stored connection.
     ///   - interval: The wait between fetches; 3 seconds by default.
+    ///   - clock: The clock the waits sleep on; the continuous clock by default.
     /// - Returns: A sequence of the pending authorizations that ends with the error that stopped it.
-    public nonisolated func authorizationUpdates(connectionID: String, every interval: Duration = .seconds(3))
+    public nonisolated func authorizationUpdates(connectionID: String, every interval: Duration = .seconds(3),
+                                                 clock: any Clock<Duration> = ContinuousClock())
         -> Polling<[SaltEdge.Authorization], SaltEdgeClientError> {
-        Polling(every: interval, distinctBy: { $0.map { $0.id + ":" + $0.status.rawValue } },
+        Polling(every: interval, distinctBy: { $0.map { $0.id + ":" + $0.status.rawValue } }, clock: clock,
                 isFatal: { $0.connectionIsGone || $0.code == .unknownConnection || $0.code == .store }) { () async throws(SaltEdgeClientError) in
             try await self.authorizations(connectionID: connectionID)
         }

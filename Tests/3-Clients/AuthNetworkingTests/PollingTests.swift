@@ -5,37 +5,9 @@
 // and take no wall-clock time; the cancellation test uses the real clock.
 
 import AuthNetworking
+import ClientTestSupport
 import Synchronization
 import Testing
-
-/// A clock that records each requested sleep and returns at once (cancellation still throws).
-struct RecordingClock: Clock {
-    /// An instant: an offset from the clock's start.
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    final class State: Sendable {
-        let value = Mutex<(now: Duration, sleeps: [Duration])>((.zero, []))
-    }
-
-    let state = State()
-    var now: Instant { Instant(offset: state.value.withLock { $0.now }) }
-    var minimumResolution: Duration { .zero }
-    var sleeps: [Duration] { state.value.withLock { $0.sleeps } }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        try Task.checkCancellation()
-        state.value.withLock { value in
-            value.sleeps.append(deadline.offset - value.now)
-            value.now = max(value.now, deadline.offset)
-        }
-        await Task.yield()
-    }
-}
 
 /// A fetch that plays back a script of values and failures, then repeats its last entry.
 final class Script: Sendable {

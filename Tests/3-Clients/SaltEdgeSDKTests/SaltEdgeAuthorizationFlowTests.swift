@@ -78,12 +78,14 @@ struct SaltEdgeAuthorizationFlowTests {
         let item = try await f.provider.item(id: 444, status: "pending", plaintext: SaltEdgeProviderStandIn.authorization(title: "Pay", code: "c"))
         let empty = Array(#"{"data":[]}"#.utf8)
         await f.provider.setLists([empty, empty, JSONText.object([("data", .array([item]))]).bytes])
-        var updates = f.client.authorizationUpdates(connectionID: "333", every: .milliseconds(100)).makeAsyncIterator()
+        let clock = RecordingClock()
+        var updates = f.client.authorizationUpdates(connectionID: "333", every: .seconds(3), clock: clock).makeAsyncIterator()
         let first = try await updates.next()
         let second = try await updates.next()
         #expect(first?.map(\.id) == [])
         #expect(second?.map(\.id) == ["444"])
         #expect(await f.transport.count == 3)   // the unchanged second list was fetched, not yielded
+        #expect(clock.sleeps == [.seconds(3), .seconds(3)])  // the waits were the caller's clock's
     }
 
     /// §10: once the provider answers `ConnectionNotFound`, polling ends with that error and the
