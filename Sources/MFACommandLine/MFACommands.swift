@@ -196,7 +196,7 @@ public enum MFACommands {
     static let keys = FamilySpec("keys", "The key that opens the secure store: a key file, a passphrase, or a PKCS #11 token (TPM, HSM)",
                                  sharedOptions: [store, json], verbs: [
         VerbSpec("use", "Choose the store's key provider: file, passphrase or pkcs11:URI (a store with records: migrate)", arguments: ["PROVIDER"]),
-        VerbSpec("status", "Which provider opens the store; for a token: its label, manufacturer, serial and whether the key is there, and the keys enrolments made that no record names yet"),
+        VerbSpec("status", "Which provider opens the store; for a token: its label, manufacturer, serial, whether the key is there and the rollback epoch it keeps, and the keys enrolments made that no record names yet"),
         VerbSpec("migrate", "Re-encrypt every record under another provider (file, passphrase or pkcs11:URI), atomically (an interruption leaves the old store)",
                  arguments: ["PROVIDER"]),
     ], notes: ["A PKCS #11 URI names the token and module-path; its PIN comes from pin-source=file:/path (mode 0600), else the terminal "

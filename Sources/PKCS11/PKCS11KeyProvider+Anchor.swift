@@ -34,12 +34,22 @@ extension PKCS11KeyProvider: StoreRollbackAnchor {
         case .on: return self
         case .off: return nil
         case .automatic:
-            let manufacturer = try mappingErrors(directory) { () throws(PKCS11Error) in
+            let info = try mappingErrors(directory) { () throws(PKCS11Error) in
                 let module = try PKCS11Module(path: uri.modulePath ?? "")
                 defer { module.finalize() }
-                return try module.tokenInfo(slot: module.slot(matching: uri)).manufacturer
+                return try module.tokenInfo(slot: module.slot(matching: uri))
             }
-            return manufacturer == "SoftHSM project" ? nil : self
+            return anchors(on: info) ? self : nil
+        }
+    }
+
+    /// Whether this provider anchors on the token `info` describes: always for `on`, never for
+    /// `off`, and for `automatic` unless its manufacturer is SoftHSM2's ("SoftHSM project").
+    func anchors(on info: PKCS11TokenInfo) -> Bool {
+        switch anchoring {
+        case .on: true
+        case .off: false
+        case .automatic: info.manufacturer != "SoftHSM project"
         }
     }
 
@@ -83,7 +93,7 @@ extension PKCS11KeyProvider: StoreRollbackAnchor {
     }
 
     /// This store's epoch objects and their values (at most 8: more is not one store's).
-    private func epochs(in session: PKCS11Session) throws(PKCS11Error) -> [(handle: UInt, epoch: UInt64)] {
+    func epochs(in session: PKCS11Session) throws(PKCS11Error) -> [(handle: UInt, epoch: UInt64)] {
         // Private token objects only: a public one (made without the PIN) is not ours.
         let found = try session.findObjects(epochTemplate, limit: 9)
         guard found.count <= 8 else { throw PKCS11Error(.unexpectedOutput, "more than 8 objects are labelled \(epochLabel)") }

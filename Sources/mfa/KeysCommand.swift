@@ -266,6 +266,9 @@ package enum KeysCommand {
             object["keyPresent"] = status.keyPresent
             text += "\ntoken \(line(status.token.label)) (\(line(status.token.manufacturer)) \(line(status.token.model)), serial \(line(status.token.serialNumber)))"
             text += "\nkey \(line(status.keyLabel)) " + (status.keyPresent ? "present" : "absent")
+            object["rollbackAnchor"] = ["enabled": status.anchors, "epoch": status.anchoredEpoch.map { Int(clamping: $0) as Any } ?? JSONOutput.null]
+            text += "\nrollback anchor " + (!status.anchors ? "off (a restored copy of the whole store directory opens)"
+                : status.anchoredEpoch.map { "at epoch \($0) (a restored copy of the store directory is refused)" } ?? "none yet (set when the store next opens)")
             // Instances activated before the store moved onto the token: a copy made before the
             // move holds their possession key too.
             let portable = portablePossessionInstances(names: try SecureStore.recordNames(in: directory))

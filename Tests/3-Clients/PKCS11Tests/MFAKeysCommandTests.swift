@@ -84,6 +84,8 @@ extension SoftHSMSuite {
             let json = try JSONSerialization.jsonObject(with: Data(status.1.utf8)) as? [String: Any]
             #expect(json?["keyPresent"] as? Bool == true)
             #expect((json?["token"] as? [String: Any])?["manufacturer"] as? String == "SoftHSM project")
+            // SoftHSM2 keeps no rollback epoch by default (PKCS11KeyProvider.Anchoring.automatic).
+            #expect((json?["rollbackAnchor"] as? [String: Any])?["enabled"] as? Bool == false, "\(status.1)")
 
             // The directory copied to another device: same label, same PIN, another token.
             try FileManager.default.copyItem(atPath: store, toPath: parent + "/copy")

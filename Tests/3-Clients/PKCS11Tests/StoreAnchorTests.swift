@@ -85,6 +85,8 @@ extension SoftHSMSuite {
             try store.write(SecretBytes(Array("counter=1".utf8)), to: "activation")
             try store.write(SecretBytes(Array("counter=2".utf8)), to: "activation")
             #expect(try epochObjects(token, provider).map(\.value) == [[0, 0, 0, 0, 0, 0, 0, 2]])
+            let status = try provider.status()
+            #expect(status.anchors && status.anchoredEpoch == 2)
 
             // A crash after the generations file, before the token: the token holds epoch 1.
             let module = try PKCS11Module(path: SoftHSM.modulePath)
