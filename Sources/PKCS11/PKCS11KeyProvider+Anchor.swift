@@ -7,7 +7,7 @@
 // The object is replaced, not modified: the new one is created before the old one is destroyed,
 // so a crash between the two leaves both and the larger counts. `C_CreateObject` and
 // `C_DestroyObject` are what SoftHSM2 and tpm2-pkcs11 both implement for data objects; a token
-// that refuses data objects is named in the error, with the way to turn anchoring off.
+// that refuses data objects keeps no epoch, and a store never anchored opens without one.
 
 import CryptoPrimitives
 public import SecureStore
@@ -71,10 +71,14 @@ extension PKCS11KeyProvider: StoreRollbackAnchor {
     }
 
     /// Creates an object holding `epoch`, then destroys the older ones, and returns the largest
-    /// epoch the token held before; does nothing else when that is `epoch` or more.
+    /// epoch the token held before; does nothing else when that is `epoch` or more. A token that
+    /// holds no epoch object yet and refuses to create one (its return value says it cannot
+    /// hold such an object: `CKR_TEMPLATE_INCONSISTENT`, `CKR_FUNCTION_NOT_SUPPORTED`,
+    /// `CKR_USER_NOT_LOGGED_IN` without a PIN, …) throws `SecureStoreError.Kind.anchorUnsupported`.
     @discardableResult
     public func advanceAnchor(to epoch: UInt64, directory: String) throws(SecureStoreError) -> UInt64? {
-        try mappingErrors(directory) { () throws(PKCS11Error) in
+        var refusal: PKCS11Error?
+        let previous = try mappingErrors(directory) { () throws(PKCS11Error) in
             try withSession(readWrite: true) { (session) throws(PKCS11Error) -> UInt64? in
                 let existing = try epochs(in: session)
                 let previous = existing.map(\.epoch).max()
@@ -82,14 +86,27 @@ extension PKCS11KeyProvider: StoreRollbackAnchor {
                 let value = (0..<8).map { UInt8(truncatingIfNeeded: epoch >> UInt64(56 - 8 * $0)) }
                 do throws(PKCS11Error) {
                     _ = try session.createObject(epochTemplate + [PKCS11Attribute(.value, bytes: value)])
-                } catch {
-                    throw PKCS11Error(error.kind, "the token refuses a private data object for the store's epoch (\(error.description)); a token that holds none can open the store with anchoring off (\(Self.anchoringAttributeName)=off)",
-                                      function: "C_CreateObject")
+                } catch where existing.isEmpty && error.returnValue.map(Self.refusesObject) == true {
+                    refusal = error
+                    return nil
                 }
                 for old in existing { try session.destroyObject(old.handle) }
                 return previous
             }
         }
+        if let refusal {
+            throw SecureStoreError(.anchorUnsupported, "the token refuses a private data object for the store's epoch: " + refusal.description, path: directory)
+        }
+        return previous
+    }
+
+    /// Whether `value`, from `C_CreateObject`, says the token cannot hold a private data object
+    /// at all (PKCS #11 v2.40 §5.7, §11.1), rather than that something failed this time.
+    static func refusesObject(_ value: CKReturnValue) -> Bool {
+        // CKR_ATTRIBUTE_READ_ONLY, _TYPE_INVALID, _VALUE_INVALID, CKR_ACTION_PROHIBITED,
+        // CKR_DEVICE_MEMORY, CKR_FUNCTION_NOT_SUPPORTED, CKR_TEMPLATE_INCOMPLETE, _INCONSISTENT,
+        // CKR_USER_NOT_LOGGED_IN.
+        [0x10, 0x12, 0x13, 0x1B, 0x31, 0x54, 0xD0, 0xD1, 0x101].contains(value.rawValue)
     }
 
     /// This store's epoch objects and their values (at most 8: more is not one store's).

@@ -22,7 +22,8 @@ public protocol StoreRollbackAnchor: Sendable {
 
     /// Records `epoch` for the store at `directory` and returns the epoch anchored before (nil
     /// when there was none). An epoch at or below that one leaves the anchor as it is: it never
-    /// goes back.
+    /// goes back. Throws ``SecureStoreError/Kind/anchorUnsupported`` when the state outside
+    /// cannot hold an epoch at all (a token that refuses the object).
     @discardableResult
     func advanceAnchor(to epoch: UInt64, directory: String) throws(SecureStoreError) -> UInt64?
 }
@@ -33,24 +34,27 @@ extension StoreKeyProvider {
 }
 
 extension Generations {
-    /// Checks the directory against `anchor` when a store opens, under the store's lock: an
-    /// epoch below the anchor's, or an anchored store whose anchor is gone, is refused; an
-    /// anchor behind the file (a crash between the two) is caught up; a store never anchored
-    /// before (new, or made before anchors existed) is anchored at its current epoch. Without an
-    /// anchor, a store that was anchored is refused: opening it so would drop the protection.
-    static func reconcile(with anchor: (any StoreRollbackAnchor)?, in directory: String, format: RecordFormat) throws(SecureStoreError) {
-        try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
+    /// Checks the directory against `anchor` when a store opens, under the store's lock, and
+    /// returns the anchor the store keeps using: an epoch below the anchor's, or an anchored
+    /// store whose anchor is gone, is refused; an anchor behind the file (a crash between the
+    /// two) is caught up; a store never anchored before (new, or made before anchors existed) is
+    /// anchored at its current epoch, or opens without one (nil) when the anchor cannot hold an
+    /// epoch (``SecureStoreError/Kind/anchorUnsupported``). Without an anchor, a store that was
+    /// anchored is refused: opening it so would drop the protection.
+    static func reconcile(with anchor: (any StoreRollbackAnchor)?, in directory: String,
+                          format: RecordFormat) throws(SecureStoreError) -> (any StoreRollbackAnchor)? {
+        try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) -> (any StoreRollbackAnchor)? in
             var marks = try load(in: directory, format: format)
             guard let anchor else {
                 guard !marks.anchored else {
-                    throw SecureStoreError(.keyUnavailable, "the store keeps its epoch in its key provider's token, and this provider keeps none: open it with anchoring",
+                    throw SecureStoreError(.keyUnavailable, "the store keeps its epoch in its key provider's token, and this provider keeps none: open it with anchoring (x-swiftmfa-anchor=automatic or on)",
                                            path: directory + "/" + recordName)
                 }
-                return
+                return nil
             }
             let anchored = try anchor.anchoredEpoch(directory: directory)
             if let anchored, anchored > marks.epoch {
-                let reason = marks.epoch == 0 && marks.marks.isEmpty
+                let reason = marks.epoch == 0 && marks.marks.isEmpty && !marks.anchored
                     ? "this new store's anchor is already at \(anchored): the anchor (its store identifier) belongs to another store"
                     : "the store is at epoch \(marks.epoch) but its key provider's anchor is at \(anchored): the directory was put back from an older copy"
                 throw SecureStoreError(.rolledBack, reason, path: directory + "/" + recordName)
@@ -61,11 +65,16 @@ extension Generations {
             }
             // The anchor first, the flag second: a crash between them leaves an anchored
             // epoch equal to the file's and no flag, which opens and sets the flag.
-            if anchored != marks.epoch { try anchor.advanceAnchor(to: marks.epoch, directory: directory) }
+            do throws(SecureStoreError) {
+                if anchored != marks.epoch { try anchor.advanceAnchor(to: marks.epoch, directory: directory) }
+            } catch where error.kind == .anchorUnsupported && anchored == nil && !marks.anchored {
+                return nil  // "where there is one": this token keeps none, and this store never had one
+            }
             if !marks.anchored {
                 marks.anchored = true
                 try marks.save(in: directory, format: format)
             }
+            return anchor
         }
     }
 }

@@ -47,8 +47,7 @@ public final class SecureStore: Sendable {
         self.directory = directory
         format = try RecordFormat(storeKey: keyProvider.storeKey(directory: directory))
         try Generations.ensureExists(in: directory, format: format)
-        anchor = try keyProvider.rollbackAnchor(directory: directory)
-        try Generations.reconcile(with: anchor, in: directory, format: format)
+        anchor = try Generations.reconcile(with: keyProvider.rollbackAnchor(directory: directory), in: directory, format: format)
     }
 
     /// The default store directory for `application`: `$XDG_DATA_HOME/<application>` when that
@@ -104,10 +103,14 @@ public final class SecureStore: Sendable {
         try Self.check(name)
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
             let marks = try Generations.load(in: directory, format: format)
-            let existing = try existingGeneration(of: name)
+            let bytes = try FileSystem.read(name, in: directory)
+            var existing: UInt64 = 0
+            if let bytes { existing = try format.authenticatedGeneration(of: bytes, name: name) ?? 0 }
             let current = max(marks.mark(of: name), existing)
-            let marked = (existing > 0 || marks.marks[name] != nil) && current < UInt64.max
-            let next = marked ? try marks.advancing(name, to: current + 1) : nil
+            // The mark moves only past a file that is there (one that does not open included):
+            // an absent record's mark is already past every copy of it, and advancing it again
+            // would only write the anchor.
+            let next = bytes != nil && current < UInt64.max ? try marks.advancing(name, to: current + 1) : nil
             try FileSystem.remove(name, in: directory)
             if let next { try save(next) }
         }

@@ -38,6 +38,9 @@ public struct SecureStoreError: Error, Sendable, Equatable, CustomStringConverti
         /// What was read before taking the store's lock (its provider, its records) changed
         /// before the lock was held: another process got there first. Nothing was changed.
         case changedConcurrently
+        /// The key provider's token cannot keep the store's epoch (it refuses the object that
+        /// would hold it): a store never anchored opens without an anchor, as with a key file.
+        case anchorUnsupported
     }
 
     /// What went wrong.
