@@ -17,12 +17,34 @@ extension SoftHSMSuite {
     @Suite struct StoreAnchorTests {
         let pin = SecretBytes(Array("1234".utf8))
 
-        /// A new token, a provider on it and an empty store directory (removed by the caller).
-        func makeStore() throws -> (token: SoftHSMToken, provider: PKCS11KeyProvider, directory: String) {
-            let token = try SoftHSMToken()
-            token.activate()
-            let directory = try TemporaryDirectory("anchored-store").appending("store")
-            return (token, try PKCS11KeyProvider(uri: token.uri(), pin: pin, anchoring: .on), directory)
+        /// A new token, a provider anchoring on it, an empty store directory and a place for a
+        /// backup of it; the directories and the token go when the fixture does.
+        final class AnchoredStore {
+            let token: SoftHSMToken
+            let provider: PKCS11KeyProvider
+            let directory: String
+            var backup: String { directory + ".backup" }
+
+            init(pin: SecretBytes) throws {
+                token = try SoftHSMToken()
+                token.activate()
+                directory = try TemporaryDirectory("anchored-store").appending("store")
+                provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin, anchoring: .on)
+            }
+
+            /// Copies the whole store directory aside.
+            func backUp() throws { try FileManager.default.copyItem(atPath: directory, toPath: backup) }
+
+            /// Puts the copy back in place of the whole store directory.
+            func restore() throws {
+                try FileManager.default.removeItem(atPath: directory)
+                try FileManager.default.copyItem(atPath: backup, toPath: directory)
+            }
+
+            deinit {
+                try? FileManager.default.removeItem(atPath: directory)  // leftovers in a temp dir are harmless
+                try? FileManager.default.removeItem(atPath: backup)
+            }
         }
 
         /// The epoch objects of `provider`'s store on the token, read directly.
@@ -37,50 +59,27 @@ extension SoftHSMSuite {
             }
         }
 
-        @Test func directoryPutBackFromAnOlderCopyIsRefused() throws {
-            let (token, provider, directory) = try makeStore()
-            let backup = directory + ".backup"
-            defer {
-                withExtendedLifetime(token) {}  // the token's directory goes with it
-                try? FileManager.default.removeItem(atPath: directory)
-                try? FileManager.default.removeItem(atPath: backup)
-            }
+        /// After a write, or a removal, that came after the copy was taken.
+        @Test(arguments: [false, true])
+        func directoryPutBackFromAnOlderCopyIsRefused(removing: Bool) throws {
+            let fixture = try AnchoredStore(pin: pin)
+            defer { withExtendedLifetime(fixture) {} }
+            let (provider, directory) = (fixture.provider, fixture.directory)
             let store = try SecureStore(directory: directory, keyProvider: provider)
             try store.write(SecretBytes(Array("counter=1".utf8)), to: "activation")
-            try FileManager.default.copyItem(atPath: directory, toPath: backup)
-            try store.write(SecretBytes(Array("counter=2".utf8)), to: "activation")
+            try fixture.backUp()
+            if removing { try store.remove("activation") } else { try store.write(SecretBytes(Array("counter=2".utf8)), to: "activation") }
+            #expect(try provider.anchoredEpoch(directory: directory) == 2)  // created at 0, then two changes
 
-            try FileManager.default.removeItem(atPath: directory)
-            try FileManager.default.copyItem(atPath: backup, toPath: directory)
+            try fixture.restore()
             let error = expectError(kind: .rolledBack) { _ = try SecureStore(directory: directory, keyProvider: provider) }
             #expect(error?.message.contains("epoch 1 but its key provider's anchor is at 2") == true, "\(String(describing: error))")
         }
 
-        @Test func removalAdvancesTheAnchorToo() throws {
-            let (token, provider, directory) = try makeStore()
-            let backup = directory + ".backup"
-            defer {
-                withExtendedLifetime(token) {}  // the token's directory goes with it
-                try? FileManager.default.removeItem(atPath: directory)
-                try? FileManager.default.removeItem(atPath: backup)
-            }
-            let store = try SecureStore(directory: directory, keyProvider: provider)
-            try store.write(SecretBytes(Array("enrolled".utf8)), to: "connection")
-            try FileManager.default.copyItem(atPath: directory, toPath: backup)
-            try store.remove("connection")
-            #expect(try provider.anchoredEpoch(directory: directory) == 2)
-
-            try FileManager.default.removeItem(atPath: directory)
-            try FileManager.default.copyItem(atPath: backup, toPath: directory)
-            expectError(kind: .rolledBack) { _ = try SecureStore(directory: directory, keyProvider: provider) }
-        }
-
         @Test func anchorOneBehindAfterACrashIsCaughtUp() throws {
-            let (token, provider, directory) = try makeStore()
-            defer {
-                try? FileManager.default.removeItem(atPath: directory)
-                withExtendedLifetime(token) {}  // the token's directory goes with it
-            }
+            let fixture = try AnchoredStore(pin: pin)
+            defer { withExtendedLifetime(fixture) {} }
+            let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
             let store = try SecureStore(directory: directory, keyProvider: provider)
             try store.write(SecretBytes(Array("counter=1".utf8)), to: "activation")
             try store.write(SecretBytes(Array("counter=2".utf8)), to: "activation")
@@ -104,11 +103,9 @@ extension SoftHSMSuite {
         }
 
         @Test func anchoredStoreWhoseAnchorIsGoneIsRefused() throws {
-            let (token, provider, directory) = try makeStore()
-            defer {
-                try? FileManager.default.removeItem(atPath: directory)
-                withExtendedLifetime(token) {}  // the token's directory goes with it
-            }
+            let fixture = try AnchoredStore(pin: pin)
+            defer { withExtendedLifetime(fixture) {} }
+            let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
             let store = try SecureStore(directory: directory, keyProvider: provider)
             try store.write(SecretBytes(Array("counter=1".utf8)), to: "activation")
 
@@ -124,11 +121,9 @@ extension SoftHSMSuite {
         }
 
         @Test func storeWrittenWithoutAnAnchorIsAnchoredWhenOpened() throws {
-            let (token, provider, directory) = try makeStore()
-            defer {
-                try? FileManager.default.removeItem(atPath: directory)
-                withExtendedLifetime(token) {}  // the token's directory goes with it
-            }
+            let fixture = try AnchoredStore(pin: pin)
+            defer { withExtendedLifetime(fixture) {} }
+            let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
             // The same key, supplied without the token's anchor: a store as earlier versions wrote it.
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let key = try StoreKey(provider.derivedKey(mayCreate: true))
@@ -141,11 +136,9 @@ extension SoftHSMSuite {
         }
 
         @Test func anchorNeverGoesBack() throws {
-            let (token, provider, directory) = try makeStore()
-            defer {
-                try? FileManager.default.removeItem(atPath: directory)
-                withExtendedLifetime(token) {}  // the token's directory goes with it
-            }
+            let fixture = try AnchoredStore(pin: pin)
+            defer { withExtendedLifetime(fixture) {} }
+            let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
             _ = try SecureStore(directory: directory, keyProvider: provider)
             try provider.advanceAnchor(to: 9, directory: directory)
             try provider.advanceAnchor(to: 4, directory: directory)
@@ -153,16 +146,12 @@ extension SoftHSMSuite {
             #expect(try provider.anchoredEpoch(directory: directory) == 9)
         }
             @Test func directoryPutBackWhileOpenIsRefusedAtTheNextWrite() throws {
-            let (token, provider, directory) = try makeStore()
-            let backup = directory + ".backup"
-            defer {
-                withExtendedLifetime(token) {}
-                try? FileManager.default.removeItem(atPath: directory)
-                try? FileManager.default.removeItem(atPath: backup)
-            }
+            let fixture = try AnchoredStore(pin: pin)
+            defer { withExtendedLifetime(fixture) {} }
+            let (provider, directory, backup) = (fixture.provider, fixture.directory, fixture.backup)
             let store = try SecureStore(directory: directory, keyProvider: provider)
             try store.write(SecretBytes(Array("counter=1".utf8)), to: "activation")
-            try FileManager.default.copyItem(atPath: directory, toPath: backup)
+            try fixture.backUp()
             try store.write(SecretBytes(Array("counter=2".utf8)), to: "activation")
             try store.write(SecretBytes(Array("counter=3".utf8)), to: "activation")
             for name in try FileManager.default.contentsOfDirectory(atPath: backup) where name != ".lock" {
@@ -175,11 +164,9 @@ extension SoftHSMSuite {
         }
 
         @Test func anchoredStoreOpenedWithoutAnchoringIsRefused() throws {
-            let (token, provider, directory) = try makeStore()
-            defer {
-                try? FileManager.default.removeItem(atPath: directory)
-                withExtendedLifetime(token) {}
-            }
+            let fixture = try AnchoredStore(pin: pin)
+            defer { withExtendedLifetime(fixture) {} }
+            let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
             try SecureStore(directory: directory, keyProvider: provider).write(SecretBytes(Array("x".utf8)), to: "record")
             let unanchored = try PKCS11KeyProvider(uri: token.uri(), pin: pin, anchoring: .off)
             let error = expectError(kind: .keyUnavailable) { _ = try SecureStore(directory: directory, keyProvider: unanchored) }
@@ -187,15 +174,11 @@ extension SoftHSMSuite {
         }
 
         @Test func aNewStoreOnAnotherStoresAnchorIsRefused() throws {
-            let (token, provider, directory) = try makeStore()
-            let second = directory + ".second"
-            defer {
-                withExtendedLifetime(token) {}
-                try? FileManager.default.removeItem(atPath: directory)
-                try? FileManager.default.removeItem(atPath: second)
-            }
-            try SecureStore(directory: directory, keyProvider: provider).write(SecretBytes(Array("x".utf8)), to: "record")
-            let error = expectError(kind: .rolledBack) { _ = try SecureStore(directory: second, keyProvider: provider) }
+            let fixture = try AnchoredStore(pin: pin)
+            defer { withExtendedLifetime(fixture) {} }
+            try SecureStore(directory: fixture.directory, keyProvider: fixture.provider).write(SecretBytes(Array("x".utf8)), to: "record")
+            // A second directory where the backup would go: a new, empty store on the same anchor.
+            let error = expectError(kind: .rolledBack) { _ = try SecureStore(directory: fixture.backup, keyProvider: fixture.provider) }
             #expect(error?.message.contains("belongs to another store") == true, "\(String(describing: error))")
         }
 
@@ -216,11 +199,9 @@ extension SoftHSMSuite {
             #expect(throws: PKCS11Error.self) { try PKCS11KeyProvider(uri: invalid, pin: pin) }
         }
             @Test func migrationOntoATokenAnchorsTheNewStoreOnceAtItsEpoch() throws {
-            let (token, provider, directory) = try makeStore()
-            defer {
-                try? FileManager.default.removeItem(atPath: directory)
-                withExtendedLifetime(token) {}
-            }
+            let fixture = try AnchoredStore(pin: pin)
+            defer { withExtendedLifetime(fixture) {} }
+            let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
             let plain = try SecureStore(directory: directory, keyProvider: KeyFileProvider())
             for name in ["a", "b", "c"] { try plain.write(SecretBytes(Array(name.utf8)), to: name) }
             try StoreMigration.migrate(directory: directory, from: KeyFileProvider(), to: provider, providerSetting: nil)
