@@ -49,9 +49,7 @@ struct RecordFormat: Sendable {
         guard plaintext.count <= Int(UInt32.max) - Self.overhead else { throw SecureStoreError(.io, "a record over 4 GiB") }
         let iv: [UInt8]
         do { iv = try random.bytes(count: 16) } catch { throw SecureStoreError(.io, "the random source failed") }
-        let length = UInt32(plaintext.count)
-        let header = Self.magic + [Self.version] + keyID + (0..<8).map { UInt8(truncatingIfNeeded: generation >> (56 - 8 * UInt64($0))) }
-            + [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+        let header = Self.magic + [Self.version] + keyID + BigEndian.bytes(generation) + BigEndian.bytes(UInt64(plaintext.count), count: 4)
         let ciphertext: [UInt8]
         do {
             ciphertext = try plaintext.withUnsafeBytes { raw throws(CryptoError) in
@@ -79,7 +77,7 @@ struct RecordFormat: Sendable {
         guard bytes.count >= headerCount + 16 + 32 else { throw SecureStoreError(.corrupt, "not a store record, or cut short") }
         guard Array(bytes[5..<13]) == keyID else { throw SecureStoreError(.foreignKey, "the record was written under another key") }
         let generation = Self.generation(ofHeader: bytes)
-        let length = bytes[(headerCount - 4)..<headerCount].reduce(0) { $0 << 8 | Int($1) }
+        let length = Int(BigEndian.value(bytes[(headerCount - 4)..<headerCount]))
         guard bytes.count == headerCount + 16 + 32 + length else { throw SecureStoreError(.corrupt, "the record's length does not match its header") }
         let body = Array(bytes[0..<(bytes.count - 32)])
         guard HMAC<SHA256>.isValidAuthenticationCode(bytes[(bytes.count - 32)...], authenticating: Self.macInput(name: name, body: body),
@@ -115,7 +113,7 @@ struct RecordFormat: Sendable {
     /// unreadable): a hint for choosing the next generation, never a reason to trust a record.
     static func generation(ofHeader bytes: [UInt8]) -> UInt64 {
         guard bytes.count >= headerCount, Array(bytes[0..<4]) == magic, bytes[4] == version else { return 0 }
-        return bytes[13..<21].reduce(0) { $0 << 8 | UInt64($1) }
+        return BigEndian.value(bytes[13..<21])
     }
 
     private func mac(name: String, body: [UInt8]) -> [UInt8] {
