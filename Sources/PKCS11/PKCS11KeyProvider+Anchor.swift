@@ -34,11 +34,7 @@ extension PKCS11KeyProvider: StoreRollbackAnchor {
         case .on: return self
         case .off: return nil
         case .automatic:
-            let info = try mappingErrors(directory) { () throws(PKCS11Error) in
-                let module = try PKCS11Module(path: uri.modulePath ?? "")
-                defer { module.finalize() }
-                return try module.tokenInfo(slot: module.slot(matching: uri))
-            }
+            let info = try mappingErrors(directory) { () throws(PKCS11Error) in try Self.tokenInfo(uri: uri) }
             return anchors(on: info) ? self : nil
         }
     }
@@ -83,9 +79,8 @@ extension PKCS11KeyProvider: StoreRollbackAnchor {
                 let existing = try epochs(in: session)
                 let previous = existing.map(\.epoch).max()
                 if let previous, previous >= epoch { return previous }
-                let value = (0..<8).map { UInt8(truncatingIfNeeded: epoch >> UInt64(56 - 8 * $0)) }
                 do throws(PKCS11Error) {
-                    _ = try session.createObject(epochTemplate + [PKCS11Attribute(.value, bytes: value)])
+                    _ = try session.createObject(epochTemplate + [PKCS11Attribute(.value, bytes: BigEndian.bytes(epoch))])
                 } catch where existing.isEmpty && error.returnValue.map(Self.refusesObject) == true {
                     refusal = error
                     return nil
@@ -120,7 +115,7 @@ extension PKCS11KeyProvider: StoreRollbackAnchor {
             guard value.count == 8 else {
                 throw PKCS11Error(.unexpectedOutput, "the object labelled \(epochLabel) holds \(value.count) bytes, not an 8-byte epoch", function: "C_GetAttributeValue")
             }
-            result.append((handle, value.reduce(0) { $0 << 8 | UInt64($1) }))
+            result.append((handle, BigEndian.value(value)))
         }
         return result
     }

@@ -37,21 +37,22 @@ struct Generations {
         return try plaintext.withUnsafeBytes { raw throws(SecureStoreError) in try decode(Array(raw)) }
     }
 
-    /// Creates the (empty) file when a store opens without one, under the lock. A store that has
-    /// none but holds records with generations lost it after the fact: refused as rolled back.
-    static func ensureExists(in directory: String, format: RecordFormat) throws(SecureStoreError) {
-        try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
-            guard try FileSystem.read(recordName, in: directory) == nil else { return }
-            for name in try FileSystem.names(in: directory) where (try? SecureStore.check(name)) != nil {  // foreign files are not records
-                // Only a record that authenticates is evidence of lost marks: a forged header must
-                // not be able to refuse a store that never had a generations file.
-                if let bytes = try FileSystem.read(name, in: directory), try format.authenticatedGeneration(of: bytes, name: name) ?? 0 > 0 {
-                    throw SecureStoreError(.rolledBack, "the generations file is missing but records carry generations",
-                                           path: directory + "/" + recordName)
-                }
+    /// The marks on disk, creating the (empty) file when a store opens without one (the caller
+    /// holds the lock). A store that has none but holds records with generations lost it after
+    /// the fact: refused as rolled back.
+    static func loadCreating(in directory: String, format: RecordFormat) throws(SecureStoreError) -> Generations {
+        guard try FileSystem.read(recordName, in: directory) == nil else { return try load(in: directory, format: format) }
+        for name in try FileSystem.names(in: directory) where (try? SecureStore.check(name)) != nil {  // foreign files are not records
+            // Only a record that authenticates is evidence of lost marks: a forged header must
+            // not be able to refuse a store that never had a generations file.
+            if let bytes = try FileSystem.read(name, in: directory), try format.authenticatedGeneration(of: bytes, name: name) ?? 0 > 0 {
+                throw SecureStoreError(.rolledBack, "the generations file is missing but records carry generations",
+                                       path: directory + "/" + recordName)
             }
-            try Generations().save(in: directory, format: format)
         }
+        let empty = Generations()
+        try empty.save(in: directory, format: format)
+        return empty
     }
 
     /// Replaces the file with these marks (atomically and durably; the caller holds the lock).
@@ -74,10 +75,10 @@ struct Generations {
     }
 
     func encoded() -> [UInt8] {
-        var out: [UInt8] = [2] + bigEndian(epoch, count: 8) + [anchored ? 1 : 0] + bigEndian(UInt64(marks.count), count: 4)
+        var out: [UInt8] = [2] + BigEndian.bytes(epoch) + [anchored ? 1 : 0] + BigEndian.bytes(UInt64(marks.count), count: 4)
         for (name, generation) in marks.sorted(by: { $0.key < $1.key }) {
             let bytes = Array(name.utf8)
-            out += [UInt8(truncatingIfNeeded: bytes.count)] + bytes + bigEndian(generation, count: 8)
+            out += [UInt8(truncatingIfNeeded: bytes.count)] + bytes + BigEndian.bytes(generation)
         }
         return out
     }
@@ -90,13 +91,13 @@ struct Generations {
         case 1: break
         case 2:
             guard bytes.count >= 10, bytes[9] <= 1 else { throw damaged }
-            result.epoch = bytes[1..<9].reduce(0) { $0 << 8 | UInt64($1) }
+            result.epoch = BigEndian.value(bytes[1..<9])
             result.anchored = bytes[9] == 1
             offset = 10
         default: throw damaged
         }
         guard bytes.count >= offset + 4 else { throw damaged }
-        let count = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+        let count = Int(BigEndian.value(bytes[offset..<(offset + 4)]))
         offset += 4
         for _ in 0..<count {
             guard offset < bytes.count else { throw damaged }
@@ -104,17 +105,16 @@ struct Generations {
             guard nameCount > 0, bytes.count - offset - 1 >= nameCount + 8 else { throw damaged }
             let name = String(decoding: bytes[(offset + 1)..<(offset + 1 + nameCount)], as: UTF8.self)
             offset += 1 + nameCount
-            result.marks[name] = bytes[offset..<(offset + 8)].reduce(0) { $0 << 8 | UInt64($1) }
+            result.marks[name] = BigEndian.value(bytes[offset..<(offset + 8)])
             offset += 8
         }
         guard offset == bytes.count else { throw damaged }
         if bytes[0] == 1 {
-            result.epoch = result.marks.values.reduce(0) { sum, mark in sum.addingReportingOverflow(mark).overflow ? UInt64.max : sum + mark }
+            result.epoch = result.marks.values.reduce(0) { sum, mark in
+                let (total, overflow) = sum.addingReportingOverflow(mark)
+                return overflow ? UInt64.max : total
+            }
         }
         return result
-    }
-
-    private func bigEndian(_ value: UInt64, count: Int) -> [UInt8] {
-        (0..<count).map { UInt8(truncatingIfNeeded: value >> UInt64(8 * (count - 1 - $0))) }
     }
 }

@@ -34,8 +34,8 @@ extension StoreKeyProvider {
 }
 
 extension Generations {
-    /// Checks the directory against `anchor` when a store opens, under the store's lock, and
-    /// returns the anchor the store keeps using: an epoch below the anchor's, or an anchored
+    /// Checks the directory against `anchor` when a store opens, under the store's lock (making
+    /// the generations file of a new store first), and returns the anchor the store keeps using: an epoch below the anchor's, or an anchored
     /// store whose anchor is gone, is refused; an anchor behind the file (a crash between the
     /// two) is caught up; a store never anchored before (new, or made before anchors existed) is
     /// anchored at its current epoch, or opens without one (nil) when the anchor cannot hold an
@@ -44,7 +44,7 @@ extension Generations {
     static func reconcile(with anchor: (any StoreRollbackAnchor)?, in directory: String,
                           format: RecordFormat) throws(SecureStoreError) -> (any StoreRollbackAnchor)? {
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) -> (any StoreRollbackAnchor)? in
-            var marks = try load(in: directory, format: format)
+            var marks = try loadCreating(in: directory, format: format)
             guard let anchor else {
                 guard !marks.anchored else {
                     throw SecureStoreError(.keyUnavailable, "the store keeps its epoch in its key provider's token, and this provider keeps none: open it with anchoring (x-swiftmfa-anchor=automatic or on)",

@@ -46,7 +46,6 @@ public final class SecureStore: Sendable {
         try FileSystem.ensureDirectory(directory)
         self.directory = directory
         format = try RecordFormat(storeKey: keyProvider.storeKey(directory: directory))
-        try Generations.ensureExists(in: directory, format: format)
         anchor = try Generations.reconcile(with: keyProvider.rollbackAnchor(directory: directory), in: directory, format: format)
     }
 
@@ -85,7 +84,7 @@ public final class SecureStore: Sendable {
         try Self.check(name)
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
             let marks = try Generations.load(in: directory, format: format)
-            let current = try max(marks.mark(of: name), existingGeneration(of: name))
+            let current = try max(marks.mark(of: name), existingGeneration(of: FileSystem.read(name, in: directory), name: name))
             guard current < UInt64.max else { throw SecureStoreError(.corrupt, "the generation is exhausted", path: directory + "/" + name) }
             let next = try marks.advancing(name, to: current + 1)
             var random = SystemRandomSource()
@@ -104,9 +103,7 @@ public final class SecureStore: Sendable {
         try FileSystem.withExclusiveLock(in: directory) { () throws(SecureStoreError) in
             let marks = try Generations.load(in: directory, format: format)
             let bytes = try FileSystem.read(name, in: directory)
-            var existing: UInt64 = 0
-            if let bytes { existing = try format.authenticatedGeneration(of: bytes, name: name) ?? 0 }
-            let current = max(marks.mark(of: name), existing)
+            let current = try max(marks.mark(of: name), existingGeneration(of: bytes, name: name))
             // The mark moves only past a file that is there (one that does not open included):
             // an absent record's mark is already past every copy of it, and advancing it again
             // would only write the anchor.
@@ -127,13 +124,13 @@ public final class SecureStore: Sendable {
                                path: directory + "/" + Generations.recordName)
     }
 
-    /// The authenticated generation of the record now at `name`: 0 when absent, version 1, or
-    /// not a record this store can open (cut short, altered, written under another key). The
+    /// The authenticated generation of `bytes`, the file now at `name`: 0 when absent, version
+    /// 1, or not a record this store can open (cut short, altered, written under another key). The
     /// header is trusted only once the MAC verifies, so a forged header claiming a huge
     /// generation cannot push the name to the end of its range and refuse every later write;
     /// a damaged file is simply replaced by the next write.
-    private func existingGeneration(of name: String) throws(SecureStoreError) -> UInt64 {
-        guard let bytes = try FileSystem.read(name, in: directory) else { return 0 }
+    private func existingGeneration(of bytes: [UInt8]?, name: String) throws(SecureStoreError) -> UInt64 {
+        guard let bytes else { return 0 }
         return try format.authenticatedGeneration(of: bytes, name: name) ?? 0
     }
 
