@@ -157,12 +157,17 @@ public struct PKCS11KeyProvider: StoreKeyProvider {
     /// Whether the token `uri` names requires login (`CKF_LOGIN_REQUIRED`): the PIN is asked
     /// for only then. Throws ``PKCS11Error/Kind/tokenNotFound`` when no token matches.
     public static func tokenRequiresLogin(uri: PKCS11URI) throws(PKCS11Error) -> Bool {
+        try tokenInfo(uri: uri).requiresLogin
+    }
+
+    /// What `C_GetTokenInfo` says of the token `uri` names (no session, no login).
+    static func tokenInfo(uri: PKCS11URI) throws(PKCS11Error) -> PKCS11TokenInfo {
         guard let modulePath = uri.modulePath, !modulePath.isEmpty else {
             throw PKCS11Error(.invalidArgument, "the URI names no module-path (module-name lookup is not supported)")
         }
         let module = try PKCS11Module(path: modulePath)
         defer { module.finalize() }
-        return try module.tokenInfo(slot: module.slot(matching: uri)).requiresLogin
+        return try module.tokenInfo(slot: module.slot(matching: uri))
     }
 
     /// The handle of the token key, generated when absent and `mayCreate`.
