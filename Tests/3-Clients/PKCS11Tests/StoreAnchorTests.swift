@@ -32,6 +32,9 @@ extension SoftHSMSuite {
                 provider = try PKCS11KeyProvider(uri: token.uri(), pin: pin, anchoring: .on)
             }
 
+            /// The store, opened with the anchoring provider.
+            func open() throws -> SecureStore { try SecureStore(directory: directory, keyProvider: provider) }
+
             /// Copies the whole store directory aside.
             func backUp() throws { try FileManager.default.copyItem(atPath: directory, toPath: backup) }
 
@@ -65,22 +68,22 @@ extension SoftHSMSuite {
             let fixture = try AnchoredStore(pin: pin)
             defer { withExtendedLifetime(fixture) {} }
             let (provider, directory) = (fixture.provider, fixture.directory)
-            let store = try SecureStore(directory: directory, keyProvider: provider)
+            let store = try fixture.open()
             try store.write(SecretBytes(Array("counter=1".utf8)), to: "activation")
             try fixture.backUp()
             if removing { try store.remove("activation") } else { try store.write(SecretBytes(Array("counter=2".utf8)), to: "activation") }
             #expect(try provider.anchoredEpoch(directory: directory) == 2)  // created at 0, then two changes
 
             try fixture.restore()
-            let error = expectError(kind: .rolledBack) { _ = try SecureStore(directory: directory, keyProvider: provider) }
+            let error = expectError(kind: .rolledBack) { _ = try fixture.open() }
             #expect(error?.message.contains("epoch 1 but its key provider's anchor is at 2") == true, "\(String(describing: error))")
         }
 
         @Test func anchorOneBehindAfterACrashIsCaughtUp() throws {
             let fixture = try AnchoredStore(pin: pin)
             defer { withExtendedLifetime(fixture) {} }
-            let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
-            let store = try SecureStore(directory: directory, keyProvider: provider)
+            let (token, provider) = (fixture.token, fixture.provider)
+            let store = try fixture.open()
             try store.write(SecretBytes(Array("counter=1".utf8)), to: "activation")
             try store.write(SecretBytes(Array("counter=2".utf8)), to: "activation")
             #expect(try epochObjects(token, provider).map(\.value) == [[0, 0, 0, 0, 0, 0, 0, 2]])
@@ -97,7 +100,7 @@ extension SoftHSMSuite {
                                           .bool(.private, true), PKCS11Attribute(.value, bytes: [0, 0, 0, 0, 0, 0, 0, 1])])
             session.close()
 
-            let reopened = try SecureStore(directory: directory, keyProvider: provider)
+            let reopened = try fixture.open()
             #expect(try reopened.read("activation")?.unsafeExposedBytes == Array("counter=2".utf8))
             #expect(try epochObjects(token, provider).map(\.value) == [[0, 0, 0, 0, 0, 0, 0, 2]])
         }
@@ -105,8 +108,8 @@ extension SoftHSMSuite {
         @Test func anchoredStoreWhoseAnchorIsGoneIsRefused() throws {
             let fixture = try AnchoredStore(pin: pin)
             defer { withExtendedLifetime(fixture) {} }
-            let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
-            let store = try SecureStore(directory: directory, keyProvider: provider)
+            let (token, provider) = (fixture.token, fixture.provider)
+            let store = try fixture.open()
             try store.write(SecretBytes(Array("counter=1".utf8)), to: "activation")
 
             let module = try PKCS11Module(path: SoftHSM.modulePath)
@@ -116,7 +119,7 @@ extension SoftHSMSuite {
             for (handle, _) in try epochObjects(token, provider) { try session.destroyObject(handle) }
             session.close()
 
-            let error = expectError(kind: .rolledBack) { _ = try SecureStore(directory: directory, keyProvider: provider) }
+            let error = expectError(kind: .rolledBack) { _ = try fixture.open() }
             #expect(error?.message.contains("which is gone") == true, "\(String(describing: error))")
         }
 
@@ -131,7 +134,7 @@ extension SoftHSMSuite {
             for value in ["1", "2", "3"] { try plain.write(SecretBytes(Array(value.utf8)), to: "counter") }
             #expect(try epochObjects(token, provider).isEmpty)
 
-            #expect(try SecureStore(directory: directory, keyProvider: provider).read("counter")?.unsafeExposedBytes == Array("3".utf8))
+            #expect(try fixture.open().read("counter")?.unsafeExposedBytes == Array("3".utf8))
             #expect(try epochObjects(token, provider).map(\.value) == [[0, 0, 0, 0, 0, 0, 0, 3]])
         }
 
@@ -139,7 +142,7 @@ extension SoftHSMSuite {
             let fixture = try AnchoredStore(pin: pin)
             defer { withExtendedLifetime(fixture) {} }
             let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
-            _ = try SecureStore(directory: directory, keyProvider: provider)
+            _ = try fixture.open()
             try provider.advanceAnchor(to: 9, directory: directory)
             try provider.advanceAnchor(to: 4, directory: directory)
             #expect(try epochObjects(token, provider).map(\.value) == [[0, 0, 0, 0, 0, 0, 0, 9]])
@@ -148,8 +151,8 @@ extension SoftHSMSuite {
             @Test func directoryPutBackWhileOpenIsRefusedAtTheNextWrite() throws {
             let fixture = try AnchoredStore(pin: pin)
             defer { withExtendedLifetime(fixture) {} }
-            let (provider, directory, backup) = (fixture.provider, fixture.directory, fixture.backup)
-            let store = try SecureStore(directory: directory, keyProvider: provider)
+            let (directory, backup) = (fixture.directory, fixture.backup)
+            let store = try fixture.open()
             try store.write(SecretBytes(Array("counter=1".utf8)), to: "activation")
             try fixture.backUp()
             try store.write(SecretBytes(Array("counter=2".utf8)), to: "activation")
@@ -166,8 +169,8 @@ extension SoftHSMSuite {
         @Test func anchoredStoreOpenedWithoutAnchoringIsRefused() throws {
             let fixture = try AnchoredStore(pin: pin)
             defer { withExtendedLifetime(fixture) {} }
-            let (token, provider, directory) = (fixture.token, fixture.provider, fixture.directory)
-            try SecureStore(directory: directory, keyProvider: provider).write(SecretBytes(Array("x".utf8)), to: "record")
+            let (token, directory) = (fixture.token, fixture.directory)
+            try fixture.open().write(SecretBytes(Array("x".utf8)), to: "record")
             let unanchored = try PKCS11KeyProvider(uri: token.uri(), pin: pin, anchoring: .off)
             let error = expectError(kind: .keyUnavailable) { _ = try SecureStore(directory: directory, keyProvider: unanchored) }
             #expect(error?.message.contains("open it with anchoring") == true, "\(String(describing: error))")
@@ -207,7 +210,7 @@ extension SoftHSMSuite {
             try StoreMigration.migrate(directory: directory, from: KeyFileProvider(), to: provider, providerSetting: nil)
             // Three records written into a new store (epoch 0 → 3), anchored once when verified.
             #expect(try epochObjects(token, provider).map(\.value) == [[0, 0, 0, 0, 0, 0, 0, 3]])
-            #expect(try SecureStore(directory: directory, keyProvider: provider).read("b")?.unsafeExposedBytes == Array("b".utf8))
+            #expect(try fixture.open().read("b")?.unsafeExposedBytes == Array("b".utf8))
         }
     }
 }

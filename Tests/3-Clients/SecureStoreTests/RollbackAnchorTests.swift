@@ -25,7 +25,7 @@ import SecureStore
             return state.withLock { value in
                 let previous = value.epoch
                 value.advances += 1
-                if (previous ?? 0) < epoch || previous == nil { value.epoch = epoch }
+                if previous.map({ $0 < epoch }) ?? true { value.epoch = epoch }
                 return previous
             }
         }
