@@ -2,11 +2,13 @@
 // with their GHASH, Poly1305 and tag checks, X25519 and P-384 ECDH, HMAC verify, P-256
 // sign / ECDH / scalar multiplication, RSA decryption and signing, the Salt Edge bundle, BN254CX
 // multiplications and the M-Pin client passes, PowerAuth key unlock and signatures, PUK and MAC
-// comparisons, Base64 and hex decoding of secrets). Each marks its secrets, runs, and publishes
+// comparisons, Base64 and hex decoding and encoding of secrets, a secret query value's
+// percent-encoding). Each marks its secrets, runs, and publishes
 // its results.
 import CryptoPrimitives
 import MPin
 import PowerAuth
+import ProtocolSupport
 import SaltEdge
 
 struct Check: Sendable {
@@ -59,6 +61,16 @@ extension Check {
             secretBase64.withUTF8 { ct_secret($0) }
             Secret.publish(try Hex.decode(secretHex))
             Secret.publish(try Base64.decode(secretBase64))
+        },
+        Check(name: "encode-secrets") {
+            // A credential on its way to the wire: the Base64url of a MAC (CM's bearer token) and
+            // a query value written whole as %XX triples (M-Pin's regOTT).
+            let mac = Secret.bytes((0..<32).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+            Secret.publish(Base64.encode(secret: SecretBytes(mac), alphabet: .urlSafe, padded: false))
+            var query: [UInt8] = []
+            query.reserveCapacity(3 * mac.count)
+            mac.withUnsafeBytes { URLText.appendPercentEncodedSecret($0, to: &query) }
+            Secret.publish(query)
         },
     ]
 

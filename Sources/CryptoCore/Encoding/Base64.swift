@@ -13,7 +13,21 @@ public enum Base64 {
 
     /// Encodes `bytes`; `padded` appends `=` to a multiple of four characters.
     public static func encode(_ bytes: some Sequence<UInt8>, alphabet: Alphabet = .standard, padded: Bool = true) -> String {
-        let input = Array(bytes)
+        String(decoding: encodedBytes(Array(bytes), alphabet: alphabet, padded: padded), as: UTF8.self)
+    }
+
+    /// Encodes the secret `bytes` (as ``encode(_:alphabet:padded:)``) into secret text: neither
+    /// is ever a `String`, and the working copy is wiped. For a credential built for the wire.
+    public static func encode(secret bytes: SecretBytes, alphabet: Alphabet = .standard, padded: Bool = true) -> SecretBytes {
+        var input = bytes.unsafeExposedBytes
+        defer { SecretBytes.wipe(&input) }
+        var out = encodedBytes(input, alphabet: alphabet, padded: padded)
+        defer { SecretBytes.wipe(&out) }
+        return SecretBytes(out)
+    }
+
+    /// The encoding's ASCII bytes, in an array sized once (so no partial copy is left behind).
+    private static func encodedBytes(_ input: [UInt8], alphabet: Alphabet, padded: Bool) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity((input.count + 2) / 3 * 4)
         var i = 0
@@ -30,7 +44,7 @@ public enum Base64 {
             if rest == 2 { out.append(character(UInt8((n >> 6) & 63), alphabet)) }
             if padded { out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: 3 - rest)) }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Strictly decodes `text`: only the given alphabet, no whitespace, padding exactly as

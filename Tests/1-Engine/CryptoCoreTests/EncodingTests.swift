@@ -12,6 +12,7 @@ import TestSupport
         let expected = ["", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"]
         for (input, output) in zip(Self.rfcInputs, expected) {
             #expect(Base64.encode(Array(input.utf8)) == output)
+            #expect(Base64.encode(secret: SecretBytes(input.utf8)) == SecretBytes(output.utf8))
             #expect(try Base64.decode(output) == Array(input.utf8))
             let unpadded = output.filter { $0 != "=" }
             #expect(Base64.encode(Array(input.utf8), padded: false) == unpadded)
