@@ -79,15 +79,15 @@ let package = Package(
         // transport. No Foundation networking: a device may bring its own HTTP stack.
         .target(name: "AuthNetworking", dependencies: ["ProtocolSupport", "CryptoPrimitives"]),
         // Layer 3 support: URLSession's transport (libcurl), the one target that imports FoundationNetworking.
-        .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
+        .target(name: "URLSessionTransport", dependencies: ["AuthNetworking", "ProtocolSupport", "CryptoPrimitives"]),
         // Layer 3 support: a TLS 1.3 and 1.2 client and X.509 path validation, sans-I/O, on the
         // engine's primitives (docs/design.md §1, "TLS of our own").
         .target(name: "TLS", dependencies: ["CryptoPrimitives"]),
         // Layer 3 support: plain HTTP/1.1 over a Glibc socket, no Foundation, no TLS.
-        .target(name: "PlainHTTPTransport", dependencies: ["AuthNetworking", "ProtocolSupport"]),
+        .target(name: "PlainHTTPTransport", dependencies: ["AuthNetworking", "ProtocolSupport", "CryptoPrimitives"]),
         // Layer 3 support: the default transport, HTTP/1.1 over the TLS target on the plain
         // transport's socket and reader; Glibc only.
-        .target(name: "TLSTransport", dependencies: ["TLS", "PlainHTTPTransport", "AuthNetworking", "ProtocolSupport"]),
+        .target(name: "TLSTransport", dependencies: ["TLS", "PlainHTTPTransport", "AuthNetworking", "ProtocolSupport", "CryptoPrimitives"]),
         // Layer 3: the PowerAuth SDK (in progress: the stored activation and crash-safe signing).
         .target(name: "PowerAuthSDK", dependencies: ["PowerAuth", "ProtocolSupport", "CryptoPrimitives", "SecureStore", "AuthNetworking", "TLSTransport"]),
         // The Salt Edge Authenticator v2 client: connections in SecureStore, polling, decisions.

@@ -9,6 +9,7 @@
 // would carry the credential headers to whatever origin `Location` names) but refused with its
 // status and `Location`, and no body larger than ``ResponseLimits`` is read.
 
+import CryptoPrimitives
 public import ProtocolSupport
 
 /// The checks every ``HTTPTransport`` applies before a request leaves and when its answer arrives.
@@ -23,7 +24,12 @@ public enum HTTPSendPolicy {
             guard !header.name.isEmpty, header.name.utf8.allSatisfy(isTokenCharacter) else {
                 throw TransportError(.invalidRequest, underlying: "header name \(String(reflecting: header.name)) is not an RFC 9110 token")
             }
-            if let bad = header.value.utf8.first(where: { !isFieldValueByte($0) }) {
+            if let secret = header.secret {
+                // A secret is judged whole, with no early exit, and the error does not say which byte.
+                guard !secret.withUnsafeBytes(holdsControlByte) else {
+                    throw TransportError(.invalidRequest, underlying: "header \(header.name): the secret value holds a control character")
+                }
+            } else if let bad = header.value.utf8.first(where: { !isFieldValueByte($0) }) {
                 throw TransportError(.invalidRequest, underlying: "header \(header.name): the value holds control character \(hex(bad))")
             }
         }
@@ -87,6 +93,20 @@ public enum HTTPSendPolicy {
     }
 
     /// RFC 9110 §5.5: `field-vchar` (VCHAR, obs-text), SP or HTAB.
+    /// Whether `bytes` hold a byte a field value may not (a control character but tab, or DEL),
+    /// found with neither a branch nor an early exit on the bytes (they are a credential).
+    static func holdsControlByte(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var bad: UInt32 = 0
+        for byte in bytes {
+            let value = UInt32(byte)
+            let control = (value &- 0x20) >> 31  // 1 below 0x20
+            let tab = ((value ^ 0x09) &- 1) >> 31  // 1 for 0x09
+            let delete = ((value ^ 0x7F) &- 1) >> 31  // 1 for 0x7F
+            bad |= (control & ~tab) | delete
+        }
+        return bad != 0
+    }
+
     static func isFieldValueByte(_ byte: UInt8) -> Bool {
         byte == 0x09 || (0x20...0x7E).contains(byte) || byte >= 0x80
     }

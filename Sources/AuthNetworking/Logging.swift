@@ -1,7 +1,11 @@
 // Logging for the transport and the SDKs (docs/protocols/powerauth.md §16 "Logging"; swift-log's shape: levels,
 // a sink the user installs). Redaction follows the data (docs/design.md §2, habit 18): credential
 // headers are always masked below `.debug`; bodies are never logged below `.debug`; at `.debug`
-// both stay masked unless the logger was made with `revealingSecretsAtDebug: true`.
+// both stay masked unless the logger was made with `revealingSecretsAtDebug: true`. A field held
+// as a secret (`HTTPHeader(_:secret:)`) is masked whatever the switch.
+
+import CryptoPrimitives
+import ProtocolSupport
 
 /// How much to log, from nothing to every exchange.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
@@ -70,9 +74,11 @@ public struct Logger: Sendable {
     /// Whether secrets may appear at this logger's level: only at `.debug` with the explicit switch.
     var revealsSecrets: Bool { level == .debug && revealsSecretsAtDebug }
 
-    /// `Name: value` lines with credential values masked (unless ``revealsSecrets``).
-    func describe(headers: [(name: String, value: String)]) -> String {
+    /// `Name: value` lines with credential values masked (unless ``revealsSecrets``); a secret
+    /// field (``HTTPHeader/secret``) is masked always: its value never becomes text here.
+    func describe(headers: [HTTPHeader]) -> String {
         headers.map { header in
+            if let secret = header.secret { return "\(header.name): <redacted \(secret.count) bytes>" }
             let masked = !revealsSecrets && Self.credentialHeaders.contains(header.name.lowercased())
             return "\(header.name): " + (masked ? "<redacted \(header.value.utf8.count) bytes>" : header.value)
         }.joined(separator: "\n")

@@ -22,13 +22,13 @@ public struct LoggingMiddleware: HTTPMiddleware {
                           next: @Sendable (HTTPRequest) async throws(TransportError) -> HTTPResponse) async throws(TransportError) -> HTTPResponse {
         let started = Self.monotonicMilliseconds()
         logger.log(.info, "→ \(request.method) /\(request.path)")
-        logger.log(.debug, "→ headers\n" + logger.describe(headers: request.headers.map { ($0.name, $0.value) })
+        logger.log(.debug, "→ headers\n" + logger.describe(headers: request.headers)
                    + "\n→ " + logger.describe(body: request.body))
         do {
             let response = try await next(request)
             let elapsed = Self.monotonicMilliseconds() - started
             logger.log(.info, "← \(response.status) /\(request.path) in \(elapsed) ms")
-            logger.log(.debug, "← headers\n" + logger.describe(headers: response.headers.map { ($0.name, $0.value) })
+            logger.log(.debug, "← headers\n" + logger.describe(headers: response.headers)
                        + "\n← " + logger.describe(body: response.body))
             return response
         } catch {

@@ -5,24 +5,29 @@
 // limit checked as the answer grows.
 
 package import AuthNetworking
+package import CryptoPrimitives
 package import ProtocolSupport
 
 /// A connected stream of bytes an HTTP/1.1 exchange runs over.
 package protocol HTTP1Stream {
-    /// Writes all of `bytes` before `deadline`.
-    mutating func write(_ bytes: [UInt8], deadline: Deadline) throws(TransportError)
+    /// Writes all of `request` before `deadline`; a copy the stream makes on the way is wiped.
+    mutating func write(_ request: SecretBytes, deadline: Deadline) throws(TransportError)
     /// Appends what arrives next to `buffer`; true when the peer has closed.
     mutating func read(into buffer: inout [UInt8], deadline: Deadline) throws(TransportError) -> Bool
 }
 
-extension TCPConnection: HTTP1Stream {}
+extension TCPConnection: HTTP1Stream {
+    package func write(_ request: SecretBytes, deadline: Deadline) throws(TransportError) {
+        try request.withUnsafeBytes { bytes throws(TransportError) in try write(bytes, deadline: deadline) }
+    }
+}
 
 /// Runs one request and reads its answer.
 package enum HTTP1Exchange {
     /// The answer to `requestBytes`, and whether the connection may carry another request
     /// (a length-delimited body, no `Connection: close`). `deadline` bounds the whole
     /// exchange; no read may wait longer than `idleTimeout` seconds for its next byte.
-    package static func run(_ requestBytes: [UInt8], over stream: inout some HTTP1Stream, hasNoBody: Bool, limits: ResponseLimits,
+    package static func run(_ requestBytes: SecretBytes, over stream: inout some HTTP1Stream, hasNoBody: Bool, limits: ResponseLimits,
                             deadline: Deadline, idleTimeout: Double) throws(TransportError) -> (response: HTTPResponse, reusable: Bool) {
         try stream.write(requestBytes, deadline: deadline)
         var reader = HTTP1ResponseReader(hasNoBody: hasNoBody, limits: limits)

@@ -5,6 +5,7 @@
 // The response is read incrementally by HTTP1ResponseReader; this file holds the pieces it uses.
 
 public import AuthNetworking
+public import CryptoPrimitives
 public import ProtocolSupport
 
 /// The HTTP/1.1 framing PlainHTTPTransport speaks.
@@ -24,16 +25,36 @@ public enum HTTP1Message {
     public typealias Limits = ResponseLimits
 
     /// The request head and body as bytes: request line with the origin-form target (RFC 9112
-    /// §3.2.1), `Host`, the fields, `Content-Length` when there is a body, and `Connection:
-    /// close` unless `keepAlive`. The bytes are written as given: run
+    /// §3.2.1) and `request`'s query, `Host`, the fields, `Content-Length` when there is a body,
+    /// and `Connection: close` unless `keepAlive`. The bytes are written as given: run
     /// `HTTPSendPolicy.validate(method:target:headers:)` on them first, as ``PlainHTTPTransport`` does.
-    public static func requestBytes(method: String, target: String, host: String, headers: [HTTPHeader], body: [UInt8]?,
-                                    keepAlive: Bool = false) -> [UInt8] {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
-        for header in headers { head += "\(header.name): \(header.value)\r\n" }
-        if let body { head += "Content-Length: \(body.count)\r\n" }
-        head += keepAlive ? "\r\n" : "Connection: close\r\n\r\n"
-        return Array(head.utf8) + (body ?? [])
+    ///
+    /// Secret header values and query values go straight from their ``SecretBytes`` into the
+    /// result, which is itself secret, so the request is wiped when the transport lets it go;
+    /// the working array is sized once and wiped before return.
+    public static func requestBytes(_ request: HTTPRequest, target: String, host: String, headers: [HTTPHeader],
+                                    keepAlive: Bool = false) -> SecretBytes {
+        let body = request.body ?? []
+        var capacity = request.method.rawValue.utf8.count + target.utf8.count + request.queryCapacity + host.utf8.count + 96 + body.count
+        for header in headers { capacity += header.name.utf8.count + (header.secret?.count ?? header.value.utf8.count) + 4 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(capacity)
+        defer { SecretBytes.wipe(&bytes) }
+        bytes += "\(request.method.rawValue) \(target)".utf8
+        if !request.query.isEmpty {
+            bytes.append(target.contains("?") ? UInt8(ascii: "&") : UInt8(ascii: "?"))
+            request.appendQuery(to: &bytes)
+        }
+        bytes += " HTTP/1.1\r\nHost: \(host)\r\n".utf8
+        for header in headers {
+            bytes += "\(header.name): ".utf8
+            header.withValueBytes { bytes += $0 }
+            bytes += "\r\n".utf8
+        }
+        if request.body != nil { bytes += "Content-Length: \(body.count)\r\n".utf8 }
+        bytes += (keepAlive ? "\r\n" : "Connection: close\r\n\r\n").utf8
+        bytes += body
+        return SecretBytes(bytes)
     }
 
     /// Parses a complete response from `bytes` (``HTTP1ResponseReader`` fed them at once).

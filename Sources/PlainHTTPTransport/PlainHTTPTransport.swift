@@ -57,11 +57,10 @@ public struct PlainHTTPTransport: HTTPTransport {
     /// never followed.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw TransportError(.cancelled) }
-        let endpoint = try URLEndpoint(request.url(relativeTo: configuration.baseURL))
+        let endpoint = try URLEndpoint(of: request, relativeTo: configuration.baseURL)
         let headers = try endpoint.headers(for: request, userAgent: configuration.userAgent, acceptLanguage: configuration.acceptLanguage,
                                            additional: configuration.additionalHeaders)
-        let bytes = HTTP1Message.requestBytes(method: request.method.rawValue, target: endpoint.target, host: endpoint.hostField,
-                                              headers: headers, body: request.body)
+        let bytes = HTTP1Message.requestBytes(request, target: endpoint.target, host: endpoint.hostField, headers: headers)
         let deadline = Deadline(seconds: request.timeout ?? configuration.timeout)
         let limits = configuration.limits, idle = configuration.idleTimeout
         let hasNoBody = request.method == .init(rawValue: "HEAD")
@@ -96,6 +95,16 @@ package struct URLEndpoint: Sendable {
         headers = headers.filter { request.header($0.name) == nil } + request.headers
         try HTTPSendPolicy.validate(method: request.method, target: target, headers: headers + [HTTPHeader("Host", hostField)])
         return headers
+    }
+
+    /// The endpoint `request` goes to below `base`. Its ``target`` is the path alone: the query,
+    /// which may hold secrets, goes from the request straight into its bytes
+    /// (``HTTP1Message/requestBytes(_:target:host:headers:keepAlive:)``), percent-encoded there,
+    /// so it holds nothing the target check would refuse.
+    package init(of request: HTTPRequest, relativeTo base: String, allowingTLS: Bool = false) throws(TransportError) {
+        var bare = request
+        bare.query = []
+        try self.init(bare.url(relativeTo: base), allowingTLS: allowingTLS)
     }
 
     /// Parses `url`; `https://` only when `allowingTLS`. User info and IPv6 literals are refused.

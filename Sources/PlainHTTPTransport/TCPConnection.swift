@@ -82,9 +82,15 @@ package struct TCPConnection: Sendable {
 
     /// Writes all of `bytes`.
     package func write(_ bytes: [UInt8], deadline: Deadline) throws(TransportError) {
+        try bytes.withUnsafeBytes { raw in Result { () throws(TransportError) in try write(raw, deadline: deadline) } }.get()
+    }
+
+    /// Writes all of `bytes`, straight from where they are (no copy to wipe).
+    package func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            let sent = send(descriptor, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL))
             if sent > 0 {
                 offset += sent
             } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {

@@ -1,6 +1,8 @@
 // The transport-free description of one HTTP exchange. Protocol targets build these and parse
 // the responses the caller hands back; they never open a socket (docs/design.md §2, habit 8).
 
+public import CryptoPrimitives
+
 /// An HTTP method.
 public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The method token, upper case.
@@ -21,16 +23,60 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConv
     public var description: String { rawValue }
 }
 
-/// One header field.
+/// One header field (or one query parameter: a name and a value).
+///
+/// A credential (a bearer token, an access token, a one-time registration code) is held as a
+/// secret field, ``init(_:secret:)``: its bytes stay in ``SecretBytes`` from the record to the
+/// transport's write buffer, which is wiped once sent. ``value`` and the descriptions show
+/// ``redactedValue`` for it; a transport reads the bytes with ``withValueBytes(_:)``.
 public struct HTTPHeader: Sendable, Hashable {
     /// The field name, as it should be sent.
     public var name: String
-    /// The field value.
-    public var value: String
+    /// The field value; ``redactedValue`` for a secret field. Setting it makes the field plain text.
+    public var value: String {
+        get { secret == nil ? text : Self.redactedValue }
+        set {
+            text = newValue
+            secret = nil
+        }
+    }
+    /// The value of a secret field, or nil for a plain one.
+    public private(set) var secret: SecretBytes?
+    private var text: String
+
+    /// What ``value`` and a URL show in place of a secret value.
+    public static let redactedValue = "REDACTED"
+
     /// Creates a header field.
     public init(_ name: String, _ value: String) {
         self.name = name
-        self.value = value
+        self.text = value
+    }
+
+    /// Creates a field whose value is a secret: it is never made into a `String`.
+    public init(_ name: String, secret: SecretBytes) {
+        self.name = name
+        self.text = ""
+        self.secret = secret
+    }
+
+    /// Calls `body` with the bytes that go on the wire: the secret's own for a secret field, the
+    /// UTF-8 of ``value`` otherwise. Do not let the pointer escape.
+    public func withValueBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        if let secret { return try secret.withUnsafeBytes(body) }
+        return try Array(text.utf8).withUnsafeBytes { bytes in Result { () throws(E) in try body(bytes) } }.get()
+    }
+
+    /// Equal names and values; secret values compare in constant time.
+    public static func == (lhs: HTTPHeader, rhs: HTTPHeader) -> Bool {
+        lhs.name == rhs.name && lhs.text == rhs.text && lhs.secret == rhs.secret
+    }
+
+    /// Hashes the name and a plain value; a secret adds only that it is one.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(text)
+        hasher.combine(secret != nil)
     }
 }
 
@@ -60,13 +106,22 @@ public struct HTTPRequest: Sendable, Equatable {
         self.body = body
     }
 
-    /// The value of the first header called `name` (compared case-insensitively).
+    /// The value of the first header called `name` (compared case-insensitively);
+    /// ``HTTPHeader/redactedValue`` for a secret one.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
+    /// The secret value of the first header called `name` (compared case-insensitively), or nil
+    /// when there is none or it is plain text.
+    public func secretHeader(_ name: String) -> SecretBytes? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.secret
+    }
+
     /// The full URL text: `base` (a trailing slash is allowed, its path prefix is kept), the
     /// path, and the query percent-encoded (RFC 3986 unreserved characters left as they are).
+    /// A secret query value shows as ``HTTPHeader/redactedValue``: this is the URL to judge
+    /// and to show; a transport writes the query with ``appendQuery(to:)``.
     public func url(relativeTo base: String) -> String {
         var url = base.hasSuffix("/") ? String(base.dropLast()) : base
         if !path.isEmpty { url += "/" + path }
@@ -74,6 +129,28 @@ public struct HTTPRequest: Sendable, Equatable {
             url += "?" + query.map { URLText.percentEncoded($0.name) + "=" + URLText.percentEncoded($0.value) }.joined(separator: "&")
         }
         return url
+    }
+
+    /// Appends `name=value` for every query parameter, joined by `&`, to `bytes`, percent-encoded
+    /// as ``url(relativeTo:)`` does except that a secret value is written whole as `%XX` triples
+    /// (RFC 3986 §2.1 lets any byte be percent-encoded), so that neither the time taken nor the
+    /// length written depends on which bytes it holds. Nothing is appended for an empty query.
+    public func appendQuery(to bytes: inout [UInt8]) {
+        for (index, item) in query.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "&")) }
+            bytes += URLText.percentEncoded(item.name).utf8
+            bytes.append(UInt8(ascii: "="))
+            if let secret = item.secret {
+                secret.withUnsafeBytes { URLText.appendPercentEncodedSecret($0, to: &bytes) }
+            } else {
+                bytes += URLText.percentEncoded(item.value).utf8
+            }
+        }
+    }
+
+    /// The most bytes ``appendQuery(to:)`` appends.
+    public var queryCapacity: Int {
+        query.reduce(0) { $0 + 2 + 3 * $1.name.utf8.count + 3 * ($1.secret?.count ?? $1.value.utf8.count) }
     }
 }
 

@@ -24,6 +24,24 @@ public enum URLText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends every byte of `secret` as `%XX` (upper-case hex), unreserved bytes included, with
+    /// neither a branch nor a table index on its bytes: the output's length is three times the
+    /// input's whatever it holds (RFC 3986 §2.1: a percent-encoded octet means the octet).
+    public static func appendPercentEncodedSecret(_ secret: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + 3 * secret.count)
+        for byte in secret {
+            bytes.append(UInt8(ascii: "%"))
+            bytes.append(hexDigit(byte >> 4))
+            bytes.append(hexDigit(byte & 15))
+        }
+    }
+
+    /// `0`–`9`, `A`–`F` for a nibble, by arithmetic: 7 more past 9, chosen by a mask.
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        let pastNine = UInt8(truncatingIfNeeded: (9 &- Int(nibble)) >> 8)  // 0xFF when nibble > 9
+        return 0x30 &+ nibble &+ (pastNine & 7)
+    }
+
     /// `text` with every `%XX` replaced by its byte; `nil` when a `%` is not followed by two hex
     /// digits or the result is not UTF-8. `+` is left as it is.
     public static func percentDecoded(_ text: some StringProtocol) -> String? {

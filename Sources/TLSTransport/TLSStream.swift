@@ -4,6 +4,7 @@
 // the peer is told the alert (never more).
 
 import AuthNetworking
+import CryptoPrimitives
 import PlainHTTPTransport
 import TLS
 
@@ -40,8 +41,8 @@ struct TLSStream: HTTP1Stream, @unchecked Sendable {
     /// The negotiated version.
     var version: TLSVersion? { client.version }
 
-    mutating func write(_ bytes: [UInt8], deadline: Deadline) throws(TransportError) {
-        let records = try Self.mapping { () throws(TLSError) in try client.seal(bytes) }
+    mutating func write(_ request: SecretBytes, deadline: Deadline) throws(TransportError) {
+        let records = try Self.mapping { () throws(TLSError) in try request.withUnsafeBytes { bytes throws(TLSError) in try client.seal(bytes) } }
         try socket.write(records, deadline: deadline)
     }
 

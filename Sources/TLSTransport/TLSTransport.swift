@@ -69,12 +69,11 @@ public struct TLSTransport: HTTPTransport {
     /// the deadline and the idle timeout.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw TransportError(.cancelled) }
-        let endpoint = try URLEndpoint(request.url(relativeTo: configuration.baseURL), allowingTLS: true)
+        let endpoint = try URLEndpoint(of: request, relativeTo: configuration.baseURL, allowingTLS: true)
         let headers = try endpoint.headers(for: request, userAgent: configuration.userAgent, acceptLanguage: configuration.acceptLanguage,
                                            additional: configuration.additionalHeaders)
         let keepAlive = configuration.keepAlive && endpoint.isSecure
-        let bytes = HTTP1Message.requestBytes(method: request.method.rawValue, target: endpoint.target, host: endpoint.hostField,
-                                              headers: headers, body: request.body, keepAlive: keepAlive)
+        let bytes = HTTP1Message.requestBytes(request, target: endpoint.target, host: endpoint.hostField, headers: headers, keepAlive: keepAlive)
         let deadline = Deadline(seconds: request.timeout ?? configuration.timeout)
         let hasNoBody = request.method == .init(rawValue: "HEAD")
         let configuration = configuration, pool = pool

@@ -1,8 +1,9 @@
-// The default transport: URLSession from
+// A transport on URLSession from
 // FoundationNetworking, the one place in the package that imports it, so that a device which
 // brings its own transport links no Foundation networking and no curl.
 
 public import AuthNetworking
+import CryptoPrimitives
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,6 +11,9 @@ import FoundationNetworking
 public import ProtocolSupport
 
 /// Sends requests with an ephemeral `URLSession` (no cache, no cookies, no credential store).
+///
+/// `URLRequest` takes only `String`s, so a secret field (``HTTPHeader/secret``) becomes one here
+/// and Foundation keeps it for as long as it likes; `TLSTransport` keeps it in wiped bytes.
 public final class URLSessionTransport: HTTPTransport {
     /// What the transport adds to every request and how it connects.
     public struct Configuration: Sendable {
@@ -118,7 +122,14 @@ public final class URLSessionTransport: HTTPTransport {
         guard configuration.serverTrust == .systemTrustStore else {
             throw TransportError(.tls, underlying: "FoundationNetworking on Linux cannot use \(configuration.serverTrust); see URLSessionTransport.ServerTrust")
         }
-        let urlText = request.url(relativeTo: configuration.baseURL)
+        // URLRequest takes only Strings: a secret query or header value becomes one here, and
+        // Foundation keeps it (TLSTransport, the default, keeps secrets in wiped bytes).
+        var bare = request
+        bare.query = []
+        var query: [UInt8] = []
+        request.appendQuery(to: &query)
+        defer { SecretBytes.wipe(&query) }
+        let urlText = bare.url(relativeTo: configuration.baseURL) + (query.isEmpty ? "" : "?" + String(decoding: query, as: UTF8.self))
         var headers: [HTTPHeader] = [HTTPHeader("User-Agent", configuration.userAgent)]
         if let language = configuration.acceptLanguage { headers.append(HTTPHeader("Accept-Language", language)) }
         // RFC 9110 §12.5.3: no compressed answer (libcurl would offer gzip, br and zstd itself).
@@ -133,7 +144,9 @@ public final class URLSessionTransport: HTTPTransport {
         let timeout = request.timeout ?? configuration.timeout
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.wholeSeconds(timeout))
         urlRequest.httpMethod = request.method.rawValue
-        for header in headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
+        for header in headers {
+            urlRequest.setValue(header.withValueBytes { String(decoding: $0, as: UTF8.self) }, forHTTPHeaderField: header.name)
+        }
         if let body = request.body { urlRequest.httpBody = Data(body) }
         let task = session.dataTask(with: urlRequest)
         let exchanges = exchanges

@@ -131,12 +131,20 @@ public struct TLSClient {
 
     /// Application data as protected records (at most 2¹⁴ bytes each, RFC 8446 §5.1).
     public mutating func seal(_ data: [UInt8]) throws(TLSError) -> [UInt8] {
+        try data.withUnsafeBytes { bytes in Result { () throws(TLSError) in try seal(bytes) } }.get()
+    }
+
+    /// Application data read in place as protected records; every plaintext copy made on the
+    /// way is wiped, so a request holding a credential leaves nothing behind but the records.
+    public mutating func seal(_ data: UnsafeRawBufferPointer) throws(TLSError) -> [UInt8] {
         guard state == .connected, let writeCipher else { throw TLSError(.invalidState, alert: nil, "not connected") }
         var records: [UInt8] = []
         var offset = 0
         repeat {
             let end = min(data.count, offset + (1 << 14))
-            records += try writeCipher.seal(.applicationData, Array(data[offset..<end]))
+            var fragment = Array(data[offset..<end])
+            defer { SecretBytes.wipe(&fragment) }
+            records += try writeCipher.seal(.applicationData, fragment)
             offset = end
         } while offset < data.count
         return records

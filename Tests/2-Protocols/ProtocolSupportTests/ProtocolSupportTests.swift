@@ -39,6 +39,33 @@ import TestSupport
         #expect(URLText.components(of: "no scheme") == nil)
     }
 
+    /// A secret field never shows its value as text; on the wire every byte of a secret query
+    /// value is a `%XX` triple, unreserved ones included (RFC 3986 §2.1: an encoded octet is the octet).
+    @Test func secretFieldsAreRedactedAndPercentEncodedWhole() {
+        let token = HTTPHeader("Access-Token", secret: SecretBytes("tok-9".utf8))
+        #expect(token.value == HTTPHeader.redactedValue && token.secret == SecretBytes("tok-9".utf8))
+        #expect(!"\(token)".contains("tok-9") && !String(reflecting: token).contains("tok-9"))
+        #expect(token.withValueBytes { Array($0) } == Array("tok-9".utf8))
+        #expect(token != HTTPHeader("Access-Token", secret: SecretBytes("tok-8".utf8)) && token != HTTPHeader("Access-Token", "tok-9"))
+        var plain = token
+        plain.value = "shown"
+        #expect(plain.secret == nil && plain.value == "shown")
+
+        let request = HTTPRequest(method: .get, path: "s/7b", query: [HTTPHeader("a b", "1/2"), HTTPHeader("regOTT", secret: SecretBytes("A+~\u{0}".utf8))],
+                                  headers: [token])
+        #expect(request.url(relativeTo: "https://h.example") == "https://h.example/s/7b?a%20b=1%2F2&regOTT=REDACTED")
+        #expect(request.header("access-token") == "REDACTED" && request.secretHeader("access-token") == SecretBytes("tok-9".utf8))
+        var query: [UInt8] = []
+        request.appendQuery(to: &query)
+        #expect(String(decoding: query, as: UTF8.self) == "a%20b=1%2F2&regOTT=%41%2B%7E%00")
+        #expect(query.count <= request.queryCapacity)
+        var all: [UInt8] = []
+        URLText.appendPercentEncodedSecret(UnsafeRawBufferPointer(start: nil, count: 0), to: &all)
+        Array(0...255 as ClosedRange<UInt8>).withUnsafeBytes { URLText.appendPercentEncodedSecret($0, to: &all) }
+        let digits = Array("0123456789ABCDEF")
+        #expect(String(decoding: all, as: UTF8.self) == (0...255).map { "%" + String(digits[$0 >> 4]) + String(digits[$0 & 15]) }.joined())
+    }
+
     @Test func requestURLsKeepTheBasePrefix() {
         let request = HTTPRequest(method: .get, path: "api/x", query: [HTTPHeader("action id", "1/2")])
         #expect(request.url(relativeTo: "https://h.example/prefix/") == "https://h.example/prefix/api/x?action%20id=1%2F2")

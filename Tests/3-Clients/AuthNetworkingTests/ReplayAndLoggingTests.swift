@@ -2,6 +2,7 @@
 // any level unless `.debug` was explicitly told to reveal them.
 
 import AuthNetworking
+import CryptoPrimitives
 import ClientTestSupport
 import Foundation
 import ProtocolSupport
@@ -46,6 +47,13 @@ import Testing
                                          logger: Logger(level: .debug, sink: collector, revealingSecretsAtDebug: true))
         _ = try await revealing.send(SignedSampleRequest.request())
         #expect(collector.lock.withLock { collector.lines.joined().contains("SECRET-PASSWORD") })
+        // …but a field held as a secret stays masked, with its real length.
+        var held = SignedSampleRequest.request()
+        held.headers.append(HTTPHeader("X-Held", secret: SecretBytes("HELD-CREDENTIAL".utf8)))
+        _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),
+                                       logger: Logger(level: .debug, sink: collector, revealingSecretsAtDebug: true)).send(held)
+        let heldText = collector.lock.withLock { collector.lines.joined(separator: "\n") }
+        #expect(heldText.contains("X-Held: <redacted 15 bytes>") && !heldText.contains("HELD-CREDENTIAL"))
         // Full traffic at debug shows bodies with their secret members masked, and masks the credential headers.
         let traffic = Collector()
         _ = try await LoggingTransport(ReplayTransport([.init(.post, "pa/v3/token/create", response: answer)]),

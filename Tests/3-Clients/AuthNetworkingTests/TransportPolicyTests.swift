@@ -5,6 +5,7 @@
 // package: URLSessionTransport (what `mfa` uses by default) and PlainHTTPTransport.
 
 import AuthNetworking
+import CryptoPrimitives
 import Foundation
 import PlainHTTPTransport
 import ProtocolSupport
@@ -65,6 +66,9 @@ import URLSessionTransport
             HTTPRequest(method: .get, path: "x", headers: [HTTPHeader("X-Note", "a\nX-Injected: 1")]),
             HTTPRequest(method: .get, path: "x", headers: [HTTPHeader("X-Note", "nul\u{0}byte")]),
             HTTPRequest(method: .get, path: "x", headers: [HTTPHeader("X-Note", "del\u{7F}")]),
+            HTTPRequest(method: .get, path: "x", headers: [HTTPHeader("Access-Token", secret: SecretBytes("tok\r\nX-Injected: 1".utf8))]),
+            HTTPRequest(method: .get, path: "x", headers: [HTTPHeader("Access-Token", secret: SecretBytes("tok\u{7F}".utf8))]),
+            HTTPRequest(method: .get, path: "x", headers: [HTTPHeader("Access-Token", secret: SecretBytes("\u{1F}tok".utf8))]),
             HTTPRequest(method: .get, path: "x", headers: [HTTPHeader("X-Injected: 1\r\nX-Note", "a")]),
             HTTPRequest(method: .get, path: "x", headers: [HTTPHeader("Bad Name", "a")]),
             HTTPRequest(method: .get, path: "x", headers: [HTTPHeader("", "a")]),

@@ -3,6 +3,7 @@
 // malformed answer a typed error; then the transport over real sockets on 127.0.0.1.
 
 import AuthNetworking
+import CryptoPrimitives
 import Foundation
 import PlainHTTPTransport
 import ProtocolSupport
@@ -131,6 +132,12 @@ import TestSupport
         #expect(seen.method == "POST" && seen.target == "/base/pa/v3/x?a%20b=c%26d" && seen.body == body)
         #expect(seen.header("X-App") == "own" && seen.header("Host") == String(server.baseURL.dropFirst(7)))
         #expect(try await transport.send(HTTPRequest(method: .get, path: "chunked")).body == Array("abc".utf8))
+        // Secret fields go from their bytes to the wire: the header as it is, the query value as %XX triples.
+        let secret = HTTPRequest(method: .get, path: "s", query: [HTTPHeader("regOTT", secret: SecretBytes("A+\t".utf8))],
+                                 headers: [HTTPHeader("Access-Token", secret: SecretBytes("tok\t+/=".utf8))])
+        #expect(try await transport.send(secret).status == 200)
+        let seenSecret = try #require(server.requests.last)
+        #expect(seenSecret.target == "/base/s?regOTT=%41%2B%09" && seenSecret.header("Access-Token") == "tok\t+/=")
 
         let closed = try LoopbackServer { _ in nil }
         closed.stop()

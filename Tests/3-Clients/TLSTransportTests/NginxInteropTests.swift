@@ -3,6 +3,7 @@
 // transport's limit refused while it arrives.
 
 import AuthNetworking
+import CryptoPrimitives
 import Foundation
 import ProtocolSupport
 import Testing
@@ -21,8 +22,9 @@ struct NginxInteropTests {
         return directory
     }()
 
-    static func transport(_ server: TLSPeer, _ kind: String, limit: Int = 16 << 20) throws -> TLSTransport {
+    static func transport(_ server: TLSPeer, _ kind: String, limit: Int = 16 << 20, versions: [TLSVersion] = [.tls13, .tls12]) throws -> TLSTransport {
         var configuration = TLSTransport.Configuration(baseURL: "https://localhost:\(server.port)")
+        configuration.versions = versions
         configuration.trust = .anchors(TrustAnchors(pemBundle: try String(contentsOfFile: TLSPeer.certificates + "/\(kind)/root.pem", encoding: .utf8)))
         configuration.limits = ResponseLimits(bodyBytes: limit)
         return TLSTransport(configuration: configuration)
@@ -47,6 +49,18 @@ struct NginxInteropTests {
         #expect(reused, "no second request reused the first one's connection")
         let missing = try await transport.send(HTTPRequest(method: .get, path: "no-such-file"))
         #expect(missing.status == 404)
+    }
+
+    /// A credential in a header and one in the query reach nginx from their secret bytes, over
+    /// either version (nginx echoes the raw `Access-Token` field and query string back).
+    @Test(arguments: [[TLSVersion.tls13], [.tls12]])
+    func secretFieldsReachTheServer(versions: [TLSVersion]) async throws {
+        let server = try TLSPeer.nginx("p256", root: Self.site)
+        let request = HTTPRequest(method: .get, path: "hello.txt", query: [HTTPHeader("regOTT", secret: SecretBytes("r1+".utf8))],
+                                  headers: [HTTPHeader("Access-Token", secret: SecretBytes("tok/9+=".utf8))])
+        let response = try await Self.transport(server, "p256", versions: versions).send(request)
+        #expect(response.status == 200, "\(server.errorOutput)")
+        #expect(response.header("X-Echo-Access-Token") == "tok/9+=" && response.header("X-Echo-Query") == "regOTT=%72%31%2B")
     }
 
     @Test func readsASixteenMebibyteAnswerAndRefusesOneOverTheLimit() async throws {

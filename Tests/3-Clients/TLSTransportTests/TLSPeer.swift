@@ -177,6 +177,8 @@ final class TLSPeer: @unchecked Sendable {
                 root \(root);
                 add_header X-Connection $connection always;
                 add_header X-Connection-Requests $connection_requests always;
+                add_header X-Echo-Access-Token $http_access_token always;
+                add_header X-Echo-Query $args always;
             }
         }
         """
