@@ -31,6 +31,22 @@ extension CMAuthenticator {
     /// - Throws: `ProtocolError.Code.keyUnavailable` when a secret held in a token cannot be used.
     public static func bearerToken(secret: EnvironmentSecret, now: Date, authenticationID: String? = nil,
                                    body: [UInt8]? = nil, style: TokenStyle = .android) throws(ProtocolError) -> String {
+        let token = try bearerToken(prefix: "", secret: secret, now: now, authenticationID: authenticationID, body: body, style: style)
+        return String(decoding: token.unsafeExposedBytes, as: UTF8.self)
+    }
+
+    /// The `Authorization` field of one request: `Bearer ` and the token of
+    /// ``bearerToken(secret:now:authenticationID:body:style:)``, its value kept secret from the
+    /// signature on: the MAC and its Base64 never become a `String`.
+    public static func bearerAuthorization(secret: EnvironmentSecret, now: Date, authenticationID: String? = nil,
+                                           body: [UInt8]? = nil, style: TokenStyle = .android) throws(ProtocolError) -> HTTPHeader {
+        HTTPHeader("Authorization", secret: try bearerToken(prefix: "Bearer ", secret: secret, now: now, authenticationID: authenticationID,
+                                                            body: body, style: style))
+    }
+
+    /// `prefix` and the token, as secret bytes.
+    private static func bearerToken(prefix: String, secret: EnvironmentSecret, now: Date, authenticationID: String?,
+                                    body: [UInt8]?, style: TokenStyle) throws(ProtocolError) -> SecretBytes {
         // §5; clamped so `exp` = `iat` + 60 cannot overflow, whatever the clock says.
         let issued = min(unixSeconds(now), Int64.max - tokenLifetime)
         let header: JSONText
@@ -50,8 +66,17 @@ extension CMAuthenticator {
             }
         }
         let signingInput = base64URL(header.bytes) + "." + base64URL(JSONText.object(claims).bytes)
-        let signature = try secret.authenticationCode(for: Array(signingInput.utf8))
-        return signingInput + "." + base64URL(signature)
+        var mac = try secret.authenticationCode(for: Array(signingInput.utf8))
+        defer { SecretBytes.wipe(&mac) }
+        let signature = Base64.encode(secret: SecretBytes(mac), alphabet: .urlSafe, padded: false)
+        var token: [UInt8] = []
+        token.reserveCapacity(prefix.utf8.count + signingInput.utf8.count + 1 + signature.count)
+        defer { SecretBytes.wipe(&token) }
+        token += prefix.utf8
+        token += signingInput.utf8
+        token.append(UInt8(ascii: "."))
+        signature.withUnsafeBytes { token += $0 }
+        return SecretBytes(token)
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {

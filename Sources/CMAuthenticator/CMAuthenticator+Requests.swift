@@ -49,9 +49,9 @@ extension CMAuthenticator {
         /// An environment-scoped request with its bearer JWT over the exact body (§5).
         func authenticated(_ method: HTTPMethod, _ path: String, environment: Environment, now: Date,
                            authenticationID: String? = nil, body: [UInt8]? = nil) throws(ProtocolError) -> HTTPRequest {
-            let token = try CMAuthenticator.bearerToken(secret: environment.secret, now: now, authenticationID: authenticationID,
-                                                    body: body, style: tokenStyle)
-            return HTTPRequest(method: method, path: path, headers: client.headers + [HTTPHeader("Authorization", "Bearer " + token)], body: body)
+            let authorization = try CMAuthenticator.bearerAuthorization(secret: environment.secret, now: now, authenticationID: authenticationID,
+                                                                        body: body, style: tokenStyle)
+            return HTTPRequest(method: method, path: path, headers: client.headers + [authorization], body: body)
         }
     }
 

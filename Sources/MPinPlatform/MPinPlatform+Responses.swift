@@ -133,11 +133,12 @@ extension MPinPlatform {
     }
 
     /// `PUT registerURL` (§7.1 item 3).
-    public struct RegisterWire: Decodable, Sendable {
+    public struct RegisterWire: Sendable {
         /// The M-Pin ID: hex of the JSON text the platform issued; used byte for byte.
         public let mpinId: String
-        /// The registration's one-time token (secret while registering).
-        public let regOTT: String
+        /// The registration's one-time token (secret while registering), read from the body
+        /// straight into secret bytes: never a `String`.
+        public let regOTT: SecretBytes
         /// When the registration expires.
         public let expireTime: FlexibleTime?
         /// The platform's time now.
@@ -148,6 +149,20 @@ extension MPinPlatform {
         public let appId: String?
         /// Whether the identity is already verified.
         public let active: Bool?
+
+        /// Reads an answer's body. Throws `ProtocolError.Code.malformedInput` for a body that is
+        /// not that JSON or has no `regOTT` string.
+        public init(body: [UInt8]) throws(ProtocolError) {
+            struct Members: Decodable {
+                let mpinId: String, expireTime: FlexibleTime?, nowTime: FlexibleTime?, customerId: String?, appId: String?, active: Bool?
+            }
+            let members = try JSONResponse.decode(Members.self, from: body, what: "registration answer")
+            guard let regOTT = try JSONSecretMember.value(at: ["regOTT"], in: body, what: "registration answer") else {
+                throw ProtocolError(.malformedInput, "registration answer: no regOTT")
+            }
+            (mpinId, self.regOTT, expireTime, nowTime) = (members.mpinId, regOTT, members.expireTime, members.nowTime)
+            (customerId, appId, active) = (members.customerId, members.appId, members.active)
+        }
     }
 
     /// `GET timePermitsURL/{mpinId}` (§7.1 item 6).

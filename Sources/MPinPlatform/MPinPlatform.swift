@@ -2,7 +2,7 @@
 // §7.2): absolute URLs split into an origin and a path, the headers every request carries, and
 // the request bodies with the platform's JSON member names. Sans-I/O: nothing here sends.
 
-import CryptoPrimitives
+public import CryptoPrimitives
 public import ProtocolSupport
 
 /// Requests and responses of the MIRACL MFA platform API (docs/protocols/mpin.md §7.1–§7.2).
@@ -86,13 +86,13 @@ public enum MPinPlatform {
     /// `PUT registerURL` (§7.1 item 3): `userId`, `mobile: 1`, then the optional members.
     /// A restart (`PUT registerURL/{mpinId}`) adds `regOTT`.
     public static func registerBody(userID: String, deviceName: String?, accessCode: String?, activationCode: String?,
-                                    pushToken: String?, regOTT: String? = nil) -> JSONText {
+                                    pushToken: String?, regOTT: SecretBytes? = nil) -> JSONText {
         var members: [(String, JSONText)] = [("userId", .string(userID)), ("mobile", .integer(1))]
         if let accessCode { members.append(("wid", .string(accessCode))) }
         if let deviceName { members.append(("deviceName", .string(deviceName))) }
         if let activationCode { members.append(("activateCode", .string(activationCode))) }
         if let pushToken { members.append(("pushToken", .string(pushToken))) }
-        if let regOTT { members.append(("regOTT", .string(regOTT))) }
+        if let regOTT { members.append(("regOTT", .secret(regOTT))) }
         return .object(members)
     }
 

@@ -4,7 +4,7 @@
 // platform and checked against its JWKS, quick codes, and signing sessions. Wire bodies and
 // answers here; the verbs in MPinClient+Trust.swift.
 
-import CryptoPrimitives
+package import CryptoPrimitives
 public import FoundationEssentials
 public import ProtocolSupport
 
@@ -29,7 +29,19 @@ public enum MPinTrust {
     }
 
     /// `PUT /rps/v2/user` answer.
-    package struct RegisterWire: Decodable { package let mpinId: String; package let regOTT: String; package let projectId: String? }
+    package struct RegisterWire {
+        package let mpinId: String, regOTT: SecretBytes, projectId: String?
+
+        /// The members, and `regOTT` read straight into secret bytes.
+        package init(body: [UInt8]) throws(ProtocolError) {
+            struct Members: Decodable { let mpinId: String, projectId: String? }
+            let members = try JSONResponse.decode(Members.self, from: body, what: "registration answer")
+            guard let regOTT = try JSONSecretMember.value(at: ["regOTT"], in: body, what: "registration answer") else {
+                throw ProtocolError(.malformedInput, "registration answer: no regOTT")
+            }
+            (mpinId, self.regOTT, projectId) = (members.mpinId, regOTT, members.projectId)
+        }
+    }
     /// `POST /rps/v2/pass1` answer.
     package struct Pass1Wire: Decodable { package let y: String }
     /// `POST /rps/v2/pass2` answer.

@@ -121,7 +121,7 @@ extension MPinClient {
         guard trustProjectID == nil else { throw MPinError(.flowError, "MIRACL Trust restarts by verifying again") }
         let settings = try activeSettings()
         let body = MPinPlatform.registerBody(userID: user.identity, deviceName: user.deviceName, accessCode: started.secrets.accessCode,
-                                             activationCode: nil, pushToken: nil, regOTT: started.secrets.regOTTText)
+                                             activationCode: nil, pushToken: nil, regOTT: started.secrets.regOTT)
         return try await register(started, at: settings.registerURL + "/" + started.mpinID, body: body,
                                   allowed: [.startedRegistration, .activated]) { fresh in
             fresh.secrets.pendingClientSecret = nil
@@ -134,7 +134,7 @@ extension MPinClient {
     private func register(_ started: UserRecord, at url: String, body: JSONText, allowed: Set<MPinUser.State>,
                           _ finish: (inout UserRecord) -> Void) async throws(MPinError) -> MPinUser {
         let response = try await send(.put, url, body: body, step: .register)
-        let wire = try decode(MPinPlatform.RegisterWire.self, response, "registration answer")
+        let wire = try read(response, "registration answer", MPinPlatform.RegisterWire.init(body:))
         return try updateRegistration(of: started, allowed: allowed) { (fresh: inout UserRecord) throws(MPinError) in
             try apply(wire, to: &fresh)
             finish(&fresh)
@@ -173,7 +173,7 @@ extension MPinClient {
         }
         let settings = try activeSettings()
         let first = try read(try await send(.get, settings.signatureURL + "/" + record.mpinID,
-                                            query: [HTTPHeader("regOTT", record.secrets.regOTTText ?? "")], step: .signature),
+                                            query: [HTTPHeader("regOTT", secret: record.secrets.regOTT ?? SecretBytes([]))], step: .signature),
                              "signature answer", MPinPlatform.SignatureWire.init(body:))
         let second = try read(try await send(.get, settings.certivoxURL + "clientSecret?" + first.params, step: .clientSecret), "client secret",
                               MPinPlatform.ClientSecretWire.init(body:))
@@ -295,7 +295,7 @@ extension MPinClient {
             throw MPinError(.invalidResponse, "the registration answer holds no hex M-Pin ID")
         }
         record.mpinID = wire.mpinId   // used exactly as issued (docs/protocols/mpin.md §7.1 item 3)
-        record.secrets.regOTT = SecretBytes(wire.regOTT.utf8)   // the answer's String is Foundation's
+        record.secrets.regOTT = wire.regOTT
         record.customerID = wire.customerId ?? record.customerID
         record.appID = wire.appId ?? record.appID
         if let expires = wire.expireTime, let now = wire.nowTime {

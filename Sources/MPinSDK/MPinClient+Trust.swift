@@ -40,13 +40,13 @@ extension MPinClient {
         guard let activationToken else { throw MPinError(.flowError, "MIRACL Trust registers with an activation token or a quick code") }
         let body = MPinTrust.registerBody(userID: record.identity, deviceName: record.deviceName ?? "Linux", activationToken: activationToken,
                                           pushToken: pushToken)
-        let wire = try decode(MPinTrust.RegisterWire.self, try await send(.put, try activeBackend() + "/rps/v2/user", body: body, step: .register),
-                              "registration answer")
+        let wire = try read(try await send(.put, try activeBackend() + "/rps/v2/user", body: body, step: .register),
+                            "registration answer", MPinTrust.RegisterWire.init(body:))
         guard MPinPlatform.isHexMPinID(wire.mpinId) else {   // it goes into the URL path of the signature request
             throw MPinError(.invalidResponse, "the registration answer's mpinId is not hex")
         }
         record.mpinID = wire.mpinId
-        record.secrets.regOTT = SecretBytes(wire.regOTT.utf8)   // the answer's String is Foundation's
+        record.secrets.regOTT = wire.regOTT
         record.customerID = wire.projectId ?? record.customerID
     }
 
@@ -60,7 +60,7 @@ extension MPinClient {
         }
         let publicKey = privateKey.publicKey
         guard MPinPlatform.isHexMPinID(record.mpinID) else { throw MPinError(.store, "the stored mpinId is not hex") }
-        let query = [HTTPHeader("regOTT", record.secrets.regOTTText ?? ""), HTTPHeader("publicKey", Hex.encode(publicKey.rawRepresentation))]
+        let query = [HTTPHeader("regOTT", secret: record.secrets.regOTT ?? SecretBytes([])), HTTPHeader("publicKey", Hex.encode(publicKey.rawRepresentation))]
         let first = try read(try await send(.get, try activeBackend() + "/rps/v2/signature/" + record.mpinID, query: query, step: .signature),
                              "signature answer", MPinTrust.SignatureWire.init(body:))
         guard first.curve == nil || first.curve == "BN254CX" else { throw MPinError(.invalidResponse, "the platform uses curve \(first.curve ?? ""), not BN254CX") }

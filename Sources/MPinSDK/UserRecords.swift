@@ -53,7 +53,6 @@ package struct UserSecrets: Codable, Sendable {
     package init() {}
 
     /// The one-time token as the text the platform sent (it goes into a query or a body).
-    package var regOTTText: String? { regOTT.map { $0.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } } }
 
     /// The secret fields, by name, for the record's binary section.
     func seal(into secrets: inout RecordSecrets) {

@@ -14,8 +14,8 @@ extension SaltEdge {
         /// Wraps a stored token.
         public init(rawRepresentation: SecretBytes) { self.rawRepresentation = rawRepresentation }
 
-        /// The header value. Exposes the token: use it only to put it on the wire.
-        public var headerValue: String { String(decoding: rawRepresentation.unsafeExposedBytes, as: UTF8.self) }  // a header is text
+        /// The `Access-Token` header field, its value kept secret on the way to the wire.
+        public var headerField: HTTPHeader { HTTPHeader("Access-Token", secret: rawRepresentation) }
 
         /// `AccessToken(redacted)`.
         public var description: String { "SaltEdge.AccessToken(redacted)" }
@@ -60,18 +60,24 @@ extension SaltEdge {
             case .failure(_, let errorClass, let message):
                 throw ProtocolError(.authenticationFailed, "\(errorClass): \(message ?? "")")
             case .success(_, let encrypted):
-                let plaintext = try SaltEdge.decryptRSA(encrypted, with: connectionKey)
-                // A payload that is not the token JSON is the one decryption error, like a bad block.
-                let token = plaintext.withUnsafeBytes { bytes in
-                    try? JSONResponse.decode(TokenJSON.self, from: bytes, what: "token")
+                var plaintext = try SaltEdge.decryptRSA(encrypted, with: connectionKey).unsafeExposedBytes
+                defer { SecretBytes.wipe(&plaintext) }
+                // The token goes from the plaintext straight into secret bytes (never a String);
+                // JSONDecoder judges the whole payload as JSON, the token left out of its model. A
+                // payload that is not the token JSON is the one decryption error, like a bad block.
+                let token: SecretBytes?
+                do throws(ProtocolError) {
+                    _ = try JSONResponse.decode(TokenJSON.self, from: plaintext, what: "token")
+                    token = try JSONSecretMember.value(at: ["access_token"], in: plaintext, what: "token")
+                } catch {
+                    throw .decryptionFailure()
                 }
-                guard let token, !token.access_token.isEmpty else { throw .decryptionFailure() }
-                return AccessToken(rawRepresentation: SecretBytes(token.access_token.utf8))
+                guard let token, token.count > 0 else { throw .decryptionFailure() }
+                return AccessToken(rawRepresentation: token)
             }
         }
 
-        private struct TokenJSON: Decodable {
-            let access_token: String
-        }
+        /// The payload's shape; `access_token` itself is read by `JSONSecretMember`.
+        private struct TokenJSON: Decodable {}
     }
 }

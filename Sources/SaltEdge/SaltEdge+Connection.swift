@@ -52,7 +52,7 @@ extension SaltEdge {
         /// An unsigned request with `Access-Token` (rows 3, 6, 7, 11).
         func unsigned(_ method: HTTPMethod, _ path: String, query: [HTTPHeader] = []) -> HTTPRequest {
             HTTPRequest(method: method, path: SaltEdge.apiPath + "/" + path, query: query,
-                        headers: client.headers + [HTTPHeader("Access-Token", connection.accessToken.headerValue)])
+                        headers: client.headers + [connection.accessToken.headerField])
         }
 
         /// A signed request: the body serialised once, its detached JWS in `x-jws-signature`

@@ -105,7 +105,7 @@ extension FuzzTarget {
             if let wire = try? JSONResponse.decode(MPinPlatform.AuthorizeWire.self, from: input, what: "authorize") {
                 _ = MPinClient.accessCode(inQRText: wire.qrURL)
             }
-            _ = try? JSONResponse.decode(MPinPlatform.RegisterWire.self, from: input, what: "register")
+            _ = try? MPinPlatform.RegisterWire(body: input)
             _ = try? MPinPlatform.SignatureWire(body: input)
             _ = try? MPinPlatform.ClientSecretWire(body: input)
             _ = try? JSONResponse.decode(MPinPlatform.TimePermitWire.self, from: input, what: "timePermit")

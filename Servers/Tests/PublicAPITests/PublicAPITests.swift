@@ -113,7 +113,7 @@ import Testing
         let requests = SaltEdge.Requests(connection: connection, client: .linux(app: "mfa", version: "1", build: "1", system: "Linux"))
         let confirm = try requests.answer(.confirm(authorization, unlockedWith: .passcode, geolocation: nil), using: &random,
                                           now: Date(timeIntervalSince1970: 1_735_725_660))
-        #expect(confirm.method == .put && confirm.header("x-jws-signature") != nil && confirm.header("Access-Token") == "token")
+        #expect(confirm.method == .put && confirm.header("x-jws-signature") != nil && confirm.secretHeader("Access-Token") == SecretBytes("token".utf8))
     }
 
     /// CM: an environment from its QR code, a pending OTP request, and a signed answer.
@@ -125,7 +125,7 @@ import Testing
                                                                                  architecture: "x86_64", locale: "en_US"))
         let answer = try requests.answer(.approved, to: request, in: environment, now: Date(timeIntervalSince1970: 1_700_000_010))
         #expect(answer.path == "device/d1/instant/r1")
-        let bearer = try #require(answer.header("Authorization"))
+        let bearer = String(decoding: try #require(answer.secretHeader("Authorization")).unsafeExposedBytes, as: UTF8.self)
         let parts = bearer.dropFirst("Bearer ".count).split(separator: ".")
         #expect(parts.count == 3)
         // The HS256 tag is all 32 bytes (RFC 7518 §3.2), under the environment secret.

@@ -105,7 +105,7 @@ enum MPinRecordedTrafficFile {
             guard MPinPlatform.accessCode(inQRText: wire.qrURL) != nil else { throw ProtocolError(.malformedInput, "qrURL without an access code") }
         case .session: _ = try JSONResponse.decode([String: JSONValue].self, from: body, what: "codeStatus")
         case .register:
-            let wire = try JSONResponse.decode(MPinPlatform.RegisterWire.self, from: body, what: "register")
+            let wire = try MPinPlatform.RegisterWire(body: body)
             do { _ = try Hex.decode(wire.mpinId) } catch { throw ProtocolError(.malformedInput, "mpinId is not hex", cause: error) }
         case .signature:
             let wire = try MPinPlatform.SignatureWire(body: body)

@@ -63,7 +63,7 @@ enum OwnSaltEdgeCM {
         let key = try connectionKey(c)
         let token = try? redirect.accessToken(with: key)
         guard c.isValid else { return .rejected(token == nil) }
-        return .compare(token.map { Array($0.headerValue.utf8) }, try OwnPowerAuth.text(c, "accessToken"))
+        return .compare(token.map { $0.rawRepresentation.unsafeExposedBytes }, try OwnPowerAuth.text(c, "accessToken"))
     }
 
     /// docs/protocols/saltedge-v2.md §5.2: RS256 over `b64url(header) "." b64url(body)`, detached; ours must

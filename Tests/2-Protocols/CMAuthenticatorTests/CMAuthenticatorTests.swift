@@ -22,7 +22,7 @@ import TestSupport
             let request = try requests.answer(.denied, toRequestID: "auth-9", in: environment, now: now)
             let body = try #require(request.body)
             #expect(body == Array(#"{"auth_status":"denied"}"#.utf8))
-            let bearer = try #require(request.header("Authorization"))
+            let bearer = String(decoding: try #require(request.secretHeader("Authorization")).unsafeExposedBytes, as: UTF8.self)
             #expect(bearer.hasPrefix("Bearer "))
             let claims = try #require(CMTestServer.verify(String(bearer.dropFirst(7)), secret: "k3y,with,commas", body: body, now: 1_700_000_030))
             #expect((claims["auth_id"] as? String == "auth-9") == (style == .android))
@@ -34,7 +34,7 @@ import TestSupport
         }
         // `sig` binds the body.
         let request = try CMAuthenticator.Requests(deviceID: "dev-1", client: client).answer(.approved, toRequestID: "a", in: environment, now: now)
-        let token = String(try #require(request.header("Authorization")).dropFirst(7))
+        let token = String(String(decoding: try #require(request.secretHeader("Authorization")).unsafeExposedBytes, as: UTF8.self).dropFirst(7))
         #expect(CMTestServer.verify(token, secret: "k3y,with,commas", body: Array(#"{"auth_status":"denied"}"#.utf8), now: 1_700_000_001) == nil)
     }
 

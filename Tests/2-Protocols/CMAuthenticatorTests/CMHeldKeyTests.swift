@@ -53,12 +53,12 @@ struct HeldKeyFailure: Error, Sendable {}
         let before = holder.operations.load(ordering: .relaxed)
         let request = try CMAuthenticator.Requests(deviceID: "dev-1", client: client).answer(.approved, toRequestID: "auth-9", in: environment, now: now)
         #expect(holder.operations.load(ordering: .relaxed) - before == 2)
-        let bearer = try #require(request.header("Authorization"))
+        let bearer = String(decoding: try #require(request.secretHeader("Authorization")).unsafeExposedBytes, as: UTF8.self)
         let body = try #require(request.body)
         let claims = try #require(CMTestServer.verify(String(bearer.dropFirst(7)), secret: Self.secret, body: body, now: 1_700_000_030))
         #expect(claims["auth_id"] as? String == "auth-9" && claims["sig"] != nil)
         let register = try CMAuthenticator.Requests(deviceID: "dev-1", client: client).registerEnvironment(environment, now: now)
-        let token = String(try #require(register.header("Authorization")).dropFirst(7))
+        let token = String(String(decoding: try #require(register.secretHeader("Authorization")).unsafeExposedBytes, as: UTF8.self).dropFirst(7))
         #expect(CMTestServer.verify(token, secret: Self.secret, body: [], now: 1_700_000_030) != nil)
     }
 

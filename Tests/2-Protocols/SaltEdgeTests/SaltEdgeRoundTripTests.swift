@@ -43,7 +43,7 @@ struct SaltEdgeRoundTripTests {
         let request = try requests.answer(.confirm(authorization, unlockedWith: .biometrics, geolocation: geolocation), using: &random, now: now)
         #expect(request.method == .put)
         #expect(request.url(relativeTo: "https://sca.example.com/base/") == "https://sca.example.com/base/api/authenticator/v2/authorizations/444/confirm")
-        #expect(request.header("Access-Token") == "tok-1")
+        #expect(request.secretHeader("Access-Token") == SecretBytes("tok-1".utf8))
         let sent = try #require(request.body)
         #expect(SaltEdgeTestServer.verify(signature: try #require(request.header("x-jws-signature")), body: sent, connectionPublicKey: connectionKey.publicKey))
         let json = try SaltEdgeTestServer.object(sent)
@@ -92,16 +92,16 @@ struct SaltEdgeRoundTripTests {
             let url = "authenticator://oauth/redirect?id=333&access_token=" + URLText.percentEncoded(text)
             let redirect = try SaltEdge.AccessTokenRedirect(parsing: url)
             let token = try redirect.accessToken(with: connectionKey)
-            #expect(token.headerValue == "secret-token")
+            #expect(token.rawRepresentation == SecretBytes("secret-token".utf8))
             #expect(!"\(token)".contains("secret") && !String(reflecting: token).contains("secret"))
         }
         // A '+' left unencoded in the query is Base64 data, not a space.
-        #expect(try SaltEdge.AccessTokenRedirect(parsing: "authenticator://oauth/redirect?id=1&access_token=" + standard).accessToken(with: connectionKey).headerValue == "secret-token")
+        #expect(try SaltEdge.AccessTokenRedirect(parsing: "authenticator://oauth/redirect?id=1&access_token=" + standard).accessToken(with: connectionKey).rawRepresentation == SecretBytes("secret-token".utf8))
         // Two blocks: iOS decrypts chunk by chunk.
         let second = try RSA.Encryption.PublicKey(sameKeyAs: connectionKey.publicKey).encrypt(Array(#"xyz"}"#.utf8), padding: .insecurePKCS1v1_5, using: &random)
         let first = try RSA.Encryption.PublicKey(sameKeyAs: connectionKey.publicKey).encrypt(Array(#"{"access_token":"ab"#.utf8), padding: .insecurePKCS1v1_5, using: &random)
         let chunked = SaltEdge.AccessTokenRedirect.success(connectionID: "1", encryptedAccessToken: Data(first + second).base64EncodedString())
-        #expect(try chunked.accessToken(with: connectionKey).headerValue == "abxyz")
+        #expect(try chunked.accessToken(with: connectionKey).rawRepresentation == SecretBytes("abxyz".utf8))
     }
 
     @Test func consentsDecryptAndRevoke() throws {

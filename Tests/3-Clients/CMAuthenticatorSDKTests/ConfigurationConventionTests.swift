@@ -72,7 +72,7 @@ import TestSupport
             let transport = InProcessTransport()
             let client = try Self.client(transport, clock: { Date(timeIntervalSince1970: seconds) })
             await #expect(throws: CMClientError.self) { try await client.unregisterEnvironment(id: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b") }
-            tokens.append(try #require(await transport.sent.first?.header("Authorization")))
+            tokens.append(String(decoding: try #require(await transport.sent.first?.secretHeader("Authorization")).unsafeExposedBytes, as: UTF8.self))
         }
         #expect(tokens[0] == tokens[1] && tokens[0] != tokens[2])
     }
@@ -83,7 +83,7 @@ import TestSupport
         let transport = InProcessTransport()
         let client = try Self.client(transport, logger: Logger(level: .debug, sink: capture))
         await #expect(throws: CMClientError.self) { try await client.unregisterEnvironment(id: "0f8e4c1a-2b3d-4e5f-8a9b-1c2d3e4f5a6b") }
-        let bearer = try #require(await transport.sent.first?.header("Authorization"))
+        let bearer = String(decoding: try #require(await transport.sent.first?.secretHeader("Authorization")).unsafeExposedBytes, as: UTF8.self)
         let log = capture.text
         #expect(log.contains("→ "))
         #expect(log.contains("Authorization: <redacted"))

@@ -160,7 +160,7 @@ import TestSupport
         let label = try #require(first.keyLabel)
         #expect(keys.hmacLabels == [label] && first.name == "Bank")
         // The registration's bearer JWT is an HS256 over the QR secret, made where the key is held.
-        let bearer = try #require(await transport.sent.first?.header("Authorization"))
+        let bearer = String(decoding: try #require(await transport.sent.first?.secretHeader("Authorization")).unsafeExposedBytes, as: UTF8.self)
         let parts = bearer.dropFirst("Bearer ".count).split(separator: ".")
         let mac = HMAC<SHA256>.authenticationCode(for: Array("\(parts[0]).\(parts[1])".utf8), using: SymmetricKey(data: Array(EnvironmentKeyTests.secret.utf8)))
         #expect(parts.count == 3 && String(parts[2]) == Base64.encode(mac.bytes, alphabet: .urlSafe, padded: false))

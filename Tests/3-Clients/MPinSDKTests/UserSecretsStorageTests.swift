@@ -39,7 +39,7 @@ import TestSupport
 
     static func check(_ read: UserRecord?) {
         #expect(read?.secrets.token == SecretBytes(token) && read?.secrets.signingToken == SecretBytes(signingToken))
-        #expect(read?.secrets.pendingClientSecret == SecretBytes(clientSecret) && read?.secrets.regOTTText == "regott-7c1e9d0a-secret")
+        #expect(read?.secrets.pendingClientSecret == SecretBytes(clientSecret) && read?.secrets.regOTT == SecretBytes("regott-7c1e9d0a-secret".utf8))
         #expect(read?.secrets.signingDTAs == "dtas" && read?.mpinID == "abcd" && read?.deviceName == "laptop")
     }
 

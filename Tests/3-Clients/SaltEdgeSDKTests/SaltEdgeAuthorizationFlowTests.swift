@@ -38,7 +38,7 @@ struct SaltEdgeAuthorizationFlowTests {
         _ = try await f.client.authorizations(connectionID: "333")
         let sent = try #require(await f.transport.sent.last)
         #expect(sent.method == .get && sent.path == "api/authenticator/v2/authorizations")
-        #expect(sent.header("Access-Token") == "3b1f8c2e9a7d4e60b5c1")
+        #expect(sent.secretHeader("Access-Token") == SecretBytes("3b1f8c2e9a7d4e60b5c1".utf8))
         #expect(sent.header("x-jws-signature") == nil && sent.body == nil)
     }
 

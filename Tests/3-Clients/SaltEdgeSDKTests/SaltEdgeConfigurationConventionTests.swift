@@ -57,7 +57,7 @@ import TestSupport
         let client = SaltEdgeAuthenticatorClient(configuration: .init(logger: Logger(level: .debug, sink: capture)), store: store, transport: .single(transport))
         try await client.updatePushToken("push-1", connectionID: "333")
         let sent = try #require(await transport.sent.first)
-        #expect(sent.header("Access-Token") == SaltEdgeConnectionSecretsTests.accessToken)
+        #expect(sent.secretHeader("Access-Token") == SecretBytes(SaltEdgeConnectionSecretsTests.accessToken.utf8))
         let log = capture.text
         #expect(log.contains("→ "))
         #expect(log.contains("Access-Token: <redacted"))

@@ -86,7 +86,7 @@ struct SaltEdgeEnrolmentTests {
         await f.provider.setAccessToken("fresh-token-9c1d")
         _ = try await f.client.completeConnection(id: pending.id, redirectURL: try await f.provider.redirect())
         #expect(try await f.client.authorizations(connectionID: pending.id).isEmpty)
-        #expect(await f.transport.sent.last?.header("Access-Token") == "fresh-token-9c1d")
+        #expect(await f.transport.sent.last?.secretHeader("Access-Token") == SecretBytes("fresh-token-9c1d".utf8))
     }
 
     /// §4: a redirect with `error_class` is the provider's refusal, reported with its class; the

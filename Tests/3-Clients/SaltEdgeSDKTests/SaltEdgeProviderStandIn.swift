@@ -141,7 +141,7 @@ actor SaltEdgeProviderStandIn {
             return configuration()
         case (.post, api + "connections"):
             return try createConnection(request)
-        case _ where isRevoked || request.header("Access-Token") != accessToken:
+        case _ where isRevoked || request.secretHeader("Access-Token") != SecretBytes(accessToken.utf8):
             return Self.error(401, "ConnectionNotFound")
         case (.get, api + "authorizations"):
             defer { listIndex = min(listIndex + 1, lists.count - 1) }
