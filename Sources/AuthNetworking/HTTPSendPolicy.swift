@@ -92,7 +92,6 @@ public enum HTTPSendPolicy {
         }
     }
 
-    /// RFC 9110 §5.5: `field-vchar` (VCHAR, obs-text), SP or HTAB.
     /// Whether `bytes` hold a byte a field value may not (a control character but tab, or DEL),
     /// found with neither a branch nor an early exit on the bytes (they are a credential).
     static func holdsControlByte(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -107,6 +106,7 @@ public enum HTTPSendPolicy {
         return bad != 0
     }
 
+    /// RFC 9110 §5.5: `field-vchar` (VCHAR, obs-text), SP or HTAB.
     static func isFieldValueByte(_ byte: UInt8) -> Bool {
         byte == 0x09 || (0x20...0x7E).contains(byte) || byte >= 0x80
     }

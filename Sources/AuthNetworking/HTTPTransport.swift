@@ -14,6 +14,10 @@ public import ProtocolSupport
 /// implementation applies ``HTTPSendPolicy``: it refuses a control character in a header or the
 /// target before sending, never follows a 3xx (``TransportError/Kind/redirectRefused``) and stops
 /// reading at its ``ResponseLimits`` (``TransportError/Kind/responseTooLarge``).
+///
+/// A header or query value may be a secret (`HTTPHeader.secret`), whose `value` reads
+/// `REDACTED`: write every value with `HTTPHeader.withValueBytes(_:)` and the query with
+/// `HTTPRequest.appendQuery(to:)`, never from `value` or `url(relativeTo:)`.
 public protocol HTTPTransport: Sendable {
     /// Sends `request`. Throws ``TransportError`` only when no HTTP answer arrived.
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse

@@ -20,7 +20,9 @@ extension CMAuthenticator {
         public static let iOS = TokenStyle(kind: .iOS)
     }
 
-    /// The compact HS256 JWT for one request.
+    /// The compact HS256 JWT for one request, as text: for vectors and tools. A request carries
+    /// it as ``bearerAuthorization(secret:now:authenticationID:body:style:)``, which never makes
+    /// the token a `String`.
     ///
     /// - Parameters:
     ///   - secret: the environment secret (the HMAC key).

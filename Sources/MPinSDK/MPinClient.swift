@@ -351,11 +351,12 @@ public actor MPinClient {
     func send(_ method: HTTPMethod, _ url: String, query extra: [HTTPHeader] = [], body: JSONText? = nil,
               step: MPinError.Step) async throws(MPinError) -> HTTPResponse {
         let location = try location(url)
-        let bytes = body?.bytes
-        let request = HTTPRequest(method: method, path: location.path, query: location.query + extra,
+        var request = HTTPRequest(method: method, path: location.path, query: location.query + extra,
                                   headers: MPinPlatform.headers(clientID: configuration.clientID, clientName: configuration.clientName,
-                                                                custom: configuration.customHeaders, hasBody: bytes != nil),
-                                  body: bytes)
+                                                                custom: configuration.customHeaders, hasBody: body != nil),
+                                  body: body?.bytes)
+        // A body may hold a secret member (regOTT on a restart): its one copy is wiped once sent.
+        defer { request.body?.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
         let response: HTTPResponse
         do { response = try await pipeline(location.origin).send(request) } catch {
             guard error.kind != .urlRefused else { throw Self.untrusted(location.origin, configuration) }

@@ -52,8 +52,6 @@ package struct UserSecrets: Codable, Sendable {
 
     package init() {}
 
-    /// The one-time token as the text the platform sent (it goes into a query or a body).
-
     /// The secret fields, by name, for the record's binary section.
     func seal(into secrets: inout RecordSecrets) {
         secrets["regOTT"] = regOTT

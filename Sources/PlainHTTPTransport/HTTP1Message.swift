@@ -42,7 +42,7 @@ public enum HTTP1Message {
         defer { SecretBytes.wipe(&bytes) }
         bytes += "\(request.method.rawValue) \(target)".utf8
         if !request.query.isEmpty {
-            bytes.append(target.contains("?") ? UInt8(ascii: "&") : UInt8(ascii: "?"))
+            bytes.append(UInt8(ascii: "?"))  // as HTTPRequest.url(relativeTo:) joins them
             request.appendQuery(to: &bytes)
         }
         bytes += " HTTP/1.1\r\nHost: \(host)\r\n".utf8

@@ -97,8 +97,8 @@ package struct URLEndpoint: Sendable {
         return headers
     }
 
-    /// The endpoint `request` goes to below `base`. Its ``target`` is the path alone: the query,
-    /// which may hold secrets, goes from the request straight into its bytes
+    /// The endpoint `request` goes to below `base`. Its ``target`` leaves out the request's query,
+    /// which may hold secrets: that goes from the request straight into its bytes
     /// (``HTTP1Message/requestBytes(_:target:host:headers:keepAlive:)``), percent-encoded there,
     /// so it holds nothing the target check would refuse.
     package init(of request: HTTPRequest, relativeTo base: String, allowingTLS: Bool = false) throws(TransportError) {

@@ -121,7 +121,10 @@ extension PowerAuthClient {
         try await serially { () async throws(PowerAuthSDKError) -> HTTPResponse in
             let signed: [UInt8]
             if request.method == .get {
-                signed = Array(PowerAuth.NormalizedData.canonicalQuery(request.query.map { ($0.name, $0.value) }).utf8)
+                // The canonical form is text: a secret query value is signed as what is sent.
+                signed = Array(PowerAuth.NormalizedData.canonicalQuery(request.query.map { item in
+                    (item.name, item.withValueBytes { String(decoding: $0, as: UTF8.self) })
+                }).utf8)
             } else {
                 signed = request.body ?? []
             }

@@ -27,22 +27,18 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConv
 ///
 /// A credential (a bearer token, an access token, a one-time registration code) is held as a
 /// secret field, ``init(_:secret:)``: its bytes stay in ``SecretBytes`` from the record to the
-/// transport's write buffer, which is wiped once sent. ``value`` and the descriptions show
-/// ``redactedValue`` for it; a transport reads the bytes with ``withValueBytes(_:)``.
+/// transport's request bytes, themselves secret and wiped when released. ``value`` and URLs show
+/// ``redactedValue`` for it, descriptions show `SecretBytes`' redaction, and a transport writes
+/// the bytes with ``withValueBytes(_:)`` and ``HTTPRequest/appendQuery(to:)``. A plain and a
+/// secret field with the same bytes are not equal.
 public struct HTTPHeader: Sendable, Hashable {
     /// The field name, as it should be sent.
     public var name: String
-    /// The field value; ``redactedValue`` for a secret field. Setting it makes the field plain text.
-    public var value: String {
-        get { secret == nil ? text : Self.redactedValue }
-        set {
-            text = newValue
-            secret = nil
-        }
-    }
+    /// The field value; ``redactedValue`` for a secret field.
+    public var value: String { secret == nil ? text : Self.redactedValue }
     /// The value of a secret field, or nil for a plain one.
-    public private(set) var secret: SecretBytes?
-    private var text: String
+    public let secret: SecretBytes?
+    private let text: String
 
     /// What ``value`` and a URL show in place of a secret value.
     public static let redactedValue = "REDACTED"
@@ -51,6 +47,7 @@ public struct HTTPHeader: Sendable, Hashable {
     public init(_ name: String, _ value: String) {
         self.name = name
         self.text = value
+        self.secret = nil
     }
 
     /// Creates a field whose value is a secret: it is never made into a `String`.

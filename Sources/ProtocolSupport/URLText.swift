@@ -27,8 +27,9 @@ public enum URLText {
     /// Appends every byte of `secret` as `%XX` (upper-case hex), unreserved bytes included, with
     /// neither a branch nor a table index on its bytes: the output's length is three times the
     /// input's whatever it holds (RFC 3986 §2.1: a percent-encoded octet means the octet).
+    /// Reserve room in `bytes` first (``HTTPRequest/queryCapacity``): an array that grows leaves
+    /// its old storage, secret included, unwiped.
     public static func appendPercentEncodedSecret(_ secret: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + 3 * secret.count)
         for byte in secret {
             bytes.append(UInt8(ascii: "%"))
             bytes.append(hexDigit(byte >> 4))

@@ -127,6 +127,7 @@ public final class URLSessionTransport: HTTPTransport {
         var bare = request
         bare.query = []
         var query: [UInt8] = []
+        query.reserveCapacity(request.queryCapacity)  // sized once: growing would leave a copy behind
         request.appendQuery(to: &query)
         defer { SecretBytes.wipe(&query) }
         let urlText = bare.url(relativeTo: configuration.baseURL) + (query.isEmpty ? "" : "?" + String(decoding: query, as: UTF8.self))

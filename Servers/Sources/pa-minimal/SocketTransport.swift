@@ -36,10 +36,21 @@ struct SocketTransport: HTTPTransport {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let body = request.body ?? []
-        var head = "\(request.method.rawValue) \(request.url(relativeTo: "")) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
-        for header in request.headers { head += "\(header.name): \(header.value)\r\n" }
-        head += "Content-Length: \(body.count)\r\n\r\n"
-        let outgoing = Array(head.utf8) + body
+        // A secret field's `value` reads REDACTED: its bytes are written from where they are kept.
+        var bare = request
+        bare.query = []
+        var outgoing = Array("\(request.method.rawValue) \(bare.url(relativeTo: ""))".utf8)
+        if !request.query.isEmpty {
+            outgoing.append(UInt8(ascii: "?"))
+            request.appendQuery(to: &outgoing)
+        }
+        outgoing += " HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n".utf8
+        for header in request.headers {
+            outgoing += "\(header.name): ".utf8
+            header.withValueBytes { outgoing += $0 }
+            outgoing += "\r\n".utf8
+        }
+        outgoing += "Content-Length: \(body.count)\r\n\r\n".utf8 + body
         var sent = 0
         while sent < outgoing.count {
             let written = outgoing[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

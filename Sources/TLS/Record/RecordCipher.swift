@@ -76,6 +76,7 @@ final class RecordCipher {
         do throws(CryptoError) {
             tag = try aead.seal(&text, nonce: nonce(explicit: explicit), authenticating: aad)
         } catch {
+            SecretBytes.wipe(&text)  // still the plaintext
             throw .violation(.internalError, "sealing a record failed")
         }
         sequence += 1
