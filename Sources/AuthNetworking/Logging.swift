@@ -75,7 +75,7 @@ public struct Logger: Sendable {
     var revealsSecrets: Bool { level == .debug && revealsSecretsAtDebug }
 
     /// `Name: value` lines with credential values masked (unless ``revealsSecrets``); a secret
-    /// field (``HTTPHeader/secret``) is masked always: its value never becomes text here.
+    /// field (`HTTPHeader.secret`) is masked always: its value never becomes text here.
     func describe(headers: [HTTPHeader]) -> String {
         headers.map { header in
             if let secret = header.secret { return "\(header.name): <redacted \(secret.count) bytes>" }

@@ -29,7 +29,7 @@ public enum HTTP1Message {
     /// and `Connection: close` unless `keepAlive`. The bytes are written as given: run
     /// `HTTPSendPolicy.validate(method:target:headers:)` on them first, as ``PlainHTTPTransport`` does.
     ///
-    /// Secret header values and query values go straight from their ``SecretBytes`` into the
+    /// Secret header values and query values go straight from their `SecretBytes` into the
     /// result, which is itself secret, so the request is wiped when the transport lets it go;
     /// the working array is sized once and wiped before return.
     public static func requestBytes(_ request: HTTPRequest, target: String, host: String, headers: [HTTPHeader],

@@ -26,7 +26,7 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConv
 /// One header field (or one query parameter: a name and a value).
 ///
 /// A credential (a bearer token, an access token, a one-time registration code) is held as a
-/// secret field, ``init(_:secret:)``: its bytes stay in ``SecretBytes`` from the record to the
+/// secret field, ``init(_:secret:)``: its bytes stay in `SecretBytes` from the record to the
 /// transport's request bytes, themselves secret and wiped when released. ``value`` and URLs show
 /// ``redactedValue`` for it, descriptions show `SecretBytes`' redaction, and a transport writes
 /// the bytes with ``withValueBytes(_:)`` and ``HTTPRequest/appendQuery(to:)``. A plain and a

@@ -12,7 +12,7 @@ public import ProtocolSupport
 
 /// Sends requests with an ephemeral `URLSession` (no cache, no cookies, no credential store).
 ///
-/// `URLRequest` takes only `String`s, so a secret field (``HTTPHeader/secret``) becomes one here
+/// `URLRequest` takes only `String`s, so a secret field (`HTTPHeader.secret`) becomes one here
 /// and Foundation keeps it for as long as it likes; `TLSTransport` keeps it in wiped bytes.
 public final class URLSessionTransport: HTTPTransport {
     /// What the transport adds to every request and how it connects.
