@@ -38,7 +38,8 @@ extension CMAuthenticatorClient {
         } catch {
             // A failed refresh keeps the pins that verified before; none at all fails closed.
             guard cached.isEmpty else { return cached }
-            throw CMClientError(.pinning, "the signed certificate list could not be fetched or read: \(error)")
+            throw CMClientError(.pinning, "the signed certificate list could not be fetched or read",
+                                protocolError: error as? ProtocolError, transportError: error as? TransportError)
         }
         var fresh = DeviceRecord()
         fresh.pinCertificateHex = verified.compactMap(\.certificateSHA256Hex)

@@ -33,12 +33,9 @@ extension CMAuthenticatorClient {
     public func pendingRequest(environmentID: String) async throws(CMClientError) -> PendingAuthentication? {
         let stored = try existingEnvironment(id: environmentID)
         let query: HTTPRequest
-        do { query = try registeredRequests().pendingAuthentication(in: stored.environment, now: now()) } catch let error as CMClientError {
-            throw error
-        } catch let error as ProtocolError {
+        let requests = try registeredRequests()
+        do throws(ProtocolError) { query = try requests.pendingAuthentication(in: stored.environment, now: now()) } catch {
             throw CMClientError(.invalidInput, error.message, protocolError: error)
-        } catch {
-            throw CMClientError(.invalidInput, "\(error)")
         }
         let response = try await send(query)
         let request = try parse { () throws(ProtocolError) in try CMAuthenticator.AuthenticationRequest.pending(from: response) }
@@ -98,12 +95,9 @@ extension CMAuthenticatorClient {
     private func answer(_ answer: CMAuthenticator.Answer, _ pending: PendingAuthentication) async throws(CMClientError) -> String? {
         let stored = try existingEnvironment(id: pending.environmentID)
         let request: HTTPRequest
-        do { request = try registeredRequests().answer(answer, to: pending.request, in: stored.environment, now: now()) } catch let error as CMClientError {
-            throw error
-        } catch let error as ProtocolError {
+        let requests = try registeredRequests()
+        do throws(ProtocolError) { request = try requests.answer(answer, to: pending.request, in: stored.environment, now: now()) } catch {
             throw CMClientError(error.code == .requestExpired ? .requestExpired : .invalidInput, error.message, protocolError: error)
-        } catch {
-            throw CMClientError(.invalidInput, "\(error)")
         }
         let response = try await send(request)
         return try parse { () throws(ProtocolError) in try CMAuthenticator.answerStatus(from: response) }

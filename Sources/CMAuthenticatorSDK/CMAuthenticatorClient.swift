@@ -306,12 +306,9 @@ public actor CMAuthenticatorClient {
     public func unregisterEnvironment(id: String) async throws(CMClientError) {
         let stored = try existingEnvironment(id: id)
         let request: HTTPRequest
-        do { request = try registeredRequests().unregisterEnvironment(stored.environment, now: now()) } catch let error as CMClientError {
-            throw error
-        } catch let error as ProtocolError {
+        let requests = try registeredRequests()
+        do throws(ProtocolError) { request = try requests.unregisterEnvironment(stored.environment, now: now()) } catch {
             throw CMClientError(.invalidInput, error.message, protocolError: error)
-        } catch {
-            throw CMClientError(.invalidInput, "\(error)")
         }
         _ = try await send(request)
         try records.removeEnvironment(id: id)

@@ -63,7 +63,7 @@ extension PowerAuthClient {
         let timestamp = try await serverTime(version: version)
         var random = randomSource
         do { return HTTPHeader("X-PowerAuth-Token", try token.headerValue(timestamp: timestamp, version: version, using: &random)) } catch {
-            throw PowerAuthSDKError(.signing, "the random source failed")
+            throw PowerAuthSDKError(.signing, "the random source failed", protocolError: ProtocolError(error, "token nonce"))
         }
     }
 

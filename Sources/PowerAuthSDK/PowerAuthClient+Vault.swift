@@ -159,10 +159,9 @@ extension PowerAuthClient {
     ///   secure store cannot be read or written, `signing` when the device key cannot sign.
     public func signDataWithDevicePrivateKey(authentication: Authentication, data: [UInt8]) async throws(PowerAuthSDKError) -> [UInt8] {
         let vaultKey = try await unlockVault(.signWithDevicePrivateKey, authentication: authentication)
-        do { return try storedActivation().deviceSignature(for: data, vaultKey: vaultKey) } catch let error as PowerAuthSDKError {
-            throw error
-        } catch {
-            throw PowerAuthSDKError(.signing, "the device key cannot sign")
+        let activation = try storedActivation()
+        do throws(ProtocolError) { return try activation.deviceSignature(for: data, vaultKey: vaultKey) } catch {
+            throw PowerAuthSDKError(.signing, "the device key cannot sign", protocolError: error)
         }
     }
 

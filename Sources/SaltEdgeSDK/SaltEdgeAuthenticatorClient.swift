@@ -275,13 +275,11 @@ public actor SaltEdgeAuthenticatorClient {
     ///   or holds an unusable record.
     public func updatePushToken(_ token: String, connectionID: String) async throws(SaltEdgeClientError) {
         let connection = try existingConnection(id: connectionID)
-        do { _ = try await send(try requests(connection).updatePushToken(token, now: now()), to: connection.connection.scaServiceURL) } catch let error as SaltEdgeClientError {
-            throw error
-        } catch let error as ProtocolError {
+        let request: HTTPRequest
+        do throws(ProtocolError) { request = try requests(connection).updatePushToken(token, now: now()) } catch {
             throw SaltEdgeClientError(.invalidInput, "the push-token request cannot be signed", protocolError: error)
-        } catch {
-            throw SaltEdgeClientError(.invalidInput, "the push-token request cannot be signed: \(error)")
         }
+        _ = try await send(request, to: connection.connection.scaServiceURL)
     }
 
     // MARK: Plumbing

@@ -44,6 +44,16 @@ import TestSupport
         #expect(await transport.sent.count == 1)   // the refresh was tried
     }
 
+    /// §6: with no pin cached, a list that cannot be fetched fails closed as `pinning`, and the
+    /// error keeps what went wrong as its cause rather than as words in its message.
+    @Test func aFailedFirstFetchFailsClosedWithItsCause() async throws {
+        let transport = InProcessTransport()
+        let (client, _, path) = try Self.client(transport, pinning: .enforced(listKey: nil))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = await expectError(CMClientError.self, code: .pinning) { _ = try await client.certificatePins() }
+        #expect(error?.transportError != nil || error?.protocolError != nil, "\(String(describing: error))")
+    }
+
     /// A broken clock (NaN, ±infinity, 1e300 s) trapped in `Int64(_:)`; it is clamped now.
     @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300])
     func aBrokenClockIsClamped(seconds: Double) async throws {
