@@ -157,9 +157,7 @@ extension MPinPlatform {
                 let mpinId: String, expireTime: FlexibleTime?, nowTime: FlexibleTime?, customerId: String?, appId: String?, active: Bool?
             }
             let members = try JSONResponse.decode(Members.self, from: body, what: "registration answer")
-            guard let regOTT = try JSONSecretMember.value(at: ["regOTT"], in: body, what: "registration answer") else {
-                throw ProtocolError(.malformedInput, "registration answer: no regOTT")
-            }
+            let regOTT = try MPinPlatform.requiredSecret("regOTT", in: body, what: "registration answer")
             (mpinId, self.regOTT, expireTime, nowTime) = (members.mpinId, regOTT, members.expireTime, members.nowTime)
             (customerId, appId, active) = (members.customerId, members.appId, members.active)
         }
@@ -190,11 +188,19 @@ extension MPinPlatform {
     }
 
     /// `pass2` (§7.1 items 6–7).
-    public struct Pass2Wire: Decodable, Sendable {
-        /// The token for `authenticate`.
-        public let authOTT: String
+    public struct Pass2Wire: Sendable {
+        /// The one-time token for `authenticate`, read from the body straight into secret bytes.
+        public let authOTT: SecretBytes
         /// The server-generated one-time password, when asked for.
         public let OTP: String?
+
+        /// Reads an answer's body. Throws `ProtocolError.Code.malformedInput` for a body that is
+        /// not that JSON or has no `authOTT` string.
+        public init(body: [UInt8]) throws(ProtocolError) {
+            struct Members: Decodable { let OTP: String? }
+            OTP = try JSONResponse.decode(Members.self, from: body, what: "pass 2 answer").OTP
+            authOTT = try MPinPlatform.requiredSecret("authOTT", in: body, what: "pass 2 answer")
+        }
     }
 
     /// `authenticate` (§7.1 item 6–7, §7.2).

@@ -93,6 +93,15 @@ extension MPinPlatform {
         return found
     }
 
+    /// The string member `name` of the JSON in `body` as secret bytes (a one-time token the
+    /// client sends back); absent, null or not a string is `ProtocolError.Code.malformedInput`.
+    package static func requiredSecret(_ name: String, in body: [UInt8], what: String) throws(ProtocolError) -> SecretBytes {
+        guard let value = try JSONSecretMember.value(at: [name], in: body, what: what) else {
+            throw ProtocolError(.malformedInput, "\(what): no \(name)")
+        }
+        return value
+    }
+
     /// ``share(spelled:in:what:)``, required.
     static func requiredShare(spelled names: [String], in body: [UInt8], what: String) throws(ProtocolError) -> SecretBytes {
         guard let share = try share(spelled: names, in: body, what: what) else {

@@ -127,8 +127,8 @@ public enum MPinPlatform {
     /// authorization code is wanted. `purpose` names the 2019 registration-code and
     /// DVS-registration scopes as `wam` (§7.2 gives no wire name; the client also sends it as the
     /// pass-1 `scope` of §7.3, so a platform reading either member finds it; see docs/architecture.md).
-    public static func authenticateBody(authOTT: String, authorizationCodeWanted: Bool, purpose: String? = nil) -> JSONText {
-        var members: [(String, JSONText)] = [("mpinResponse", .object([("authOTT", .string(authOTT))])),
+    public static func authenticateBody(authOTT: SecretBytes, authorizationCodeWanted: Bool, purpose: String? = nil) -> JSONText {
+        var members: [(String, JSONText)] = [("mpinResponse", .object([("authOTT", .secret(authOTT))])),
                                              ("authzRequest", .bool(authorizationCodeWanted))]
         if let purpose { members.append(("wam", .string(purpose))) }
         return .object(members)

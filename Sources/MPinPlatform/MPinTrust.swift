@@ -36,16 +36,23 @@ public enum MPinTrust {
         package init(body: [UInt8]) throws(ProtocolError) {
             struct Members: Decodable { let mpinId: String, projectId: String? }
             let members = try JSONResponse.decode(Members.self, from: body, what: "registration answer")
-            guard let regOTT = try JSONSecretMember.value(at: ["regOTT"], in: body, what: "registration answer") else {
-                throw ProtocolError(.malformedInput, "registration answer: no regOTT")
-            }
+            let regOTT = try MPinPlatform.requiredSecret("regOTT", in: body, what: "registration answer")
             (mpinId, self.regOTT, projectId) = (members.mpinId, regOTT, members.projectId)
         }
     }
     /// `POST /rps/v2/pass1` answer.
     package struct Pass1Wire: Decodable { package let y: String }
     /// `POST /rps/v2/pass2` answer.
-    package struct Pass2Wire: Decodable { package let authOTT: String }
+    package struct Pass2Wire {
+        package let authOTT: SecretBytes
+
+        /// `authOTT`, read straight into secret bytes.
+        package init(body: [UInt8]) throws(ProtocolError) {
+            struct Members: Decodable {}
+            _ = try JSONResponse.decode(Members.self, from: body, what: "pass 2 answer")
+            authOTT = try MPinPlatform.requiredSecret("authOTT", in: body, what: "pass 2 answer")
+        }
+    }
     /// `POST /rps/v2/authenticate` answer.
     package struct AuthenticateWire: Decodable {
         package let jwt: String?

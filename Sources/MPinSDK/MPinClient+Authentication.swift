@@ -189,8 +189,8 @@ extension MPinClient {
         guard yBytes.count == 32 else { throw MPinError(.invalidResponse, "pass 1: y is not 32 bytes") }
         let v = MPin.Client.secondPass(first, challenge: BN254CX.Scalar(reducing: yBytes))   // docs/protocols/mpin.md §9 trap 5: (x + y) mod r
         let pass2Body = MPinPlatform.pass2Body(mpinID: credential.mpinID, v: v.uncompressedRepresentation, accessCode: request.accessCode, otp: request.otp)
-        let pass2 = try decode(MPinPlatform.Pass2Wire.self, try await send(.post, settings.authServerURL + "/pass2", body: pass2Body, step: .pass2),
-                               "pass 2 answer")
+        let pass2 = try read(try await send(.post, settings.authServerURL + "/pass2", body: pass2Body, step: .pass2),
+                             "pass 2 answer", MPinPlatform.Pass2Wire.init(body:))
         let url = request.accessCode == nil ? settings.authenticateURL : settings.mobileAuthenticateURL
         let body = MPinPlatform.authenticateBody(authOTT: pass2.authOTT, authorizationCodeWanted: request.authorizationCodeWanted, purpose: request.purpose)
         let response = try await sendAuthenticate(to: url, body: body, record: &record)

@@ -99,9 +99,10 @@ extension MPinClient {
         do { yBytes = try Hex.decode(pass1.y) } catch { throw MPinError(.invalidResponse, "pass 1: y is not hex") }
         guard yBytes.count == 32 else { throw MPinError(.invalidResponse, "pass 1: y is not 32 bytes") }
         let v = MPin.Client.secondPass(first, challenge: BN254CX.Scalar(reducing: yBytes))
-        let pass2 = try decode(MPinTrust.Pass2Wire.self, try await send(.post, backend + "/rps/v2/pass2", body: MPinTrust.pass2Body(
-            mpinID: credential.mpinID, v: v.uncompressedRepresentation, accessID: accessCode), step: .pass2), "pass 2 answer")
-        let body = JSONText.object([("authOTT", .string(pass2.authOTT)), ("wam", .string("dvs"))])
+        let pass2 = try read(try await send(.post, backend + "/rps/v2/pass2", body: MPinTrust.pass2Body(
+            mpinID: credential.mpinID, v: v.uncompressedRepresentation, accessID: accessCode), step: .pass2), "pass 2 answer",
+                             MPinTrust.Pass2Wire.init(body:))
+        let body = JSONText.object([("authOTT", .secret(pass2.authOTT)), ("wam", .string("dvs"))])
         let response = try await sendAuthenticate(to: backend + "/rps/v2/authenticate", body: body, record: &record)
         let answer = try decode(MPinTrust.AuthenticateWire.self, response, "authenticate answer")
         if answer.dvsRegisterToken != nil {

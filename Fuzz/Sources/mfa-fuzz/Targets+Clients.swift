@@ -110,7 +110,7 @@ extension FuzzTarget {
             _ = try? MPinPlatform.ClientSecretWire(body: input)
             _ = try? JSONResponse.decode(MPinPlatform.TimePermitWire.self, from: input, what: "timePermit")
             _ = try? JSONResponse.decode(MPinPlatform.Pass1Wire.self, from: input, what: "pass1")
-            _ = try? JSONResponse.decode(MPinPlatform.Pass2Wire.self, from: input, what: "pass2")
+            _ = try? MPinPlatform.Pass2Wire(body: input)
             _ = try? JSONResponse.decode(MPinPlatform.AuthenticateWire.self, from: input, what: "authenticate")
             _ = try? MPinPlatform.DVSRegisterWire(body: input)
             _ = try? JSONResponse.decode(MPinPlatform.ConfirmationWire.self, from: input, what: "confirmation")

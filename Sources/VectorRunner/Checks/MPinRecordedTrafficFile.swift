@@ -128,7 +128,7 @@ enum MPinRecordedTrafficFile {
             let y: [UInt8]
             do { y = try Hex.decode(wire.y) } catch { throw ProtocolError(error, "y") }
             guard y.count == 32 else { throw ProtocolError(.malformedInput, "y is not 32 bytes") }
-        case .pass2: _ = try JSONResponse.decode(MPinPlatform.Pass2Wire.self, from: body, what: "pass2")
+        case .pass2: _ = try MPinPlatform.Pass2Wire(body: body)
         case .authenticate:
             if !body.isEmpty { _ = try JSONResponse.decode(MPinPlatform.AuthenticateWire.self, from: body, what: "authenticate") }
         case .dvsRegister, .verification, .signingSession, .jwks: break
