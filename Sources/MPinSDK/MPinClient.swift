@@ -355,7 +355,9 @@ public actor MPinClient {
                                   headers: MPinPlatform.headers(clientID: configuration.clientID, clientName: configuration.clientName,
                                                                 custom: configuration.customHeaders, hasBody: body != nil),
                                   body: body?.bytes)
-        // A body may hold a secret member (regOTT on a restart): its one copy is wiped once sent.
+        // A body may hold a secret member (regOTT on a restart, authOTT on authenticate): wiped
+        // in place once sent, unless a transport kept the request (ReplayTransport.sent) and so
+        // its own buffer.
         defer { request.body?.withUnsafeMutableBytes { SecretBytes.wipe($0) } }
         let response: HTTPResponse
         do { response = try await pipeline(location.origin).send(request) } catch {
@@ -372,8 +374,8 @@ public actor MPinClient {
         }
     }
 
-    /// An answer that carries a client-secret share, read by `reader` (which takes the share
-    /// into `SecretBytes`), then its body wiped. The response is consumed, so the body has one
+    /// An answer that carries a secret member (a client-secret share, a one-time token), read by
+    /// `reader` (which takes it into `SecretBytes`), then its body wiped. The response is consumed, so the body has one
     /// owner and is wiped in place when the caller hands over `send`'s result directly, as every
     /// caller does; a middleware that kept a copy of the response would keep its own buffer.
     /// The transport's buffers are its to wipe.

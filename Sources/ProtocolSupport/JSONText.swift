@@ -15,7 +15,7 @@ public indirect enum JSONText: Sendable, Equatable {
     /// A string.
     case string(String)
     /// A string whose UTF-8 bytes are secret (a PUK in a request that is encrypted next, M-Pin's
-    /// `regOTT` in a restarted registration): written
+    /// `regOTT` and `authOTT`): written
     /// by ``bytes`` from wiped storage with the escapes of ``string(_:)``, never made a `String`
     /// there. ``text`` does make a `String` of it and `==` compares serialisations, so neither is
     /// for a value that holds one; `Encodable` refuses it. Timing reveals whether the secret holds
