@@ -13,6 +13,9 @@ final class TLSPeer: @unchecked Sendable {
     let port: UInt16
     private let process: Process
     private let errors: Pipe
+    /// Standard output, drained by a readability handler while the server runs (nil when it is
+    /// not read).
+    private var drained: FileHandle?
 
     /// Where the test certificates live (made once per run).
     static let certificates: String = {
@@ -66,8 +69,12 @@ final class TLSPeer: @unchecked Sendable {
             throw PeerError.noPort(arguments.joined(separator: " ") + ": " + text)
         }
         port = found
-        // Keep draining standard output so a chatty server never blocks on a full pipe.
-        handle.readabilityHandler = { _ = $0.availableData }
+        // Keep draining standard output so a chatty server never blocks on a full pipe; at its
+        // end the handler removes itself, so no dispatch source outlives the pipe.
+        handle.readabilityHandler = { handle in
+            if handle.availableData.isEmpty { handle.readabilityHandler = nil }
+        }
+        drained = handle
     }
 
     enum PeerError: Error { case noPort(String) }
@@ -83,8 +90,11 @@ final class TLSPeer: @unchecked Sendable {
     }
 
     deinit {
-        // SIGKILL, not a wait: Foundation reaps the child on its own thread, and waiting for it
-        // from a test's executor can hang on Linux.
+        // The handler goes first: a dispatch source still watching the pipe when the handle is
+        // freed can crash libdispatch's event loop. Then SIGKILL, not a wait:
+        // Foundation reaps the child on its own thread, and waiting for it from a test's
+        // executor can hang on Linux.
+        drained?.readabilityHandler = nil
         kill(process.processIdentifier, SIGKILL)
     }
 
