@@ -13,7 +13,8 @@ public enum Base64 {
 
     /// Encodes `bytes`; `padded` appends `=` to a multiple of four characters.
     public static func encode(_ bytes: some Sequence<UInt8>, alphabet: Alphabet = .standard, padded: Bool = true) -> String {
-        String(decoding: encodedBytes(Array(bytes), alphabet: alphabet, padded: padded), as: UTF8.self)
+        let out = encodedBytes(Array(bytes), alphabet: alphabet, padded: padded)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Encodes the secret `bytes` (as ``encode(_:alphabet:padded:)``) into secret text: neither
